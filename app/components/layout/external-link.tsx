@@ -1,0 +1,30 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** A link to another site, in a new tab, that gives that site no handle on this one. */
+export function ExternalLink({
+  href,
+  className,
+  label,
+  children,
+}: {
+  href: string;
+  className?: string;
+  /** Accessible name when the visible content is only an icon. */
+  label?: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={className}
+      aria-label={label ? `${label} ${t("nav.newTab")}` : undefined}
+    >
+      {children}
+      {label ? null : <span className="sr-only"> {t("nav.newTab")}</span>}
+    </a>
+  );
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+const optionalUrl = z.url().optional();
+
+/** Every environment variable the server reads. `.env.example` lists the same names. */
+export const environmentSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  SESSION_SECRET: z.string().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  PUBLIC_BASE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WHATSAPP_NUMBER: z
+    .string()
+    .regex(/^\d{10,15}$/, "solo dígitos, con lada de país (por ejemplo 525512345678)")
+    .default("525512345678"),
+  SOCIAL_TIKTOK_URL: z.url().default("https://www.tiktok.com/@conectamovil"),
+  SOCIAL_INSTAGRAM_URL: z.url().default("https://www.instagram.com/conectamovil"),
+  SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/conectamovil"),
+  CONTACT_EMAIL: z.email().default("hola@conectamovil.mx"),
+  TRUST_PROXY: booleanFlag.default(false),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface Config extends Omit<Environment, "SESSION_SECRET" | "DATA_DIR"> {
+  isProduction: boolean;
+  /** Absolute path; everything the embedded defaults write lives below it. */
+  dataDir: string;
+  /** The first secret seals new cookies; every listed secret opens old ones (rotation). */
+  sessionSecrets: string[];
+}
+
+export class ConfigError extends Error {}
+
+const MINIMUM_SECRET_LENGTH = 32;
+
+/**
+ * Reads and validates the environment. Throws a ConfigError whose message is one line naming
+ * the variable at fault, so an operator sees at once what to fix.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = issue.path.join(".") || "environment";
+    throw new ConfigError(`Invalid configuration: ${variable}: ${issue.message}`);
+  }
+  const values = parsed.data;
+  const isProduction = values.NODE_ENV === "production";
+  const dataDir = path.resolve(values.DATA_DIR);
+  const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);
+  const { SESSION_SECRET: _secret, DATA_DIR: _dir, ...rest } = values;
+  return { ...rest, isProduction, dataDir, sessionSecrets };
+}
+
+function resolveSessionSecrets(
+  raw: string | undefined,
+  isProduction: boolean,
+  dataDir: string,
+): string[] {
+  if (raw && raw.trim()) {
+    const secrets = raw
+      .split(",")
+      .map((secret) => secret.trim())
+      .filter(Boolean);
+    const short = secrets.find((secret) => secret.length < MINIMUM_SECRET_LENGTH);
+    if (short !== undefined) {
+      throw new ConfigError(
+        `Invalid configuration: SESSION_SECRET: every secret needs at least ${MINIMUM_SECRET_LENGTH} characters`,
+      );
+    }
+    return secrets;
+  }
+  if (isProduction) {
+    throw new ConfigError(
+      "Invalid configuration: SESSION_SECRET: required in production (comma-separated list, newest first)",
+    );
+  }
+  // Kept under DATA_DIR so that development sessions survive a restart.
+  const file = path.join(dataDir, "session-secret");
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  }
+  return [readFileSync(file, "utf8").trim()];
+}

@@ -1,0 +1,171 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import type { z } from "zod";
+
+/**
+ * Encrypted, authenticated cookies (AES-256-GCM). Every secret in the list opens a cookie; the
+ * first one seals, so secrets rotate without signing anyone out. A key is derived per secret and
+ * per cookie name, so one cookie's value can never be replayed as another's.
+ *
+ * Values larger than one cookie can hold are split into numbered chunks (`name.0`, `name.1`, …);
+ * every write also expires the chunks a previous, longer value left behind.
+ */
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const FORMAT_PREFIX = "v1.";
+/** A browser keeps at most 4096 bytes per cookie, name and attributes included. */
+export const MAX_SET_COOKIE_BYTES = 4096;
+const CHUNK_VALUE_BYTES = 3800;
+const MAX_CHUNKS = 10;
+
+export interface SealedCookieOptions<T> {
+  /** Base name; production adds the `__Host-` prefix. */
+  name: string;
+  secrets: string[];
+  /** Secure + `__Host-` prefix. */
+  secure: boolean;
+  /** Lifetime in seconds; undefined makes a browser-session cookie with no server-side expiry. */
+  maxAgeSeconds?: number;
+  schema: z.ZodType<T>;
+}
+
+export interface SealedCookie<T> {
+  readonly name: string;
+  /** The value, or null when the cookie is absent, tampered, truncated, expired or unreadable. */
+  read(cookieHeader: string | null): T | null;
+  /** Set-Cookie headers that store the value (and clear stale chunks). */
+  write(value: T, cookieHeader: string | null): string[];
+  /** Set-Cookie headers that remove the cookie and every chunk of it. */
+  clear(cookieHeader: string | null): string[];
+}
+
+interface Envelope {
+  /** The value. */
+  v: unknown;
+  /** Expiry, epoch milliseconds; absent for browser-session cookies. */
+  e?: number;
+}
+
+export function parseCookieHeader(header: string | null): Map<string, string> {
+  const cookies = new Map<string, string>();
+  if (!header) return cookies;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator < 0) continue;
+    const name = part.slice(0, separator).trim();
+    if (!name || cookies.has(name)) continue;
+    cookies.set(name, part.slice(separator + 1).trim());
+  }
+  return cookies;
+}
+
+export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCookie<T> {
+  if (options.secrets.length === 0) throw new Error("createSealedCookie needs at least one secret");
+  const name = options.secure ? `__Host-${options.name}` : options.name;
+  const keys = options.secrets.map((secret) =>
+    Buffer.from(hkdfSync("sha256", secret, "storefront-sealed-cookie", name, 32)),
+  );
+  const attributes = [
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(options.secure ? ["Secure"] : []),
+    ...(options.maxAgeSeconds !== undefined ? [`Max-Age=${options.maxAgeSeconds}`] : []),
+  ].join("; ");
+  const expiredAttributes = [
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(options.secure ? ["Secure"] : []),
+    "Max-Age=0",
+  ].join("; ");
+
+  function seal(value: T): string {
+    const envelope: Envelope = { v: value };
+    if (options.maxAgeSeconds !== undefined) envelope.e = Date.now() + options.maxAgeSeconds * 1000;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", keys[0], iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(envelope), "utf8"), cipher.final()]);
+    return FORMAT_PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64url");
+  }
+
+  function open(sealed: string): T | null {
+    if (!sealed.startsWith(FORMAT_PREFIX)) return null;
+    const raw = Buffer.from(sealed.slice(FORMAT_PREFIX.length), "base64url");
+    if (raw.length <= IV_BYTES + TAG_BYTES) return null;
+    const iv = raw.subarray(0, IV_BYTES);
+    const tag = raw.subarray(raw.length - TAG_BYTES);
+    const body = raw.subarray(IV_BYTES, raw.length - TAG_BYTES);
+    for (const key of keys) {
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, iv);
+        decipher.setAuthTag(tag);
+        const plain = Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
+        const envelope = JSON.parse(plain) as Envelope;
+        if (typeof envelope.e === "number" && envelope.e < Date.now()) return null;
+        const parsed = options.schema.safeParse(envelope.v);
+        return parsed.success ? parsed.data : null;
+      } catch {
+        // Wrong key (rotation) or tampered: try the next key.
+      }
+    }
+    return null;
+  }
+
+  /** The stored value: either the plain cookie or its chunks joined in order. */
+  function collect(cookies: Map<string, string>): string | null {
+    const whole = cookies.get(name);
+    if (whole) return whole;
+    const chunks: string[] = [];
+    for (let index = 0; index < MAX_CHUNKS; index++) {
+      const chunk = cookies.get(`${name}.${index}`);
+      if (chunk === undefined) break;
+      chunks.push(chunk);
+    }
+    return chunks.length > 0 ? chunks.join("") : null;
+  }
+
+  function presentNames(cookies: Map<string, string>): string[] {
+    return [...cookies.keys()].filter(
+      (cookieName) =>
+        cookieName === name ||
+        (/^\d+$/.test(cookieName.slice(name.length + 1)) && cookieName.startsWith(`${name}.`)),
+    );
+  }
+
+  return {
+    name,
+    read(cookieHeader) {
+      const stored = collect(parseCookieHeader(cookieHeader));
+      return stored ? open(stored) : null;
+    },
+    write(value, cookieHeader) {
+      const sealed = seal(value);
+      const pieces: Array<[string, string]> = [];
+      if (sealed.length <= CHUNK_VALUE_BYTES) {
+        pieces.push([name, sealed]);
+      } else {
+        for (
+          let offset = 0, index = 0;
+          offset < sealed.length;
+          offset += CHUNK_VALUE_BYTES, index++
+        ) {
+          pieces.push([`${name}.${index}`, sealed.slice(offset, offset + CHUNK_VALUE_BYTES)]);
+        }
+        if (pieces.length > MAX_CHUNKS) throw new Error(`Cookie ${name} is too large to store`);
+      }
+      const written = new Set(pieces.map(([pieceName]) => pieceName));
+      const stale = presentNames(parseCookieHeader(cookieHeader)).filter(
+        (cookieName) => !written.has(cookieName),
+      );
+      return [
+        ...pieces.map(([pieceName, pieceValue]) => `${pieceName}=${pieceValue}; ${attributes}`),
+        ...stale.map((cookieName) => `${cookieName}=; ${expiredAttributes}`),
+      ];
+    },
+    clear(cookieHeader) {
+      const names = new Set([name, ...presentNames(parseCookieHeader(cookieHeader))]);
+      return [...names].map((cookieName) => `${cookieName}=; ${expiredAttributes}`);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { Flash } from "./flash";
+
+/** What the root loader hands the layout (navigation, footer, messages). */
+export interface ShellData {
+  locale: "es";
+  appTitle: string;
+  description: string;
+  /** The signed-in customer, or null. */
+  customer: { email: string } | null;
+  cartCount: number;
+  flash: (Flash & { id: string; message: string }) | null;
+  links: {
+    physicalSim: string;
+    chat: string;
+    whatsapp: string;
+    tiktok: string;
+    instagram: string;
+    facebook: string;
+  };
+  contactEmail: string;
+}

@@ -1,0 +1,137 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { FlashToasts } from "./components/layout/flash-toasts";
+import { Footer } from "./components/layout/footer";
+import { Navbar } from "./components/layout/navbar";
+import { getFixedT } from "./i18n/i18n.server";
+import { claimChunkReload, isChunkLoadError } from "./lib/chunk-reload";
+import { whatsAppLink } from "./lib/external-links";
+import { takeFlash } from "./lib/flash.server";
+import { pageTitle } from "./lib/meta";
+import { useNonce } from "./lib/nonce";
+import type { ShellData } from "./lib/shell";
+import stylesheet from "./tailwind.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const handle = { i18n: ["common"] };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const t = getFixedT();
+  const { config } = context;
+  const { flash, headers } = takeFlash(context, request);
+  const shell: ShellData = {
+    locale: "es",
+    appTitle: t("app.title"),
+    description: t("app.tagline"),
+    customer: null,
+    cartCount: 0,
+    flash: flash
+      ? { ...flash, id: crypto.randomUUID(), message: t(flash.key, flash.values ?? {}) }
+      : null,
+    links: {
+      physicalSim: whatsAppLink(config.WHATSAPP_NUMBER, t("nav.physicalSimMessage")),
+      chat: whatsAppLink(config.WHATSAPP_NUMBER, t("nav.chatMessage")),
+      whatsapp: whatsAppLink(config.WHATSAPP_NUMBER),
+      tiktok: config.SOCIAL_TIKTOK_URL,
+      instagram: config.SOCIAL_INSTAGRAM_URL,
+      facebook: config.SOCIAL_FACEBOOK_URL,
+    },
+    contactEmail: config.CONTACT_EMAIL,
+  };
+  return data(shell, { headers });
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const shell = useRouteLoaderData<typeof loader>("root") as ShellData | undefined;
+  const nonce = useNonce();
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  useChangeLanguage("es");
+  return (
+    <html lang="es">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#15803d" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a
+          href="#contenido"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          {t("app.skipToContent")}
+        </a>
+        <Navbar shell={shell} />
+        {/* The bar is fixed outside the home page: keep content clear of it. */}
+        <div className={pathname === "/" ? "" : "pt-16"} />
+        <FlashToasts flash={shell?.flash ?? null} />
+        <main id="contenido" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+          {children}
+        </main>
+        <Footer shell={shell} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const shell = useRouteLoaderData<typeof loader>("root") as ShellData | undefined;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+
+  useEffect(() => {
+    if (isChunkLoadError(error) && claimChunkReload(pathname, Date.now(), window.sessionStorage)) {
+      window.location.reload();
+    }
+  }, [error, pathname]);
+
+  const title = notFound ? t("errors.notFoundTitle") : t("errors.serverErrorTitle");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <section className="py-12 text-center" data-testid={notFound ? "not-found" : "server-error"}>
+      <title>{pageTitle(shell?.appTitle ?? t("app.title"), title)}</title>
+      <p className="text-sm font-semibold text-error">{t("errors.status", { status })}</p>
+      <h1 className="mt-2 text-3xl font-bold">{title}</h1>
+      <p className="mt-4 text-lg">
+        {notFound
+          ? t("errors.notFoundMessage", { path: pathname })
+          : t("errors.serverErrorMessage")}
+      </p>
+      {notFound ? <p className="mt-2 text-slate-700">{t("errors.notFoundHint")}</p> : null}
+      <a
+        href="/"
+        className="mt-8 inline-block rounded bg-primary px-5 py-3 font-semibold text-white hover:bg-primary-dark"
+      >
+        {t("errors.backHome")}
+      </a>
+    </section>
+  );
+}

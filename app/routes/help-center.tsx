@@ -1,0 +1,20 @@
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT } from "~/i18n/i18n.server";
+import { titleMeta } from "~/lib/meta";
+
+export const meta = titleMeta;
+
+export function loader() {
+  return { title: getFixedT()("pages.helpCenter.title") };
+}
+
+export default function HelpCenterPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t("pages.helpCenter.heading")} />
+      <p>{t("comingSoon")}</p>
+    </>
+  );
+}

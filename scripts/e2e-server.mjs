@@ -1,0 +1,26 @@
+// Starts the production build for the end-to-end tests with a fresh data directory, so every run
+// begins from the embedded defaults. NODE_ENV=test keeps cookies usable over plain http and
+// turns on the development-only helpers the tests read (the identity emulator's outbox).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "storefront-e2e-"));
+const child = spawn(process.execPath, ["dist/server.js"], {
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    SESSION_SECRET: "e2e-secret-that-is-long-enough-for-the-schema-0123456789",
+  },
+});
+const stop = (signal) => child.kill(signal);
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));
+child.on("exit", (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

@@ -1,0 +1,186 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { pino } from "pino";
+import { ConfigError, loadConfig, type Config } from "./app/config.server";
+import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
+import { createServices } from "./app/services.server";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// `tsx server.ts` runs from the project root; the production bundle runs from dist/.
+const projectRoot = path.basename(here) === "dist" ? path.dirname(here) : here;
+const BUILD_PATH = path.join(projectRoot, "build", "index.js");
+const SHUTDOWN_GRACE_MS = 10_000;
+const READINESS_TIMEOUT_MS = 2_000;
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const logger = pino({
+  level: config.LOG_LEVEL,
+  base: undefined,
+  // Belt and braces: request logs never carry these, but a careless log call must not either.
+  redact: {
+    paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie"],
+    censor: "[oculto]",
+  },
+});
+const services = createServices(config, logger);
+const build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
+
+const app = express();
+app.disable("x-powered-by");
+if (config.TRUST_PROXY) app.set("trust proxy", true);
+
+const allowedOrigins = config.PUBLIC_BASE_URL ? [new URL(config.PUBLIC_BASE_URL).origin] : [];
+
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  const requestId = (req.get("x-request-id") ?? "").slice(0, 64) || randomUUID();
+  const nonce = randomBytes(16).toString("base64");
+  res.locals.requestId = requestId;
+  res.locals.cspNonce = nonce;
+  res.set("X-Request-Id", requestId);
+  res.set(
+    securityHeaders({
+      nonce,
+      isProduction: config.isProduction,
+      isDevelopment: config.NODE_ENV === "development",
+    }),
+  );
+  res.on("finish", () => {
+    // Path only: query strings, cookies and bodies can hold personal data or secrets.
+    logger.info({
+      msg: "request",
+      requestId,
+      method: req.method,
+      path: req.path,
+      status: res.statusCode,
+      durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+    });
+  });
+  next();
+});
+
+app.use((req, res, next) => {
+  const crossSite = isCrossSiteWrite({
+    method: req.method,
+    origin: req.get("origin"),
+    host: req.get("host"),
+    allowedOrigins,
+  });
+  if (!crossSite) return next();
+  logger.warn({ msg: "cross-site write refused", requestId: res.locals.requestId, path: req.path });
+  res
+    .status(403)
+    .type("text/plain; charset=utf-8")
+    .send("Solicitud rechazada: origen no permitido.");
+});
+
+app.use(compression());
+
+app.get("/healthz", (_req, res) => {
+  res
+    .set("Cache-Control", "no-store")
+    .json({ status: "ok", uptimeSeconds: Math.round(process.uptime()) });
+});
+
+app.get("/readyz", async (_req, res) => {
+  const results: Record<string, string> = {};
+  let ready = true;
+  await Promise.all(
+    Object.entries(services.readinessChecks).map(async ([name, check]) => {
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error("timeout")), READINESS_TIMEOUT_MS),
+          ),
+        ]);
+        results[name] = "ok";
+      } catch (error) {
+        ready = false;
+        results[name] = error instanceof Error ? error.message : "error";
+      }
+    }),
+  );
+  res
+    .status(ready ? 200 : 503)
+    .set("Cache-Control", "no-store")
+    .json({ status: ready ? "ready" : "unavailable", checks: results });
+});
+
+const publicDir = path.join(projectRoot, "public");
+// Fingerprinted bundles never change under the same name.
+app.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));
+app.use("/locales", express.static(path.join(publicDir, "locales"), { maxAge: "24h" }));
+app.use(express.static(publicDir, { maxAge: "1h" }));
+
+const I18N_COOKIE = "i18n_redirected";
+app.use((req, res, next) => {
+  if (req.method === "GET" && !(req.get("cookie") ?? "").includes(`${I18N_COOKIE}=`)) {
+    res.append(
+      "Set-Cookie",
+      `${I18N_COOKIE}=es; Path=/; Max-Age=31536000; SameSite=Lax${config.isProduction ? "; Secure" : ""}`,
+    );
+  }
+  next();
+});
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: build.mode,
+    getLoadContext: (_req, res): AppLoadContext => ({
+      ...services,
+      cspNonce: res.locals.cspNonce as string,
+      requestId: res.locals.requestId as string,
+    }),
+  }),
+);
+
+const server = app.listen(config.PORT, config.HOST, () => {
+  logger.info({ msg: "listening", url: `http://localhost:${config.PORT}`, env: config.NODE_ENV });
+  // Only under `remix dev`, which sets REMIX_DEV_ORIGIN to learn when the new build is served.
+  if (process.env.REMIX_DEV_ORIGIN) broadcastDevReady(build);
+});
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ msg: "shutting down", signal });
+  const forced = setTimeout(() => {
+    logger.warn({ msg: "in-flight requests did not finish in time; closing connections" });
+    server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  forced.unref();
+  server.close(async () => {
+    clearTimeout(forced);
+    for (const close of services.closers) {
+      try {
+        await close();
+      } catch (error) {
+        logger.error({ err: error, msg: "error while closing a resource" });
+      }
+    }
+    logger.info({ msg: "stopped" });
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
