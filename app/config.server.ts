@@ -47,7 +47,7 @@ const MINIMUM_SECRET_LENGTH = 32;
  * Reads and validates the environment. Throws a ConfigError whose message is one line naming
  * the variable at fault, so an operator sees at once what to fix.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
