@@ -17,7 +17,7 @@ function startServer(env: Record<string, string>) {
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "storefront-ops-")),
       LOG_LEVEL: "info",
       ...env,
-    } as NodeJS.ProcessEnv,
+    } as unknown as NodeJS.ProcessEnv,
   });
   child.stdout.on("data", (chunk) => output.push(String(chunk)));
   child.stderr.on("data", (chunk) => output.push(String(chunk)));
