@@ -4,8 +4,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { i18n } from "./i18n/i18n.server";
+import { serverTranslators } from "./i18n/i18n.server";
+import { TranslationProvider } from "./i18n/react";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -25,14 +25,14 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <TranslationProvider source={serverTranslators}>
           <RemixServer
             context={remixContext}
             url={request.url}
             abortDelay={streamTimeout}
             nonce={nonce}
           />
-        </I18nextProvider>
+        </TranslationProvider>
       </NonceProvider>,
       {
         nonce,
