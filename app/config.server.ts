@@ -27,6 +27,8 @@ export const environmentSchema = z.object({
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/conectamovil"),
   CONTACT_EMAIL: z.email().default("hola@conectamovil.mx"),
   TRUST_PROXY: booleanFlag.default(false),
+  /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
+  SERVER_BUILD_PATH: z.string().min(1).optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -48,7 +50,9 @@ const MINIMUM_SECRET_LENGTH = 32;
  * the variable at fault, so an operator sees at once what to fix.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = environmentSchema.safeParse(env);
+  // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = issue.path.join(".") || "environment";
