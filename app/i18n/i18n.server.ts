@@ -1,11 +1,12 @@
 import { createInstance } from "i18next";
 import common from "../../public/locales/es/common.json";
+import portability from "../../public/locales/es/portability.json";
 import type { Namespace } from "./i18n";
 import type { TranslatorSource } from "./react";
 import type { TFunction } from "./translate";
 
 /** Every namespace's messages, bundled into the server build. */
-export const resources: Record<Namespace, Record<string, unknown>> = { common };
+export const resources: Record<Namespace, Record<string, unknown>> = { common, portability };
 
 /**
  * One i18next instance for the whole process. The language never changes (Spanish only), so it
