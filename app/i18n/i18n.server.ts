@@ -1,12 +1,17 @@
 import { createInstance } from "i18next";
 import common from "../../public/locales/es/common.json";
+import help from "../../public/locales/es/help.json";
 import portability from "../../public/locales/es/portability.json";
 import type { Namespace } from "./i18n";
 import type { TranslatorSource } from "./react";
 import type { TFunction } from "./translate";
 
 /** Every namespace's messages, bundled into the server build. */
-export const resources: Record<Namespace, Record<string, unknown>> = { common, portability };
+export const resources: Record<Namespace, Record<string, unknown>> = {
+  common,
+  portability,
+  help,
+};
 
 /**
  * One i18next instance for the whole process. The language never changes (Spanish only), so it

@@ -1,0 +1,871 @@
+import type { HelpArticle, HelpCategory } from "./content";
+
+/*
+ * The help centre's questions and answers: customer content, edited here rather than in code.
+ * Markup (see content.ts): `literal` for what the customer types or reads exactly, [words](/path)
+ * for a page of this site, [words](chat) for the WhatsApp chat. A slug is a published address
+ * (/help-center#slug): never rename one. Order here is the order on the page.
+ */
+
+export const HELP_CATEGORIES: HelpCategory[] = [
+  {
+    slug: "activacion",
+    name: "Activación y primeros pasos",
+    description: "Pon a funcionar tu SIM y conoce tu número.",
+  },
+  {
+    slug: "envio-de-sim",
+    name: "Compra y envío de tu SIM",
+    description: "Cómo pedir tu SIM física, cuánto tarda y cómo elegir entre SIM y eSIM.",
+  },
+  {
+    slug: "internet-y-apn",
+    name: "Internet, APN y hotspot",
+    description: "Configura tus datos, comparte internet y conoce el uso justo.",
+  },
+  {
+    slug: "esim",
+    name: "eSIM",
+    description: "Compatibilidad, instalación en iPhone y Android, y cambio de teléfono.",
+  },
+  {
+    slug: "saldo-recargas-y-pagos",
+    name: "Saldo, recargas y pagos",
+    description: "Consulta tu saldo, recarga y paga de forma segura.",
+  },
+  {
+    slug: "portabilidad",
+    name: "Portabilidad",
+    description: "Cámbiate a Conecta Móvil sin perder tu número.",
+  },
+  {
+    slug: "cobertura-y-roaming",
+    name: "Cobertura y roaming",
+    description: "Dónde tienes señal y cómo usar tu línea en Estados Unidos y Canadá.",
+  },
+  {
+    slug: "registro-y-seguridad",
+    name: "Registro de tu línea (CURP) y seguridad",
+    description: "Vinculación obligatoria con tu CURP, robo o extravío y mensajes sospechosos.",
+  },
+];
+
+export const HELP_ARTICLES: HelpArticle[] = [
+  // Activación y primeros pasos
+  {
+    slug: "como-activar-mi-sim",
+    category: "activacion",
+    question: "¿Cómo activo mi SIM de Conecta Móvil?",
+    keywords: ["activar", "chip", "alta", "nueva línea", "empezar"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Tu SIM se activa en cuanto tiene un plan pagado y la línea queda vinculada a tu CURP, como exige la regulación mexicana desde 2026. Sigue estos pasos:",
+      },
+      {
+        kind: "steps",
+        items: [
+          "Apaga tu teléfono, abre la bandeja de la SIM con la herramienta o un clip y coloca la SIM de Conecta Móvil (si tu teléfono admite dos SIM, usa la ranura 1).",
+          "Enciende el teléfono. En unos segundos debe aparecer el nombre Conecta Móvil o las barras de señal.",
+          "Si compraste tu plan en la tienda en línea, ya está pagado y se aplica solo. Si pediste la SIM por WhatsApp sin plan, elige uno en [Planes](/plans) y págalo.",
+          "Vincula tu línea con tu CURP: te enviamos por SMS un enlace a nuestra plataforma de registro. Ten a la mano tu identificación oficial (INE, pasaporte o CURP biométrica).",
+          "Reinicia el teléfono. Si tienes señal pero no navegas, configura el APN `internet.conectamovil.mx` (abajo explicamos cómo en Android y en iPhone).",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si después de 2 horas sigues sin servicio, [escríbenos por WhatsApp](chat) con el número de tu pedido y lo revisamos contigo.",
+      },
+    ],
+  },
+  {
+    slug: "cuanto-tarda-la-activacion",
+    category: "activacion",
+    question: "¿Cuánto tarda en activarse mi línea?",
+    keywords: ["tiempo de activación", "sin servicio", "no funciona", "sin señal"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Normalmente la línea queda activa en menos de 15 minutos después de confirmar tu pago y la vinculación con tu CURP. En casos excepcionales puede tardar hasta 2 horas.",
+      },
+      {
+        kind: "list",
+        title: "Si pasó ese tiempo y no tienes servicio, revisa:",
+        items: [
+          "Que la SIM esté bien colocada y que el teléfono no muestre «Sin SIM».",
+          "Que el modo avión esté apagado. Encenderlo y apagarlo obliga al teléfono a buscar red de nuevo.",
+          "Que tu teléfono esté liberado: un equipo bloqueado a otra compañía no acepta nuestra SIM.",
+          "Que hayas terminado el registro con tu CURP. Sin él la línea no se activa.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si todo está bien y sigue sin funcionar, [escríbenos por WhatsApp](chat) con tu número de pedido.",
+      },
+    ],
+  },
+  {
+    slug: "cual-es-mi-numero",
+    category: "activacion",
+    question: "¿Cómo sé cuál es mi número de teléfono de Conecta Móvil?",
+    keywords: ["mi número", "número asignado", "numero celular"],
+    answer: [
+      {
+        kind: "list",
+        title: "Tienes varias formas de consultarlo:",
+        items: [
+          "En la tarjeta de plástico de donde desprendiste tu SIM viene impreso tu número.",
+          "En el correo de confirmación de tu pedido o de tu eSIM.",
+          "Marca `*100#` desde tu línea: verás en pantalla tu número, tu saldo y la vigencia de tu plan. Es gratis y no usa datos.",
+          "Inicia sesión en [Mi cuenta](/my-account).",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si te cambiaste con portabilidad, tu número es el mismo que ya tenías.",
+      },
+    ],
+  },
+  {
+    slug: "mi-telefono-es-compatible",
+    category: "activacion",
+    question: "¿Mi teléfono es compatible con Conecta Móvil?",
+    keywords: ["compatibilidad", "equipo", "celular liberado", "banda 28", "imei"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Tu teléfono funciona con Conecta Móvil si está liberado (no bloqueado a otra compañía) y es compatible con 4G LTE. Nuestra red es la Red Compartida, que transmite en la banda 28 (700 MHz); los teléfonos que la soportan tienen la mejor cobertura, sobre todo dentro de edificios.",
+      },
+      {
+        kind: "steps",
+        title: "Para confirmarlo:",
+        items: [
+          "Marca `*#06#` en tu teléfono para ver tu IMEI (un número de 15 dígitos).",
+          "[Envíanos tu IMEI por WhatsApp](chat) y te decimos en minutos si tu equipo es compatible y si admite eSIM.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Casi todos los teléfonos vendidos en México desde 2019 son compatibles. Si compraste tu equipo con otra compañía, pídele que lo libere antes de cambiarte; es un trámite gratuito.",
+      },
+    ],
+  },
+
+  // Compra y envío de tu SIM
+  {
+    slug: "como-pido-una-sim-fisica",
+    category: "envio-de-sim",
+    question: "¿Cómo pido una SIM física?",
+    keywords: ["chip", "comprar sim", "pedido", "whatsapp"],
+    answer: [
+      {
+        kind: "steps",
+        items: [
+          "Elige la opción «SIM física» del menú: se abre un chat de WhatsApp con el mensaje listo para enviarlo.",
+          "Envíanos tu nombre completo, tu dirección de entrega con código postal y un teléfono de contacto.",
+          "Elige tu plan en [Planes](/plans) y págalo en línea, o dinos en el chat cuál quieres.",
+          "Te confirmamos el pedido y, en cuanto sale, te mandamos el número de guía para rastrearlo.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "El envío es gratis a todo México. Si tu teléfono admite eSIM, puedes elegirla al comprar tu plan y empezar a usar tu línea el mismo día, sin esperar paquetería.",
+      },
+    ],
+  },
+  {
+    slug: "cuanto-tarda-el-envio",
+    category: "envio-de-sim",
+    question: "¿Cuánto tarda en llegar mi SIM y cómo rastreo el envío?",
+    keywords: ["entrega", "paquetería", "guía", "rastreo", "envío", "domicilio"],
+    answer: [
+      {
+        kind: "list",
+        items: [
+          "Ciudades y zonas metropolitanas: de 2 a 5 días hábiles.",
+          "Localidades pequeñas o rurales: hasta 8 días hábiles.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Cuando tu SIM sale de nuestro almacén te enviamos por WhatsApp y por correo el nombre de la paquetería y el número de guía, con el que puedes seguir el paquete en su sitio. La paquetería hace dos intentos de entrega; si no hay nadie, deja un aviso con los datos para recogerlo.",
+      },
+      {
+        kind: "paragraph",
+        text: "Si pasó el plazo y el paquete no llega o la guía no muestra movimiento en 3 días hábiles, [escríbenos por WhatsApp](chat) y te enviamos otra SIM sin costo.",
+      },
+    ],
+  },
+  {
+    slug: "sim-fisica-o-esim",
+    category: "envio-de-sim",
+    question: "¿Qué me conviene más: SIM física o eSIM?",
+    keywords: ["diferencia", "chip virtual", "sim digital"],
+    answer: [
+      {
+        kind: "list",
+        title: "eSIM:",
+        items: [
+          "Llega por correo en minutos como un código QR: no esperas paquetería.",
+          "No se pierde ni se daña, y puedes tenerla junto con otra SIM en el mismo teléfono.",
+          "Solo funciona en teléfonos compatibles con eSIM.",
+        ],
+      },
+      {
+        kind: "list",
+        title: "SIM física:",
+        items: [
+          "Funciona en cualquier teléfono liberado.",
+          "La cambias de teléfono solo con moverla de bandeja.",
+          "Llega a domicilio en 2 a 8 días hábiles, con envío gratis.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Ambas tienen los mismos planes, precios y beneficios.",
+      },
+    ],
+  },
+
+  // Internet, APN y hotspot
+  {
+    slug: "configurar-apn-android",
+    category: "internet-y-apn",
+    question: "¿Cómo configuro el APN en Android?",
+    keywords: ["internet", "datos móviles", "punto de acceso", "samsung", "motorola", "xiaomi"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "El APN le dice a tu teléfono cómo conectarse a internet. La mayoría de los teléfonos lo configura solo; si tienes señal pero no navegas, créalo a mano. Los nombres de los menús cambian un poco según la marca:",
+      },
+      {
+        kind: "steps",
+        title: "En Android:",
+        items: [
+          "Abre Ajustes (o Configuración) > Conexiones > Redes móviles > Nombres de punto de acceso. En Motorola, Pixel y otros: Configuración > Redes e Internet > SIM > Nombres de puntos de acceso.",
+          "Toca Agregar o el signo +.",
+          "Escribe en Nombre: `Conecta Móvil`.",
+          "Escribe en APN: `internet.conectamovil.mx`.",
+          "Deja vacíos Proxy, Puerto, Nombre de usuario y Contraseña, y no cambies MCC ni MNC.",
+          "En Tipo de APN escribe `default,supl` y en Protocolo APN elige `IPv4/IPv6`.",
+          "Guarda (en algunos teléfonos, desde el menú ⋮ > Guardar) y selecciona el APN nuevo en la lista.",
+          "Apaga y enciende los datos móviles o reinicia el teléfono.",
+        ],
+      },
+    ],
+  },
+  {
+    slug: "configurar-apn-iphone",
+    category: "internet-y-apn",
+    question: "¿Cómo configuro el APN en iPhone?",
+    keywords: ["internet", "datos celulares", "punto de acceso", "ios", "apple"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "En iPhone el APN suele configurarse solo al insertar la SIM o instalar la eSIM. Si no navegas, primero busca una actualización de la configuración del operador en Configuración > General > Información (si hay una, aparece un aviso para instalarla). Si sigue sin funcionar:",
+      },
+      {
+        kind: "steps",
+        title: "En iPhone:",
+        items: [
+          "Abre Configuración > Celular > Opciones de datos celulares > Red de datos celulares.",
+          "En la sección Datos celulares, escribe en APN: `internet.conectamovil.mx`. Deja vacíos Nombre de usuario y Contraseña.",
+          "Escribe el mismo APN en la sección Compartir Internet, para que también funcione el hotspot.",
+          "Regresa a la pantalla anterior para guardar y reinicia el iPhone.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si no ves la opción Red de datos celulares, tu iPhone ya usa la configuración automática del operador; en ese caso, actualiza iOS y reinicia el teléfono.",
+      },
+    ],
+  },
+  {
+    slug: "tengo-senal-pero-no-navego",
+    category: "internet-y-apn",
+    question: "Tengo señal pero no puedo navegar, ¿qué hago?",
+    keywords: ["sin internet", "no carga", "datos no funcionan", "sin datos"],
+    answer: [
+      {
+        kind: "steps",
+        items: [
+          "Confirma que los datos móviles estén encendidos y que el modo avión esté apagado.",
+          "Marca `*100#` para revisar que tu plan siga vigente y que te queden datos.",
+          "Revisa que el APN sea `internet.conectamovil.mx` (consulta las preguntas sobre el APN en Android y en iPhone).",
+          "Reinicia el teléfono.",
+          "Si estás en Estados Unidos o Canadá, activa el roaming de datos.",
+          "Confirma que tu línea esté vinculada a tu CURP: desde el 1 de julio de 2026 las líneas sin registro quedan suspendidas.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si nada de esto funciona, [escríbenos por WhatsApp](chat) con tu número y el modelo de tu teléfono.",
+      },
+    ],
+  },
+  {
+    slug: "compartir-datos-hotspot",
+    category: "internet-y-apn",
+    question: "¿Puedo compartir mis datos con hotspot?",
+    keywords: ["módem", "anclaje", "zona wifi", "compartir internet", "tethering", "laptop"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Sí, los planes que indican «Hotspot» permiten compartir tus datos con otros dispositivos, sin costo extra. Lo que consuman esos dispositivos se descuenta de los GB de tu plan; las redes sociales ilimitadas solo aplican en las apps de tu teléfono, no en lo que navegas compartiendo.",
+      },
+      {
+        kind: "steps",
+        title: "En Android:",
+        items: [
+          "Abre Ajustes (o Configuración) > Conexiones > Zona Wi-Fi móvil y Anclaje a red (en otras marcas: Redes e Internet > Hotspot y conexión compartida).",
+          "Activa Zona Wi-Fi móvil y consulta o cambia ahí el nombre de la red y la contraseña.",
+        ],
+      },
+      {
+        kind: "steps",
+        title: "En iPhone:",
+        items: [
+          "Abre Configuración > Compartir Internet.",
+          "Activa Permitir a otros conectarse y usa la contraseña que aparece.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si en iPhone no aparece Compartir Internet, escribe `internet.conectamovil.mx` en Configuración > Celular > Opciones de datos celulares > Red de datos celulares > Compartir Internet > APN y reinicia el teléfono.",
+      },
+    ],
+  },
+  {
+    slug: "politica-de-uso-justo",
+    category: "internet-y-apn",
+    question: "¿Qué es la política de uso justo?",
+    keywords: ["ilimitado", "reducción de velocidad", "límite", "abuso"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Es la regla que protege la calidad de la red para todos: los beneficios ilimitados de tu plan (redes sociales, minutos y SMS) son para uso personal de una persona desde su teléfono.",
+      },
+      {
+        kind: "list",
+        title: "No se consideran uso personal:",
+        items: [
+          "Revender el servicio o usar la SIM en módems, enrutadores o equipos fijos.",
+          "Centros de llamadas, marcadores automáticos o envío masivo de SMS.",
+          "Usar el roaming de forma permanente: viajar a Estados Unidos o Canadá está incluido, vivir allá con una línea mexicana no.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si detectamos un uso así, te avisamos por SMS y podemos reducir la velocidad o suspender el beneficio afectado. Los GB de tu plan siempre los navegas a la velocidad disponible en la red. Consulta el texto completo en la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
+      },
+    ],
+  },
+  {
+    slug: "se-acabaron-mis-datos",
+    category: "internet-y-apn",
+    question: "¿Qué pasa cuando se acaban los datos de mi plan?",
+    keywords: ["sin gigas", "gb agotados", "megas", "paquete adicional"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Te avisamos por SMS cuando has usado el 80 % y el 100 % de tus GB. Al terminarse dejas de navegar, pero siguen funcionando hasta que venza tu plan:",
+      },
+      {
+        kind: "list",
+        items: ["Tus minutos y SMS.", "Las redes sociales ilimitadas, si tu plan las incluye."],
+      },
+      {
+        kind: "paragraph",
+        text: "Para volver a navegar, haz una recarga en [Recarga](/my-account/recarga). Si recargas antes de que venza tu plan, los GB, minutos y días del plan nuevo se suman a lo que te queda.",
+      },
+    ],
+  },
+
+  // eSIM
+  {
+    slug: "mi-telefono-es-compatible-con-esim",
+    category: "esim",
+    question: "¿Mi teléfono es compatible con eSIM?",
+    keywords: ["sim virtual", "chip digital", "eid", "compatibilidad"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "La forma más segura de saberlo: marca `*#06#`. Si en la pantalla aparece un número EID además del IMEI, tu teléfono admite eSIM. También debe estar liberado.",
+      },
+      {
+        kind: "list",
+        title: "Algunos modelos compatibles:",
+        items: [
+          "iPhone XR, XS y todos los posteriores, incluido el iPhone SE de 2.ª y 3.ª generación.",
+          "Google Pixel 4 y posteriores.",
+          "Samsung Galaxy Z Flip y Z Fold, y los Galaxy S y A recientes.",
+          "Motorola Razr y Edge recientes, y otros equipos de gama media y alta.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Ojo: la compatibilidad también depende del país donde se vendió el equipo. Por ejemplo, los iPhone vendidos en China continental no tienen eSIM. Si tienes dudas, [envíanos tu modelo por WhatsApp](chat).",
+      },
+    ],
+  },
+  {
+    slug: "instalar-esim-iphone",
+    category: "esim",
+    question: "¿Cómo instalo mi eSIM en iPhone?",
+    keywords: ["código qr", "activar esim", "apple", "ios"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Después de tu compra te enviamos por correo un código QR. Ábrelo en otra pantalla (una computadora u otro teléfono) y ten tu iPhone conectado a Wi-Fi.",
+      },
+      {
+        kind: "steps",
+        title: "En iPhone:",
+        items: [
+          "Abre Configuración > Celular > Agregar eSIM (en versiones anteriores de iOS: Agregar plan celular).",
+          "Elige Usar código QR y escanea el código del correo.",
+          "Toca Continuar y espera a que diga que la eSIM está activa.",
+          "Ponle a la línea el nombre «Conecta Móvil» y elige si será tu línea principal para llamadas y datos.",
+          "Si al terminar no navegas, revisa el APN `internet.conectamovil.mx`.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si no puedes escanear el código, elige Ingresar detalles manualmente y escribe la dirección SM-DP+ y el código de activación que vienen en el mismo correo.",
+      },
+    ],
+  },
+  {
+    slug: "instalar-esim-android",
+    category: "esim",
+    question: "¿Cómo instalo mi eSIM en Android?",
+    keywords: ["código qr", "activar esim", "samsung", "pixel", "motorola"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Ten a la mano el código QR que te enviamos por correo, abierto en otra pantalla, y conecta tu teléfono a Wi-Fi.",
+      },
+      {
+        kind: "steps",
+        title: "En Samsung:",
+        items: [
+          "Abre Ajustes > Conexiones > Administrador de SIM.",
+          "Toca Agregar eSIM > Escanear código QR del proveedor de servicios y escanea el código.",
+          "Confirma y espera a que la línea aparezca como activa.",
+        ],
+      },
+      {
+        kind: "steps",
+        title: "En Google Pixel, Motorola y otros:",
+        items: [
+          "Abre Configuración > Redes e Internet > SIM.",
+          "Toca Agregar SIM (o el signo +) > Descargar una SIM y escanea el código.",
+          "Confirma y espera a que la línea aparezca como activa.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Al terminar, elige Conecta Móvil como SIM para datos móviles. Si no navegas, configura el APN `internet.conectamovil.mx`.",
+      },
+    ],
+  },
+  {
+    slug: "cambie-de-telefono-esim",
+    category: "esim",
+    question: "Cambié de teléfono o borré mi eSIM, ¿cómo la recupero?",
+    keywords: ["nuevo teléfono", "transferir esim", "nuevo qr", "eliminé esim"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Cada código QR de eSIM se instala una sola vez. Si cambias de teléfono o borraste la eSIM, necesitas un código nuevo:",
+      },
+      {
+        kind: "steps",
+        items: [
+          "[Escríbenos por WhatsApp](chat) desde otro teléfono o desde tu correo registrado.",
+          "Confirma tu identidad con tu nombre completo y la CURP vinculada a la línea.",
+          "Te enviamos un código QR nuevo al correo registrado. Instálalo como la primera vez.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "El cambio es gratuito. En cuanto instalas el código nuevo, la eSIM anterior deja de funcionar. Conservas tu número, tu saldo y tu plan.",
+      },
+    ],
+  },
+
+  // Saldo, recargas y pagos
+  {
+    slug: "consultar-saldo",
+    category: "saldo-recargas-y-pagos",
+    question: "¿Cómo consulto mi saldo y la vigencia de mi plan?",
+    keywords: ["*100#", "cuántos datos me quedan", "gb restantes", "vencimiento", "consumo"],
+    answer: [
+      {
+        kind: "list",
+        items: [
+          "Marca `*100#` desde tu línea: verás tus GB, minutos y SMS disponibles y la fecha en que vence tu plan. Es gratis y funciona aunque no tengas datos.",
+          "Inicia sesión en [Mi cuenta](/my-account) para ver tu plan, tu consumo y tus recargas.",
+          "[Pregúntanos por WhatsApp](chat) desde tu línea.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "También te avisamos por SMS tres días antes de que venza tu plan.",
+      },
+    ],
+  },
+  {
+    slug: "como-hago-una-recarga",
+    category: "saldo-recargas-y-pagos",
+    question: "¿Cómo hago una recarga?",
+    keywords: ["recargar", "saldo", "renovar plan", "comprar plan"],
+    answer: [
+      {
+        kind: "steps",
+        items: [
+          "Inicia sesión en [Mi cuenta](/my-account) y entra a [Recarga](/my-account/recarga).",
+          "Elige el plan o monto que quieres.",
+          "Paga con tarjeta de crédito o débito en la página segura de pago.",
+          "Al aprobarse el pago, la recarga se aplica en segundos y te llega un SMS de confirmación.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si recargas antes de que venza tu plan, los beneficios se suman a los que te quedan. Aunque el pago se envíe dos veces por error (por ejemplo, con un doble clic), cada recarga se cobra una sola vez.",
+      },
+    ],
+  },
+  {
+    slug: "formas-de-pago",
+    category: "saldo-recargas-y-pagos",
+    question: "¿Qué formas de pago aceptan?",
+    keywords: ["métodos de pago", "tarjeta", "visa", "mastercard", "american express", "efectivo"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Aceptamos tarjetas de crédito y de débito Visa, Mastercard y American Express, incluidas las tarjetas digitales de bancos y billeteras mexicanas. Los precios ya incluyen IVA.",
+      },
+      {
+        kind: "paragraph",
+        text: "El pago se hace en la página segura de nuestro procesador de pagos: Conecta Móvil nunca ve ni guarda el número completo de tu tarjeta ni su código de seguridad. Por ahora no aceptamos pagos en efectivo ni transferencias.",
+      },
+    ],
+  },
+  {
+    slug: "pago-rechazado",
+    category: "saldo-recargas-y-pagos",
+    question: "Mi pago fue rechazado, ¿qué hago?",
+    keywords: [
+      "pago declinado",
+      "error de pago",
+      "cargo",
+      "tarjeta rechazada",
+      "fondos insuficientes",
+    ],
+    answer: [
+      {
+        kind: "list",
+        title: "Las causas más comunes son:",
+        items: [
+          "Fondos o crédito insuficientes.",
+          "Datos de la tarjeta, fecha de vencimiento o código de seguridad mal escritos.",
+          "Tu banco bloqueó la compra por seguridad o la tarjeta no tiene activadas las compras en línea. Puedes activarlas en la app de tu banco.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Corrige el dato o usa otra tarjeta e intenta de nuevo: un pago rechazado no genera cargo. Si ves un cargo en tu estado de cuenta sin que recibieras confirmación, es una retención temporal que tu banco libera en unos días. Si no la libera, [escríbenos por WhatsApp](chat) con la fecha y el monto.",
+      },
+    ],
+  },
+  {
+    slug: "que-pasa-si-no-recargo",
+    category: "saldo-recargas-y-pagos",
+    question: "¿Qué pasa si no recargo antes de que venza mi plan?",
+    keywords: ["vencimiento", "vigencia", "perder número", "línea inactiva", "baja"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Al vencer tu plan dejas de navegar, llamar y enviar SMS, pero sigues recibiendo llamadas y SMS y puedes llamar al 911. Tu número se conserva 180 días naturales después del vencimiento: recarga en ese plazo y todo vuelve a funcionar con el mismo número.",
+      },
+      {
+        kind: "paragraph",
+        text: "Si pasan 180 días sin recargar, la línea se da de baja y el número puede asignarse a otra persona. Te avisamos por SMS antes de que eso ocurra.",
+      },
+    ],
+  },
+
+  // Portabilidad
+  {
+    slug: "como-cambiarme-conservando-mi-numero",
+    category: "portabilidad",
+    question: "¿Cómo me cambio a Conecta Móvil conservando mi número (portabilidad)?",
+    keywords: ["portar", "cambiar de compañía", "mismo número", "telcel", "at&t", "movistar"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Cambiarte con tu mismo número (portabilidad) es gratis y se hace en línea:",
+      },
+      {
+        kind: "steps",
+        items: [
+          "Consigue tu SIM o eSIM de Conecta Móvil.",
+          "Desde la línea que quieres traer, llama al `051` o envía un SMS con la palabra `NIP` al `051`. Recibirás por SMS tu NIP de portabilidad de 4 dígitos.",
+          "Llena la solicitud en [Portabilidad](/portabilidad) con tu número, tu NIP, tu nombre, tu correo y tu CURP.",
+          "Guarda el folio que te damos: con él consultas el estado de tu solicitud.",
+          "Deja tu SIM anterior en el teléfono hasta que se pierda la señal; entonces coloca la de Conecta Móvil y reinicia.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "La portabilidad se completa en un máximo de 24 horas después de que tu solicitud es aceptada.",
+      },
+    ],
+  },
+  {
+    slug: "nip-de-portabilidad",
+    category: "portabilidad",
+    question: "¿Qué es el NIP de portabilidad y cómo lo obtengo?",
+    keywords: ["051", "código", "nip vencido", "pin"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Es un código de 4 dígitos que demuestra que eres quien usa la línea y autoriza el cambio de compañía. Para obtenerlo, desde el número que quieres portar:",
+      },
+      {
+        kind: "list",
+        items: [
+          "Llama al `051` y sigue las instrucciones, o",
+          "Envía un SMS con la palabra `NIP` al `051`.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Te llega por SMS en unos minutos y es válido por 5 días naturales. Si vence antes de que hagas tu solicitud, pide uno nuevo de la misma forma; es gratis.",
+      },
+      {
+        kind: "paragraph",
+        text: "Escribe tu NIP solo en el formulario de [Portabilidad](/portabilidad). Nadie de Conecta Móvil te lo pedirá por llamada, SMS ni WhatsApp.",
+      },
+    ],
+  },
+  {
+    slug: "cuanto-tarda-la-portabilidad",
+    category: "portabilidad",
+    question: "¿Cuánto tarda la portabilidad y qué pasa con mi saldo?",
+    keywords: ["tiempo", "24 horas", "adeudos", "saldo anterior", "estado de la solicitud"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Por regla de la autoridad, la portabilidad se completa en un máximo de 24 horas después de que tu solicitud es aceptada. Durante el cambio puedes quedarte unos minutos sin servicio. Consulta el estado con tu folio en [Portabilidad](/portabilidad).",
+      },
+      {
+        kind: "list",
+        title: "Ten en cuenta:",
+        items: [
+          "El saldo y los beneficios que tengas con tu compañía anterior no se transfieren. Úsalos antes de pedir tu NIP.",
+          "Si tenías un plan de renta, la portabilidad no cancela tus adeudos: los pagos pendientes o el equipo a plazos los sigues pagando a tu compañía anterior.",
+          "Tus contactos, fotos y apps no cambian: están en tu teléfono, no en la SIM.",
+        ],
+      },
+    ],
+  },
+  {
+    slug: "portabilidad-rechazada",
+    category: "portabilidad",
+    question: "¿Por qué puede rechazarse mi portabilidad?",
+    keywords: ["rechazo", "error", "no procede", "nip incorrecto"],
+    answer: [
+      {
+        kind: "list",
+        title: "Los motivos más comunes son:",
+        items: [
+          "El NIP está mal escrito o ya venció (dura 5 días naturales).",
+          "El número de la solicitud no es el mismo desde el que pediste el NIP.",
+          "La línea está suspendida o reportada como robada.",
+          "Ya hay otra solicitud de portabilidad en curso para ese número.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si te rechazan, te avisamos por correo con el motivo. Pide un NIP nuevo al `051` y haz otra solicitud en [Portabilidad](/portabilidad). Tu número sigue funcionando con tu compañía anterior mientras tanto.",
+      },
+    ],
+  },
+
+  // Cobertura y roaming
+  {
+    slug: "donde-tengo-cobertura",
+    category: "cobertura-y-roaming",
+    question: "¿Dónde tengo cobertura?",
+    keywords: ["señal", "red", "4g", "lte", "mapa de cobertura", "zona"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Conecta Móvil usa la Red Compartida, una red 4G LTE que llega a la gran mayoría de la población de México, en todos los estados. La señal dentro de edificios, sótanos y zonas rurales alejadas puede variar.",
+      },
+      {
+        kind: "list",
+        title: "Para saber cómo es la cobertura donde vives o trabajas:",
+        items: [
+          "[Envíanos por WhatsApp](chat) el código postal o la dirección y te decimos la cobertura esperada en exteriores y en interiores.",
+          "Revisa que tu teléfono soporte la banda 28 (700 MHz): es la que mejor penetra en interiores.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Si tenías cobertura y dejaste de tenerla, reinicia tu teléfono y [avísanos por WhatsApp](chat) con la ubicación para reportarlo.",
+      },
+    ],
+  },
+  {
+    slug: "roaming-estados-unidos-y-canada",
+    category: "cobertura-y-roaming",
+    question: "¿Puedo usar mi línea en Estados Unidos y Canadá?",
+    keywords: ["roaming", "itinerancia", "viaje", "usa", "eua", "extranjero", "internacional"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Sí. Los minutos, SMS y datos de tu plan se usan en Estados Unidos y Canadá igual que en México, sin costo adicional. Puedes llamar y enviar SMS a números de México, Estados Unidos y Canadá. Las llamadas y SMS a otros países no están incluidos.",
+      },
+      {
+        kind: "steps",
+        title: "Antes de viajar, activa el roaming de datos:",
+        items: [
+          "En Android: Ajustes (o Configuración) > Conexiones > Redes móviles > Roaming de datos.",
+          "En iPhone: Configuración > Celular > Opciones de datos celulares > Roaming de datos.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Al llegar, tu teléfono se conecta solo a una red aliada. El roaming es para viajes: si la mayor parte de tu uso en un periodo de 90 días ocurre fuera de México, aplica la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
+      },
+    ],
+  },
+
+  // Registro de tu línea (CURP) y seguridad
+  {
+    slug: "vincular-linea-con-curp",
+    category: "registro-y-seguridad",
+    question: "¿Por qué debo vincular mi línea con mi CURP?",
+    keywords: ["registro de celulares", "padrón", "2026", "obligatorio", "suspensión", "crt"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Es una obligación para todas las líneas móviles de México, de prepago y de renta, de cualquier compañía. La establecen los Lineamientos para la Identificación de Líneas Telefónicas Móviles de la Comisión Reguladora de Telecomunicaciones (CRT), publicados en el Diario Oficial de la Federación en diciembre de 2025, para combatir la extorsión y el fraude telefónico.",
+      },
+      {
+        kind: "list",
+        title: "Lo que debes saber:",
+        items: [
+          "El registro empezó el 9 de enero de 2026 y el plazo para las líneas que ya existían termina el 30 de junio de 2026.",
+          "Las líneas nuevas se registran al activarlas.",
+          "A partir del 1 de julio de 2026, una línea sin registro queda suspendida: no puede hacer llamadas, enviar SMS ni usar datos, solo llamar a emergencias (911) y a números de atención ciudadana (074, 079, 088 y 089) y recibir alertas. No pierdes tu número: el servicio vuelve en cuanto completas el registro.",
+          "El trámite es gratuito y una persona puede tener hasta 10 líneas vinculadas a su CURP.",
+          "Tus datos se protegen conforme a la ley de protección de datos personales y solo se usan para este registro.",
+        ],
+      },
+    ],
+  },
+  {
+    slug: "como-vincular-mi-curp",
+    category: "registro-y-seguridad",
+    question: "¿Cómo vinculo mi línea de Conecta Móvil con mi CURP?",
+    keywords: ["registro", "identificación", "ine", "pasaporte", "selfie", "extranjero", "rfc"],
+    answer: [
+      {
+        kind: "list",
+        title: "Necesitas:",
+        items: [
+          "Tu CURP. Si no la recuerdas, consúltala gratis en gob.mx/curp.",
+          "Una identificación oficial vigente con fotografía: credencial para votar (INE), pasaporte o CURP biométrica.",
+          "Si eres extranjero: tu pasaporte vigente y, si resides en México, tu CURP temporal.",
+          "Si la línea es de una empresa: el RFC de la empresa y la identificación de su representante legal.",
+        ],
+      },
+      {
+        kind: "steps",
+        title: "El trámite en línea toma unos 5 minutos:",
+        items: [
+          "Abre el enlace que te enviamos por SMS. Verifica que la dirección termine en conectamovil.mx; si tienes dudas, [pídenos el enlace por WhatsApp](chat).",
+          "Escribe tu nombre completo tal como aparece en tu identificación y tu CURP.",
+          "Toma una foto de tu identificación y una selfie para confirmar que eres tú.",
+          "Al terminar recibes un folio de registro por SMS: guárdalo como comprobante.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Para registrar tu línea nunca te pediremos tu NIP, contraseñas ni datos de tarjetas.",
+      },
+    ],
+  },
+  {
+    slug: "perdi-mi-telefono-o-me-lo-robaron",
+    category: "registro-y-seguridad",
+    question: "Perdí mi teléfono o me lo robaron, ¿qué hago?",
+    keywords: ["robo", "extravío", "sim robada", "bloquear línea", "imei", "suspender"],
+    answer: [
+      {
+        kind: "steps",
+        items: [
+          "[Escríbenos por WhatsApp](chat) de inmediato desde otro teléfono. Suspendemos tu línea para que nadie use tu saldo ni reciba tus códigos de verificación.",
+          "Pídenos también bloquear el IMEI de tu teléfono: lo reportamos como robado para que no funcione con ninguna compañía en México.",
+          "Cambia las contraseñas de tu correo, tus redes sociales y tus apps bancarias, y avisa a tu banco.",
+          "Si fue un robo, presenta tu denuncia ante la fiscalía o el Ministerio Público de tu estado.",
+          "Pide la reposición de tu SIM o eSIM para recuperar tu número.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Para confirmar que eres el titular te pedimos tu nombre completo y la CURP vinculada a la línea.",
+      },
+    ],
+  },
+  {
+    slug: "reposicion-de-sim",
+    category: "registro-y-seguridad",
+    question: "¿Cómo recupero mi número en una SIM nueva (reposición)?",
+    keywords: ["reponer chip", "sim dañada", "sim nueva", "mismo número", "duplicado"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Si perdiste tu SIM, te la robaron o dejó de funcionar, puedes recuperar tu mismo número con tu saldo y tu plan:",
+      },
+      {
+        kind: "steps",
+        items: [
+          "[Escríbenos por WhatsApp](chat) y pide la reposición.",
+          "Confirma tu identidad con tu nombre completo y la CURP vinculada a la línea.",
+          "Elige eSIM (te llega por correo en minutos) o SIM física (llega en 2 a 8 días hábiles, con envío gratis).",
+          "Al activar la SIM nueva, la anterior deja de funcionar para siempre.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "La reposición no tiene costo. Solo el titular registrado con su CURP puede pedirla: así evitamos que alguien se quede con tu número.",
+      },
+    ],
+  },
+  {
+    slug: "mensajes-sospechosos",
+    category: "registro-y-seguridad",
+    question: "Recibí un mensaje o una llamada que pide mis datos, ¿es de Conecta Móvil?",
+    keywords: ["fraude", "extorsión", "estafa", "phishing", "suplantación", "seguridad"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Conecta Móvil nunca te pide por llamada, SMS ni WhatsApp tu NIP de portabilidad, tus contraseñas, los códigos de verificación que te llegan ni los datos de tu tarjeta. Si alguien te los pide en nuestro nombre, es un intento de fraude.",
+      },
+      {
+        kind: "list",
+        items: [
+          "No abras enlaces que no terminen en conectamovil.mx.",
+          "No compartas códigos que te lleguen por SMS.",
+          "Reporta intentos de extorsión al 089 (denuncia anónima) y bloquea el número.",
+          "Si ya compartiste algún dato, [avísanos por WhatsApp](chat) para proteger tu línea.",
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,17 @@
+import { HELP_ARTICLES, HELP_CATEGORIES } from "./articles.data";
+import { helpCenterView, type HelpCenterView } from "./page";
+import { buildHelpIndex } from "./search";
+
+/**
+ * Built once, when the server loads this module: every request then searches the already parsed
+ * and folded content instead of folding every article again.
+ */
+const helpIndex = buildHelpIndex(HELP_CATEGORIES, HELP_ARTICLES);
+
+/** The help centre for `?q=` (a search) and `?pregunta=` (the question to show open). */
+export function loadHelpCenter(url: URL): HelpCenterView {
+  return helpCenterView(helpIndex, {
+    query: url.searchParams.get("q"),
+    question: url.searchParams.get("pregunta"),
+  });
+}
