@@ -3,18 +3,18 @@ import { parseInline } from "./content";
 import { foldWithMap } from "./fold";
 import {
   excerptWindow,
+  inlineText,
   highlightRuns,
   matchRanges,
   mergeRanges,
-  splitParts,
+  markedWords,
+  splitSegments,
   wordPrefixPositions,
 } from "./highlight";
-import { queryTerms } from "./search";
+import { queryTerms } from "./query";
 
 const marked = (text: string, query: string) =>
-  splitParts(text, matchRanges(foldWithMap(text), queryTerms(query)))
-    .filter((part) => part.mark)
-    .map((part) => part.text);
+  markedWords(splitSegments(text, matchRanges(foldWithMap(text), queryTerms(query))));
 
 describe("highlighting", () => {
   it("marks the words as written, whatever case and accents the search used", () => {
@@ -38,17 +38,24 @@ describe("highlighting", () => {
     expect(wordPrefixPositions("la red y el credito", "red")).toEqual([3]);
   });
 
-  it("splits the text into marked and unmarked parts that rebuild it exactly", () => {
+  it("splits the text into marked and unmarked segments that rebuild it exactly", () => {
     const text = "Escribe internet.conectamovil.mx en el APN.";
-    const parts = splitParts(text, matchRanges(foldWithMap(text), queryTerms("apn internet")));
-    expect(parts).toEqual([
-      { text: "Escribe " },
-      { text: "internet", mark: true },
-      { text: ".conectamovil.mx en el " },
-      { text: "APN", mark: true },
-      { text: "." },
+    const segments = splitSegments(
+      text,
+      matchRanges(foldWithMap(text), queryTerms("apn internet")),
+    );
+    expect(segments).toEqual([
+      "Escribe ",
+      { mark: "internet" },
+      ".conectamovil.mx en el ",
+      { mark: "APN" },
+      ".",
     ]);
-    expect(parts.map((part) => part.text).join("")).toBe(text);
+    expect(inlineText(segments)).toBe(text);
+  });
+
+  it("leaves text without matches as one plain string", () => {
+    expect(splitSegments("Sin coincidencias", [])).toEqual(["Sin coincidencias"]);
   });
 
   it("merges overlapping matches into one mark", () => {
@@ -70,13 +77,9 @@ describe("highlighting", () => {
     const text = foldWithMap(runs.map((run) => run.text).join(""));
     const rich = highlightRuns(runs, matchRanges(text, ["cuenta"]));
     expect(rich).toEqual([
-      { kind: "text", parts: [{ text: "Entra a " }] },
-      {
-        kind: "link",
-        href: "/my-account/recarga",
-        parts: [{ text: "tu " }, { text: "cuenta", mark: true }, { text: " de recargas" }],
-      },
-      { kind: "text", parts: [{ text: " ahora" }] },
+      "Entra a ",
+      { href: "/my-account/recarga", text: ["tu ", { mark: "cuenta" }, " de recargas"] },
+      " ahora",
     ]);
   });
 
@@ -84,10 +87,7 @@ describe("highlighting", () => {
     const runs = parseInline("Usa `internet.conectamovil.mx` como APN");
     const text = foldWithMap(runs.map((run) => run.text).join(""));
     const rich = highlightRuns(runs, matchRanges(text, ["internet.conectamovil.mx"]));
-    expect(rich[1]).toEqual({
-      kind: "code",
-      parts: [{ text: "internet.conectamovil.mx", mark: true }],
-    });
+    expect(rich).toEqual(["Usa ", { code: [{ mark: "internet.conectamovil.mx" }] }, " como APN"]);
   });
 });
 
@@ -116,8 +116,6 @@ describe("excerpts", () => {
   it("clips runs to the window", () => {
     const runs = parseInline("Uno dos `tres` cuatro [cinco](/plans) seis");
     const rich = highlightRuns(runs, [], { start: 4, end: 13 });
-    expect(rich.map((run) => run.parts.map((part) => part.text).join("")).join("")).toBe(
-      "dos tres ",
-    );
+    expect(rich).toEqual(["dos ", { code: ["tres"] }, " "]);
   });
 });

@@ -7,15 +7,14 @@ export interface TextRange {
   end: number;
 }
 
-/** A piece of text to render, marked when it matched the search. */
-export interface Part {
-  text: string;
-  mark?: true;
-}
+/**
+ * Help text ready to render, as compact as the page data allows: a plain string, or a match to
+ * mark. Most text has no match, so most of it travels as bare strings.
+ */
+export type Segment = string | { mark: string };
 
-/** An inline run of content (see content.ts), split into parts at the highlight boundaries. */
-export type RichRun =
-  { kind: "text" | "code"; parts: Part[] } | { kind: "link"; href: string; parts: Part[] };
+/** A run of content (see content.ts): text segments, a code span, or a link. */
+export type Inline = Segment | { code: Segment[] } | { href: string; text: Segment[] };
 
 /**
  * Where `term` (already folded) begins a word of the folded text. Matching word beginnings only
@@ -60,20 +59,20 @@ export function mergeRanges(ranges: TextRange[]): TextRange[] {
   return merged;
 }
 
-/** Splits text into parts, marking the given ranges (relative to the text's own start). */
-export function splitParts(text: string, ranges: readonly TextRange[]): Part[] {
-  const parts: Part[] = [];
+/** Splits text into segments, marking the given ranges (relative to the text's own start). */
+export function splitSegments(text: string, ranges: readonly TextRange[]): Segment[] {
+  const segments: Segment[] = [];
   let position = 0;
   for (const { start, end } of ranges) {
     const from = Math.max(start, position);
     const to = Math.min(end, text.length);
     if (to <= from) continue;
-    if (from > position) parts.push({ text: text.slice(position, from) });
-    parts.push({ text: text.slice(from, to), mark: true });
+    if (from > position) segments.push(text.slice(position, from));
+    segments.push({ mark: text.slice(from, to) });
     position = to;
   }
-  if (position < text.length) parts.push({ text: text.slice(position) });
-  return parts;
+  if (position < text.length) segments.push(text.slice(position));
+  return segments;
 }
 
 /**
@@ -85,8 +84,8 @@ export function highlightRuns(
   runs: readonly InlineRun[],
   ranges: readonly TextRange[],
   window?: TextRange,
-): RichRun[] {
-  const rich: RichRun[] = [];
+): Inline[] {
+  const inlines: Inline[] = [];
   let offset = 0;
   for (const run of runs) {
     const runStart = offset;
@@ -99,12 +98,33 @@ export function highlightRuns(
     const local = ranges
       .filter((range) => range.end > from && range.start < to)
       .map((range) => ({ start: range.start - from, end: range.end - from }));
-    const parts = splitParts(text, local);
-    rich.push(
-      run.kind === "link" ? { kind: "link", href: run.href, parts } : { kind: run.kind, parts },
-    );
+    const segments = splitSegments(text, local);
+    if (run.kind === "code") inlines.push({ code: segments });
+    else if (run.kind === "link") inlines.push({ href: run.href, text: segments });
+    else inlines.push(...segments);
   }
-  return rich;
+  return inlines;
+}
+
+/** The text an inline sequence reads as, without marks or markup. */
+export function inlineText(inlines: readonly Inline[]): string {
+  const segmentText = (segment: Segment) => (typeof segment === "string" ? segment : segment.mark);
+  return inlines
+    .map((inline) => {
+      if (typeof inline === "string" || "mark" in inline) return segmentText(inline);
+      return ("code" in inline ? inline.code : inline.text).map(segmentText).join("");
+    })
+    .join("");
+}
+
+/** The marked words, in order: what a search highlighted. */
+export function markedWords(inlines: readonly Inline[]): string[] {
+  const marks = (segments: readonly Segment[]) =>
+    segments.flatMap((segment) => (typeof segment === "string" ? [] : [segment.mark]));
+  return inlines.flatMap((inline) => {
+    if (typeof inline === "string" || "mark" in inline) return marks([inline]);
+    return marks("code" in inline ? inline.code : inline.text);
+  });
 }
 
 const EXCERPT_LEAD = 60;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HELP_ARTICLES, HELP_CATEGORIES } from "./articles.data";
 import type { HelpArticle } from "./content";
-import { buildHelpIndex, queryTerms, searchHelp, stem } from "./search";
+import { queryTerms, stem } from "./query";
+import { buildHelpIndex, searchHelp } from "./search";
 
 const categories = [
   { slug: "general", name: "General", description: "" },

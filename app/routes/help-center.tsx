@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { HelpArticle } from "~/components/help/help-article";
+import { HelpArticle, useHelpArticleLabels } from "~/components/help/help-article";
 import { ExternalLink } from "~/components/layout/external-link";
 import { PageHeader } from "~/components/ui/page-header";
+import { HELP_BROWSE } from "~/help/browse";
 import { loadHelpCenter } from "~/help/help-center.server";
-import type { CategorySummary } from "~/help/page";
-import { MAX_QUERY_LENGTH } from "~/help/search";
+import { MAX_QUERY_LENGTH } from "~/help/query";
+import type { CategorySummary } from "~/help/view";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
@@ -78,11 +79,14 @@ function CategoryLinks({
 }
 
 export default function HelpCenterPage() {
-  const { query, openSlug, categories, sections, search } = useLoaderData<typeof loader>();
+  const { query, openSlug, search } = useLoaderData<typeof loader>();
+  const { categories, sections } = HELP_BROWSE;
   const shell = useRouteLoaderData("root") as ShellData | undefined;
   const chatHref = shell?.links.chat;
   const { t } = useTranslation("help");
   const { t: tCommon } = useTranslation();
+  const articleLabels = useHelpArticleLabels();
+  const backToCategories = t("backToCategories");
   useOpenQuestionFromHash();
 
   return (
@@ -137,6 +141,7 @@ export default function HelpCenterPage() {
                   <HelpArticle
                     article={article}
                     open={article.slug === openSlug}
+                    labels={articleLabels}
                     chatHref={chatHref}
                     showCategory
                   />
@@ -203,6 +208,7 @@ export default function HelpCenterPage() {
                     <HelpArticle
                       article={article}
                       open={article.slug === openSlug}
+                      labels={articleLabels}
                       chatHref={chatHref}
                     />
                   </li>
@@ -213,7 +219,7 @@ export default function HelpCenterPage() {
                   href="#categorias"
                   className="text-secondary underline underline-offset-2 hover:text-secondary-dark"
                 >
-                  {t("backToCategories")}
+                  {backToCategories}
                 </a>
               </p>
             </section>

@@ -1,13 +1,13 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import type { ArticleView, BlockView } from "~/help/page";
+import type { ArticleView, BlockView } from "~/help/view";
 import { RichText } from "./rich-text";
 
 function AnswerBlock({ block, chatHref }: { block: BlockView; chatHref?: string }) {
   if (block.kind === "paragraph") {
     return (
       <p>
-        <RichText runs={block.content} chatHref={chatHref} />
+        <RichText inlines={block.content} chatHref={chatHref} />
       </p>
     );
   }
@@ -16,7 +16,7 @@ function AnswerBlock({ block, chatHref }: { block: BlockView; chatHref?: string 
     <div>
       {block.title ? (
         <p className="font-semibold text-slate-900">
-          <RichText runs={block.title} chatHref={chatHref} />
+          <RichText inlines={block.title} chatHref={chatHref} />
         </p>
       ) : null}
       <List
@@ -24,7 +24,7 @@ function AnswerBlock({ block, chatHref }: { block: BlockView; chatHref?: string 
       >
         {block.items.map((item, index) => (
           <li key={index}>
-            <RichText runs={item} chatHref={chatHref} />
+            <RichText inlines={item} chatHref={chatHref} />
           </li>
         ))}
       </List>
@@ -41,21 +41,31 @@ export function questionHref(slug: string): string {
  * One question: a `<details>` whose summary is the question, so it opens and closes without
  * JavaScript. Its id is the question's anchor.
  */
+export interface HelpArticleLabels {
+  permalink: string;
+  category: string;
+}
+
+/** The article's fixed texts, translated once for the whole list rather than once per article. */
+export function useHelpArticleLabels(): HelpArticleLabels {
+  const { t } = useTranslation("help");
+  return { permalink: t("article.permalink"), category: t("results.category") };
+}
+
 export function HelpArticle({
   article,
   open,
+  labels,
   chatHref,
   showCategory = false,
 }: {
   article: ArticleView;
   open: boolean;
+  labels: HelpArticleLabels;
   chatHref?: string;
   showCategory?: boolean;
 }) {
-  const { t } = useTranslation("help");
-  const questionText = article.question
-    .flatMap((run) => run.parts.map((part) => part.text))
-    .join("");
+  const questionId = `${article.slug}-pregunta`;
   return (
     <details
       id={article.slug}
@@ -67,19 +77,23 @@ export function HelpArticle({
         <span>
           {showCategory ? (
             <span className="block text-sm font-medium text-primary-dark">
-              <span className="sr-only">{t("results.category")} </span>
+              <span className="sr-only">{labels.category} </span>
               {article.categoryName}
             </span>
           ) : null}
-          <span className="block font-semibold text-slate-900" data-testid="help-question">
-            <RichText runs={article.question} linkless />
+          <span
+            id={questionId}
+            className="block font-semibold text-slate-900"
+            data-testid="help-question"
+          >
+            <RichText inlines={article.question} linkless />
           </span>
           {article.excerpt ? (
             <span
               className="mt-1 block text-sm text-slate-700 group-open:hidden"
               data-testid="help-excerpt"
             >
-              <RichText runs={article.excerpt} linkless />
+              <RichText inlines={article.excerpt} linkless />
             </span>
           ) : null}
         </span>
@@ -107,10 +121,11 @@ export function HelpArticle({
         <p className="pt-1 text-sm">
           <Link
             to={questionHref(article.slug)}
+            // The question tells one "link to this question" from the others.
+            aria-describedby={questionId}
             className="font-medium text-secondary underline underline-offset-2 hover:text-secondary-dark"
           >
-            {t("article.permalink")}
-            <span className="sr-only">{t("article.permalinkFor", { question: questionText })}</span>
+            {labels.permalink}
           </Link>
         </p>
       </div>
