@@ -31,7 +31,6 @@ export interface IndexedArticle {
   /** The answer's texts in reading order, for matching and excerpts. */
   body: IndexedText[];
   foldedKeywords: string;
-  foldedCategory: string;
 }
 
 export interface HelpIndex {
@@ -71,7 +70,6 @@ export function buildHelpIndex(categories: HelpCategory[], articles: HelpArticle
       answer: article.answer.map(indexBlock),
       body: answerTexts(article.answer).map(indexText),
       foldedKeywords: fold(article.keywords.join(" | ")),
-      foldedCategory: fold(category.name),
     };
   });
   return {
@@ -102,7 +100,6 @@ export interface SearchOutcome {
 
 const TITLE_WEIGHT = 10;
 const KEYWORD_WEIGHT = 6;
-const CATEGORY_WEIGHT = 4;
 const BODY_MATCHES_COUNTED = 3;
 
 function scoreArticle(entry: IndexedArticle, terms: string[]): SearchHit {
@@ -112,17 +109,15 @@ function scoreArticle(entry: IndexedArticle, terms: string[]): SearchHit {
   for (const term of terms) {
     const inTitle = wordPrefixPositions(entry.question.text.folded, term).length > 0;
     const inKeywords = wordPrefixPositions(entry.foldedKeywords, term).length > 0;
-    const inCategory = wordPrefixPositions(entry.foldedCategory, term).length > 0;
     const bodyMatches = entry.body.reduce(
       (count, text) => count + wordPrefixPositions(text.text.folded, term).length,
       0,
     );
     if (inTitle) titleTerms += 1;
-    if (inTitle || inKeywords || inCategory || bodyMatches > 0) matchedTerms += 1;
+    if (inTitle || inKeywords || bodyMatches > 0) matchedTerms += 1;
     score +=
       (inTitle ? TITLE_WEIGHT : 0) +
       (inKeywords ? KEYWORD_WEIGHT : 0) +
-      (inCategory ? CATEGORY_WEIGHT : 0) +
       Math.min(bodyMatches, BODY_MATCHES_COUNTED);
   }
   return { entry, matchedTerms, titleTerms, score };
@@ -139,7 +134,7 @@ export function compareHits(a: SearchHit, b: SearchHit): number {
 }
 
 /**
- * Every article holding all the query's terms (in its question, keywords, category or answer),
+ * Every article holding all the query's terms (in its question, keywords or answer),
  * best first. When none holds them all, those holding at least half of them, marked `partial`.
  */
 export function searchHelp(index: HelpIndex, rawQuery: string): SearchOutcome {
