@@ -1,5 +1,12 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaArgs } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { useEffect } from "react";
 import { HelpArticle, useHelpArticleLabels } from "~/components/help/help-article";
 import { ExternalLink } from "~/components/layout/external-link";
@@ -13,7 +20,11 @@ import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import type { ShellData } from "~/lib/shell";
 
-export const meta = titleMeta;
+export function meta(args: MetaArgs<typeof loader>) {
+  // Search result pages are endless variations of this one: keep them out of search engines.
+  const searching = Boolean(args.data?.query);
+  return [...titleMeta(args), ...(searching ? [{ name: "robots", content: "noindex" }] : [])];
+}
 
 export const handle = { i18n: ["help"] };
 
@@ -61,8 +72,8 @@ function CategoryLinks({
           : `/help-center#${categoryId(category.slug)}`;
         return (
           <li key={category.slug}>
-            <a
-              href={href}
+            <Link
+              to={href}
               className="block h-full rounded-lg border border-slate-200 p-4 hover:border-primary hover:bg-primary-soft"
             >
               <span className="block font-semibold text-primary-dark">{category.name}</span>
@@ -70,7 +81,7 @@ function CategoryLinks({
               <span className="mt-2 block text-sm font-medium text-slate-700">
                 {t("categories.count", { count: category.count })}
               </span>
-            </a>
+            </Link>
           </li>
         );
       })}
@@ -87,6 +98,11 @@ export default function HelpCenterPage() {
   const { t: tCommon } = useTranslation();
   const articleLabels = useHelpArticleLabels();
   const backToCategories = t("backToCategories");
+  const navigation = useNavigation();
+  const searching =
+    navigation.state === "loading" &&
+    navigation.location.pathname === "/help-center" &&
+    navigation.location.search.includes("q=");
   useOpenQuestionFromHash();
 
   return (
@@ -117,9 +133,10 @@ export default function HelpCenterPage() {
           />
           <button
             type="submit"
+            aria-disabled={searching || undefined}
             className="rounded bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark"
           >
-            {t("search.submit")}
+            {searching ? t("search.pending") : t("search.submit")}
           </button>
         </div>
       </Form>

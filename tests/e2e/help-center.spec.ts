@@ -33,6 +33,7 @@ test("browsing: a category leads to its questions, which open and close without 
   await expect(page).toHaveTitle("Conecta Móvil | Centro de ayuda");
   await expect(page.getByRole("heading", { level: 1, name: "Centro de ayuda" })).toBeVisible();
 
+  await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
   const categories = page.getByRole("navigation", { name: "Categorías" }).getByRole("link");
   await expect(categories).toHaveCount(8);
   expect(await page.getByTestId("help-article").count()).toBeGreaterThanOrEqual(24);
@@ -72,6 +73,8 @@ test("a search finds answers whatever the case or accents, counts and highlights
   await expect(page.getByRole("searchbox", { name: "Buscar en el centro de ayuda" })).toHaveValue(
     "portabilidad",
   );
+  // Result pages stay out of search engines; the list of questions does not.
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
 
   // Questions whose title matches come before those where only the answer does.
   const titles = await results.getByTestId("help-question").allInnerTexts();
