@@ -1,5 +1,4 @@
 import { excerptWindow, highlightRuns, matchRanges, type Inline } from "./highlight";
-import { MAX_QUERY_LENGTH } from "./query";
 import {
   searchHelp,
   type HelpIndex,
@@ -7,7 +6,7 @@ import {
   type IndexedBlock,
   type IndexedText,
 } from "./search";
-import type { ArticleView, BlockView } from "./view";
+import { MAX_QUERY_LENGTH, type ArticleView, type BlockView } from "./view";
 
 /** What a request to the help centre changes on the page. */
 export interface HelpCenterView {

@@ -1,6 +1,6 @@
 import { fold } from "./fold";
+import { MAX_QUERY_LENGTH } from "./view";
 
-export const MAX_QUERY_LENGTH = 100;
 const MAX_TERMS = 8;
 
 /** Words too common in Spanish questions to tell one answer from another (already folded). */

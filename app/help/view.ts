@@ -2,6 +2,9 @@ import type { AnswerBlock, HelpArticle, HelpCategory } from "./content";
 import { parseInline } from "./content";
 import { highlightRuns, type Inline } from "./highlight";
 
+/** The longest search the page accepts (the search box's `maxlength`); longer queries are cut. */
+export const MAX_QUERY_LENGTH = 100;
+
 /** What the page renders, built from the content: text as `Inline`s (see highlight.ts). */
 export type BlockView =
   | { kind: "paragraph"; content: Inline[] }

@@ -180,3 +180,16 @@ test("a search result links to its question in the full list", async ({ page }) 
   await expect(question(page, "compartir-datos-hotspot")).toHaveAttribute("open", "");
   await expect(question(page, "compartir-datos-hotspot").locator("mark")).toHaveCount(0);
 });
+
+test("the help centre opens from the navigation with its texts in place", async ({ page }) => {
+  await page.goto("/plans");
+  await page
+    .getByRole("navigation", { name: "Navegación principal" })
+    .getByRole("link", { name: "Centro de ayuda", exact: true })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/help-center$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Categorías" })).toBeVisible();
+  await expect(page.getByRole("searchbox", { name: "Buscar en el centro de ayuda" })).toBeVisible();
+  await expect(page.getByText("4 preguntas").first()).toBeVisible();
+});
