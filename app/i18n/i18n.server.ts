@@ -7,11 +7,7 @@ import type { TranslatorSource } from "./react";
 import type { TFunction } from "./translate";
 
 /** Every namespace's messages, bundled into the server build. */
-export const resources: Record<Namespace, Record<string, unknown>> = {
-  common,
-  portability,
-  help,
-};
+export const resources: Record<Namespace, Record<string, unknown>> = { common, portability, help };
 
 /**
  * One i18next instance for the whole process. The language never changes (Spanish only), so it
