@@ -169,7 +169,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "El envío es gratis a todo México. Si tu teléfono admite eSIM, puedes elegirla al comprar tu plan y empezar a usar tu línea el mismo día, sin esperar paquetería.",
+        text: "La SIM física cuesta $50 y el envío es gratis a todo México. Si tu teléfono admite eSIM, puedes elegirla sin costo al comprar tu plan y empezar a usar tu línea el mismo día, sin esperar paquetería.",
       },
     ],
   },
@@ -206,7 +206,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         title: "eSIM:",
         items: [
-          "Llega por correo en minutos como un código QR: no esperas paquetería.",
+          "No tiene costo y llega por correo en minutos como un código QR: no esperas paquetería.",
           "No se pierde ni se daña, y puedes tenerla junto con otra SIM en el mismo teléfono.",
           "Solo funciona en teléfonos compatibles con eSIM.",
         ],
@@ -217,12 +217,12 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "Funciona en cualquier teléfono liberado.",
           "La cambias de teléfono solo con moverla de bandeja.",
-          "Llega a domicilio en 2 a 8 días hábiles, con envío gratis.",
+          "Cuesta $50 y llega a domicilio en 2 a 8 días hábiles, con envío gratis.",
         ],
       },
       {
         kind: "paragraph",
-        text: "Ambas tienen los mismos planes, precios y beneficios.",
+        text: "Con las dos tienes los mismos planes, precios y beneficios.",
       },
     ],
   },
@@ -311,7 +311,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Sí, los planes que indican «Hotspot» permiten compartir tus datos con otros dispositivos, sin costo extra. Lo que consuman esos dispositivos se descuenta de los GB de tu plan; las redes sociales ilimitadas solo aplican en las apps de tu teléfono, no en lo que navegas compartiendo.",
+        text: "Sí. Todos los planes te permiten compartir tus datos con tus otros dispositivos (punto de acceso o hotspot), sin costo extra, hasta agotar los GB de tu plan. Lo que consuman esos dispositivos se descuenta de tus GB: las redes sociales ilimitadas solo aplican en las apps de tu teléfono, no en lo que navegas compartiendo.",
       },
       {
         kind: "steps",
@@ -343,20 +343,29 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Es la regla que protege la calidad de la red para todos: los beneficios ilimitados de tu plan (redes sociales, minutos y SMS) son para uso personal de una persona desde su teléfono.",
+        text: "Es la regla que protege la calidad de la red para todos: los beneficios ilimitados de tu plan (minutos y SMS a México, Estados Unidos y Canadá, y las redes sociales WhatsApp, Facebook, Messenger, Instagram, X y TikTok) son para el uso personal de una persona. Las videollamadas, las transmisiones en vivo y los enlaces que abren otros sitios sí consumen los datos de tu plan.",
       },
       {
         kind: "list",
-        title: "No se consideran uso personal:",
+        title: "Se considera que el uso excede lo razonable cuando, en 30 días, pasa de:",
         items: [
-          "Revender el servicio o usar la SIM en módems, enrutadores o equipos fijos.",
-          "Centros de llamadas, marcadores automáticos o envío masivo de SMS.",
+          "5,000 minutos de llamadas.",
+          "5,000 SMS.",
+          "15 GB en las redes sociales ilimitadas.",
+        ],
+      },
+      {
+        kind: "list",
+        title: "Y no están permitidos:",
+        items: [
+          "Revender el servicio, o usar la SIM en módems, enrutadores fijos o equipos que concentran llamadas.",
+          "Centros de llamadas, llamadas automatizadas o envío masivo de SMS.",
           "Usar el roaming de forma permanente: viajar a Estados Unidos o Canadá está incluido, vivir allá con una línea mexicana no.",
         ],
       },
       {
         kind: "paragraph",
-        text: "Si detectamos un uso así, te avisamos por SMS y podemos reducir la velocidad o suspender el beneficio afectado. Los GB de tu plan siempre los navegas a la velocidad disponible en la red. Consulta el texto completo en la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
+        text: "Estos límites superan el consumo de más del 99 % de nuestros clientes. Si se rebasan, te avisamos por SMS y podemos reducir las redes sociales a 512 kbps o limitar llamadas o SMS hasta que termine tu plan; ante usos comerciales o fraudulentos, suspender la línea. Los datos de alta velocidad de tu plan y las llamadas al 911 no se ven afectados. Consulta el texto completo en la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
       },
     ],
   },
@@ -372,11 +381,14 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "list",
-        items: ["Tus minutos y SMS.", "Las redes sociales ilimitadas, si tu plan las incluye."],
+        items: [
+          "Tus llamadas y SMS ilimitados a México, Estados Unidos y Canadá.",
+          "Las redes sociales ilimitadas: WhatsApp, Facebook, Messenger, Instagram, X y TikTok.",
+        ],
       },
       {
         kind: "paragraph",
-        text: "Para volver a navegar, haz una recarga en [Recarga](/my-account/recarga). Si recargas antes de que venza tu plan, los GB, minutos y días del plan nuevo se suman a lo que te queda.",
+        text: "Para volver a navegar, haz una recarga en [Recarga](/my-account/recarga). Si recargas antes de que venza tu plan, los GB del plan nuevo se suman a los que te quedan y su vigencia empieza cuando termina la del plan actual. Y si tu plan vence con GB sin usar, se te abonan en tu siguiente recarga, siempre que la hagas dentro de los 12 meses siguientes.",
       },
     ],
   },
@@ -511,7 +523,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "También te avisamos por SMS tres días antes de que venza tu plan.",
+        text: "Consultar tu saldo, tu consumo y tu vigencia nunca tiene costo. También te avisamos por SMS cuando usas el 80 % y el 100 % de tus GB, y tres días antes de que venza tu plan.",
       },
     ],
   },
@@ -523,16 +535,25 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "steps",
+        title: "En línea, con tarjeta:",
         items: [
           "Inicia sesión en [Mi cuenta](/my-account) y entra a [Recarga](/my-account/recarga).",
-          "Elige el plan o monto que quieres.",
+          "Elige el plan que quieres.",
           "Paga con tarjeta de crédito o débito en la página segura de pago.",
-          "Al aprobarse el pago, la recarga se aplica en segundos y te llega un SMS de confirmación.",
+          "Al aprobarse el pago, la recarga se aplica en segundos y recibes tu comprobante con el plan, el monto y la fecha de vencimiento.",
+        ],
+      },
+      {
+        kind: "list",
+        title: "Otras formas:",
+        items: [
+          "[Por WhatsApp](chat): te enviamos una liga de pago segura.",
+          "En efectivo, en tiendas de conveniencia, farmacias y comercios afiliados: da tu número de 10 dígitos y el plan que quieres.",
         ],
       },
       {
         kind: "paragraph",
-        text: "Si recargas antes de que venza tu plan, los beneficios se suman a los que te quedan. Aunque el pago se envíe dos veces por error (por ejemplo, con un doble clic), cada recarga se cobra una sola vez.",
+        text: "Si recargas antes de que venza tu plan, los GB se suman a los que te quedan. Aunque el pago se envíe dos veces por error (por ejemplo, con un doble clic), cada recarga se cobra una sola vez.",
       },
     ],
   },
@@ -548,7 +569,36 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "El pago se hace en la página segura de nuestro procesador de pagos: Conecta Móvil nunca ve ni guarda el número completo de tu tarjeta ni su código de seguridad. Por ahora no aceptamos pagos en efectivo ni transferencias.",
+        text: "En línea, el pago se hace en la página segura de nuestro procesador de pagos: Conecta Móvil nunca ve ni guarda el número completo de tu tarjeta ni su código de seguridad, y nunca te lo pedirá por teléfono, SMS ni WhatsApp.",
+      },
+      {
+        kind: "paragraph",
+        text: "Tus recargas también puedes pagarlas en efectivo en tiendas de conveniencia, farmacias y comercios afiliados, o con la liga de pago segura que te enviamos [por WhatsApp](chat). No aceptamos transferencias bancarias.",
+      },
+    ],
+  },
+  {
+    slug: "factura-de-recargas",
+    category: "saldo-recargas-y-pagos",
+    question: "¿Puedo pedir factura de mis recargas?",
+    keywords: ["cfdi", "facturar", "rfc", "comprobante fiscal"],
+    answer: [
+      {
+        kind: "paragraph",
+        text: "Sí. Cada recarga genera un comprobante con el plan, el monto pagado (con IVA incluido) y la fecha de vencimiento. Para facturarla, escríbenos a hola@conectamovil.mx dentro del mismo mes en que hiciste la recarga.",
+      },
+      {
+        kind: "list",
+        title: "Incluye en tu correo:",
+        items: [
+          "Tu número de 10 dígitos y la fecha y el monto de la recarga.",
+          "Tu RFC, nombre o razón social, código postal fiscal y régimen fiscal, tal como aparecen en tu constancia de situación fiscal.",
+          "El uso del CFDI que necesitas.",
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "Te enviamos la factura (PDF y XML) al mismo correo. Si tienes dudas, [escríbenos por WhatsApp](chat).",
       },
     ],
   },
@@ -583,15 +633,15 @@ export const HELP_ARTICLES: HelpArticle[] = [
     slug: "que-pasa-si-no-recargo",
     category: "saldo-recargas-y-pagos",
     question: "¿Qué pasa si no recargo antes de que venza mi plan?",
-    keywords: ["vencimiento", "vigencia", "perder número", "línea inactiva", "baja"],
+    keywords: ["vencimiento", "vigencia", "perder número", "línea inactiva", "baja", "12 meses"],
     answer: [
       {
         kind: "paragraph",
-        text: "Al vencer tu plan dejas de navegar, llamar y enviar SMS, pero sigues recibiendo llamadas y SMS y puedes llamar al 911. Tu número se conserva 180 días naturales después del vencimiento: recarga en ese plazo y todo vuelve a funcionar con el mismo número.",
+        text: "Al vencer tu plan dejas de navegar, llamar y enviar SMS, pero sigues recibiendo llamadas y SMS, y puedes llamar gratis al 911 y a nuestra línea de atención. Conservas tu número durante los 12 meses siguientes: recarga en ese plazo y todo vuelve a funcionar, y los GB que no usaste se te abonan.",
       },
       {
         kind: "paragraph",
-        text: "Si pasan 180 días sin recargar, la línea se da de baja y el número puede asignarse a otra persona. Te avisamos por SMS antes de que eso ocurra.",
+        text: "Si pasan 12 meses sin ninguna recarga, podemos dar de baja el número, siempre con un aviso por SMS 30 días antes.",
       },
     ],
   },
@@ -613,8 +663,8 @@ export const HELP_ARTICLES: HelpArticle[] = [
           "Consigue tu SIM o eSIM de Conecta Móvil.",
           "Desde la línea que quieres traer, llama al `051` o envía un SMS con la palabra `NIP` al `051`. Recibirás por SMS tu NIP de portabilidad de 4 dígitos.",
           "Llena la solicitud en [Portabilidad](/portabilidad) con tu número, tu NIP, tu nombre, tu correo y tu CURP.",
-          "Guarda el folio que te damos: con él consultas el estado de tu solicitud.",
-          "Deja tu SIM anterior en el teléfono hasta que se pierda la señal; entonces coloca la de Conecta Móvil y reinicia.",
+          "Guarda el folio que te damos: con él consultas el estado de tu solicitud, y te avisamos por SMS de cada avance.",
+          "Mientras tanto tu línea sigue funcionando con tu compañía actual. Cuando te avisemos que la portabilidad concluyó, coloca tu SIM de Conecta Móvil (o activa tu eSIM) y reinicia el teléfono.",
         ],
       },
       {
@@ -646,7 +696,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Escribe tu NIP solo en el formulario de [Portabilidad](/portabilidad). Nadie de Conecta Móvil te lo pedirá por llamada, SMS ni WhatsApp.",
+        text: "Escribe tu NIP solo en el formulario de [Portabilidad](/portabilidad). Nadie de Conecta Móvil te lo pedirá por llamada, SMS ni WhatsApp. Si tu número fue portado sin tu consentimiento, tienes derecho a recuperarlo sin costo: [avísanos por WhatsApp](chat) de inmediato.",
       },
     ],
   },
@@ -665,7 +715,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         title: "Ten en cuenta:",
         items: [
           "El saldo y los beneficios que tengas con tu compañía anterior no se transfieren. Úsalos antes de pedir tu NIP.",
-          "Si tenías un plan de renta, la portabilidad no cancela tus adeudos: los pagos pendientes o el equipo a plazos los sigues pagando a tu compañía anterior.",
+          "Si tenías un plan de renta, tu compañía anterior no puede condicionar la portabilidad al pago de adeudos, pero tampoco los cancela: los pagos pendientes o el equipo a plazos los sigues pagando a esa compañía.",
           "Tus contactos, fotos y apps no cambian: están en tu teléfono, no en la SIM.",
         ],
       },
@@ -727,7 +777,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Sí. Los minutos, SMS y datos de tu plan se usan en Estados Unidos y Canadá igual que en México, sin costo adicional. Puedes llamar y enviar SMS a números de México, Estados Unidos y Canadá. Las llamadas y SMS a otros países no están incluidos.",
+        text: "Sí. Los minutos, SMS, redes sociales y datos de tu plan se usan en Estados Unidos y Canadá igual que en México, sin costo adicional. Puedes llamar y enviar SMS a números de México, Estados Unidos y Canadá. Las llamadas y SMS a otros países no están incluidos.",
       },
       {
         kind: "steps",
@@ -739,7 +789,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Al llegar, tu teléfono se conecta solo a una red aliada. El roaming es para viajes: si la mayor parte de tu uso en un periodo de 90 días ocurre fuera de México, aplica la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
+        text: "Al llegar, tu teléfono se conecta solo a una red aliada. El roaming es para viajes: si durante dos periodos seguidos más de la mitad de tus días de uso y de tu consumo ocurren fuera de México, te avisamos por SMS y, si sigue así 30 días más, podemos limitar el uso desde el extranjero, como dice la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
       },
     ],
   },
@@ -809,8 +859,8 @@ export const HELP_ARTICLES: HelpArticle[] = [
       {
         kind: "steps",
         items: [
-          "[Escríbenos por WhatsApp](chat) de inmediato desde otro teléfono. Suspendemos tu línea para que nadie use tu saldo ni reciba tus códigos de verificación.",
-          "Pídenos también bloquear el IMEI de tu teléfono: lo reportamos como robado para que no funcione con ninguna compañía en México.",
+          "[Escríbenos por WhatsApp](chat) de inmediato desde otro teléfono: para reportes de robo o extravío atendemos las 24 horas. Suspendemos tu línea sin costo para que nadie use tu plan ni reciba tus códigos de verificación.",
+          "Pídenos también bloquear el IMEI de tu teléfono, sin costo: lo reportamos como robado para que no funcione con ninguna compañía en México.",
           "Cambia las contraseñas de tu correo, tus redes sociales y tus apps bancarias, y avisa a tu banco.",
           "Si fue un robo, presenta tu denuncia ante la fiscalía o el Ministerio Público de tu estado.",
           "Pide la reposición de tu SIM o eSIM para recuperar tu número.",
@@ -837,13 +887,13 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "[Escríbenos por WhatsApp](chat) y pide la reposición.",
           "Confirma tu identidad con tu nombre completo y la CURP vinculada a la línea.",
-          "Elige eSIM (te llega por correo en minutos) o SIM física (llega en 2 a 8 días hábiles, con envío gratis).",
+          "Elige eSIM (sin costo, te llega por correo en minutos) o SIM física ($50, llega en 2 a 8 días hábiles, con envío gratis).",
           "Al activar la SIM nueva, la anterior deja de funcionar para siempre.",
         ],
       },
       {
         kind: "paragraph",
-        text: "La reposición no tiene costo. Solo el titular registrado con su CURP puede pedirla: así evitamos que alguien se quede con tu número.",
+        text: "Solo el titular registrado con su CURP puede pedir una reposición: así evitamos que alguien se quede con tu número.",
       },
     ],
   },

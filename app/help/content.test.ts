@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELP_ARTICLES, HELP_CATEGORIES } from "./articles.data";
 import { answerTexts, isAllowedHref, parseInline, plainText } from "./content";
@@ -94,4 +96,29 @@ describe("the help centre's content", () => {
     ];
     for (const [topic, pattern] of topics) expect(allContent, topic).toMatch(pattern);
   });
+});
+
+describe("the help centre and the legal documents", () => {
+  const legal = (slug: string) =>
+    readFileSync(path.resolve("content/legal", `${slug}.md`), "utf8").replace(/\s+/g, " ");
+
+  // Where an answer states a policy, it must be the published one: when a document changes, this
+  // test points at the answers to update.
+  const sharedFacts: Array<[string, string, RegExp]> = [
+    ["number kept 12 months after expiry", "contrato-de-adhesion", /12 meses/],
+    ["physical SIM and replacement cost", "tarifas", /\$50/],
+    ["cash top-ups at stores", "tarifas", /efectivo/],
+    ["invoice by email within the month", "tarifas", /hola@conectamovil\.mx/],
+    ["fair-use voice threshold", "politica-de-uso-justo", /5,000 minutos/],
+    ["fair-use social threshold", "politica-de-uso-justo", /15 GB/],
+    ["fair-use social speed", "politica-de-uso-justo", /512 kbps/],
+    ["NIP valid 5 days", "portabilidad", /5 días naturales/],
+    ["porting within 24 hours", "portabilidad", /24 horas/],
+  ];
+  for (const [fact, document, pattern] of sharedFacts) {
+    it(`agree on: ${fact}`, () => {
+      expect(legal(document), document).toMatch(pattern);
+      expect(allContent, "help centre").toMatch(pattern);
+    });
+  }
 });
