@@ -663,8 +663,8 @@ export const HELP_ARTICLES: HelpArticle[] = [
           "Consigue tu SIM o eSIM de Conecta Móvil.",
           "Desde la línea que quieres traer, llama al `051` o envía un SMS con la palabra `NIP` al `051`. Recibirás por SMS tu NIP de portabilidad de 4 dígitos.",
           "Llena la solicitud en [Portabilidad](/portabilidad) con tu número, tu NIP, tu nombre, tu correo y tu CURP.",
-          "Guarda el folio que te damos: con él consultas el estado de tu solicitud, y te avisamos por SMS de cada avance.",
-          "Mientras tanto tu línea sigue funcionando con tu compañía actual. Cuando te avisemos que la portabilidad concluyó, coloca tu SIM de Conecta Móvil (o activa tu eSIM) y reinicia el teléfono.",
+          "Guarda el folio que te damos: con él consultas el estado de tu solicitud en [Portabilidad](/portabilidad), y te avisamos por correo de cada avance.",
+          "Deja tu SIM anterior en el teléfono: mientras tanto tu línea sigue funcionando con tu compañía actual. Cuando se quede sin señal o te avisemos que la portabilidad concluyó, coloca tu SIM de Conecta Móvil (o activa tu eSIM) y reinicia el teléfono.",
         ],
       },
       {
