@@ -67,7 +67,10 @@ test("the cart cookie keeps only ids and quantities for 30 days; a tampered one 
   await page.goto("/plans");
   await page.getByRole("article", { name: "Conecta 200", exact: true }).getByRole("button").click();
   await expect(page.getByTestId("cart-count")).toHaveText("1");
-  const cookie = (await context.cookies()).find((item) => item.name === "cart");
+  // With JavaScript the badge is optimistic: wait for the server's cookie itself.
+  const cartCookie = async () => (await context.cookies()).find((item) => item.name === "cart");
+  await expect.poll(cartCookie).toBeDefined();
+  const cookie = await cartCookie();
   expect(cookie?.httpOnly).toBe(true);
   expect(cookie?.sameSite).toBe("Lax");
   const days = (cookie!.expires - Date.now() / 1000) / 86_400;
