@@ -1,4 +1,4 @@
-import { useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
@@ -105,12 +105,7 @@ export default function SandboxPaymentPage() {
       </dl>
 
       {checkout.open ? (
-        <Form
-          method="post"
-          {...{ id: form.id, noValidate: form.noValidate, onSubmit: form.onSubmit }}
-          className="mt-6 space-y-4"
-          autoComplete="off"
-        >
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
           <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
           <TextField
             meta={fields.card_number}
