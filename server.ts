@@ -36,7 +36,7 @@ const logger = pino({
     censor: "[oculto]",
   },
 });
-const services = createServices(config, logger);
+const services = await createServices(config, logger);
 const buildPath = config.SERVER_BUILD_PATH
   ? path.resolve(config.SERVER_BUILD_PATH)
   : path.join(projectRoot, "build", "index.js");

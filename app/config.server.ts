@@ -27,6 +27,8 @@ export const environmentSchema = z.object({
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/conectamovil"),
   CONTACT_EMAIL: z.email().default("hola@conectamovil.mx"),
   TRUST_PROXY: booleanFlag.default(false),
+  /** Signs the payment sandbox's notifications; derived from SESSION_SECRET when absent. */
+  PAYMENT_NOTIFICATION_SECRET: z.string().min(32, "at least 32 characters").optional(),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });

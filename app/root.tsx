@@ -16,6 +16,8 @@ import { useTranslation } from "~/i18n/react";
 import { FlashToasts } from "./components/layout/flash-toasts";
 import { Footer } from "./components/layout/footer";
 import { Navbar } from "./components/layout/navbar";
+import { priceCart } from "./cart/cart-lines";
+import { readCart } from "./cart/cart-session.server";
 import { getFixedT } from "./i18n/i18n.server";
 import { claimChunkReload, isChunkLoadError } from "./lib/chunk-reload";
 import { whatsAppLink } from "./lib/external-links";
@@ -36,12 +38,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = getFixedT();
   const { config } = context;
   const { flash, headers } = takeFlash(context, request);
+  const cart = priceCart(readCart(context, request), context.catalogue.find);
   const shell: ShellData = {
     locale: "es",
     appTitle: t("app.title"),
     description: t("app.tagline"),
     customer: null,
-    cartCount: 0,
+    cartCount: cart.count,
+    cartItems: cart.lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),
     flash: flash
       ? { ...flash, id: crypto.randomUUID(), message: t(flash.key, flash.values ?? {}) }
       : null,

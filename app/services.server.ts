@@ -1,5 +1,19 @@
 import type { Logger } from "pino";
+import { cartCookieSchema, CART_COOKIE_MAX_AGE_SECONDS } from "./cart/cart-session.server";
+import type { StoredCartItem } from "./cart/cart";
+import { createCatalogue, type Catalogue } from "./catalog/catalog.server";
+import { PLAN_CATALOGUE } from "./catalog/plans.data";
+import {
+  ORDER_ACCESS_MAX_AGE_SECONDS,
+  orderAccessSchema,
+  type OrderAccess,
+} from "./checkout/order-access.server";
+import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
 import type { Config } from "./config.server";
+import { checkDatabase, openDatabase, type Db } from "./db/db.server";
+import { createPaymentService, type PaymentService } from "./payments/payments.server";
+import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
+import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createSealedCookie, type SealedCookie } from "./lib/sealed-cookie.server";
 import { flashSchema } from "./lib/flash.server";
 import type { Flash } from "./lib/flash";
@@ -8,8 +22,15 @@ import type { Flash } from "./lib/flash";
 export interface Services {
   config: Config;
   logger: Logger;
+  db: Db;
+  catalogue: Catalogue;
+  payments: PaymentService;
+  /** The app-served test payment provider; null when a real provider is configured. */
+  sandbox: SandboxGateway | null;
   cookies: {
     flash: SealedCookie<Flash>;
+    cart: SealedCookie<StoredCartItem[]>;
+    orderAccess: SealedCookie<OrderAccess>;
   };
   /** Checks run by GET /readyz; each resolves when its dependency answers. */
   readinessChecks: Record<string, () => Promise<void>>;
@@ -28,11 +49,28 @@ declare module "@remix-run/node" {
   interface AppLoadContext extends RequestContext {}
 }
 
-export function createServices(config: Config, logger: Logger): Services {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const secure = config.isProduction;
+  const db = await openDatabase({ dataDir: config.dataDir, logger });
+  const catalogue = createCatalogue(db);
+  await catalogue.seed(PLAN_CATALOGUE);
+  const sandbox = createSandboxGateway({
+    db,
+    notificationKeys: (config.PAYMENT_NOTIFICATION_SECRET
+      ? [config.PAYMENT_NOTIFICATION_SECRET]
+      : config.sessionSecrets
+    ).map(deriveNotificationKey),
+    logger,
+  });
+  const payments = createPaymentService({ db, provider: sandbox, logger });
+  payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
   return {
     config,
     logger,
+    db,
+    catalogue,
+    payments,
+    sandbox,
     cookies: {
       flash: createSealedCookie({
         name: "flash",
@@ -41,8 +79,22 @@ export function createServices(config: Config, logger: Logger): Services {
         maxAgeSeconds: 60,
         schema: flashSchema,
       }),
+      cart: createSealedCookie({
+        name: "cart",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: CART_COOKIE_MAX_AGE_SECONDS,
+        schema: cartCookieSchema,
+      }),
+      orderAccess: createSealedCookie({
+        name: "orders",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
+        schema: orderAccessSchema,
+      }),
     },
-    readinessChecks: {},
-    closers: [],
+    readinessChecks: { database: () => checkDatabase(db) },
+    closers: [() => db.destroy()],
   };
 }

@@ -1,4 +1,5 @@
 import { createInstance } from "i18next";
+import commerce from "../../public/locales/es/commerce.json";
 import common from "../../public/locales/es/common.json";
 import help from "../../public/locales/es/help.json";
 import portability from "../../public/locales/es/portability.json";
@@ -7,7 +8,12 @@ import type { TranslatorSource } from "./react";
 import type { TFunction } from "./translate";
 
 /** Every namespace's messages, bundled into the server build. */
-export const resources: Record<Namespace, Record<string, unknown>> = { common, portability, help };
+export const resources: Record<Namespace, Record<string, unknown>> = {
+  common,
+  portability,
+  help,
+  commerce,
+};
 
 /**
  * One i18next instance for the whole process. The language never changes (Spanish only), so it

@@ -8,6 +8,8 @@ export interface ShellData {
   /** The signed-in customer, or null. */
   customer: { email: string } | null;
   cartCount: number;
+  /** The cart's plan ids and quantities, so that pending cart actions show at once. */
+  cartItems: Array<{ id: string; quantity: number }>;
   flash: (Flash & { id: string; message: string }) | null;
   links: {
     physicalSim: string;

@@ -1,20 +1,225 @@
-import { useTranslation } from "~/i18n/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { applyCartIntent, cartCount, cartTotal, isCartIntent, type CartIntent } from "~/cart/cart";
+import { priceCart } from "~/cart/cart-lines";
+import { cartCookieHeaders, readCart } from "~/cart/cart-session.server";
+import { formatMoney } from "~/catalog/money";
+import { CartActionForm, type CartActionData } from "~/components/commerce/cart-action-form";
+import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { flashHeaders } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { sameSitePath } from "~/lib/same-site-path";
+
+export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-export function loader() {
-  return { title: getFixedT()("pages.cart.title") };
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const cart = priceCart(readCart(context, request), context.catalogue.find);
+  return { title: getFixedT()("pages.cart.title"), ...cart };
 }
 
+const flashKeys: Record<CartIntent, string> = {
+  add: "commerce:cart.flash.added",
+  increment: "commerce:cart.flash.incremented",
+  decrement: "commerce:cart.flash.decremented",
+  remove: "commerce:cart.flash.removed",
+  clear: "commerce:cart.flash.cleared",
+};
+
+/**
+ * POST /cart — the cart contract: `intent` (add | increment | decrement | remove | clear), `id`
+ * (a plan id; not for clear), optional same-site `redirectTo`. Without JavaScript: 303 back with
+ * a message. A fetcher sends `response=data` and gets the answer as data instead.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const t = getFixedT("commerce");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const id = form.get("id");
+  if (!isCartIntent(intent)) {
+    return data<CartActionData>(
+      { ok: false, error: t("cart.errors.unknownIntent") },
+      { status: 400 },
+    );
+  }
+  const plan = typeof id === "string" ? context.catalogue.find(id) : undefined;
+  if (intent !== "clear" && !plan) {
+    return data<CartActionData>(
+      { ok: false, error: t("cart.errors.unknownPlan") },
+      { status: 400 },
+    );
+  }
+  const items = applyCartIntent(readCart(context, request), intent, plan?.id ?? "");
+  const headers = flashHeaders(context, request, {
+    kind: "success",
+    key: flashKeys[intent],
+    values: plan ? { name: plan.name } : undefined,
+  });
+  cartCookieHeaders(context, request, items, headers);
+  if (form.get("response") === "data") {
+    return data<CartActionData>({ ok: true, error: null }, { headers });
+  }
+  return redirect(sameSitePath(form.get("redirectTo"), "/cart"), { status: 303, headers });
+}
+
+const controlClass =
+  "inline-flex h-10 min-w-10 items-center justify-center rounded border border-slate-400 bg-white px-3 font-bold text-slate-900 hover:bg-slate-100";
+
 export default function CartPage() {
-  const { t } = useTranslation();
+  const { lines } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("commerce");
+  // With JavaScript, pending cart actions show at once; the server's answer then confirms them.
+  const optimistic = useOptimisticCartItems(
+    lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),
+  );
+  const shown = optimistic.flatMap((item) => {
+    const line = lines.find((candidate) => candidate.plan.id === item.id);
+    return line
+      ? [{ ...line, quantity: item.quantity, lineTotal: item.quantity * line.plan.price }]
+      : [];
+  });
+  const priced = shown.map((line) => ({
+    id: line.plan.id,
+    price: line.plan.price,
+    quantity: line.quantity,
+  }));
+  const count = cartCount(priced);
+  const total = cartTotal(priced);
+
   return (
     <>
-      <PageHeader title={t("pages.cart.heading")} />
-      <p>{t("comingSoon")}</p>
+      <PageHeader title={t("common:pages.cart.heading")}>{t("cart.intro")}</PageHeader>
+      {actionData?.error ? (
+        <p
+          role="alert"
+          className="mb-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+        >
+          {actionData.error}
+        </p>
+      ) : null}
+      {shown.length === 0 ? (
+        <section
+          className="rounded-lg border border-slate-200 bg-white p-8 text-center"
+          data-testid="cart-empty"
+        >
+          <p className="text-xl font-semibold text-slate-900">{t("cart.empty")}</p>
+          <p className="mt-2 text-slate-700">{t("cart.emptyHint")}</p>
+          <Link
+            to="/plans"
+            className="mt-6 inline-block rounded bg-primary px-5 py-3 font-semibold text-white hover:bg-primary-dark"
+          >
+            {t("cart.browsePlans")}
+          </Link>
+        </section>
+      ) : (
+        <div className="grid gap-8 lg:grid-cols-3">
+          <section aria-labelledby="cart-lines" className="lg:col-span-2">
+            <h2 id="cart-lines" className="sr-only">
+              {t("cart.linesHeading")}
+            </h2>
+            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+              {shown.map((line) => (
+                <li
+                  key={line.plan.id}
+                  className="grid gap-3 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-center"
+                  data-testid="cart-line"
+                  data-plan-id={line.plan.id}
+                >
+                  <div>
+                    <p className="text-lg font-bold text-slate-900">{line.plan.name}</p>
+                    <p className="text-sm text-slate-700">
+                      {t("cart.unitPrice")}: {formatMoney(line.plan.price)}
+                    </p>
+                  </div>
+                  <div className="flex items-center gap-2">
+                    <CartActionForm
+                      intent="decrement"
+                      planId={line.plan.id}
+                      redirectTo="/cart"
+                      buttonClassName={controlClass}
+                      label={t("cart.decrement", { name: line.plan.name })}
+                    >
+                      <span aria-hidden="true">−</span>
+                    </CartActionForm>
+                    <span className="min-w-8 text-center text-lg font-semibold">
+                      <span className="sr-only">{t("cart.quantity")}: </span>
+                      <span data-testid="line-quantity">{line.quantity}</span>
+                    </span>
+                    <CartActionForm
+                      intent="increment"
+                      planId={line.plan.id}
+                      redirectTo="/cart"
+                      buttonClassName={controlClass}
+                      label={t("cart.increment", { name: line.plan.name })}
+                    >
+                      <span aria-hidden="true">+</span>
+                    </CartActionForm>
+                  </div>
+                  <div className="flex items-center gap-4 sm:flex-col sm:items-end sm:gap-1">
+                    <p className="font-semibold text-slate-900">
+                      <span className="sr-only">{t("cart.lineTotal")}: </span>
+                      <span data-testid="line-total">{formatMoney(line.lineTotal)}</span>
+                    </p>
+                    <CartActionForm
+                      intent="remove"
+                      planId={line.plan.id}
+                      redirectTo="/cart"
+                      buttonClassName="text-sm font-medium text-error underline underline-offset-4"
+                      label={t("cart.removeLabel", { name: line.plan.name })}
+                    >
+                      {t("cart.remove")}
+                    </CartActionForm>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <CartActionForm
+              intent="clear"
+              redirectTo="/cart"
+              className="mt-4"
+              buttonClassName="font-medium text-slate-800 underline underline-offset-4"
+            >
+              {t("cart.clear")}
+            </CartActionForm>
+          </section>
+          <section
+            aria-labelledby="cart-summary"
+            className="h-fit rounded-lg border border-slate-200 bg-slate-50 p-5"
+            data-testid="cart-summary"
+          >
+            <h2 id="cart-summary" className="text-xl font-bold text-slate-900">
+              {t("cart.summaryHeading")}
+            </h2>
+            <dl className="mt-4 space-y-2">
+              <div className="flex justify-between">
+                <dt>{t("cart.quantity")}</dt>
+                <dd data-testid="cart-summary-count">{t("cart.count", { count })}</dd>
+              </div>
+              <div className="flex justify-between text-lg font-bold">
+                <dt>{t("cart.total")}</dt>
+                <dd data-testid="cart-total">{formatMoney(total)}</dd>
+              </div>
+            </dl>
+            <Link
+              to="/checkout"
+              className="mt-6 block rounded bg-primary px-5 py-3 text-center font-semibold text-white hover:bg-primary-dark"
+            >
+              {t("cart.checkout")}
+            </Link>
+            <Link
+              to="/plans"
+              className="mt-3 block text-center font-medium text-secondary underline underline-offset-4"
+            >
+              {t("cart.keepShopping")}
+            </Link>
+          </section>
+        </div>
+      )}
     </>
   );
 }

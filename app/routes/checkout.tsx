@@ -1,20 +1,260 @@
-import { useTranslation } from "~/i18n/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Form,
+  data,
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
+import { cartFingerprint, priceCart, type PricedCart } from "~/cart/cart-lines";
+import { readCart } from "~/cart/cart-session.server";
+import { formatMoney } from "~/catalog/money";
+import { checkoutSchema } from "~/checkout/checkout-schema";
+import { MEXICAN_STATES } from "~/checkout/mexican-states";
+import { orderAccessHeaders, readOrderAccess, rememberOrder } from "~/checkout/order-access.server";
+import { beginOrderPayment, confirmationPath } from "~/checkout/order-payments.server";
+import { placeOrder } from "~/checkout/orders.server";
+import { FieldErrors, SelectField, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
+import { flashHeaders } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-export function loader() {
-  return { title: getFixedT()("pages.checkout.title") };
+function emptyCartRedirect(context: LoaderFunctionArgs["context"], request: Request) {
+  return redirect("/cart", {
+    status: 303,
+    headers: flashHeaders(context, request, {
+      kind: "info",
+      key: "commerce:checkout.flash.emptyCart",
+    }),
+  });
+}
+
+/**
+ * The idempotency key of this checkout: the same as long as the cart is the same, so a form
+ * submitted again — after going back, after a reload, from a second tab — finds the order the
+ * first submission created. A different cart gets a new key, and so a new order.
+ */
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const items = readCart(context, request);
+  const cart = priceCart(items, context.catalogue.find);
+  if (cart.lines.length === 0) throw emptyCartRedirect(context, request);
+  const access = readOrderAccess(context, request);
+  const fingerprint = cartFingerprint(items);
+  let headers: Headers | undefined;
+  let idempotencyKey = access.draft?.cart === fingerprint ? access.draft.key : null;
+  if (!idempotencyKey) {
+    idempotencyKey = crypto.randomUUID();
+    headers = orderAccessHeaders(context, request, {
+      ...access,
+      draft: { key: idempotencyKey, cart: fingerprint },
+    });
+  }
+  return data({ title: getFixedT()("pages.checkout.title"), cart, idempotencyKey }, { headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: checkoutSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: 400 });
+  }
+  const cart = priceCart(readCart(context, request), context.catalogue.find);
+  if (cart.lines.length === 0) return emptyCartRedirect(context, request);
+
+  const {
+    idempotency_key: idempotencyKey,
+    accept_terms: _accepted,
+    ...customer
+  } = submission.value;
+  const { order } = await placeOrder(context.db, { idempotencyKey, customer, lines: cart.lines });
+  const headers = orderAccessHeaders(
+    context,
+    request,
+    rememberOrder(readOrderAccess(context, request), order.ref),
+  );
+  if (order.status === "paid") {
+    return redirect(confirmationPath(order.ref), { status: 303, headers });
+  }
+  const payment = await beginOrderPayment(
+    context,
+    request,
+    order,
+    getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
+  );
+  const target = payment.kind === "redirect" ? payment.url : confirmationPath(order.ref);
+  return redirect(target, { status: 303, headers });
+}
+
+function OrderSummary({ cart }: { cart: PricedCart }) {
+  const { t } = useTranslation("commerce");
+  return (
+    <section
+      aria-labelledby="checkout-summary"
+      className="h-fit rounded-lg border border-slate-200 bg-slate-50 p-5 lg:order-last"
+      data-testid="checkout-summary"
+    >
+      <h2 id="checkout-summary" className="text-xl font-bold text-slate-900">
+        {t("checkout.summaryHeading")}
+      </h2>
+      <ul className="mt-4 divide-y divide-slate-200">
+        {cart.lines.map((line) => (
+          <li key={line.plan.id} className="flex justify-between gap-4 py-2">
+            <span>
+              {line.quantity} × {line.plan.name}
+            </span>
+            <span className="font-medium">{formatMoney(line.lineTotal)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-4 flex justify-between border-t border-slate-300 pt-4 text-lg font-bold">
+        <span>{t("cart.total")}</span>
+        <span data-testid="checkout-total">{formatMoney(cart.total)}</span>
+      </p>
+    </section>
+  );
 }
 
 export default function CheckoutPage() {
-  const { t } = useTranslation();
+  const { cart, idempotencyKey } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation("commerce");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(checkoutSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
+  });
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const terms = fields.accept_terms;
+  const { key: termsKey, ...termsProps } = getInputProps(terms, { type: "checkbox" });
+  const pdfLink = (slug: LegalDocument, label: string) => (
+    <a
+      href={legalDocumentPath(slug)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="font-medium text-secondary underline underline-offset-4"
+    >
+      {label} <span className="sr-only">{t("checkout.fields.opensPdf")}</span>
+    </a>
+  );
+
   return (
     <>
-      <PageHeader title={t("pages.checkout.heading")} />
-      <p>{t("comingSoon")}</p>
+      <PageHeader title={t("common:pages.checkout.heading")}>{t("checkout.intro")}</PageHeader>
+      <div className="grid gap-8 lg:grid-cols-3">
+        <OrderSummary cart={cart} />
+        <Form method="post" {...getFormProps(form)} className="space-y-8 lg:col-span-2">
+          {form.errors?.length || (lastResult?.status === "error" && !form.valid) ? (
+            <p
+              role="alert"
+              className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+            >
+              {t("checkout.errorSummary")}
+            </p>
+          ) : null}
+          <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+          <fieldset className="space-y-4">
+            <legend className="mb-2 text-xl font-bold text-slate-900">
+              {t("checkout.contactHeading")}
+            </legend>
+            <TextField
+              meta={fields.full_name}
+              label={t("checkout.fields.full_name")}
+              autoComplete="name"
+            />
+            <TextField
+              meta={fields.email}
+              type="email"
+              label={t("checkout.fields.email")}
+              autoComplete="email"
+            />
+            <TextField
+              meta={fields.phone_number}
+              type="tel"
+              label={t("checkout.fields.phone_number")}
+              hint={t("checkout.fields.phone_number_hint")}
+              autoComplete="tel-national"
+              inputMode="tel"
+            />
+          </fieldset>
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-xl font-bold text-slate-900">
+              {t("checkout.addressHeading")}
+            </legend>
+            <TextField
+              meta={fields.street}
+              label={t("checkout.fields.street")}
+              autoComplete="address-line1"
+              className="sm:col-span-2"
+            />
+            <TextField meta={fields.exterior_number} label={t("checkout.fields.exterior_number")} />
+            <TextField
+              meta={fields.interior_number}
+              label={t("checkout.fields.interior_number")}
+              autoComplete="address-line2"
+            />
+            <TextField meta={fields.neighborhood} label={t("checkout.fields.neighborhood")} />
+            <TextField
+              meta={fields.postal_code}
+              label={t("checkout.fields.postal_code")}
+              autoComplete="postal-code"
+              inputMode="numeric"
+            />
+            <TextField
+              meta={fields.municipality}
+              label={t("checkout.fields.municipality")}
+              autoComplete="address-level2"
+            />
+            <SelectField
+              meta={fields.state}
+              label={t("checkout.fields.state")}
+              placeholder={t("checkout.fields.statePlaceholder")}
+              autoComplete="address-level1"
+              options={MEXICAN_STATES.map((code) => ({ value: code, label: t(`states.${code}`) }))}
+            />
+          </fieldset>
+          <div>
+            <div className="flex items-start gap-3">
+              <input
+                key={termsKey}
+                {...termsProps}
+                className="mt-1 h-5 w-5 rounded border-slate-400 accent-primary"
+              />
+              <label htmlFor={terms.id} className="text-slate-900">
+                {t("checkout.fields.accept_terms_before")}{" "}
+                {pdfLink("contrato-de-adhesion", t("checkout.fields.accept_terms_contract"))}{" "}
+                {t("checkout.fields.accept_terms_and")}{" "}
+                {pdfLink("aviso-de-privacidad", t("checkout.fields.accept_terms_privacy"))}
+              </label>
+            </div>
+            <FieldErrors id={terms.errorId} errors={terms.errors} />
+          </div>
+          <div>
+            <button
+              type="submit"
+              disabled={submitting}
+              className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80 sm:w-auto"
+            >
+              {submitting
+                ? t("checkout.submitting")
+                : t("checkout.submit", { total: formatMoney(cart.total) })}
+            </button>
+            <p className="mt-2 text-sm text-slate-700">{t("checkout.paymentNote")}</p>
+          </div>
+        </Form>
+      </div>
     </>
   );
 }

@@ -1,20 +1,253 @@
-import { useTranslation } from "~/i18n/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, data, redirect, useLoaderData, useNavigation } from "@remix-run/react";
+import { cartCookieHeaders } from "~/cart/cart-session.server";
+import { formatMoney } from "~/catalog/money";
+import {
+  canSeeOrder,
+  markCartCleared,
+  orderAccessHeaders,
+  readOrderAccess,
+} from "~/checkout/order-access.server";
+import {
+  beginOrderPayment,
+  confirmationPath,
+  ORDER_PAYMENT_PURPOSE,
+} from "~/checkout/order-payments.server";
+import { findOrder } from "~/checkout/orders.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-export function loader() {
-  return { title: getFixedT()("pages.confirmation.title") };
+/**
+ * The order this browser placed, or a fatal 404: a missing, unknown or foreign reference all look
+ * the same, so the page reveals nothing about orders that are not yours.
+ */
+async function loadOwnOrder(request: Request, context: LoaderFunctionArgs["context"]) {
+  const ref = new URL(request.url).searchParams.get("pedido");
+  const access = readOrderAccess(context, request);
+  const order = ref && canSeeOrder(access, ref) ? await findOrder(context.db, ref) : null;
+  if (!order) throw data(null, { status: 404 });
+  return { order, access };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { order: placed, access } = await loadOwnOrder(request, context);
+  let order = placed;
+  let payment = await context.payments.latest(ORDER_PAYMENT_PURPOSE, order.ref);
+  if (order.status === "pending_payment" && payment?.status === "pending") {
+    // Back from the provider before its notification arrived: ask it directly.
+    payment = await context.payments.refresh(payment);
+    order = (await findOrder(context.db, order.ref)) ?? order;
+  }
+  const entry = access.placed.find((candidate) => candidate.ref === order.ref);
+  if (order.status === "paid" && entry && !entry.cartCleared) {
+    // The cart empties once, when the customer first sees the paid order; redirecting lets every
+    // part of the page (the cart badge too) read the emptied cart.
+    const headers = cartCookieHeaders(context, request, []);
+    orderAccessHeaders(context, request, markCartCleared(access, order.ref), headers);
+    throw redirect(confirmationPath(order.ref), { headers });
+  }
+  return {
+    title: getFixedT()("pages.confirmation.title"),
+    order,
+    payment: payment
+      ? {
+          status: payment.status,
+          declineReason: payment.decline_reason,
+          cardBrand: payment.card_brand,
+          cardLast4: payment.card_last4,
+          checkoutUrl: payment.status === "pending" ? payment.checkout_url : null,
+        }
+      : null,
+  };
+}
+
+/** Pay again after a decline (or resume a payment left open), without losing the order. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { order } = await loadOwnOrder(request, context);
+  if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
+  const result = await beginOrderPayment(
+    context,
+    request,
+    order,
+    getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
+  );
+  return redirect(result.kind === "redirect" ? result.url : confirmationPath(order.ref), {
+    status: 303,
+  });
 }
 
 export default function ConfirmationPage() {
-  const { t } = useTranslation();
+  const { order, payment } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const { t } = useTranslation("commerce");
+  const paid = order.status === "paid";
+  const declined = !paid && payment?.status === "declined";
+  const statusKey = paid ? "paid" : declined ? "declined" : "pending_payment";
+  const retrying = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const { delivery } = order;
+
   return (
     <>
-      <PageHeader title={t("pages.confirmation.heading")} />
-      <p>{t("comingSoon")}</p>
+      <PageHeader title={t("common:pages.confirmation.heading")}>
+        {paid
+          ? t("confirmation.paidLead", { name: order.customer.fullName })
+          : declined
+            ? null
+            : t("confirmation.pendingLead")}
+      </PageHeader>
+
+      <dl className="mb-8 grid gap-4 sm:grid-cols-3" data-testid="order-facts">
+        <div className="rounded-lg border border-slate-200 bg-white p-4">
+          <dt className="text-sm font-medium text-slate-700">{t("confirmation.folio")}</dt>
+          <dd className="text-2xl font-extrabold text-slate-900" data-testid="order-folio">
+            {order.folio}
+          </dd>
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-4">
+          <dt className="text-sm font-medium text-slate-700">{t("confirmation.status")}</dt>
+          <dd
+            className={`text-2xl font-extrabold ${paid ? "text-primary-dark" : declined ? "text-error" : "text-slate-900"}`}
+            data-testid="order-status"
+          >
+            {t(`confirmation.statuses.${statusKey}`)}
+          </dd>
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-4">
+          <dt className="text-sm font-medium text-slate-700">
+            {paid ? t("confirmation.total") : t("confirmation.totalDue")}
+          </dt>
+          <dd className="text-2xl font-extrabold text-slate-900" data-testid="order-total">
+            {formatMoney(order.total)}
+          </dd>
+        </div>
+      </dl>
+
+      {declined ? (
+        <section
+          role="alert"
+          className="mb-8 rounded border-l-4 border-error bg-error-soft px-4 py-4 text-error"
+          data-testid="payment-declined"
+        >
+          <p className="font-semibold">
+            {t("confirmation.declinedLead", {
+              reason: t(`payment.declineReasons.${payment?.declineReason ?? "card_declined"}`),
+            })}
+          </p>
+          <p className="mt-1 text-slate-900">
+            {t("confirmation.declinedKept", { folio: order.folio })}
+          </p>
+        </section>
+      ) : null}
+
+      {!paid ? (
+        <Form method="post" className="mb-8 flex flex-wrap items-center gap-4">
+          <button
+            type="submit"
+            disabled={retrying}
+            className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
+          >
+            {retrying
+              ? t("confirmation.retrying")
+              : declined
+                ? t("confirmation.retry")
+                : t("confirmation.payNow")}
+          </button>
+          {!declined ? (
+            <Link
+              to={confirmationPath(order.ref)}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("confirmation.pendingRefresh")}
+            </Link>
+          ) : null}
+        </Form>
+      ) : null}
+
+      <div className="grid gap-8 lg:grid-cols-2">
+        <section
+          aria-labelledby="order-lines"
+          className="rounded-lg border border-slate-200 bg-white p-5"
+        >
+          <h2 id="order-lines" className="text-xl font-bold text-slate-900">
+            {t("confirmation.linesHeading")}
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-200" data-testid="order-lines">
+            {order.lines.map((line) => (
+              <li key={line.planId} className="flex justify-between gap-4 py-2">
+                <span>
+                  {line.quantity} × {line.planName} ({formatMoney(line.unitPrice)})
+                </span>
+                <span className="font-medium">{formatMoney(line.lineTotal)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-3 flex justify-between border-t border-slate-300 pt-3 text-lg font-bold">
+            <span>{t("cart.total")}</span>
+            <span>{formatMoney(order.total)}</span>
+          </p>
+          {paid && payment?.cardBrand && payment.cardLast4 ? (
+            <p className="mt-2 text-sm text-slate-700">
+              {t("confirmation.paidWith", {
+                brand: t(`payment.brands.${payment.cardBrand}`),
+                last4: payment.cardLast4,
+              })}
+            </p>
+          ) : null}
+        </section>
+        <div className="space-y-8">
+          <section
+            aria-labelledby="order-delivery"
+            className="rounded-lg border border-slate-200 bg-white p-5"
+          >
+            <h2 id="order-delivery" className="text-xl font-bold text-slate-900">
+              {t("confirmation.deliveryHeading")}
+            </h2>
+            <address className="mt-3 not-italic text-slate-800" data-testid="order-delivery">
+              {order.customer.fullName}
+              <br />
+              {delivery.street} {delivery.exteriorNumber}
+              {delivery.interiorNumber
+                ? `, ${t("confirmation.interior", { number: delivery.interiorNumber })}`
+                : ""}
+              <br />
+              {delivery.neighborhood}, {t("confirmation.postalCode", { code: delivery.postalCode })}
+              <br />
+              {delivery.municipality}, {t(`states.${delivery.state}`)}
+            </address>
+            <h3 className="mt-4 font-bold text-slate-900">{t("confirmation.contactHeading")}</h3>
+            <p className="text-slate-800">
+              {order.customer.email} · {order.customer.phoneNumber}
+            </p>
+          </section>
+          {paid ? (
+            <section
+              aria-labelledby="order-next"
+              className="rounded-lg border border-slate-200 bg-white p-5"
+            >
+              <h2 id="order-next" className="text-xl font-bold text-slate-900">
+                {t("confirmation.nextStepsHeading")}
+              </h2>
+              <ol className="mt-3 list-decimal space-y-2 pl-5 text-slate-800">
+                <li>{t("confirmation.nextSteps.email", { email: order.customer.email })}</li>
+                <li>{t("confirmation.nextSteps.delivery")}</li>
+                <li>{t("confirmation.nextSteps.activate")}</li>
+                <li>{t("confirmation.nextSteps.help")}</li>
+              </ol>
+            </section>
+          ) : null}
+        </div>
+      </div>
+      <p className="mt-8">
+        <Link to="/plans" className="font-medium text-secondary underline underline-offset-4">
+          {t("confirmation.backToPlans")}
+        </Link>
+      </p>
     </>
   );
 }

@@ -1,20 +1,123 @@
-import { useTranslation } from "~/i18n/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { filterPlans, MIN_DATA_OPTIONS, parsePlanFilters, VALIDITY_OPTIONS } from "~/catalog/plan";
+import { PlanCard } from "~/components/commerce/plan-card";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-export function loader() {
-  return { title: getFixedT()("pages.plans.title") };
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const filters = parsePlanFilters(url.searchParams);
+  return {
+    title: getFixedT()("pages.plans.title"),
+    filters,
+    plans: filterPlans(context.catalogue.plans(), filters),
+    here: `${url.pathname}${url.search}`,
+  };
 }
 
+const selectClass =
+  "mt-1 block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900";
+
 export default function PlansPage() {
-  const { t } = useTranslation();
+  const { filters, plans, here } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("commerce");
   return (
     <>
-      <PageHeader title={t("pages.plans.heading")} />
-      <p>{t("comingSoon")}</p>
+      <PageHeader title={t("common:pages.plans.heading")}>{t("plans.intro")}</PageHeader>
+      <Form
+        method="get"
+        className="mb-6 rounded-lg border border-slate-200 bg-slate-50 p-4"
+        role="search"
+      >
+        <fieldset className="grid gap-4 sm:grid-cols-4 sm:items-end">
+          <legend className="mb-2 text-lg font-bold text-slate-900">
+            {t("plans.filters.legend")}
+          </legend>
+          <div>
+            <label htmlFor="validity_days" className="block font-semibold">
+              {t("plans.filters.validity")}
+            </label>
+            <select
+              id="validity_days"
+              name="validity_days"
+              defaultValue={filters.validityDays ?? ""}
+              className={selectClass}
+            >
+              <option value="">{t("plans.filters.validityAny")}</option>
+              {VALIDITY_OPTIONS.map((days) => (
+                <option key={days} value={days}>
+                  {t("plans.filters.validityOption", { count: days })}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="min_data_gb" className="block font-semibold">
+              {t("plans.filters.minData")}
+            </label>
+            <select
+              id="min_data_gb"
+              name="min_data_gb"
+              defaultValue={filters.minDataGb ?? ""}
+              className={selectClass}
+            >
+              <option value="">{t("plans.filters.minDataAny")}</option>
+              {MIN_DATA_OPTIONS.map((gb) => (
+                <option key={gb} value={gb}>
+                  {t("plans.filters.minDataOption", { count: gb })}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="sim_type" className="block font-semibold">
+              {t("plans.filters.simType")}
+            </label>
+            <select
+              id="sim_type"
+              name="sim_type"
+              defaultValue={filters.simType ?? ""}
+              className={selectClass}
+            >
+              <option value="">{t("plans.filters.simTypeAny")}</option>
+              <option value="physical">{t("plans.filters.simTypePhysical")}</option>
+              <option value="esim">{t("plans.filters.simTypeEsim")}</option>
+            </select>
+          </div>
+          <div className="flex items-center gap-4">
+            <button
+              type="submit"
+              className="rounded bg-secondary px-5 py-2 font-semibold text-white hover:bg-secondary-dark"
+            >
+              {t("plans.filters.apply")}
+            </button>
+            <Link to="/plans" className="font-medium text-secondary underline underline-offset-4">
+              {t("plans.filters.reset")}
+            </Link>
+          </div>
+        </fieldset>
+      </Form>
+      <p className="mb-4 font-medium text-slate-800" role="status" data-testid="plan-count">
+        {t("plans.resultCount", { count: plans.length })}
+      </p>
+      {plans.length === 0 ? (
+        <p className="rounded border border-slate-200 bg-white p-6 text-slate-800">
+          {t("plans.empty")}
+        </p>
+      ) : (
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {plans.map((plan) => (
+            <PlanCard key={plan.id} plan={plan} redirectTo={here} />
+          ))}
+        </div>
+      )}
     </>
   );
 }

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { scrollStage, type ScrollStage } from "~/lib/scroll-stage";
 import type { ShellData } from "~/lib/shell";
+import { cartCount as countItems } from "~/cart/cart";
+import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
 import { ExternalLink } from "./external-link";
 import { CartIcon, ChatIcon, MenuIcon } from "./icons";
 
@@ -33,7 +35,8 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
   const closeMenu = () => {
     if (menuRef.current) menuRef.current.open = false;
   };
-  const cartCount = shell?.cartCount ?? 0;
+  const optimisticItems = useOptimisticCartItems(shell?.cartItems ?? []);
+  const cartCount = shell ? countItems(optimisticItems) : 0;
 
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `block rounded px-3 py-2 font-medium hover:bg-primary-soft hover:text-primary-dark ${

@@ -1,0 +1,131 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import { resources } from "~/i18n/i18n.server";
+import { checkoutSchema } from "./checkout-schema";
+import { MEXICAN_STATES } from "./mexican-states";
+
+const valid = {
+  full_name: "Ana López Hernández",
+  email: "ana@example.com",
+  phone_number: "5512345678",
+  street: "Av. Insurgentes Sur",
+  exterior_number: "1234",
+  interior_number: "5B",
+  neighborhood: "Del Valle",
+  postal_code: "03100",
+  municipality: "Benito Juárez",
+  state: "CMX",
+  accept_terms: "on",
+  idempotency_key: "0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4e",
+};
+
+/** Submits the form as a browser would (conform turns empty fields into "missing"). */
+function submit(overrides: Record<string, string | null>) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries({ ...valid, ...overrides })) {
+    if (value !== null) formData.set(name, value);
+  }
+  return parseWithZod(formData, { schema: checkoutSchema });
+}
+
+function errorsOf(overrides: Record<string, string | null>, field: string): string[] {
+  const submission = submit(overrides);
+  if (submission.status !== "error") throw new Error(`expected ${field} to be refused`);
+  return submission.error?.[field] ?? [];
+}
+
+const messages = resources.commerce as { checkout: { errors: Record<string, string> } };
+const expectMessage = (errors: string[], key: string) => {
+  expect(errors).toEqual([`commerce:checkout.errors.${key}`]);
+  expect(messages.checkout.errors[key], `Spanish text for ${key}`).toBeTruthy();
+};
+
+describe("the checkout schema", () => {
+  it("accepts a complete Mexican address and keeps the ten phone digits", () => {
+    const submission = submit({ phone_number: "(55) 1234-5678" });
+    expect(submission.status).toBe("success");
+    if (submission.status !== "success") return;
+    expect(submission.value.phone_number).toBe("5512345678");
+    expect(submission.value.state).toBe("CMX");
+  });
+
+  it("lets the interior number be left out", () => {
+    expect(submit({ interior_number: null }).status).toBe("success");
+    expect(submit({ interior_number: "" }).status).toBe("success");
+  });
+
+  it("requires a full name of at least three letters", () => {
+    expectMessage(errorsOf({ full_name: "" }, "full_name"), "fullNameRequired");
+    expectMessage(errorsOf({ full_name: "   " }, "full_name"), "fullNameShort");
+    expectMessage(errorsOf({ full_name: "Al" }, "full_name"), "fullNameShort");
+    expectMessage(errorsOf({ full_name: "A".repeat(121) }, "full_name"), "tooLong");
+  });
+
+  it("requires a valid email", () => {
+    expectMessage(errorsOf({ email: "" }, "email"), "emailRequired");
+    expectMessage(errorsOf({ email: "ana" }, "email"), "emailInvalid");
+    expectMessage(errorsOf({ email: "ana@" }, "email"), "emailInvalid");
+    expectMessage(errorsOf({ email: "ana example@x.mx" }, "email"), "emailInvalid");
+  });
+
+  it("requires exactly ten phone digits", () => {
+    expectMessage(errorsOf({ phone_number: "" }, "phone_number"), "phoneRequired");
+    expectMessage(errorsOf({ phone_number: "551234567" }, "phone_number"), "phoneDigits");
+    expectMessage(errorsOf({ phone_number: "55123456789" }, "phone_number"), "phoneDigits");
+    expectMessage(errorsOf({ phone_number: "+525512345678" }, "phone_number"), "phoneDigits");
+    expectMessage(errorsOf({ phone_number: "55l2345678" }, "phone_number"), "phoneDigits");
+  });
+
+  it("requires every address line but the interior number", () => {
+    expectMessage(errorsOf({ street: "" }, "street"), "streetRequired");
+    expectMessage(errorsOf({ exterior_number: "" }, "exterior_number"), "exteriorNumberRequired");
+    expectMessage(errorsOf({ neighborhood: "" }, "neighborhood"), "neighborhoodRequired");
+    expectMessage(errorsOf({ municipality: "" }, "municipality"), "municipalityRequired");
+    expectMessage(errorsOf({ interior_number: "x".repeat(21) }, "interior_number"), "tooLong");
+  });
+
+  it("requires a five-digit postal code", () => {
+    expectMessage(errorsOf({ postal_code: "" }, "postal_code"), "postalCodeRequired");
+    expectMessage(errorsOf({ postal_code: "0310" }, "postal_code"), "postalCodeDigits");
+    expectMessage(errorsOf({ postal_code: "031000" }, "postal_code"), "postalCodeDigits");
+    expectMessage(errorsOf({ postal_code: "03I00" }, "postal_code"), "postalCodeDigits");
+  });
+
+  it("accepts each of the 32 federal entities and nothing else", () => {
+    expect(MEXICAN_STATES).toHaveLength(32);
+    expect(new Set(MEXICAN_STATES).size).toBe(32);
+    for (const state of MEXICAN_STATES) expect(submit({ state }).status).toBe("success");
+    expectMessage(errorsOf({ state: "" }, "state"), "stateRequired");
+    expectMessage(errorsOf({ state: "TX" }, "state"), "stateRequired");
+  });
+
+  it("requires accepting the contract and the privacy notice", () => {
+    expectMessage(errorsOf({ accept_terms: null }, "accept_terms"), "acceptTerms");
+    expectMessage(errorsOf({ accept_terms: "no" }, "accept_terms"), "acceptTerms");
+  });
+
+  it("requires the idempotency key the page issued", () => {
+    expectMessage(errorsOf({ idempotency_key: null }, "idempotency_key"), "expired");
+    expectMessage(errorsOf({ idempotency_key: "1234" }, "idempotency_key"), "expired");
+  });
+
+  it("reports every invalid field of an empty form at once", () => {
+    const submission = parseWithZod(new FormData(), { schema: checkoutSchema });
+    if (submission.status !== "error") throw new Error("expected the empty form to be refused");
+    expect(Object.keys(submission.error ?? {}).sort()).toEqual(
+      [
+        "full_name",
+        "email",
+        "phone_number",
+        "street",
+        "exterior_number",
+        "neighborhood",
+        "postal_code",
+        "municipality",
+        "state",
+        "accept_terms",
+        "idempotency_key",
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,14 @@
+/** "PED-2026-000123": the series, the year of the sale in Mexico City, and a yearly sequence. */
+export function formatFolio(series: string, year: number, sequence: number): string {
+  return `${series}-${year}-${String(sequence).padStart(6, "0")}`;
+}
+
+const mexicoCityYear = new Intl.DateTimeFormat("en-US", {
+  timeZone: "America/Mexico_City",
+  year: "numeric",
+});
+
+/** The calendar year in Mexico City: an order placed on 31 December at 20:00 belongs to that year. */
+export function yearInMexico(date: Date): number {
+  return Number(mexicoCityYear.format(date));
+}

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { priceCart } from "~/cart/cart-lines";
+import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
+import { PLAN_CATALOGUE } from "~/catalog/plans.data";
+import { openDatabase, type Db } from "~/db/db.server";
+import { formatFolio, yearInMexico } from "./folio";
+import {
+  findOrder,
+  markOrderPaid,
+  nextFolio,
+  placeOrder,
+  type PlaceOrderInput,
+} from "./orders.server";
+
+let db: Db;
+let catalogue: Catalogue;
+
+beforeEach(async () => {
+  db = await openDatabase({ dataDir: null });
+  catalogue = createCatalogue(db);
+  await catalogue.seed(PLAN_CATALOGUE);
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+const customer: PlaceOrderInput["customer"] = {
+  full_name: "Ana López",
+  email: "ana@example.com",
+  phone_number: "5512345678",
+  street: "Av. Insurgentes Sur",
+  exterior_number: "1234",
+  interior_number: undefined,
+  neighborhood: "Del Valle",
+  postal_code: "03100",
+  municipality: "Benito Juárez",
+  state: "CMX",
+};
+
+function input(key: string, items = [{ id: "conecta-150", quantity: 2 }]): PlaceOrderInput {
+  return { idempotencyKey: key, customer, lines: priceCart(items, catalogue.find).lines };
+}
+
+describe("order folios", () => {
+  it("read PED-YYYY-NNNNNN", () => {
+    expect(formatFolio("PED", 2026, 123)).toBe("PED-2026-000123");
+    expect(formatFolio("PED", 2026, 1_234_567)).toBe("PED-2026-1234567");
+  });
+
+  it("count by the calendar year in Mexico City", () => {
+    expect(yearInMexico(new Date("2027-01-01T03:00:00Z"))).toBe(2026);
+    expect(yearInMexico(new Date("2027-01-01T07:00:00Z"))).toBe(2027);
+  });
+
+  it("follow one another per series and year, restarting each year", async () => {
+    const date = new Date("2026-06-01T12:00:00Z");
+    expect(await nextFolio(db, "PED", date)).toBe("PED-2026-000001");
+    expect(await nextFolio(db, "PED", date)).toBe("PED-2026-000002");
+    expect(await nextFolio(db, "REC", date)).toBe("REC-2026-000001");
+    expect(await nextFolio(db, "PED", new Date("2027-06-01T12:00:00Z"))).toBe("PED-2027-000001");
+  });
+});
+
+describe("placing an order", () => {
+  it("stores the lines priced from the catalogue, pending payment, with an unguessable reference", async () => {
+    const { order, created } = await placeOrder(db, input("key-1"));
+    expect(created).toBe(true);
+    expect(order.status).toBe("pending_payment");
+    expect(order.folio).toMatch(/^PED-\d{4}-000001$/);
+    expect(order.ref).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(order.total).toBe(300);
+    expect(order.lines).toEqual([
+      {
+        planId: "conecta-150",
+        planName: "Conecta 150",
+        unitPrice: 150,
+        quantity: 2,
+        lineTotal: 300,
+      },
+    ]);
+    expect(order.delivery.interiorNumber).toBeNull();
+    expect(await findOrder(db, order.ref)).toEqual(order);
+  });
+
+  it("creates one order per idempotency key, however often it is submitted", async () => {
+    const first = await placeOrder(db, input("same-key"));
+    const again = await placeOrder(db, input("same-key", [{ id: "conecta-500", quantity: 9 }]));
+    expect(again.created).toBe(false);
+    expect(again.order).toEqual(first.order);
+    const count = await db.selectFrom("orders").select(db.fn.countAll().as("n")).executeTakeFirst();
+    expect(Number(count?.n)).toBe(1);
+  });
+
+  it("creates one order when the same key arrives concurrently", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => placeOrder(db, input("racing-key"))),
+    );
+    expect(new Set(results.map((result) => result.order.ref)).size).toBe(1);
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    const rows = await db.selectFrom("orders").select("folio").execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it("gives different keys different orders and folios", async () => {
+    const a = await placeOrder(db, input("key-a"));
+    const b = await placeOrder(db, input("key-b"));
+    expect(a.order.ref).not.toBe(b.order.ref);
+    expect(a.order.folio).not.toBe(b.order.folio);
+  });
+
+  it("refuses an empty order", async () => {
+    await expect(placeOrder(db, input("empty", []))).rejects.toThrow();
+  });
+
+  it("marks an order paid once", async () => {
+    const { order } = await placeOrder(db, input("pay-me"));
+    expect(await markOrderPaid(db, order.ref, "2026-06-01T12:00:00.000Z")).toBe(true);
+    expect(await markOrderPaid(db, order.ref, "2026-06-02T12:00:00.000Z")).toBe(false);
+    const paid = await findOrder(db, order.ref);
+    expect(paid?.status).toBe("paid");
+    expect(paid?.paidAt).toBe("2026-06-01T12:00:00.000Z");
+  });
+});

@@ -1,0 +1,199 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import type { CartLine } from "~/cart/cart-lines";
+import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
+import type { OrderStatus, OrdersTable } from "~/db/schema";
+import type { CheckoutInput } from "./checkout-schema";
+import { formatFolio, yearInMexico } from "./folio";
+
+export const ORDER_SERIES = "PED";
+
+export interface OrderLine {
+  planId: string;
+  planName: string;
+  unitPrice: number;
+  quantity: number;
+  lineTotal: number;
+}
+
+export interface Order {
+  /** The unguessable reference that opens the confirmation page. */
+  ref: string;
+  folio: string;
+  status: OrderStatus;
+  total: number;
+  createdAt: string;
+  paidAt: string | null;
+  customer: {
+    fullName: string;
+    email: string;
+    phoneNumber: string;
+  };
+  delivery: {
+    street: string;
+    exteriorNumber: string;
+    interiorNumber: string | null;
+    neighborhood: string;
+    postalCode: string;
+    municipality: string;
+    state: string;
+  };
+  lines: OrderLine[];
+}
+
+/** 128 random bits: guessing a reference is as hopeless as guessing a key. */
+export function newOrderRef(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/**
+ * Takes the next number of a folio series for the year. The upsert is one statement, so two
+ * orders never share a number; it works the same on SQLite and PostgreSQL.
+ */
+export async function nextFolio(db: Db, series: string, date = new Date()): Promise<string> {
+  const year = yearInMexico(date);
+  const row = await db
+    .insertInto("folio_counters")
+    .values({ series, year, last_number: 1 })
+    .onConflict((conflict) =>
+      conflict.columns(["series", "year"]).doUpdateSet({
+        last_number: sql<number>`folio_counters.last_number + 1`,
+      }),
+    )
+    .returning("last_number")
+    .executeTakeFirstOrThrow();
+  return formatFolio(series, year, Number(row.last_number));
+}
+
+export interface PlaceOrderInput {
+  idempotencyKey: string;
+  customer: Omit<CheckoutInput, "idempotency_key" | "accept_terms">;
+  lines: readonly CartLine[];
+}
+
+/**
+ * Creates the order once per idempotency key: a double click, a resubmitted form or a retried
+ * request returns the order the first submission created, whatever it sends.
+ */
+export async function placeOrder(
+  db: Db,
+  input: PlaceOrderInput,
+): Promise<{ order: Order; created: boolean }> {
+  if (input.lines.length === 0) throw new Error("An order needs at least one line");
+  const existing = await findOrderByKey(db, input.idempotencyKey);
+  if (existing) return { order: existing, created: false };
+  try {
+    const written = await db.transaction().execute(async (trx) => {
+      const again = await trx
+        .selectFrom("orders")
+        .select("id")
+        .where("idempotency_key", "=", input.idempotencyKey)
+        .executeTakeFirst();
+      if (again) return { ref: again.id, created: false };
+      const now = nowIso();
+      const total = input.lines.reduce((sum, line) => sum + line.lineTotal, 0);
+      const row: OrdersTable = {
+        id: newOrderRef(),
+        folio: await nextFolio(trx, ORDER_SERIES),
+        idempotency_key: input.idempotencyKey,
+        status: "pending_payment",
+        total,
+        full_name: input.customer.full_name,
+        email: input.customer.email,
+        phone_number: input.customer.phone_number,
+        street: input.customer.street,
+        exterior_number: input.customer.exterior_number,
+        interior_number: input.customer.interior_number || null,
+        neighborhood: input.customer.neighborhood,
+        postal_code: input.customer.postal_code,
+        municipality: input.customer.municipality,
+        state: input.customer.state,
+        terms_accepted_at: now,
+        created_at: now,
+        updated_at: now,
+        paid_at: null,
+      };
+      await trx.insertInto("orders").values(row).execute();
+      await trx
+        .insertInto("order_lines")
+        .values(
+          input.lines.map((line, position) => ({
+            order_id: row.id,
+            position,
+            plan_id: line.plan.id,
+            plan_name: line.plan.name,
+            unit_price: line.plan.price,
+            quantity: line.quantity,
+            line_total: line.lineTotal,
+          })),
+        )
+        .execute();
+      return { ref: row.id, created: true };
+    });
+    const order = await findOrder(db, written.ref);
+    if (!order) throw new Error("The order just written cannot be read");
+    return { order, created: written.created };
+  } catch (error) {
+    // A concurrent submission with the same key won the race (PostgreSQL): use its order.
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findOrderByKey(db, input.idempotencyKey);
+    if (!winner) throw error;
+    return { order: winner, created: false };
+  }
+}
+
+async function findOrderByKey(db: Db, key: string): Promise<Order | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("idempotency_key", "=", key)
+    .executeTakeFirst();
+  return row ? findOrder(db, row.id) : null;
+}
+
+export async function findOrder(db: Db, ref: string): Promise<Order | null> {
+  const row = await db.selectFrom("orders").selectAll().where("id", "=", ref).executeTakeFirst();
+  if (!row) return null;
+  const lines = await db
+    .selectFrom("order_lines")
+    .selectAll()
+    .where("order_id", "=", ref)
+    .orderBy("position")
+    .execute();
+  return {
+    ref: row.id,
+    folio: row.folio,
+    status: row.status,
+    total: Number(row.total),
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+    customer: { fullName: row.full_name, email: row.email, phoneNumber: row.phone_number },
+    delivery: {
+      street: row.street,
+      exteriorNumber: row.exterior_number,
+      interiorNumber: row.interior_number,
+      neighborhood: row.neighborhood,
+      postalCode: row.postal_code,
+      municipality: row.municipality,
+      state: row.state,
+    },
+    lines: lines.map((line) => ({
+      planId: line.plan_id,
+      planName: line.plan_name,
+      unitPrice: Number(line.unit_price),
+      quantity: Number(line.quantity),
+      lineTotal: Number(line.line_total),
+    })),
+  };
+}
+
+/** Marks a pending order paid; false when it was already paid (the transition happens once). */
+export async function markOrderPaid(db: Db, ref: string, paidAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable("orders")
+    .set({ status: "paid", paid_at: paidAt, updated_at: paidAt })
+    .where("id", "=", ref)
+    .where("status", "=", "pending_payment")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

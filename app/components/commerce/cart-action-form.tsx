@@ -1,0 +1,57 @@
+import { useFetcher } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { CartIntent } from "~/cart/cart";
+import { useHydrated } from "~/lib/use-hydrated";
+import { CART_ACTION } from "./use-optimistic-cart";
+
+/** What POST /cart answers a fetcher (JavaScript) instead of redirecting. */
+export interface CartActionData {
+  ok: boolean;
+  error: string | null;
+}
+
+/**
+ * One cart action as a form. Without JavaScript it posts and the server redirects back with a
+ * message; with JavaScript a fetcher posts it, the page stays, and the cart updates at once.
+ */
+export function CartActionForm({
+  intent,
+  planId,
+  redirectTo,
+  className,
+  buttonClassName,
+  label,
+  pendingLabel,
+  children,
+}: {
+  intent: CartIntent;
+  planId?: string;
+  redirectTo?: string;
+  className?: string;
+  buttonClassName?: string;
+  /** Accessible name, when it differs from the visible text. */
+  label?: string;
+  pendingLabel?: ReactNode;
+  children: ReactNode;
+}) {
+  const fetcher = useFetcher<CartActionData>();
+  const hydrated = useHydrated();
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" action={CART_ACTION} className={className}>
+      <input type="hidden" name="intent" value={intent} />
+      {planId ? <input type="hidden" name="id" value={planId} /> : null}
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      {/* Tells the action that a script is waiting for an answer, not a redirect. */}
+      {hydrated ? <input type="hidden" name="response" value="data" /> : null}
+      <button type="submit" className={buttonClassName} aria-label={label}>
+        {busy && pendingLabel ? pendingLabel : children}
+      </button>
+      {fetcher.data?.error ? (
+        <p role="alert" className="mt-2 text-sm text-error">
+          {fetcher.data.error}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
+}

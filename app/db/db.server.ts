@@ -1,0 +1,79 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
+import type { Logger } from "pino";
+import { migrations } from "./migrations";
+import type { Database } from "./schema";
+
+export type Db = Kysely<Database>;
+
+export const DATABASE_FILE_NAME = "storefront.sqlite";
+
+/**
+ * Opens the embedded SQLite database (`:memory:` for tests) and brings its schema up to date.
+ * The pragmas are connection settings, not query SQL: queries stay portable to PostgreSQL.
+ */
+export async function openDatabase(options: {
+  dataDir: string | null;
+  logger?: Pick<Logger, "info" | "error">;
+}): Promise<Db> {
+  let file = ":memory:";
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    file = path.join(options.dataDir, DATABASE_FILE_NAME);
+  }
+  const connection = new SQLite(file);
+  // WAL lets readers go on while a checkout writes; the busy timeout rides out a concurrent writer.
+  connection.pragma("journal_mode = WAL");
+  connection.pragma("busy_timeout = 5000");
+  connection.pragma("foreign_keys = ON");
+  connection.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  try {
+    await migrateToLatest(db, options.logger);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+export async function migrateToLatest(db: Db, logger?: Pick<Logger, "info">) {
+  const migrator = new Migrator({
+    db: db as unknown as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === "Success")
+      logger?.info({ msg: "migration applied", name: result.migrationName });
+    if (result.status === "Error") {
+      throw new Error(`Migration ${result.migrationName} failed`, { cause: error });
+    }
+  }
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** Resolves when the database answers a trivial query (GET /readyz). */
+export async function checkDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/**
+ * True for a unique-constraint violation in SQLite or PostgreSQL: two requests racing to insert
+ * the same key, where the loser should read the winner's row.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    code === "23505"
+  );
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

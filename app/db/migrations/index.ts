@@ -1,0 +1,10 @@
+import type { Migration } from "kysely";
+import * as commerce from "./0001-commerce";
+
+/**
+ * Every migration, imported statically so that the server bundle carries them (no directory is
+ * read at run time). Names sort in the order they run; add new ones at the end.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001-commerce": commerce,
+};

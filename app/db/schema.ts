@@ -1,0 +1,126 @@
+/**
+ * The database as Kysely sees it. Column types are the portable subset shared by SQLite and
+ * PostgreSQL: text, integer (money in whole pesos, flags as 0/1) and ISO-8601 timestamps as text.
+ */
+export interface Database {
+  plans: PlansTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  folio_counters: FolioCountersTable;
+  payments: PaymentsTable;
+  sandbox_checkouts: SandboxCheckoutsTable;
+}
+
+/** 0 or 1: booleans stored the same way in every database. */
+export type Flag = 0 | 1;
+
+export interface PlansTable {
+  id: string;
+  name: string;
+  price: number;
+  validity_days: number;
+  data_gb: number;
+  /** null: unlimited. */
+  minutes: number | null;
+  /** null: unlimited. */
+  sms: number | null;
+  covers_mexico: Flag;
+  covers_usa: Flag;
+  covers_canada: Flag;
+  unlimited_social: Flag;
+  /** Comma-separated brand names, e.g. "WhatsApp, Facebook". */
+  social_networks: string;
+  hotspot: Flag;
+  sim_physical: Flag;
+  sim_esim: Flag;
+  fair_use_note: string;
+  tariff_registration: string;
+  position: number;
+  /** A plan removed from the catalogue file stays for the orders that name it. */
+  active: Flag;
+  updated_at: string;
+}
+
+export type OrderStatus = "pending_payment" | "paid";
+
+export interface OrdersTable {
+  /** Unguessable reference (128 random bits): the only way to reach an order from outside. */
+  id: string;
+  /** Human folio, PED-YYYY-NNNNNN. */
+  folio: string;
+  idempotency_key: string;
+  status: OrderStatus;
+  total: number;
+  full_name: string;
+  email: string;
+  phone_number: string;
+  street: string;
+  exterior_number: string;
+  interior_number: string | null;
+  neighborhood: string;
+  postal_code: string;
+  municipality: string;
+  state: string;
+  terms_accepted_at: string;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+}
+
+export interface OrderLinesTable {
+  order_id: string;
+  position: number;
+  plan_id: string;
+  /** The name and price at the time of purchase: the catalogue may change later. */
+  plan_name: string;
+  unit_price: number;
+  quantity: number;
+  line_total: number;
+}
+
+export interface FolioCountersTable {
+  /** "PED" for orders; other documents (top-ups) take their own series. */
+  series: string;
+  year: number;
+  last_number: number;
+}
+
+export type PaymentStatus = "pending" | "approved" | "declined";
+
+export interface PaymentsTable {
+  id: string;
+  /** What is being paid: "order", later "topup" …; `reference` is that thing's id. */
+  purpose: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  status: PaymentStatus;
+  provider: string;
+  provider_reference: string | null;
+  checkout_url: string | null;
+  decline_reason: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  created_at: string;
+  updated_at: string;
+  settled_at: string | null;
+}
+
+export type SandboxCheckoutStatus = "open" | "approved" | "declined";
+
+/** The sandbox provider's own records, as a real provider would keep them on its side. */
+export interface SandboxCheckoutsTable {
+  id: string;
+  merchant_reference: string;
+  amount: number;
+  currency: string;
+  description: string;
+  return_url: string;
+  notify_url: string;
+  status: SandboxCheckoutStatus;
+  decline_reason: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  created_at: string;
+  completed_at: string | null;
+}

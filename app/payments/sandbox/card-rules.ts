@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { DeclineReason } from "../provider";
+
+/**
+ * The sandbox's card form and its documented test cards. Messages are keys of the "commerce"
+ * namespace. The card number never leaves this validation: only brand and last four do.
+ */
+export const TEST_CARDS = {
+  approved: "4242424242424242",
+  declined: "4000000000000002",
+  insufficientFunds: "4000000000009995",
+} as const;
+
+export function digitsOnly(value: string): string {
+  return value.replace(/[\s-]/g, "");
+}
+
+export function passesLuhn(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+export type CardBrand = "visa" | "mastercard" | "amex" | "other";
+
+export function cardBrand(digits: string): CardBrand {
+  if (/^4/.test(digits)) return "visa";
+  if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d{2}|27[01]\d|2720)/.test(digits)) return "mastercard";
+  if (/^3[47]/.test(digits)) return "amex";
+  return "other";
+}
+
+/** The sandbox's verdict for a valid card: only the test cards are known to it. */
+export function sandboxOutcome(
+  digits: string,
+): { status: "approved" } | { status: "declined"; reason: DeclineReason } {
+  if (digits === TEST_CARDS.approved) return { status: "approved" };
+  if (digits === TEST_CARDS.declined) return { status: "declined", reason: "card_declined" };
+  if (digits === TEST_CARDS.insufficientFunds)
+    return { status: "declined", reason: "insufficient_funds" };
+  return { status: "declined", reason: "test_card_required" };
+}
+
+const error = (key: string) => ({ error: `commerce:sandbox.errors.${key}` });
+
+/** True when MM/AA is this month or later (a card is valid through the end of its month). */
+export function expiryIsCurrent(month: number, twoDigitYear: number, now: Date): boolean {
+  const year = 2000 + twoDigitYear;
+  const currentYear = now.getUTCFullYear();
+  const currentMonth = now.getUTCMonth() + 1;
+  return year > currentYear || (year === currentYear && month >= currentMonth);
+}
+
+/** The card form's schema; `now` decides which expiry dates have passed. */
+export function createCardSchema(now: () => Date = () => new Date()) {
+  return z
+    .object({
+      card_number: z
+        .string(error("cardNumberRequired"))
+        .transform(digitsOnly)
+        .pipe(
+          z
+            .string()
+            .regex(/^\d{13,19}$/, error("cardNumberDigits"))
+            .refine(passesLuhn, error("cardNumberInvalid")),
+        ),
+      card_expiry: z
+        .string(error("expiryRequired"))
+        .trim()
+        .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, error("expiryFormat"))
+        .refine((value) => {
+          const [month, year] = value.split("/").map(Number);
+          return expiryIsCurrent(month, year, now());
+        }, error("expiryPast")),
+      card_cvc: z.string(error("cvcRequired")).trim(),
+      cardholder_name: z
+        .string(error("nameRequired"))
+        .trim()
+        .min(2, error("nameRequired"))
+        .max(80, error("nameTooLong")),
+    })
+    .superRefine((card, context) => {
+      // American Express prints four digits on the front; every other brand three on the back.
+      const length = cardBrand(card.card_number) === "amex" ? 4 : 3;
+      if (!new RegExp(`^\\d{${length}}$`).test(card.card_cvc)) {
+        context.addIssue({
+          code: "custom",
+          path: ["card_cvc"],
+          message: `commerce:sandbox.errors.${length === 4 ? "cvcAmex" : "cvcDigits"}`,
+        });
+      }
+    });
+}
+
+export type CardInput = z.infer<ReturnType<typeof createCardSchema>>;

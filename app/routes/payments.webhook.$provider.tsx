@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+
+const MAX_NOTIFICATION_BYTES = 64 * 1024;
+
+/**
+ * POST /payments/webhook/<provider> — the provider's server-to-server notification. Only a
+ * correctly signed one changes anything, and each payment changes state once however many times
+ * it is delivered. Providers retry on any answer but 2xx, so duplicates answer 200 too.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (params.provider !== context.payments.provider.name) {
+    return new Response(null, { status: 404 });
+  }
+  const rawBody = await request.text();
+  if (Buffer.byteLength(rawBody) > MAX_NOTIFICATION_BYTES) {
+    return Response.json({ error: "payload too large" }, { status: 413 });
+  }
+  const result = await context.payments.handleNotification(rawBody, request.headers);
+  if (result === "invalid") return Response.json({ error: "invalid signature" }, { status: 401 });
+  if (result === "rejected") return Response.json({ error: "unknown payment" }, { status: 422 });
+  return Response.json({ received: true, result });
+}

@@ -1,0 +1,186 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Form,
+  data,
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
+import { formatMoney } from "~/catalog/money";
+import { TextField } from "~/components/ui/form-field";
+import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { titleMeta } from "~/lib/meta";
+import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
+
+export const handle = { i18n: ["commerce"] };
+
+export const meta = titleMeta;
+
+/** The sandbox provider's hosted payment page: the part a real provider would serve itself. */
+async function findCheckout({ params, context }: Pick<LoaderFunctionArgs, "params" | "context">) {
+  const checkout =
+    context.sandbox && params.id ? await context.sandbox.findCheckout(params.id) : null;
+  if (!checkout) throw data(null, { status: 404 });
+  return checkout;
+}
+
+export async function loader(args: LoaderFunctionArgs) {
+  const checkout = await findCheckout(args);
+  return {
+    title: getFixedT("commerce")("sandbox.title"),
+    checkout: {
+      amount: checkout.amount,
+      description: checkout.description,
+      open: checkout.status === "open",
+      returnUrl: checkout.return_url,
+    },
+  };
+}
+
+// The card number and CVC are never echoed back: after an error the customer types them again.
+const SENSITIVE_FIELDS = ["card_number", "card_cvc"];
+
+export async function action(args: ActionFunctionArgs) {
+  const checkout = await findCheckout(args);
+  if (checkout.status !== "open") return redirect(checkout.return_url, { status: 303 });
+  const submission = parseWithZod(await args.request.formData(), { schema: createCardSchema() });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: SENSITIVE_FIELDS }), { status: 400 });
+  }
+  const paid = await args.context.sandbox!.pay(checkout.id, submission.value.card_number);
+  return redirect(paid?.return_url ?? checkout.return_url, { status: 303 });
+}
+
+const cardSchema = createCardSchema();
+
+export default function SandboxPaymentPage() {
+  const { checkout } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation("commerce");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(cardSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: cardSchema }),
+  });
+  const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const testCards = [
+    { number: TEST_CARDS.approved, outcome: t("sandbox.testCards.approved") },
+    { number: TEST_CARDS.declined, outcome: t("sandbox.testCards.declined") },
+    { number: TEST_CARDS.insufficientFunds, outcome: t("sandbox.testCards.insufficientFunds") },
+  ];
+
+  return (
+    <div className="mx-auto max-w-2xl">
+      <p
+        className="mb-6 rounded border-2 border-dashed border-amber-700 bg-amber-50 px-4 py-3 font-semibold text-amber-900"
+        data-testid="sandbox-banner"
+      >
+        {t("sandbox.banner")}
+      </p>
+      <h1 className="text-3xl font-extrabold tracking-tight text-slate-900">
+        {t("sandbox.heading")}
+      </h1>
+      <dl className="mt-4 grid gap-2 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-3">
+        <div>
+          <dt className="text-sm text-slate-700">{t("sandbox.merchant")}</dt>
+          <dd className="font-semibold">{t("sandbox.merchantName")}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-700">{t("sandbox.concept")}</dt>
+          <dd className="font-semibold">{checkout.description}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-700">{t("sandbox.amount")}</dt>
+          <dd className="text-xl font-bold" data-testid="sandbox-amount">
+            {formatMoney(checkout.amount)}
+          </dd>
+        </div>
+      </dl>
+
+      {checkout.open ? (
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
+          <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
+          <TextField
+            meta={fields.card_number}
+            label={t("sandbox.fields.card_number")}
+            inputMode="numeric"
+            autoComplete="cc-number"
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              meta={fields.card_expiry}
+              label={t("sandbox.fields.card_expiry")}
+              inputMode="numeric"
+              autoComplete="cc-exp"
+            />
+            <TextField
+              meta={fields.card_cvc}
+              label={t("sandbox.fields.card_cvc")}
+              inputMode="numeric"
+              autoComplete="cc-csc"
+            />
+          </div>
+          <TextField
+            meta={fields.cardholder_name}
+            label={t("sandbox.fields.cardholder_name")}
+            autoComplete="cc-name"
+          />
+          <div className="flex flex-wrap items-center gap-4">
+            <button
+              type="submit"
+              disabled={paying}
+              className="rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
+            >
+              {paying
+                ? t("sandbox.paying")
+                : t("sandbox.pay", { amount: formatMoney(checkout.amount) })}
+            </button>
+            <a
+              href={checkout.returnUrl}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("sandbox.cancel")}
+            </a>
+          </div>
+        </Form>
+      ) : (
+        <div className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
+          <p>{t("sandbox.closed")}</p>
+          <a
+            href={checkout.returnUrl}
+            className="mt-2 inline-block font-medium text-secondary underline underline-offset-4"
+          >
+            {t("sandbox.backToStore")}
+          </a>
+        </div>
+      )}
+
+      <section
+        aria-labelledby="sandbox-test-cards"
+        className="mt-8 rounded-lg border border-slate-200 bg-white p-4"
+      >
+        <h2 id="sandbox-test-cards" className="text-lg font-bold text-slate-900">
+          {t("sandbox.testCardsHeading")}
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">{t("sandbox.testCardsIntro")}</p>
+        <ul className="mt-3 space-y-1">
+          {testCards.map((card) => (
+            <li key={card.number}>
+              <code className="font-mono font-semibold">
+                {card.number.replace(/(\d{4})(?=\d)/g, "$1 ")}
+              </code>{" "}
+              — {card.outcome}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { expect, type Page } from "@playwright/test";
+
+export const TEST_CARDS = {
+  approved: "4242 4242 4242 4242",
+  declined: "4000 0000 0000 0002",
+  insufficientFunds: "4000 0000 0000 9995",
+};
+
+export function uniqueEmail(prefix = "cliente") {
+  return `${prefix}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export function planCard(page: Page, name: string) {
+  return page.getByRole("article", { name, exact: true });
+}
+
+export function cartBadge(page: Page) {
+  return page.getByTestId("cart-count");
+}
+
+/** Adds a plan from the card on the current page and waits until the badge shows `expected`. */
+export async function addPlan(page: Page, name: string, expected: number) {
+  await planCard(page, name).getByRole("button", { name: "Agregar al carrito" }).click();
+  await expect(cartBadge(page)).toHaveText(String(expected));
+}
+
+export const validCheckout = {
+  full_name: "Ana López Hernández",
+  phone_number: "55 1234 5678",
+  street: "Av. Insurgentes Sur",
+  exterior_number: "1234",
+  interior_number: "5B",
+  neighborhood: "Del Valle",
+  postal_code: "03100",
+  municipality: "Benito Juárez",
+  state: "Ciudad de México",
+};
+
+export async function fillCheckout(page: Page, email: string) {
+  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await page.getByLabel("Calle").fill(validCheckout.street);
+  await page.getByLabel("Número exterior").fill(validCheckout.exterior_number);
+  await page.getByLabel("Número interior (opcional)").fill(validCheckout.interior_number);
+  await page.getByLabel("Colonia").fill(validCheckout.neighborhood);
+  await page.getByLabel("Código postal").fill(validCheckout.postal_code);
+  await page.getByLabel("Alcaldía o municipio").fill(validCheckout.municipality);
+  await page.getByLabel("Estado").selectOption({ label: validCheckout.state });
+  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
+}
+
+export function submitCheckout(page: Page) {
+  return page.getByRole("button", { name: /Continuar al pago de/ }).click();
+}
+
+export async function payWithCard(page: Page, cardNumber: string) {
+  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
+  await page.getByLabel("Número de tarjeta").fill(cardNumber);
+  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
+  await page.getByLabel("Código de seguridad (CVC)").fill("123");
+  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
+  await page.getByRole("button", { name: /^Pagar / }).click();
+  await expect(page).toHaveURL(/\/confirmation\?pedido=/);
+}
+
+/** A cart with one plan, straight through the cart contract. */
+export async function cartWith(page: Page, planName: string) {
+  await page.goto("/plans");
+  await addPlan(page, planName, 1);
+}
