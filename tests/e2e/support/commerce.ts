@@ -18,9 +18,17 @@ export function cartBadge(page: Page) {
   return page.getByTestId("cart-count");
 }
 
-/** Adds a plan from the card on the current page and waits until the badge shows `expected`. */
+/**
+ * Adds a plan from the card on the current page and waits until the server has stored it (the
+ * optimistic badge alone would let a test navigate away while the request is in flight).
+ */
 export async function addPlan(page: Page, name: string, expected: number) {
+  const stored = page.waitForResponse(
+    (response) =>
+      response.request().method() === "POST" && new URL(response.url()).pathname === "/cart",
+  );
   await planCard(page, name).getByRole("button", { name: "Agregar al carrito" }).click();
+  await stored;
   await expect(cartBadge(page)).toHaveText(String(expected));
 }
 
