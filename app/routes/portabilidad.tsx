@@ -469,6 +469,7 @@ function StatusLookup({
 export default function PortabilityPage() {
   const { submitted, submittedElsewhere, lookup, idempotencyKey } = useLoaderData<typeof loader>();
   const { t } = useTranslation("portability");
+  const prefill = submitted?.folio ?? submittedElsewhere;
   return (
     <>
       <PageHeader title={t("heading")}>{t("intro")}</PageHeader>
@@ -490,7 +491,8 @@ export default function PortabilityPage() {
           </div>
         </>
       )}
-      <StatusLookup lookup={lookup} folio={submitted?.folio ?? submittedElsewhere} />
+      {/* Remounted when the folio to fill in changes: a form reads its defaults once. */}
+      <StatusLookup key={prefill ?? ""} lookup={lookup} folio={prefill} />
     </>
   );
 }
