@@ -32,7 +32,7 @@ const logger = pino({
   base: undefined,
   // Belt and braces: request logs never carry these, but a careless log call must not either.
   redact: {
-    paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie"],
+    paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie", "nip", "*.nip"],
     censor: "[oculto]",
   },
 });

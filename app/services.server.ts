@@ -15,6 +15,16 @@ import { createPaymentService, type PaymentService } from "./payments/payments.s
 import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createSealedCookie, type SealedCookie } from "./lib/sealed-cookie.server";
+import {
+  PORTABILITY_ACCESS_MAX_AGE_SECONDS,
+  portabilityAccessSchema,
+  type PortabilityAccess,
+} from "./portability/request-access.server";
+import {
+  createNipBox,
+  createPortabilityRequests,
+  type PortabilityRequests,
+} from "./portability/requests.server";
 import { flashSchema } from "./lib/flash.server";
 import type { Flash } from "./lib/flash";
 
@@ -27,10 +37,12 @@ export interface Services {
   payments: PaymentService;
   /** The app-served test payment provider; null when a real provider is configured. */
   sandbox: SandboxGateway | null;
+  portability: PortabilityRequests;
   cookies: {
     flash: SealedCookie<Flash>;
     cart: SealedCookie<StoredCartItem[]>;
     orderAccess: SealedCookie<OrderAccess>;
+    portability: SealedCookie<PortabilityAccess>;
   };
   /** Checks run by GET /readyz; each resolves when its dependency answers. */
   readinessChecks: Record<string, () => Promise<void>>;
@@ -71,6 +83,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     catalogue,
     payments,
     sandbox,
+    portability: createPortabilityRequests({ db, nipBox: createNipBox(config.sessionSecrets) }),
     cookies: {
       flash: createSealedCookie({
         name: "flash",
@@ -92,6 +105,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         secure,
         maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
         schema: orderAccessSchema,
+      }),
+      portability: createSealedCookie({
+        name: "portabilidad",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
+        schema: portabilityAccessSchema,
       }),
     },
     readinessChecks: { database: () => checkDatabase(db) },

@@ -3,14 +3,7 @@ import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { openDatabase, type Db } from "~/db/db.server";
-import { formatFolio, yearInMexico } from "./folio";
-import {
-  findOrder,
-  markOrderPaid,
-  nextFolio,
-  placeOrder,
-  type PlaceOrderInput,
-} from "./orders.server";
+import { findOrder, markOrderPaid, placeOrder, type PlaceOrderInput } from "./orders.server";
 
 let db: Db;
 let catalogue: Catalogue;
@@ -40,26 +33,6 @@ const customer: PlaceOrderInput["customer"] = {
 function input(key: string, items = [{ id: "conecta-150", quantity: 2 }]): PlaceOrderInput {
   return { idempotencyKey: key, customer, lines: priceCart(items, catalogue.find).lines };
 }
-
-describe("order folios", () => {
-  it("read PED-YYYY-NNNNNN", () => {
-    expect(formatFolio("PED", 2026, 123)).toBe("PED-2026-000123");
-    expect(formatFolio("PED", 2026, 1_234_567)).toBe("PED-2026-1234567");
-  });
-
-  it("count by the calendar year in Mexico City", () => {
-    expect(yearInMexico(new Date("2027-01-01T03:00:00Z"))).toBe(2026);
-    expect(yearInMexico(new Date("2027-01-01T07:00:00Z"))).toBe(2027);
-  });
-
-  it("follow one another per series and year, restarting each year", async () => {
-    const date = new Date("2026-06-01T12:00:00Z");
-    expect(await nextFolio(db, "PED", date)).toBe("PED-2026-000001");
-    expect(await nextFolio(db, "PED", date)).toBe("PED-2026-000002");
-    expect(await nextFolio(db, "REC", date)).toBe("REC-2026-000001");
-    expect(await nextFolio(db, "PED", new Date("2027-06-01T12:00:00Z"))).toBe("PED-2027-000001");
-  });
-});
 
 describe("placing an order", () => {
   it("stores the lines priced from the catalogue, pending payment, with an unguessable reference", async () => {

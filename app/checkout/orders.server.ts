@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "kysely";
 import type { CartLine } from "~/cart/cart-lines";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
+import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
 import type { CheckoutInput } from "./checkout-schema";
-import { formatFolio, yearInMexico } from "./folio";
 
 export const ORDER_SERIES = "PED";
 
@@ -44,25 +43,6 @@ export interface Order {
 /** 128 random bits: guessing a reference is as hopeless as guessing a key. */
 export function newOrderRef(): string {
   return randomBytes(16).toString("base64url");
-}
-
-/**
- * Takes the next number of a folio series for the year. The upsert is one statement, so two
- * orders never share a number; it works the same on SQLite and PostgreSQL.
- */
-export async function nextFolio(db: Db, series: string, date = new Date()): Promise<string> {
-  const year = yearInMexico(date);
-  const row = await db
-    .insertInto("folio_counters")
-    .values({ series, year, last_number: 1 })
-    .onConflict((conflict) =>
-      conflict.columns(["series", "year"]).doUpdateSet({
-        last_number: sql<number>`folio_counters.last_number + 1`,
-      }),
-    )
-    .returning("last_number")
-    .executeTakeFirstOrThrow();
-  return formatFolio(series, year, Number(row.last_number));
 }
 
 export interface PlaceOrderInput {

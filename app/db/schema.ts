@@ -9,6 +9,7 @@ export interface Database {
   folio_counters: FolioCountersTable;
   payments: PaymentsTable;
   sandbox_checkouts: SandboxCheckoutsTable;
+  portability_requests: PortabilityRequestsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -79,7 +80,7 @@ export interface OrderLinesTable {
 }
 
 export interface FolioCountersTable {
-  /** "PED" for orders; other documents (top-ups) take their own series. */
+  /** "PED" for orders, "POR" for portability requests; each document type has its own series. */
   series: string;
   year: number;
   last_number: number;
@@ -123,4 +124,31 @@ export interface SandboxCheckoutsTable {
   card_last4: string | null;
   created_at: string;
   completed_at: string | null;
+}
+
+/** received and in_progress are open: a number has at most one open request. */
+export type PortabilityStatus = "received" | "in_progress" | "completed" | "rejected";
+
+export interface PortabilityRequestsTable {
+  /** Unguessable (128 random bits). */
+  id: string;
+  /** Human folio, POR-YYYY-NNNNNN. */
+  folio: string;
+  idempotency_key: string;
+  /** 10 digits, no country code. */
+  phone_number: string;
+  /** The NIP de portabilidad sealed with a key derived from SESSION_SECRET and bound to `id`. */
+  nip_sealed: string;
+  full_name: string;
+  email: string;
+  /** 18 characters, upper case. */
+  curp: string;
+  /** An id of app/portability/carriers.ts. */
+  current_carrier: string;
+  /** The new SIM's ICCID, when the customer already has it. */
+  iccid: string | null;
+  status: PortabilityStatus;
+  terms_accepted_at: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import type { z } from "zod";
+import { createSealedBox } from "./sealed-box.server";
 
 /**
  * Encrypted, authenticated cookies (AES-256-GCM). Every secret in the list opens a cookie; the
@@ -10,9 +10,6 @@ import type { z } from "zod";
  * every write also expires the chunks a previous, longer value left behind.
  */
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const FORMAT_PREFIX = "v1.";
 /** A browser keeps at most 4096 bytes per cookie, name and attributes included. */
 export const MAX_SET_COOKIE_BYTES = 4096;
 const CHUNK_VALUE_BYTES = 3800;
@@ -62,9 +59,11 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
 export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCookie<T> {
   if (options.secrets.length === 0) throw new Error("createSealedCookie needs at least one secret");
   const name = options.secure ? `__Host-${options.name}` : options.name;
-  const keys = options.secrets.map((secret) =>
-    Buffer.from(hkdfSync("sha256", secret, "storefront-sealed-cookie", name, 32)),
-  );
+  const box = createSealedBox({
+    secrets: options.secrets,
+    salt: "storefront-sealed-cookie",
+    purpose: name,
+  });
   const attributes = [
     "Path=/",
     "HttpOnly",
@@ -83,33 +82,20 @@ export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCo
   function seal(value: T): string {
     const envelope: Envelope = { v: value };
     if (options.maxAgeSeconds !== undefined) envelope.e = Date.now() + options.maxAgeSeconds * 1000;
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv("aes-256-gcm", keys[0], iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(envelope), "utf8"), cipher.final()]);
-    return FORMAT_PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64url");
+    return box.seal(JSON.stringify(envelope));
   }
 
   function open(sealed: string): T | null {
-    if (!sealed.startsWith(FORMAT_PREFIX)) return null;
-    const raw = Buffer.from(sealed.slice(FORMAT_PREFIX.length), "base64url");
-    if (raw.length <= IV_BYTES + TAG_BYTES) return null;
-    const iv = raw.subarray(0, IV_BYTES);
-    const tag = raw.subarray(raw.length - TAG_BYTES);
-    const body = raw.subarray(IV_BYTES, raw.length - TAG_BYTES);
-    for (const key of keys) {
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, iv);
-        decipher.setAuthTag(tag);
-        const plain = Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
-        const envelope = JSON.parse(plain) as Envelope;
-        if (typeof envelope.e === "number" && envelope.e < Date.now()) return null;
-        const parsed = options.schema.safeParse(envelope.v);
-        return parsed.success ? parsed.data : null;
-      } catch {
-        // Wrong key (rotation) or tampered: try the next key.
-      }
+    const plain = box.open(sealed);
+    if (plain === null) return null;
+    try {
+      const envelope = JSON.parse(plain) as Envelope;
+      if (typeof envelope.e === "number" && envelope.e < Date.now()) return null;
+      const parsed = options.schema.safeParse(envelope.v);
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
     }
-    return null;
   }
 
   /** The stored value: either the plain cookie or its chunks joined in order. */

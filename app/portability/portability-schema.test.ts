@@ -30,12 +30,15 @@ const valid = {
 
 const errorsOf = (input: Record<string, unknown>) => {
   const result = portabilitySchema.safeParse(input);
-  const firstByField: Record<string, string> = {};
-  // The form shows a field's first problem, as conform does.
+  const byField: Record<string, string[]> = {};
   for (const issue of result.success ? [] : result.error.issues) {
-    firstByField[issue.path.join(".")] ??= issue.message;
+    (byField[issue.path.join(".")] ??= []).push(issue.message);
   }
-  return firstByField;
+  // The form shows every message of a field: each field gets exactly one.
+  for (const [field, messages] of Object.entries(byField)) {
+    expect(messages, field).toHaveLength(1);
+  }
+  return Object.fromEntries(Object.entries(byField).map(([field, [first]]) => [field, first]));
 };
 
 describe("portability request", () => {

@@ -15,14 +15,19 @@ export const mexicanNumber = (requiredKey: string, formatKey: string) =>
   z
     .string(message(requiredKey))
     .transform(normalizeDigits)
-    .pipe(z.string().min(1, message(requiredKey)).regex(MEXICAN_MOBILE_NUMBER, message(formatKey)));
+    .pipe(
+      z
+        .string()
+        .min(1, { ...message(requiredKey), abort: true })
+        .regex(MEXICAN_MOBILE_NUMBER, message(formatKey)),
+    );
 
 export const portabilitySchema = z.object({
   phone_number: mexicanNumber("phoneRequired", "phoneFormat"),
   nip: z
     .string(message("nipRequired"))
     .trim()
-    .min(1, message("nipRequired"))
+    .min(1, { ...message("nipRequired"), abort: true })
     .regex(/^\d{4}$/, message("nipFormat")),
   full_name: z
     .string(message("fullNameRequired"))
@@ -32,7 +37,7 @@ export const portabilitySchema = z.object({
   email: z
     .string(message("emailRequired"))
     .trim()
-    .min(1, message("emailRequired"))
+    .min(1, { ...message("emailRequired"), abort: true })
     .max(254, message("tooLong"))
     .pipe(z.email(message("emailInvalid"))),
   curp: z
@@ -41,8 +46,9 @@ export const portabilitySchema = z.object({
     .pipe(
       z
         .string()
-        .min(1, message("curpRequired"))
-        .length(18, message("curpLength"))
+        .min(1, { ...message("curpRequired"), abort: true })
+        // One message at a time: a short CURP is "too short", not also "invalid".
+        .length(18, { ...message("curpLength"), abort: true })
         .refine(isValidCurp, message("curpInvalid")),
     ),
   current_carrier: z.enum(CARRIER_IDS, message("carrierRequired")),

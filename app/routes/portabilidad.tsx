@@ -1,20 +1,498 @@
-import { useTranslation } from "~/i18n/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  data,
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
+import { FieldErrors, SelectField, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { titleMeta } from "~/lib/meta";
+import { CARRIERS } from "~/portability/carriers";
+import { carrierLabel, formatRequestDate } from "~/portability/display";
+import { maskPhoneNumber } from "~/portability/numbers";
+import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
+import {
+  readPortabilityAccess,
+  rememberPortabilityRequest,
+} from "~/portability/request-access.server";
+import type { PortabilityRequest } from "~/portability/requests.server";
+
+export const handle = { i18n: ["portability"] };
 
 export const meta = titleMeta;
 
-export function loader() {
-  return { title: getFixedT()("pages.portability.title") };
+/** What the page shows of a request: the line masked, never the NIP. */
+interface RequestView {
+  folio: string;
+  status: PortabilityRequest["status"];
+  line: string;
+  carrier: string;
+  createdAt: string;
+  /** Only on the page right after submitting, in the browser that submitted. */
+  email: string | null;
+}
+
+function toView(request: PortabilityRequest, withEmail: boolean): RequestView {
+  return {
+    folio: request.folio,
+    status: request.status,
+    line: maskPhoneNumber(request.phoneNumber),
+    carrier: request.currentCarrier,
+    createdAt: request.createdAt,
+    email: withEmail ? request.email : null,
+  };
+}
+
+type LookupOutcome = "invalid" | "found" | "not_found" | "unavailable";
+const LOOKUP_STATUS: Record<LookupOutcome, number> = {
+  invalid: 400,
+  found: 200,
+  not_found: 404,
+  unavailable: 503,
+};
+
+function logFailure(context: AppLoadContext, msg: string, error: unknown) {
+  // The error only: the form values (a NIP among them) never reach a log line.
+  context.logger.error({
+    msg,
+    requestId: context.requestId,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : "unknown",
+  });
+}
+
+async function lookUp(context: AppLoadContext, params: URLSearchParams) {
+  const submission = parseWithZod(params, { schema: statusLookupSchema });
+  if (submission.status !== "success") {
+    return { result: submission.reply(), outcome: "invalid" as LookupOutcome, request: null };
+  }
+  try {
+    const found = await context.portability.lookup(submission.value.folio, submission.value.numero);
+    return {
+      result: submission.reply(),
+      outcome: (found ? "found" : "not_found") as LookupOutcome,
+      request: found ? toView(found, false) : null,
+    };
+  } catch (error) {
+    logFailure(context, "portability lookup failed", error);
+    return { result: submission.reply(), outcome: "unavailable" as LookupOutcome, request: null };
+  }
+}
+
+/**
+ * `?solicitud=<folio>`: the request this browser just submitted (a sealed cookie lists its id).
+ * `?folio=…&numero=…`: the status lookup, a plain GET form.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const submittedFolio = url.searchParams.get("solicitud")?.trim().toUpperCase() || null;
+  let submitted: RequestView | null = null;
+  if (submittedFolio) {
+    try {
+      const found = await context.portability.findSubmitted(
+        submittedFolio,
+        readPortabilityAccess(context, request),
+      );
+      submitted = found ? toView(found, true) : null;
+    } catch (error) {
+      logFailure(context, "portability result failed", error);
+    }
+  }
+  const lookup =
+    url.searchParams.has("folio") || url.searchParams.has("numero")
+      ? await lookUp(context, url.searchParams)
+      : null;
+  return data(
+    {
+      title: getFixedT()("pages.portability.title"),
+      idempotencyKey: crypto.randomUUID(),
+      submitted,
+      submittedElsewhere: submittedFolio && !submitted ? submittedFolio : null,
+      lookup,
+    },
+    { status: lookup ? LOOKUP_STATUS[lookup.outcome] : 200 },
+  );
+}
+
+type Problem = { kind: "duplicate"; folio: string; phoneNumber: string } | { kind: "unavailable" };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: portabilitySchema });
+  // The NIP is never sent back: the customer types it again.
+  const hideFields = ["nip"];
+  const refuse = (status: number, problem: Problem | null) =>
+    data(
+      {
+        result: submission.reply({
+          hideFields,
+          ...(problem ? { formErrors: [`portability:errors.${problem.kind}`] } : {}),
+        }),
+        problem,
+        repliedAt: Date.now(),
+      },
+      { status },
+    );
+  if (submission.status !== "success") return refuse(400, null);
+
+  let outcome;
+  try {
+    outcome = await context.portability.submit(submission.value);
+  } catch (error) {
+    logFailure(context, "portability request not saved", error);
+    return refuse(503, { kind: "unavailable" });
+  }
+  if (outcome.kind === "open_request_exists") {
+    return refuse(409, {
+      kind: "duplicate",
+      folio: outcome.folio,
+      phoneNumber: submission.value.phone_number,
+    });
+  }
+  const { folio, id } = outcome.request;
+  return redirect(`/portabilidad?solicitud=${encodeURIComponent(folio)}`, {
+    status: 303,
+    headers: rememberPortabilityRequest(context, request, id),
+  });
+}
+
+function Explanation() {
+  const { t } = useTranslation("portability");
+  return (
+    <div className="space-y-8 lg:col-span-2">
+      <section aria-labelledby="como-funciona">
+        <h2 id="como-funciona" className="text-xl font-bold text-slate-900">
+          {t("steps.heading")}
+        </h2>
+        <ol className="mt-3 list-decimal space-y-3 pl-6 text-slate-800">
+          <li>{t("steps.nip")}</li>
+          <li>{t("steps.form")}</li>
+          <li>{t("steps.wait")}</li>
+          <li>{t("steps.activate")}</li>
+        </ol>
+      </section>
+      <section aria-labelledby="antes-de-empezar">
+        <h2 id="antes-de-empezar" className="text-xl font-bold text-slate-900">
+          {t("facts.heading")}
+        </h2>
+        <ul className="mt-3 list-disc space-y-3 pl-6 text-slate-800">
+          <li>{t("facts.balance")}</li>
+          <li>{t("facts.debts")}</li>
+          <li>{t("facts.nipValidity")}</li>
+          <li>{t("facts.free")}</li>
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function ProblemAlert({ problem }: { problem: Problem }) {
+  const { t } = useTranslation("portability");
+  return (
+    <div
+      role="alert"
+      data-testid="portability-problem"
+      className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+    >
+      {problem.kind === "duplicate" ? (
+        <>
+          <p>{t("errors.duplicate", { folio: problem.folio })}</p>
+          <Link
+            to={`/portabilidad?${new URLSearchParams({ folio: problem.folio, numero: problem.phoneNumber })}#consulta`}
+            className="mt-1 inline-block font-semibold underline underline-offset-4"
+          >
+            {t("result.lookupLink", { folio: problem.folio })}
+          </Link>
+        </>
+      ) : (
+        <p>{t("errors.unavailable")}</p>
+      )}
+    </div>
+  );
+}
+
+function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation("portability");
+  const [form, fields] = useForm({
+    id: "solicitud-portabilidad",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(portabilitySchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: portabilitySchema }),
+  });
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const terms = fields.accept_terms;
+  const { key: termsKey, ...termsProps } = getInputProps(terms, { type: "checkbox" });
+  const hasFieldErrors = Object.entries(form.allErrors).some(([name]) => name !== form.name);
+  const pdfLink = (slug: LegalDocument, label: string) => (
+    <a
+      href={legalDocumentPath(slug)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="font-medium text-secondary underline underline-offset-4"
+    >
+      {label} <span className="sr-only">{t("form.opensPdf")}</span>
+    </a>
+  );
+
+  return (
+    <section aria-labelledby="solicitud" className="lg:col-span-3">
+      <h2 id="solicitud" className="text-2xl font-bold text-slate-900">
+        {t("form.heading")}
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-5">
+        {actionData?.problem ? <ProblemAlert problem={actionData.problem} /> : null}
+        {!actionData?.problem && actionData && hasFieldErrors ? (
+          <p
+            role="alert"
+            className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+          >
+            {t("form.errorSummary")}
+          </p>
+        ) : null}
+        <input
+          type="hidden"
+          name={fields.idempotency_key.name}
+          value={fields.idempotency_key.initialValue ?? idempotencyKey}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField
+            meta={fields.phone_number}
+            type="tel"
+            label={t("form.phoneNumber")}
+            hint={t("form.phoneNumberHint")}
+            autoComplete="tel-national"
+            inputMode="tel"
+          />
+          {/* A new key after every reply: the NIP field starts empty, as the hint says. */}
+          <div key={actionData?.repliedAt ?? "first"}>
+            <TextField
+              meta={fields.nip}
+              label={t("form.nip")}
+              hint={actionData ? t("form.nipRetype") : t("form.nipHint")}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+            />
+          </div>
+        </div>
+        <TextField meta={fields.full_name} label={t("form.fullName")} autoComplete="name" />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField
+            meta={fields.email}
+            type="email"
+            label={t("form.email")}
+            autoComplete="email"
+          />
+          <TextField meta={fields.curp} label={t("form.curp")} hint={t("form.curpHint")} />
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <SelectField
+            meta={fields.current_carrier}
+            label={t("form.currentCarrier")}
+            placeholder={t("form.chooseCarrier")}
+            options={CARRIERS.map((carrier) => ({
+              value: carrier.id,
+              label: carrierLabel(carrier.id, t("form.otherCarrier")),
+            }))}
+          />
+          <TextField
+            meta={fields.iccid}
+            label={t("form.iccid")}
+            hint={t("form.iccidHint")}
+            inputMode="numeric"
+          />
+        </div>
+        <div>
+          <div className="flex items-start gap-3">
+            <input
+              key={termsKey}
+              {...termsProps}
+              className="mt-1 h-5 w-5 rounded border-slate-400 accent-primary"
+            />
+            <label htmlFor={terms.id} className="text-slate-900">
+              {t("form.acceptTermsBefore")} {pdfLink("portabilidad", t("form.portabilityPolicy"))}{" "}
+              {t("form.acceptTermsAnd")} {pdfLink("aviso-de-privacidad", t("form.privacyNotice"))}
+              {t("form.acceptTermsAfter")}
+            </label>
+          </div>
+          <FieldErrors id={terms.errorId} errors={terms.errors} />
+        </div>
+        <button
+          type="submit"
+          disabled={submitting}
+          className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80 sm:w-auto"
+        >
+          {submitting ? t("form.submitting") : t("form.submit")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function RequestDetails({ request, testId }: { request: RequestView; testId: string }) {
+  const { t } = useTranslation("portability");
+  const rows: Array<[string, string, string]> = [
+    [t("result.folio"), request.folio, "portability-folio"],
+    [t("result.status"), t(`status.${request.status}`), "portability-status"],
+    [t("result.line"), request.line, "portability-line"],
+    [
+      t("result.carrier"),
+      carrierLabel(request.carrier, t("form.otherCarrier")),
+      "portability-carrier",
+    ],
+    [t("result.createdAt"), formatRequestDate(request.createdAt), "portability-created"],
+  ];
+  return (
+    <dl data-testid={testId} className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
+      {rows.map(([label, value, id]) => (
+        <div key={id} className="contents">
+          <dt className="font-semibold text-slate-700">{label}</dt>
+          <dd className="text-slate-900" data-testid={id}>
+            {value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function SubmittedRequest({ request }: { request: RequestView }) {
+  const { t } = useTranslation("portability");
+  return (
+    <section
+      aria-labelledby="solicitud-recibida"
+      className="rounded-lg border border-primary bg-primary-soft p-6"
+    >
+      <h2 id="solicitud-recibida" className="text-2xl font-bold text-slate-900">
+        {t("result.heading")}
+      </h2>
+      <RequestDetails request={request} testId="portability-result" />
+      <h3 className="mt-6 text-lg font-bold text-slate-900">{t("result.nextSteps")}</h3>
+      <ol className="mt-2 list-decimal space-y-2 pl-6 text-slate-800">
+        <li>{t("result.nextStep1")}</li>
+        <li>{t("result.nextStep2", { email: request.email ?? "" })}</li>
+        <li>{t("result.nextStep3")}</li>
+      </ol>
+      <Link
+        to="/portabilidad"
+        className="mt-6 inline-block font-semibold text-secondary underline underline-offset-4"
+      >
+        {t("result.another")}
+      </Link>
+    </section>
+  );
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function StatusLookup({
+  lookup,
+  folio,
+}: {
+  lookup: LoaderData["lookup"];
+  /** Fills the folio in when the page knows it. */
+  folio: string | null;
+}) {
+  const navigation = useNavigation();
+  const { t } = useTranslation("portability");
+  const [form, fields] = useForm({
+    id: "consulta-portabilidad",
+    lastResult: lookup?.result as SubmissionResult<string[]> | undefined,
+    defaultValue: folio ? { folio } : undefined,
+    constraint: getZodConstraint(statusLookupSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: statusLookupSchema }),
+  });
+  const searching =
+    navigation.state === "loading" &&
+    navigation.formMethod === "GET" &&
+    navigation.location.pathname === "/portabilidad";
+  return (
+    <section
+      id="consulta"
+      aria-labelledby="consulta-titulo"
+      className="mt-12 border-t border-slate-200 pt-8"
+    >
+      <h2 id="consulta-titulo" className="text-2xl font-bold text-slate-900">
+        {t("lookup.heading")}
+      </h2>
+      <Form
+        method="get"
+        action="/portabilidad#consulta"
+        preventScrollReset
+        {...getFormProps(form)}
+        className="mt-4 grid max-w-3xl items-start gap-5 sm:grid-cols-[1fr_1fr_auto]"
+      >
+        <TextField meta={fields.folio} label={t("lookup.folio")} hint={t("lookup.folioHint")} />
+        <TextField
+          meta={fields.numero}
+          type="tel"
+          label={t("lookup.phoneNumber")}
+          inputMode="tel"
+        />
+        <button
+          type="submit"
+          className="rounded bg-secondary px-6 py-2 font-semibold text-white hover:opacity-90 sm:mt-12"
+        >
+          {searching ? t("lookup.submitting") : t("lookup.submit")}
+        </button>
+      </Form>
+      {lookup?.outcome === "found" && lookup.request ? (
+        <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-5" role="status">
+          <h3 className="text-lg font-bold text-slate-900">{t("lookup.resultHeading")}</h3>
+          <RequestDetails request={lookup.request} testId="portability-lookup" />
+        </div>
+      ) : null}
+      {lookup?.outcome === "not_found" || lookup?.outcome === "unavailable" ? (
+        <p
+          role="alert"
+          className="mt-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+        >
+          {t(lookup.outcome === "not_found" ? "lookup.notFound" : "lookup.unavailable")}
+        </p>
+      ) : null}
+    </section>
+  );
 }
 
 export default function PortabilityPage() {
-  const { t } = useTranslation();
+  const { submitted, submittedElsewhere, lookup, idempotencyKey } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("portability");
+  const prefill = submitted?.folio ?? submittedElsewhere;
   return (
     <>
-      <PageHeader title={t("pages.portability.heading")} />
-      <p>{t("comingSoon")}</p>
+      <PageHeader title={t("heading")}>{t("intro")}</PageHeader>
+      {submitted ? (
+        <SubmittedRequest request={submitted} />
+      ) : (
+        <>
+          {submittedElsewhere ? (
+            <p
+              role="status"
+              className="mb-8 rounded border-l-4 border-secondary bg-slate-50 px-4 py-3"
+            >
+              {t("result.onlyHere")}
+            </p>
+          ) : null}
+          <div className="grid gap-10 lg:grid-cols-5">
+            <Explanation />
+            <RequestForm idempotencyKey={idempotencyKey} />
+          </div>
+        </>
+      )}
+      {/* Remounted when the folio to fill in changes: a form reads its defaults once. */}
+      <StatusLookup key={prefill ?? ""} lookup={lookup} folio={prefill} />
     </>
   );
 }

@@ -1,0 +1,154 @@
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "~/db/db.server";
+import { curpCheckDigit } from "./curp";
+import { portabilitySchema, type PortabilityInput } from "./portability-schema";
+import {
+  createNipBox,
+  createPortabilityRequests,
+  type PortabilityRequests,
+} from "./requests.server";
+
+const SECRET = "a-test-secret-that-is-long-enough-0123456789";
+let db: Db;
+let requests: PortabilityRequests;
+
+beforeEach(async () => {
+  db = await openDatabase({ dataDir: null });
+  requests = createPortabilityRequests({ db, nipBox: createNipBox([SECRET]) });
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+const curp = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
+
+function request(overrides: Partial<Record<string, string>> = {}): PortabilityInput {
+  return portabilitySchema.parse({
+    phone_number: "55 1234 5678",
+    nip: "4821",
+    full_name: "Ana Gómez Martínez",
+    email: "ana@example.mx",
+    curp,
+    current_carrier: "telcel",
+    accept_terms: "on",
+    idempotency_key: crypto.randomUUID(),
+    ...overrides,
+  });
+}
+
+async function accepted(input: PortabilityInput) {
+  const outcome = await requests.submit(input);
+  if (outcome.kind !== "accepted") throw new Error(`expected accepted, got ${outcome.kind}`);
+  return outcome;
+}
+
+describe("a portability request", () => {
+  it("is received with a POR folio of the year", async () => {
+    const { request: created, created: isNew } = await accepted(request());
+    expect(isNew).toBe(true);
+    expect(created.status).toBe("received");
+    expect(created.folio).toMatch(/^POR-\d{4}-000001$/);
+    expect(created.phoneNumber).toBe("5512345678");
+    expect(created.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(created).not.toHaveProperty("nip");
+  });
+
+  it("keeps the NIP only sealed: the stored row never holds it in clear", async () => {
+    const { request: created } = await accepted(request({ nip: "4821" }));
+    const { rows } = await sql<Record<string, unknown>>`select * from portability_requests`.execute(
+      db,
+    );
+    expect(JSON.stringify(rows)).not.toContain("4821");
+    expect(await requests.revealNip(created.id)).toBe("4821");
+    // Another deployment's secret cannot open it.
+    const stranger = createPortabilityRequests({ db, nipBox: createNipBox(["x".repeat(40)]) });
+    expect(await stranger.revealNip(created.id)).toBeNull();
+  });
+
+  it("is created once per idempotency key: a resubmitted form returns the same request", async () => {
+    const input = request();
+    const first = await accepted(input);
+    const again = await accepted({ ...input, nip: "9999" });
+    expect(again.created).toBe(false);
+    expect(again.request.folio).toBe(first.request.folio);
+    const { count } = await db
+      .selectFrom("portability_requests")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .executeTakeFirstOrThrow();
+    expect(Number(count)).toBe(1);
+  });
+
+  it("is refused while the same number has an open request, naming the open folio", async () => {
+    const first = await accepted(request());
+    expect(await requests.submit(request({ phone_number: "5512345678" }))).toEqual({
+      kind: "open_request_exists",
+      folio: first.request.folio,
+    });
+    await requests.setStatus(first.request.folio, "in_progress");
+    expect((await requests.submit(request())).kind).toBe("open_request_exists");
+    // Another number is not affected.
+    expect((await requests.submit(request({ phone_number: "3312345678" }))).kind).toBe("accepted");
+  });
+
+  it.each(["completed", "rejected"] as const)(
+    "can be made again once the previous one is %s",
+    async (status) => {
+      const first = await accepted(request());
+      await requests.setStatus(first.request.folio, status);
+      const second = await accepted(request());
+      expect(second.request.folio).not.toBe(first.request.folio);
+    },
+  );
+
+  it("refuses a racing second open request at the database, not only in code", async () => {
+    await accepted(request());
+    await expect(
+      db
+        .insertInto("portability_requests")
+        .values({
+          id: "racing-request-id",
+          folio: "POR-2026-999999",
+          idempotency_key: crypto.randomUUID(),
+          phone_number: "5512345678",
+          nip_sealed: "v1.x",
+          full_name: "Otra Persona",
+          email: "otra@example.mx",
+          curp,
+          current_carrier: "att",
+          iccid: null,
+          status: "received",
+          terms_accepted_at: "2026-01-01T00:00:00.000Z",
+          created_at: "2026-01-01T00:00:00.000Z",
+          updated_at: "2026-01-01T00:00:00.000Z",
+        })
+        .execute(),
+    ).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_UNIQUE" });
+  });
+});
+
+describe("the status lookup", () => {
+  it("finds a request only when the folio and the number both match", async () => {
+    const { request: created } = await accepted(request());
+    expect((await requests.lookup(created.folio, "5512345678"))?.status).toBe("received");
+    expect(await requests.lookup(created.folio, "5512345679")).toBeNull();
+    expect(await requests.lookup("POR-2026-999999", "5512345678")).toBeNull();
+  });
+
+  it("shows the status the request has now", async () => {
+    const { request: created } = await accepted(request());
+    await requests.setStatus(created.folio, "completed");
+    expect((await requests.lookup(created.folio, "5512345678"))?.status).toBe("completed");
+  });
+});
+
+describe("the result page", () => {
+  it("shows a request only to the browser that submitted it", async () => {
+    const { request: created } = await accepted(request());
+    expect((await requests.findSubmitted(created.folio, [created.id]))?.email).toBe(
+      "ana@example.mx",
+    );
+    expect(await requests.findSubmitted(created.folio, [])).toBeNull();
+    expect(await requests.findSubmitted(created.folio, ["someone-else"])).toBeNull();
+  });
+});

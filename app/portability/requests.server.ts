@@ -1,0 +1,171 @@
+import { randomBytes } from "node:crypto";
+import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
+import { nextFolio } from "~/db/folio-counter.server";
+import type { PortabilityRequestsTable, PortabilityStatus } from "~/db/schema";
+import { createSealedBox, type SealedBox } from "~/lib/sealed-box.server";
+import type { PortabilityInput } from "./portability-schema";
+
+export const PORTABILITY_SERIES = "POR";
+export const OPEN_STATUSES: readonly PortabilityStatus[] = ["received", "in_progress"];
+
+/** What the store shows of a request. The NIP is not part of it: it is never shown back. */
+export interface PortabilityRequest {
+  id: string;
+  folio: string;
+  status: PortabilityStatus;
+  phoneNumber: string;
+  fullName: string;
+  email: string;
+  currentCarrier: string;
+  iccid: string | null;
+  createdAt: string;
+}
+
+export type SubmitOutcome =
+  | { kind: "accepted"; request: PortabilityRequest; created: boolean }
+  /** The number already has a request being processed: the customer should follow that one. */
+  | { kind: "open_request_exists"; folio: string };
+
+export interface PortabilityRequests {
+  /**
+   * Records the request once per idempotency key: a resubmitted form gets the request the first
+   * submission created. A second open request for the same number is refused.
+   */
+  submit(input: PortabilityInput): Promise<SubmitOutcome>;
+  /** The status lookup: both the folio and the number must match. */
+  lookup(folio: string, phoneNumber: string): Promise<PortabilityRequest | null>;
+  /** A request this browser submitted (its ids come from a sealed cookie), found by folio. */
+  findSubmitted(folio: string, ids: readonly string[]): Promise<PortabilityRequest | null>;
+  /** Moves a request along; the entry point for the porting back office. */
+  setStatus(folio: string, status: PortabilityStatus): Promise<boolean>;
+  /** The NIP, for the porting process only; never for a page or a log line. */
+  revealNip(id: string): Promise<string | null>;
+}
+
+/** The NIP's key: derived from the session secrets, for this column only. */
+export function createNipBox(secrets: readonly string[]): SealedBox {
+  return createSealedBox({
+    secrets,
+    salt: "storefront-field",
+    purpose: "portability_requests.nip",
+  });
+}
+
+function toRequest(row: PortabilityRequestsTable): PortabilityRequest {
+  return {
+    id: row.id,
+    folio: row.folio,
+    status: row.status,
+    phoneNumber: row.phone_number,
+    fullName: row.full_name,
+    email: row.email,
+    currentCarrier: row.current_carrier,
+    iccid: row.iccid,
+    createdAt: row.created_at,
+  };
+}
+
+export function createPortabilityRequests({
+  db,
+  nipBox,
+}: {
+  db: Db;
+  nipBox: SealedBox;
+}): PortabilityRequests {
+  const requests = () => db.selectFrom("portability_requests").selectAll();
+
+  async function byKey(key: string) {
+    const row = await requests().where("idempotency_key", "=", key).executeTakeFirst();
+    return row ? toRequest(row) : null;
+  }
+
+  async function openFor(phoneNumber: string) {
+    const row = await requests()
+      .where("phone_number", "=", phoneNumber)
+      .where("status", "in", OPEN_STATUSES)
+      .executeTakeFirst();
+    return row ? toRequest(row) : null;
+  }
+
+  /** After losing a race (a unique index refused the insert), what the winner means for us. */
+  async function settleConflict(input: PortabilityInput): Promise<SubmitOutcome | null> {
+    const winner = await byKey(input.idempotency_key);
+    if (winner) return { kind: "accepted", request: winner, created: false };
+    const open = await openFor(input.phone_number);
+    return open ? { kind: "open_request_exists", folio: open.folio } : null;
+  }
+
+  return {
+    async submit(input) {
+      const existing = await byKey(input.idempotency_key);
+      if (existing) return { kind: "accepted", request: existing, created: false };
+      const open = await openFor(input.phone_number);
+      if (open) return { kind: "open_request_exists", folio: open.folio };
+      const now = nowIso();
+      const id = randomBytes(16).toString("base64url");
+      try {
+        const row = await db.transaction().execute(async (trx) => {
+          const values: PortabilityRequestsTable = {
+            id,
+            folio: await nextFolio(trx, PORTABILITY_SERIES),
+            idempotency_key: input.idempotency_key,
+            phone_number: input.phone_number,
+            nip_sealed: nipBox.seal(input.nip, id),
+            full_name: input.full_name,
+            email: input.email,
+            curp: input.curp,
+            current_carrier: input.current_carrier,
+            iccid: input.iccid ?? null,
+            status: "received",
+            terms_accepted_at: now,
+            created_at: now,
+            updated_at: now,
+          };
+          await trx.insertInto("portability_requests").values(values).execute();
+          return values;
+        });
+        return { kind: "accepted", request: toRequest(row), created: true };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const outcome = await settleConflict(input);
+        if (!outcome) throw error;
+        return outcome;
+      }
+    },
+
+    async lookup(folio, phoneNumber) {
+      const row = await requests()
+        .where("folio", "=", folio)
+        .where("phone_number", "=", phoneNumber)
+        .executeTakeFirst();
+      return row ? toRequest(row) : null;
+    },
+
+    async findSubmitted(folio, ids) {
+      if (ids.length === 0) return null;
+      const row = await requests()
+        .where("folio", "=", folio)
+        .where("id", "in", ids)
+        .executeTakeFirst();
+      return row ? toRequest(row) : null;
+    },
+
+    async setStatus(folio, status) {
+      const result = await db
+        .updateTable("portability_requests")
+        .set({ status, updated_at: nowIso() })
+        .where("folio", "=", folio)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async revealNip(id) {
+      const row = await db
+        .selectFrom("portability_requests")
+        .select("nip_sealed")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row ? nipBox.open(row.nip_sealed, id) : null;
+    },
+  };
+}
