@@ -1,4 +1,13 @@
 import type { Logger } from "pino";
+import { createIdentity, type IdentityService } from "./auth/identity.server";
+import {
+  PENDING_MAX_AGE_SECONDS,
+  SESSION_MAX_AGE_SECONDS,
+  pendingSignInSchema,
+  sessionTokensSchema,
+  type PendingSignIn,
+} from "./auth/session.server";
+import type { SessionTokens } from "./auth/tokens";
 import type { Config } from "./config.server";
 import { createSealedCookie, type SealedCookie } from "./lib/sealed-cookie.server";
 import { flashSchema } from "./lib/flash.server";
@@ -10,7 +19,13 @@ export interface Services {
   logger: Logger;
   cookies: {
     flash: SealedCookie<Flash>;
+    /** The signed-in customer's Cognito tokens (chunked: real tokens exceed one cookie). */
+    authSession: SealedCookie<SessionTokens>;
+    /** A sign-in waiting for its next step (180 s). */
+    authPending: SealedCookie<PendingSignIn>;
   };
+  /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
+  identity: IdentityService;
   /** Checks run by GET /readyz; each resolves when its dependency answers. */
   readinessChecks: Record<string, () => Promise<void>>;
   /** Run in order on shutdown. */
@@ -21,6 +36,8 @@ export interface Services {
 export interface RequestContext extends Services {
   cspNonce: string;
   requestId: string;
+  /** The client's address (per-IP rate limits); honours X-Forwarded-For only with TRUST_PROXY. */
+  clientIp: string;
 }
 
 declare module "@remix-run/node" {
@@ -30,6 +47,7 @@ declare module "@remix-run/node" {
 
 export function createServices(config: Config, logger: Logger): Services {
   const secure = config.isProduction;
+  const identity = createIdentity(config, logger);
   return {
     config,
     logger,
@@ -41,8 +59,23 @@ export function createServices(config: Config, logger: Logger): Services {
         maxAgeSeconds: 60,
         schema: flashSchema,
       }),
+      authSession: createSealedCookie({
+        name: "auth_session",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+        schema: sessionTokensSchema,
+      }),
+      authPending: createSealedCookie({
+        name: "auth_pending",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: PENDING_MAX_AGE_SECONDS,
+        schema: pendingSignInSchema,
+      }),
     },
-    readinessChecks: {},
-    closers: [],
+    identity,
+    readinessChecks: { identity: () => identity.ready() },
+    closers: [() => identity.close()],
   };
 }
