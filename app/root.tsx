@@ -14,6 +14,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
+import { getCustomer } from "./auth/session.server";
 import { FlashToasts } from "./components/layout/flash-toasts";
 import { Footer } from "./components/layout/footer";
 import { Navbar } from "./components/layout/navbar";
@@ -37,11 +38,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = getFixedT();
   const { config } = context;
   const { flash, headers } = takeFlash(context, request);
+  const customer = getCustomer(request, context);
   const shell: ShellData = {
     locale: "es",
     appTitle: t("app.title"),
     description: t("app.tagline"),
-    customer: null,
+    customer: customer ? { email: customer.email } : null,
     cartCount: 0,
     flash: flash
       ? { ...flash, id: crypto.randomUUID(), message: t(flash.key, flash.values ?? {}) }

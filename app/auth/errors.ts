@@ -33,6 +33,7 @@ export type AuthErrorKey =
   | "codeDeliveryFailed"
   | "unsupportedByEmulator"
   | "rateLimited"
+  | "totpSetupExpired"
   | "unknown";
 
 export interface AuthErrorMapping {
