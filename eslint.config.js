@@ -15,6 +15,8 @@ export default tseslint.config(
       ".cache",
       "test-results",
       "playwright-report",
+      "bench/minimal/build",
+      "bench/minimal/public",
     ],
   },
   js.configs.recommended,

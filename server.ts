@@ -14,7 +14,6 @@ import { createServices } from "./app/services.server";
 const here = path.dirname(fileURLToPath(import.meta.url));
 // `tsx server.ts` runs from the project root; the production bundle runs from dist/.
 const projectRoot = path.basename(here) === "dist" ? path.dirname(here) : here;
-const BUILD_PATH = path.join(projectRoot, "build", "index.js");
 const SHUTDOWN_GRACE_MS = 10_000;
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -39,7 +38,10 @@ const logger = pino({
   },
 });
 const services = createServices(config, logger);
-const build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
+const buildPath = config.SERVER_BUILD_PATH
+  ? path.resolve(config.SERVER_BUILD_PATH)
+  : path.join(projectRoot, "build", "index.js");
+const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 
 const app = express();
 app.disable("x-powered-by");
@@ -127,7 +129,9 @@ const publicDir = path.join(projectRoot, "public");
 // Fingerprinted bundles never change under the same name.
 app.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));
 app.use("/locales", express.static(path.join(publicDir, "locales"), { maxAge: "24h" }));
-app.use(express.static(publicDir, { maxAge: "1h" }));
+const publicFiles = express.static(publicDir, { maxAge: "1h" });
+// Only paths that look like files reach the disk: pages skip a useless stat per request.
+app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
 
 const I18N_COOKIE = "i18n_redirected";
 app.use((req, res, next) => {

@@ -48,6 +48,8 @@ export const environmentSchema = z.object({
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   AUTH_RATE_LIMIT_PER_USERNAME: z.coerce.number().int().min(1).default(10),
+  /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
+  SERVER_BUILD_PATH: z.string().min(1).optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -71,8 +73,10 @@ const MINIMUM_SECRET_LENGTH = 32;
  * Reads and validates the environment. Throws a ConfigError whose message is one line naming
  * the variable at fault, so an operator sees at once what to fix.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(env);
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = issue.path.join(".") || "environment";

@@ -1,34 +1,43 @@
 import { RemixBrowser } from "@remix-run/react";
-import i18next from "i18next";
-import HttpBackend from "i18next-http-backend";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
 import { getInitialNamespaces } from "remix-i18next/client";
-import { LOCALES_PATH, i18nConfig } from "./i18n/i18n";
+import { loadNamespace, loadedMessages } from "./i18n/browser-messages";
+import { NAMESPACES } from "./i18n/i18n";
+import { TranslationProvider, type TranslatorSource } from "./i18n/react";
+import { createTranslator } from "./i18n/translate";
+
+const translators = new Map<string, ReturnType<typeof createTranslator>>();
+
+/**
+ * A namespace not yet loaded suspends the component until its messages arrive (only possible
+ * when a customer navigates before the background load below finishes).
+ */
+const browserTranslators: TranslatorSource = (namespace) => {
+  if (!loadedMessages(namespace)) throw loadNamespace(namespace);
+  let translate = translators.get(namespace);
+  if (!translate) {
+    translate = createTranslator(loadedMessages, namespace);
+    translators.set(namespace, translate);
+  }
+  return translate;
+};
 
 async function hydrate() {
-  await i18next
-    .use(initReactI18next)
-    .use(HttpBackend)
-    .init({
-      ...i18nConfig,
-      // Only the namespaces of the matched routes before hydration; others load on navigation.
-      ns: getInitialNamespaces(),
-      backend: { loadPath: LOCALES_PATH },
-      react: { useSuspense: true },
-    });
-
+  // The matched routes' namespaces before hydration, so the first render matches the server's.
+  await Promise.all(["common", ...getInitialNamespaces()].map(loadNamespace));
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <TranslationProvider source={browserTranslators}>
         <StrictMode>
           <RemixBrowser />
         </StrictMode>
-      </I18nextProvider>,
+      </TranslationProvider>,
     );
   });
+  // The rest in the background, so later navigations find their messages ready.
+  for (const namespace of NAMESPACES) void loadNamespace(namespace).catch(() => undefined);
 }
 
 void hydrate();

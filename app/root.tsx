@@ -12,8 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
-import { useChangeLanguage } from "remix-i18next/react";
+import { useTranslation } from "~/i18n/react";
 import { getCustomer } from "./auth/session.server";
 import { FlashToasts } from "./components/layout/flash-toasts";
 import { Footer } from "./components/layout/footer";
@@ -66,7 +65,6 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  useChangeLanguage("es");
   return (
     <html lang="es">
       <head>

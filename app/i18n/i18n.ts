@@ -1,13 +1,6 @@
-/** Settings shared by the server's and the browser's i18next. Spanish is the only language. */
-export const i18nConfig = {
-  supportedLngs: ["es"],
-  fallbackLng: "es",
-  lng: "es",
-  defaultNS: "common",
-  ns: ["common"],
-  interpolation: { escapeValue: false },
-  react: { useSuspense: false },
-} as const;
+/** Every message namespace, one JSON file each under public/locales/es/. Spanish is the only language. */
+export const NAMESPACES = ["common", "portability", "auth"] as const;
+export type Namespace = (typeof NAMESPACES)[number];
 
 /** Where the browser fetches messages; the server serves them with a 24-hour cache. */
 export const LOCALES_PATH = "/locales/{{lng}}/{{ns}}.json";

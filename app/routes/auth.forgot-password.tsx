@@ -2,7 +2,7 @@ import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
 import { usernameOnlySchema, type Translate } from "~/auth/schemas";
 import { pendingCookieHeaders, readPending } from "~/auth/session.server";

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { titleMeta } from "~/lib/meta";

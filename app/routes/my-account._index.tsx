@@ -2,7 +2,7 @@ import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { attributesRecord, CognitoError, type MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import { authT, cognitoErrorReply, signOutHeaders } from "~/auth/flow.server";
@@ -101,7 +101,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AccountOverviewPage() {
-  const { t } = useTranslation(["auth", "common"]);
+  const { t } = useTranslation("auth");
   const { available, email, emailVerified, enabledMfa, preferredMfa } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({

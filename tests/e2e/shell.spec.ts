@@ -17,6 +17,10 @@ const pages = [
 
 for (const { path, title, heading } of pages) {
   test(`${path} shows its heading, title, navigation and footer in Spanish`, async ({ page }) => {
+    const consoleErrors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
     await expect(page).toHaveTitle(title);
@@ -48,6 +52,8 @@ for (const { path, title, heading } of pages) {
     await expect(footer.getByRole("link", { name: /\(PDF\)/ })).toHaveCount(8);
 
     await expectNoAxeViolations(page);
+    // Hydration mismatches and failed message loads show up here.
+    expect(consoleErrors).toEqual([]);
   });
 }
 

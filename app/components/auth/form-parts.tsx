@@ -1,7 +1,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import type { PasswordPolicy } from "~/auth/schemas";
 
 /** True once React has taken over the server-rendered page (JavaScript enhancements only). */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 
 /** A link to another site, in a new tab, that gives that site no handle on this one. */
 export function ExternalLink({

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { scrollStage, type ScrollStage } from "~/lib/scroll-stage";
 import type { ShellData } from "~/lib/shell";
 import { ExternalLink } from "./external-link";

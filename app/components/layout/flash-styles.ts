@@ -1,0 +1,9 @@
+import type { ShellData } from "~/lib/shell";
+
+export type ShownFlash = NonNullable<ShellData["flash"]>;
+
+export const flashStyles: Record<ShownFlash["kind"], string> = {
+  success: "border-primary bg-primary-soft text-primary-dark",
+  error: "border-error bg-error-soft text-error",
+  info: "border-secondary bg-secondary-soft text-secondary-dark",
+};

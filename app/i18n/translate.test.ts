@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { NAMESPACES } from "./i18n";
+import { getFixedT, resources } from "./i18n.server";
+import { createTranslator, type Messages } from "./translate";
+
+/** Every message key of a namespace, plural suffixes folded into the base key. */
+function keysOf(messages: unknown, prefix = ""): string[] {
+  if (!messages || typeof messages !== "object" || Array.isArray(messages)) return [];
+  return Object.entries(messages).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return typeof value === "string"
+      ? [path.replace(/_(zero|one|two|few|many|other)$/, "")]
+      : keysOf(value, path);
+  });
+}
+
+function placeholdersOf(messages: unknown): string[] {
+  return [...JSON.stringify(messages).matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((match) => match[1]);
+}
+
+const browserT = (namespace: string) =>
+  createTranslator((name) => (resources as Record<string, Messages>)[name], namespace);
+
+describe("the browser's translator", () => {
+  it("knows every namespace the server bundles", () => {
+    expect(Object.keys(resources).sort()).toEqual([...NAMESPACES].sort());
+  });
+
+  for (const namespace of NAMESPACES) {
+    it(`gives exactly the server's text for every message of "${namespace}"`, () => {
+      const messages = resources[namespace];
+      const values = Object.fromEntries(
+        placeholdersOf(messages).map((name) => [name, `«${name}»`]),
+      );
+      const server = getFixedT(namespace);
+      const browser = browserT(namespace);
+      for (const key of new Set(keysOf(messages))) {
+        for (const count of [undefined, 0, 1, 2, 5, 1_000_000]) {
+          const withCount = count === undefined ? values : { ...values, count };
+          expect(browser(key, withCount), `${namespace}:${key} count=${count}`).toBe(
+            server(key, withCount),
+          );
+        }
+      }
+    });
+  }
+
+  it("reads keys of another namespace, plurals and missing keys like i18next", () => {
+    const t = createTranslator(
+      (name) =>
+        ({
+          a: {
+            greeting: "Hola {{name}}",
+            items_one: "{{count}} artículo",
+            items_other: "{{count}} artículos",
+          },
+          b: { nested: { deep: "Profundo" } },
+        })[name],
+      "a",
+    );
+    expect(t("greeting", { name: "Ana" })).toBe("Hola Ana");
+    expect(t("items", { count: 1 })).toBe("1 artículo");
+    expect(t("items", { count: 3 })).toBe("3 artículos");
+    expect(t("b:nested.deep")).toBe("Profundo");
+    expect(t("missing.key")).toBe("missing.key");
+  });
+});

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { CARRIER_IDS } from "./carriers";
+import { isValidCurp, normalizeCurp } from "./curp";
+import { isValidIccid, normalizeDigits } from "./numbers";
+
+/**
+ * The portability request form. Messages are keys of the "portability" namespace, translated
+ * where they are shown, so the same schema validates on the server and in the browser.
+ */
+const message = (key: string) => ({ error: `portability:errors.${key}` });
+
+export const MEXICAN_MOBILE_NUMBER = /^[2-9]\d{9}$/;
+
+export const mexicanNumber = (requiredKey: string, formatKey: string) =>
+  z
+    .string(message(requiredKey))
+    .transform(normalizeDigits)
+    .pipe(z.string().min(1, message(requiredKey)).regex(MEXICAN_MOBILE_NUMBER, message(formatKey)));
+
+export const portabilitySchema = z.object({
+  phone_number: mexicanNumber("phoneRequired", "phoneFormat"),
+  nip: z
+    .string(message("nipRequired"))
+    .trim()
+    .min(1, message("nipRequired"))
+    .regex(/^\d{4}$/, message("nipFormat")),
+  full_name: z
+    .string(message("fullNameRequired"))
+    .trim()
+    .min(3, message("fullNameShort"))
+    .max(120, message("tooLong")),
+  email: z
+    .string(message("emailRequired"))
+    .trim()
+    .min(1, message("emailRequired"))
+    .max(254, message("tooLong"))
+    .pipe(z.email(message("emailInvalid"))),
+  curp: z
+    .string(message("curpRequired"))
+    .transform(normalizeCurp)
+    .pipe(
+      z
+        .string()
+        .min(1, message("curpRequired"))
+        .length(18, message("curpLength"))
+        .refine(isValidCurp, message("curpInvalid")),
+    ),
+  current_carrier: z.enum(CARRIER_IDS, message("carrierRequired")),
+  iccid: z
+    .string()
+    .optional()
+    .transform((value) => (value ? normalizeDigits(value) : undefined))
+    .pipe(z.string().refine(isValidIccid, message("iccidInvalid")).optional()),
+  accept_terms: z.literal("on", message("acceptTerms")),
+  idempotency_key: z.uuid(message("expired")),
+});
+
+export type PortabilityInput = z.infer<typeof portabilitySchema>;
+
+/** The status lookup: a plain GET form. */
+export const statusLookupSchema = z.object({
+  folio: z
+    .string(message("folioRequired"))
+    .transform((value) => value.trim().toUpperCase())
+    .pipe(z.string().regex(/^POR-\d{4}-\d{6}$/, message("folioFormat"))),
+  numero: mexicanNumber("phoneRequired", "phoneFormat"),
+});

@@ -1,0 +1,3 @@
+export default function Minimal() {
+  return <h1>Hola</h1>;
+}

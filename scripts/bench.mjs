@@ -1,0 +1,167 @@
+// npm run bench: builds and starts the production server with embedded defaults, drives it with
+// autocannon on loopback next to two references (a bare node:http server returning the home
+// page's bytes, and a minimal Remix page served by the same server.ts), and writes the results
+// to docs/performance.md. Ratios, not absolute figures, are what count on a shared machine.
+import { execSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP_S = 3;
+const PORTS = { storefront: 3200, minimal: 3201, bare: 3202 };
+const skipBuild = process.argv.includes("--no-build");
+
+const sh = (command) => execSync(command, { stdio: "inherit" });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+if (!skipBuild) {
+  sh("npm run build");
+}
+// The root install serves the reference app too (no install of its own).
+sh("cd bench/minimal && node ../../node_modules/@remix-run/dev/dist/cli.js build > /dev/null");
+
+function startServer(port, extraEnv = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
+  const started = performance.now();
+  const child = spawn(process.execPath, ["dist/server.js"], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+      SESSION_SECRET: "benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return { child, started, dataDir };
+}
+
+async function timeToFirst200(url, started) {
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+}
+
+/** Peak resident memory of a process (VmHWM), in MB. */
+function peakRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function run(name, options) {
+  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_S });
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
+  const statusCounts = {
+    "2xx": result["2xx"],
+    "3xx": result["3xx"],
+    "4xx": result["4xx"],
+    "5xx": result["5xx"],
+  };
+  const row = {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    statusCounts,
+  };
+  console.log(
+    `${name.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  ${JSON.stringify(statusCounts)}`,
+  );
+  return row;
+}
+
+const storefront = startServer(PORTS.storefront);
+const base = `http://127.0.0.1:${PORTS.storefront}`;
+const startMs = await timeToFirst200(`${base}/`, storefront.started);
+const homeBytes = Buffer.from(await (await fetch(`${base}/`)).arrayBuffer());
+const plansHtml = await (await fetch(`${base}/plans`)).text();
+const planId = /name="id" value="([^"]+)"/.exec(plansHtml)?.[1] ?? "plan-desconocido";
+
+const minimal = startServer(PORTS.minimal, {
+  SERVER_BUILD_PATH: path.resolve("bench/minimal/build/index.js"),
+});
+await timeToFirst200(`http://127.0.0.1:${PORTS.minimal}/`, minimal.started);
+
+const bare = http
+  .createServer((_request, response) => {
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    response.end(homeBytes);
+  })
+  .listen(PORTS.bare, "127.0.0.1");
+
+const rows = [];
+for (const [name, pathname] of [
+  ["GET /", "/"],
+  ["GET /plans", "/plans"],
+  ["GET /auth/sign-in", "/auth/sign-in"],
+  ["GET /help-center?q=recarga", "/help-center?q=recarga"],
+]) {
+  rows.push(await run(name, { url: `${base}${pathname}` }));
+}
+rows.push(
+  await run("POST /cart (add)", {
+    url: `${base}/cart`,
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `intent=add&id=${encodeURIComponent(planId)}`,
+  }),
+);
+const storefrontPeakRss = peakRssMb(storefront.child.pid);
+const minimalRow = await run("minimal Remix page", { url: `http://127.0.0.1:${PORTS.minimal}/` });
+const bareRow = await run("bare node:http (home bytes)", {
+  url: `http://127.0.0.1:${PORTS.bare}/`,
+});
+
+storefront.child.kill("SIGTERM");
+minimal.child.kill("SIGTERM");
+bare.close();
+rmSync(storefront.dataDir, { recursive: true, force: true });
+rmSync(minimal.dataDir, { recursive: true, force: true });
+
+const percent = (value) => `${(value * 100).toFixed(0)} %`;
+const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+const date = new Date().toISOString().slice(0, 16).replace("T", " ");
+const table = [
+  "| Target | req/s | p50 (ms) | p99 (ms) | p99 / p50 | ours / minimal Remix | ours / bare Node | non-2xx/3xx |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|",
+  ...[...rows, minimalRow, bareRow].map((row) => {
+    const isReference = row === minimalRow || row === bareRow;
+    const bad = row.statusCounts["4xx"] + row.statusCounts["5xx"] + row.errors;
+    return `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)} | ${isReference ? "—" : percent(row.requestsPerSecond / minimalRow.requestsPerSecond)} | ${isReference ? "—" : percent(row.requestsPerSecond / bareRow.requestsPerSecond)} | ${bad} |`;
+  }),
+].join("\n");
+
+const report = `<!-- bench:start -->
+Measured ${date} UTC on ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version};
+${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s per target, autocannon on loopback.
+
+${table}
+
+- Peak RSS of the storefront during the run: ${storefrontPeakRss.toFixed(0)} MB (target ≤ 250 MB).
+- Process start to first 200 on \`/\` (embedded defaults, identity emulator included): ${startMs.toFixed(0)} ms (target ≤ 2000 ms).
+<!-- bench:end -->`;
+
+const file = "docs/performance.md";
+let current = "";
+try {
+  current = readFileSync(file, "utf8");
+} catch {
+  current = "# Performance\n\n<!-- bench:start -->\n<!-- bench:end -->\n";
+}
+writeFileSync(file, current.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, report));
+console.log(`\nResults written to ${file}`);
