@@ -33,6 +33,18 @@ export class CognitoError extends Error {
   }
 }
 
+/**
+ * True for a CognitoError. Not `instanceof`: server.ts and the Remix build are separate bundles,
+ * each with its own copy of the class.
+ */
+export function isCognitoError(error: unknown): error is CognitoError {
+  return (
+    error instanceof Error &&
+    error.name === "CognitoError" &&
+    typeof (error as Partial<CognitoError>).code === "string"
+  );
+}
+
 export interface CodeDeliveryDetails {
   Destination?: string;
   DeliveryMedium?: "EMAIL" | "SMS";

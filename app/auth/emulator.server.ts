@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import type { CognitoTarget } from "./cognito.server";
 import type { PasswordPolicy } from "./schemas";
 import { decodeJwtPayload } from "./tokens";
-import { generateTotpSecret, verifyTotp } from "./totp.server";
+import { generateTotpSecret, matchTotp } from "./totp.server";
 
 /**
  * The embedded identity service: cognito-local, started in-process on a loopback port when no
@@ -397,7 +397,9 @@ function extendRouter(
     async VerifySoftwareToken(ctx, request) {
       const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
       const secret = user.SoftwareTokenPendingSecret;
-      if (typeof secret !== "string" || !verifyTotp(secret, String(request.UserCode ?? ""), Date.now())) {
+      const step =
+        typeof secret === "string" ? matchTotp(secret, String(request.UserCode ?? ""), Date.now()) : null;
+      if (step === null) {
         throw new errors.CognitoError(
           "EnableSoftwareTokenMFAException",
           "Code mismatch and fail enable Software Token MFA",
@@ -407,6 +409,7 @@ function extendRouter(
         ...user,
         SoftwareTokenSecret: secret,
         SoftwareTokenPendingSecret: undefined,
+        SoftwareTokenUsedStep: step,
       });
       return { Status: "SUCCESS" };
     },
@@ -471,9 +474,13 @@ function extendRouter(
       const user = await pool.getUserByUsername(ctx, pending.username);
       const responses = request.ChallengeResponses as Record<string, string> | undefined;
       const secret = user?.SoftwareTokenSecret;
-      if (typeof secret !== "string" || !verifyTotp(secret, responses?.SOFTWARE_TOKEN_MFA_CODE ?? "", now)) {
-        throw new errors.CodeMismatchError();
-      }
+      const usedStep = typeof user?.SoftwareTokenUsedStep === "number" ? user.SoftwareTokenUsedStep : undefined;
+      const step =
+        user && typeof secret === "string"
+          ? matchTotp(secret, responses?.SOFTWARE_TOKEN_MFA_CODE ?? "", now, { usedStep })
+          : null;
+      if (!user || step === null) throw new errors.CodeMismatchError();
+      await pool.saveUser(ctx, { ...user, SoftwareTokenUsedStep: step });
       pendingMfa.delete(String(request.Session));
       return { ChallengeParameters: {}, AuthenticationResult: pending.result };
     },

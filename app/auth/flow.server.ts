@@ -3,7 +3,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { getFixedT } from "~/i18n/i18n.server";
 import { flashHeaders } from "~/lib/flash.server";
 import type { Flash } from "~/lib/flash";
-import { attributesRecord, CognitoError } from "./cognito.server";
+import { attributesRecord, isCognitoError } from "./cognito.server";
 import { mapCognitoError, type AuthErrorKey, type CognitoOperation } from "./errors";
 import { safeRedirectPath } from "./redirect";
 import {
@@ -59,7 +59,7 @@ export function cognitoErrorReply(
   error: unknown,
   operation: CognitoOperation,
 ) {
-  if (!(error instanceof CognitoError)) {
+  if (!(isCognitoError(error))) {
     context.logger.error({ err: error, operation, requestId: context.requestId }, "auth step failed");
     return errorReply(submission, "unknown", 400);
   }

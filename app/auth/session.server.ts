@@ -3,7 +3,7 @@ import { z } from "zod";
 import { flashHeaders } from "~/lib/flash.server";
 import { parseCookieHeader } from "~/lib/sealed-cookie.server";
 import type { Services } from "~/services.server";
-import { CognitoError } from "./cognito.server";
+import { isCognitoError } from "./cognito.server";
 import { signInPathFor } from "./redirect";
 import {
   customerFromTokens,
@@ -169,8 +169,8 @@ export async function refreshSessionIfDue(
           ("signed-out" as const),
       )
       .catch((error: unknown) => {
-        if (error instanceof CognitoError && error.isNetwork) return "unreachable" as const;
-        const code = error instanceof CognitoError ? error.code : "unexpected";
+        if (isCognitoError(error) && error.isNetwork) return "unreachable" as const;
+        const code = isCognitoError(error) ? error.code : "unexpected";
         services.logger.info({ code }, "session refresh refused: signing out");
         return "signed-out" as const;
       })

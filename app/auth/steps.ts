@@ -163,9 +163,10 @@ export function signInNextStep(outcome: SignInOutcome): SignInNext | null {
   }
   const { ChallengeName: challenge, ChallengeParameters: parameters, AuthenticationResult } =
     outcome.response;
-  if (!challenge) {
-    return AuthenticationResult ? next("DONE") : { step: null, unhandledChallenge: "(ninguno)" };
-  }
+  // Tokens mean done, whatever else came along (cognito-local names its password check
+  // "PASSWORD_VERIFIER" next to the tokens).
+  if (AuthenticationResult?.AccessToken) return next("DONE");
+  if (!challenge) return { step: null, unhandledChallenge: "(ninguno)" };
   if (challenge === CHALLENGE.setup) {
     const types = setupMfaTypes(parameters);
     if (types.length > 1) return next("CONTINUE_SIGN_IN_WITH_MFA_SETUP_SELECTION");

@@ -59,12 +59,29 @@ export function totpCode(secret: string, timeMs: number): string {
   return String(binary % 10 ** DIGITS).padStart(DIGITS, "0");
 }
 
-/** Accepts the current step and one either side, for clocks that differ a little. */
-export function verifyTotp(secret: string, code: string, nowMs: number, window = 1): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
+/**
+ * The time step the code belongs to, or null when it matches none. Accepts the current step and
+ * one either side, for clocks that differ a little; steps up to `usedStep` are refused, so a
+ * code works once (as Cognito does).
+ */
+export function matchTotp(
+  secret: string,
+  code: string,
+  nowMs: number,
+  options: { window?: number; usedStep?: number } = {},
+): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const window = options.window ?? 1;
+  const current = Math.floor(nowMs / 1000 / TOTP_STEP_SECONDS);
   for (let offset = -window; offset <= window; offset++) {
-    const expected = totpCode(secret, nowMs + offset * TOTP_STEP_SECONDS * 1000);
-    if (timingSafeEqual(Buffer.from(expected), Buffer.from(code))) return true;
+    const step = current + offset;
+    if (options.usedStep !== undefined && step <= options.usedStep) continue;
+    const expected = totpCode(secret, step * TOTP_STEP_SECONDS * 1000);
+    if (timingSafeEqual(Buffer.from(expected), Buffer.from(code))) return step;
   }
-  return false;
+  return null;
+}
+
+export function verifyTotp(secret: string, code: string, nowMs: number, window = 1): boolean {
+  return matchTotp(secret, code, nowMs, { window }) !== null;
 }

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { CognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
 import { confirmSignUpSchema, usernameOnlySchema, type Translate } from "~/auth/schemas";
@@ -81,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       // Spec §4: "User is already confirmed." on resend counts as success.
       if (
-        error instanceof CognitoError &&
+        isCognitoError(error) &&
         mapCognitoError(error.code, error.message, "ResendConfirmationCode").key === "alreadyConfirmed"
       ) {
         return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");
@@ -97,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return toSignIn(context, request, username, "auth:flash.signUpConfirmed");
   } catch (error) {
     if (
-      error instanceof CognitoError &&
+      isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "ConfirmSignUp").key === "alreadyConfirmed"
     ) {
       return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");

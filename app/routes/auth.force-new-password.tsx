@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { CognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import {
   authT,
@@ -97,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (
-      error instanceof CognitoError &&
+      isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key === "signInStateExpired"
     ) {
       return signInStateExpired(context, request, pending.redirectTo);

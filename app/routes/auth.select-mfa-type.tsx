@@ -4,7 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { z } from "zod";
-import { CognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import {
   authT,
@@ -106,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(authPath("setup-email"), { status: 303 });
   } catch (error) {
     if (
-      error instanceof CognitoError &&
+      isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key === "signInStateExpired"
     ) {
       return signInStateExpired(context, request, pending.redirectTo);

@@ -4,7 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
-import { CognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import {
   authT,
@@ -15,7 +15,8 @@ import {
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
-import { QR_SIZE_PX, qrDataUrl, totpUri } from "~/auth/qr.server";
+import { QR_SIZE_PX, totpUri } from "~/auth/qr";
+import { qrDataUrl } from "~/auth/qr.server";
 import { setupTotpSchema, type Translate } from "~/auth/schemas";
 import {
   pendingCookieHeaders,
@@ -147,7 +148,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (
-      error instanceof CognitoError &&
+      isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "VerifySoftwareToken").key === "signInStateExpired"
     ) {
       return signInStateExpired(context, request, mode.redirectTo);

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { CognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito.server";
 import {
   authT,
   cognitoErrorReply,
@@ -59,6 +59,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { username, password } = submission.value;
   const redirectTo = safeRedirectPath(submission.value.redirectTo);
+  // Carried to the confirmation and reset views only when a page asked for it.
+  const requested = submission.value.redirectTo ? redirectTo : undefined;
   if (getCustomer(request, context)) {
     return redirect(redirectTo, {
       status: 303,
@@ -74,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return await continueSignIn({ context, request, submission, response, username, redirectTo });
   } catch (error) {
     const next =
-      error instanceof CognitoError ? signInNextStep({ type: "error", name: error.code }) : null;
+      isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
     if (next?.step === "CONFIRM_SIGN_UP") {
       // Cognito sent the code at sign-up; send a fresh one, as it may be long gone.
       const delivery = await client.resendConfirmationCode(username).catch(() => null);
@@ -85,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           request,
           pendingCookieHeaders(context, request, {
             username,
-            redirectTo,
+            redirectTo: requested,
             delivery: delivery?.CodeDeliveryDetails?.Destination
               ? {
                   destination: delivery.CodeDeliveryDetails.Destination,
@@ -108,7 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             request,
             pendingCookieHeaders(context, request, {
               username,
-              redirectTo,
+              redirectTo: requested,
               delivery: destination
                 ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
                 : undefined,

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { attributesRecord, CognitoError, type MfaPreference } from "~/auth/cognito.server";
+import { attributesRecord, isCognitoError, type MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import { authT, cognitoErrorReply, signOutHeaders } from "~/auth/flow.server";
 import { signInPathFor } from "~/auth/redirect";
@@ -49,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       preferredMfa: parseMfaTypes(JSON.stringify([user.PreferredMfaSetting]))[0] ?? null,
     };
   } catch (error) {
-    if (error instanceof CognitoError && mapCognitoError(error.code, error.message, "GetUser").status === 401) {
+    if (isCognitoError(error) && mapCognitoError(error.code, error.message, "GetUser").status === 401) {
       throw sessionEnded(context, request);
     }
     // Unreachable service: show what the id token says; the session stays.
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     await client.setUserMfaPreference(accessToken, preference);
   } catch (error) {
-    if (error instanceof CognitoError && mapCognitoError(error.code, error.message).status === 401) {
+    if (isCognitoError(error) && mapCognitoError(error.code, error.message).status === 401) {
       return sessionEnded(context, request);
     }
     return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");

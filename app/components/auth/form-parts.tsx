@@ -77,7 +77,7 @@ export function FormAlert({ errors }: { errors: string[] | undefined }) {
       className="mb-4 flex items-start gap-3 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
       data-testid="form-alert"
     >
-      <div className="flex-1">
+      <div className="flex-1" data-testid="form-alert-message">
         {errors.map((error) => (
           <p key={error}>{error}</p>
         ))}
