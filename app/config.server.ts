@@ -36,7 +36,10 @@ export const environmentSchema = z.object({
     .string()
     .regex(/^[\w-]+_[0-9a-zA-Z]+$/, "un id de grupo de usuarios, por ejemplo us-west-2_AbC123")
     .optional(),
-  COGNITO_CLIENT_ID: z.string().regex(/^[\w+]+$/, "un id de cliente de aplicación").optional(),
+  COGNITO_CLIENT_ID: z
+    .string()
+    .regex(/^[\w+]+$/, "un id de cliente de aplicación")
+    .optional(),
   COGNITO_ENDPOINT: optionalUrl,
   COGNITO_AUTH_FLOW: z.enum(["USER_SRP_AUTH", "USER_PASSWORD_AUTH"]).optional(),
   COGNITO_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8_000),

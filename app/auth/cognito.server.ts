@@ -277,6 +277,8 @@ export function createCognitoClient(options: CognitoClientOptions) {
 }
 
 /** GetUser's attribute list as a record. */
-export function attributesRecord(user: Pick<CognitoUser, "UserAttributes">): Record<string, string> {
+export function attributesRecord(
+  user: Pick<CognitoUser, "UserAttributes">,
+): Record<string, string> {
   return Object.fromEntries(user.UserAttributes.map(({ Name, Value }) => [Name, Value]));
 }

@@ -164,7 +164,10 @@ const attributeValue = (user: EmulatorUser, name: string) =>
 function withAttribute(user: EmulatorUser, name: string, value: string): EmulatorUser {
   return {
     ...user,
-    Attributes: [...user.Attributes.filter((attribute) => attribute.Name !== name), { Name: name, Value: value }],
+    Attributes: [
+      ...user.Attributes.filter((attribute) => attribute.Name !== name),
+      { Name: name, Value: value },
+    ],
   };
 }
 
@@ -252,7 +255,11 @@ export async function startEmbeddedCognito(options: {
     .start({ port: 0, hostname: "127.0.0.1" });
   const { port } = httpServer.address() as AddressInfo;
   options.logger.info(
-    { endpoint: `http://127.0.0.1:${port}/`, userPoolId: state.userPoolId, ms: Date.now() - started },
+    {
+      endpoint: `http://127.0.0.1:${port}/`,
+      userPoolId: state.userPoolId,
+      ms: Date.now() - started,
+    },
     "embedded identity emulator (cognito-local) started",
   );
 
@@ -308,7 +315,11 @@ async function ensurePool(
   const client = (await router("CreateUserPoolClient")(ctx, {
     UserPoolId: pool.UserPool.Id,
     ClientName: CLIENT_NAME,
-    ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+    ExplicitAuthFlows: [
+      "ALLOW_USER_PASSWORD_AUTH",
+      "ALLOW_USER_SRP_AUTH",
+      "ALLOW_REFRESH_TOKEN_AUTH",
+    ],
     // Real Cognito's defaults: one-hour access and id tokens, 30-day refresh token.
     AccessTokenValidity: 60,
     IdTokenValidity: 60,
@@ -375,9 +386,20 @@ function extendRouter(
       const email = attributeValue(user, "email");
       if (!email) throw new errors.InvalidParameterError("User has no email to send a code to");
       const code = otp();
-      const delivery = { AttributeName: "email", DeliveryMedium: "EMAIL" as const, Destination: email };
+      const delivery = {
+        AttributeName: "email",
+        DeliveryMedium: "EMAIL" as const,
+        Destination: email,
+      };
       await (deps.messages.deliver as (...args: unknown[]) => Promise<void>)(
-        ctx, "ResendCode", request.ClientId, pool.options.Id, user, code, undefined, delivery,
+        ctx,
+        "ResendCode",
+        request.ClientId,
+        pool.options.Id,
+        user,
+        code,
+        undefined,
+        delivery,
       );
       await pool.saveUser(ctx, { ...user, ConfirmationCode: code });
       return { CodeDeliveryDetails: delivery };
@@ -386,7 +408,9 @@ function extendRouter(
     async AssociateSoftwareToken(ctx, request) {
       if (!request.AccessToken) {
         // Only real Cognito issues MFA_SETUP at sign-in; the emulator never asks for it.
-        throw new errors.InvalidParameterError("The emulator associates tokens from an account only");
+        throw new errors.InvalidParameterError(
+          "The emulator associates tokens from an account only",
+        );
       }
       const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
       const secret = generateTotpSecret();
@@ -398,7 +422,9 @@ function extendRouter(
       const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
       const secret = user.SoftwareTokenPendingSecret;
       const step =
-        typeof secret === "string" ? matchTotp(secret, String(request.UserCode ?? ""), Date.now()) : null;
+        typeof secret === "string"
+          ? matchTotp(secret, String(request.UserCode ?? ""), Date.now())
+          : null;
       if (step === null) {
         throw new errors.CognitoError(
           "EnableSoftwareTokenMFAException",
@@ -417,8 +443,7 @@ function extendRouter(
     async SetUserMFAPreference(ctx, request) {
       const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
       const settings = request.SoftwareTokenMfaSettings as
-        | { Enabled?: boolean; PreferredMfa?: boolean }
-        | undefined;
+        { Enabled?: boolean; PreferredMfa?: boolean } | undefined;
       if (request.SMSMfaSettings || request.EmailMfaSettings) {
         const wantsOther = [request.SMSMfaSettings, request.EmailMfaSettings].some(
           (other) => (other as { Enabled?: boolean } | undefined)?.Enabled,
@@ -438,7 +463,11 @@ function extendRouter(
       } else if (settings && preferred === "SOFTWARE_TOKEN_MFA") {
         preferred = undefined;
       }
-      await pool.saveUser(ctx, { ...user, UserMFASettingList: list, PreferredMfaSetting: preferred });
+      await pool.saveUser(ctx, {
+        ...user,
+        UserMFASettingList: list,
+        PreferredMfaSetting: preferred,
+      });
       return {};
     },
 
@@ -469,12 +498,14 @@ function extendRouter(
       const now = Date.now();
       for (const [key, value] of pendingMfa) if (value.expiresAt < now) pendingMfa.delete(key);
       const pending = pendingMfa.get(String(request.Session ?? ""));
-      if (!pending) throw new errors.NotAuthorizedError("Invalid session for the user, session is expired.");
+      if (!pending)
+        throw new errors.NotAuthorizedError("Invalid session for the user, session is expired.");
       const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
       const user = await pool.getUserByUsername(ctx, pending.username);
       const responses = request.ChallengeResponses as Record<string, string> | undefined;
       const secret = user?.SoftwareTokenSecret;
-      const usedStep = typeof user?.SoftwareTokenUsedStep === "number" ? user.SoftwareTokenUsedStep : undefined;
+      const usedStep =
+        typeof user?.SoftwareTokenUsedStep === "number" ? user.SoftwareTokenUsedStep : undefined;
       const step =
         user && typeof secret === "string"
           ? matchTotp(secret, responses?.SOFTWARE_TOKEN_MFA_CODE ?? "", now, { usedStep })

@@ -33,7 +33,11 @@ export function authT() {
 }
 
 export interface Replyable {
-  reply(options?: { formErrors?: string[]; hideFields?: string[]; resetForm?: boolean }): SubmissionResult<string[]>;
+  reply(options?: {
+    formErrors?: string[];
+    hideFields?: string[];
+    resetForm?: boolean;
+  }): SubmissionResult<string[]>;
 }
 
 /** A form answer with one Spanish message above the submit button. */
@@ -59,8 +63,11 @@ export function cognitoErrorReply(
   error: unknown,
   operation: CognitoOperation,
 ) {
-  if (!(isCognitoError(error))) {
-    context.logger.error({ err: error, operation, requestId: context.requestId }, "auth step failed");
+  if (!isCognitoError(error)) {
+    context.logger.error(
+      { err: error, operation, requestId: context.requestId },
+      "auth step failed",
+    );
     return errorReply(submission, "unknown", 400);
   }
   const { key, status } = mapCognitoError(error.code, error.message, operation);
@@ -100,10 +107,15 @@ export function signInStateExpired(context: AppLoadContext, request: Request, re
     : authPath("sign-in");
   return redirect(target, {
     status: 303,
-    headers: cookieHeaders(context, request, context.cookies.authPending.clear(request.headers.get("Cookie")), {
-      kind: "error",
-      key: "auth:errors.signInStateExpired",
-    }),
+    headers: cookieHeaders(
+      context,
+      request,
+      context.cookies.authPending.clear(request.headers.get("Cookie")),
+      {
+        kind: "error",
+        key: "auth:errors.signInStateExpired",
+      },
+    ),
   });
 }
 
@@ -146,12 +158,24 @@ export async function continueSignIn(
       { challenge: next && "unhandledChallenge" in next ? next.unhandledChallenge : "?" },
       "unhandled sign-in challenge",
     );
-    return errorReply(submission, "unhandledChallenge", 400, cookieHeaders(context, request, context.cookies.authPending.clear(request.headers.get("Cookie"))));
+    return errorReply(
+      submission,
+      "unhandledChallenge",
+      400,
+      cookieHeaders(
+        context,
+        request,
+        context.cookies.authPending.clear(request.headers.get("Cookie")),
+      ),
+    );
   }
   if (next.step === "DONE") {
     return finishSignIn({ ...input, result: response.AuthenticationResult! });
   }
-  if (next.step === "CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION" || next.step === "CONFIRM_SIGN_IN_WITH_PASSWORD") {
+  if (
+    next.step === "CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION" ||
+    next.step === "CONFIRM_SIGN_IN_WITH_PASSWORD"
+  ) {
     // Only USER_AUTH asks for these, and this product never starts that flow.
     return errorReply(submission, "unhandledChallenge", 400);
   }
@@ -211,7 +235,10 @@ export async function finishSignIn(
   }
   return redirect(target, {
     status: 303,
-    headers: cookieHeaders(context, request, setCookies, { kind: "success", key: "auth:flash.signedIn" }),
+    headers: cookieHeaders(context, request, setCookies, {
+      kind: "success",
+      key: "auth:flash.signedIn",
+    }),
   });
 }
 

@@ -45,7 +45,8 @@ export function createIdentity(config: Config, logger: Logger): IdentityService 
 
   if (config.identityMode === "cognito") {
     const target: CognitoTarget = {
-      endpoint: config.COGNITO_ENDPOINT ?? `https://cognito-idp.${config.COGNITO_REGION}.amazonaws.com/`,
+      endpoint:
+        config.COGNITO_ENDPOINT ?? `https://cognito-idp.${config.COGNITO_REGION}.amazonaws.com/`,
       userPoolId: config.COGNITO_USER_POOL_ID!,
       clientId: config.COGNITO_CLIENT_ID!,
     };
@@ -63,7 +64,9 @@ export function createIdentity(config: Config, logger: Logger): IdentityService 
       async ready() {
         // The pool's public keys: an unauthenticated GET that proves Cognito and the pool answer.
         const url = new URL(`${target.userPoolId}/.well-known/jwks.json`, target.endpoint);
-        const response = await fetch(url, { signal: AbortSignal.timeout(config.COGNITO_TIMEOUT_MS) });
+        const response = await fetch(url, {
+          signal: AbortSignal.timeout(config.COGNITO_TIMEOUT_MS),
+        });
         if (!response.ok) throw new Error(`identity service answered ${response.status}`);
       },
       async close() {},
@@ -77,7 +80,12 @@ export function createIdentity(config: Config, logger: Logger): IdentityService 
   }
   const outbox = new Outbox();
   // Started in the background so that the first page answers at once; identity calls wait for it.
-  const emulator = startEmbeddedCognito({ dataDir: config.dataDir, logger, outbox, passwordPolicy });
+  const emulator = startEmbeddedCognito({
+    dataDir: config.dataDir,
+    logger,
+    outbox,
+    passwordPolicy,
+  });
   emulator.catch((error: unknown) =>
     logger.error({ err: error }, "the embedded identity emulator did not start"),
   );

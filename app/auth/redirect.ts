@@ -14,7 +14,9 @@ export function safeRedirectPath(
   const path = value.trim();
   if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return fallback;
   // Control characters could smuggle a header or confuse a parser.
-  if (/[\u0000-\u001f\u007f]/.test(path)) return fallback;
+  if ([...path].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
+    return fallback;
+  }
   let parsed: URL;
   try {
     parsed = new URL(path, "http://same.site");

@@ -37,7 +37,10 @@ export const DEFAULT_DIAL_CODE = "+52";
 const CODE_PATTERN = /^\d{6}$/;
 
 function requiredText(t: Translate, key: string) {
-  return z.string({ error: t(key) }).trim().min(1, t(key));
+  return z
+    .string({ error: t(key) })
+    .trim()
+    .min(1, t(key));
 }
 
 /** The username is the email address (the pool signs in by email). */
@@ -66,7 +69,10 @@ export function passwordProblems(password: string, policy: PasswordPolicy): stri
   if (policy.requireLowercase && !/[a-z]/.test(password)) problems.push("validation.passwordLower");
   if (policy.requireUppercase && !/[A-Z]/.test(password)) problems.push("validation.passwordUpper");
   if (policy.requireNumbers && !/\d/.test(password)) problems.push("validation.passwordNumber");
-  if (policy.requireSymbols && ![...password].some((c) => PASSWORD_SPECIAL_CHARACTERS.includes(c))) {
+  if (
+    policy.requireSymbols &&
+    ![...password].some((c) => PASSWORD_SPECIAL_CHARACTERS.includes(c))
+  ) {
     problems.push("validation.passwordSpecial");
   }
   // Cognito refuses leading or trailing spaces.
@@ -229,7 +235,9 @@ export function forceNewPasswordSchema(
       password: newPasswordField(t, policy),
       confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
       ...attributeShape,
-    }) as unknown as z.ZodType<{ password: string; confirm_password: string } & Record<string, string>>,
+    }) as unknown as z.ZodType<
+      { password: string; confirm_password: string } & Record<string, string>
+    >,
     t,
   );
 }
@@ -278,5 +286,7 @@ export function confirmVerifyUserSchema(t: Translate) {
 
 /** The account overview's preferred MFA: one of the enabled methods, or none (MFA off). */
 export function mfaPreferenceSchema(t: Translate) {
-  return z.object({ mfa_type: z.enum(["TOTP", "SMS", "EMAIL", "NONE"], t("validation.mfaTypeRequired")) });
+  return z.object({
+    mfa_type: z.enum(["TOTP", "SMS", "EMAIL", "NONE"], t("validation.mfaTypeRequired")),
+  });
 }

@@ -125,7 +125,10 @@ export function readPending(context: CookieContext, request: Request): PendingSi
 /** Set-Cookie headers that end the session and any sign-in in progress. */
 export function clearAuthCookies(context: CookieContext, request: Request): string[] {
   const header = request.headers.get("Cookie");
-  return [...context.cookies.authSession.clear(header), ...context.cookies.authPending.clear(header)];
+  return [
+    ...context.cookies.authSession.clear(header),
+    ...context.cookies.authPending.clear(header),
+  ];
 }
 
 /**

@@ -30,8 +30,12 @@ export async function srpPasswordVerifier(input: {
   if (started.ChallengeName !== "PASSWORD_VERIFIER") return started;
 
   const parameters = started.ChallengeParameters ?? {};
-  const { USER_ID_FOR_SRP: userId, SRP_B: serverB, SALT: salt, SECRET_BLOCK: secretBlock } =
-    parameters;
+  const {
+    USER_ID_FOR_SRP: userId,
+    SRP_B: serverB,
+    SALT: salt,
+    SECRET_BLOCK: secretBlock,
+  } = parameters;
   if (!userId || !serverB || !salt || !secretBlock) {
     throw new CognitoError("InvalidSrpChallenge", "Incomplete SRP challenge", 400, "InitiateAuth");
   }

@@ -76,8 +76,7 @@ export interface AuthResponse {
 
 /** What the service answered: a response body, or the name of the exception it raised. */
 export type SignInOutcome =
-  | { type: "response"; response: AuthResponse }
-  | { type: "error"; name: string };
+  { type: "response"; response: AuthResponse } | { type: "error"; name: string };
 
 export type SignInNext =
   | { step: SignInStep; view: AuthView | null }
@@ -161,8 +160,11 @@ export function signInNextStep(outcome: SignInOutcome): SignInNext | null {
     // Every other exception is shown as an error on the form the customer just sent.
     return null;
   }
-  const { ChallengeName: challenge, ChallengeParameters: parameters, AuthenticationResult } =
-    outcome.response;
+  const {
+    ChallengeName: challenge,
+    ChallengeParameters: parameters,
+    AuthenticationResult,
+  } = outcome.response;
   // Tokens mean done, whatever else came along (cognito-local names its password check
   // "PASSWORD_VERIFIER" next to the tokens).
   if (AuthenticationResult?.AccessToken) return next("DONE");

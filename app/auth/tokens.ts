@@ -91,6 +91,7 @@ export function maskDestination(destination: string): string {
     const local = destination.slice(0, at);
     return `${local[0]}***${destination.slice(at)}`;
   }
-  if (destination.length > 4) return `${"*".repeat(destination.length - 4)}${destination.slice(-4)}`;
+  if (destination.length > 4)
+    return `${"*".repeat(destination.length - 4)}${destination.slice(-4)}`;
   return destination;
 }

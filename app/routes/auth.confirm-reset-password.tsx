@@ -87,10 +87,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
         : authPath(next.view),
       {
         status: 303,
-        headers: cookieHeaders(context, request, pendingCookieHeaders(context, request, { username }), {
-          kind: "success",
-          key: "auth:flash.passwordChanged",
-        }),
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, { username }),
+          {
+            kind: "success",
+            key: "auth:flash.passwordChanged",
+          },
+        ),
       },
     );
   } catch (error) {
@@ -120,7 +125,12 @@ export default function ConfirmResetPasswordPage() {
       }
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-        <Field meta={fields.username} label={t("fields.username")} type="email" autoComplete="username" />
+        <Field
+          meta={fields.username}
+          label={t("fields.username")}
+          type="email"
+          autoComplete="username"
+        />
         <Field
           meta={fields.confirmation_code}
           label={t("fields.confirmation_code")}
@@ -143,10 +153,19 @@ export default function ConfirmResetPasswordPage() {
         />
         <FormAlert errors={form.errors} />
         <div className="flex flex-col gap-3">
-          <SubmitButton name="intent" value="confirm" pendingLabel={t("confirmResetPassword.pending")}>
+          <SubmitButton
+            name="intent"
+            value="confirm"
+            pendingLabel={t("confirmResetPassword.pending")}
+          >
             {t("confirmResetPassword.submit")}
           </SubmitButton>
-          <SubmitButton name="intent" value="resend" variant="secondary" pendingLabel={t("common.resending")}>
+          <SubmitButton
+            name="intent"
+            value="resend"
+            variant="secondary"
+            pendingLabel={t("common.resending")}
+          >
             {t("common.resendCode")}
           </SubmitButton>
         </div>

@@ -31,7 +31,11 @@ const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> 
 
 function pendingChallenge(request: Request, context: LoaderFunctionArgs["context"]) {
   const pending = readPending(context, request);
-  if (!pending?.challengeName || !pending.session || !CODE_CHALLENGES.includes(pending.challengeName)) {
+  if (
+    !pending?.challengeName ||
+    !pending.session ||
+    !CODE_CHALLENGES.includes(pending.challengeName)
+  ) {
     throw signInStateExpired(context, request);
   }
   return pending as typeof pending & { challengeName: string; session: string };
@@ -52,7 +56,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const pending = pendingChallenge(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: confirmSignInSchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply({ hideFields: ["confirmation_code"] });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const key = challengeResponseKey(pending.challengeName)!;
@@ -77,7 +82,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (
       isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key === "signInStateExpired"
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
     ) {
       return signInStateExpired(context, request, pending.redirectTo);
     }
@@ -114,7 +120,9 @@ export default function ConfirmSignInPage() {
           hint={t("hints.confirmation_code")}
         />
         <FormAlert errors={form.errors} />
-        <SubmitButton pendingLabel={t("confirmSignIn.pending")}>{t("confirmSignIn.submit")}</SubmitButton>
+        <SubmitButton pendingLabel={t("confirmSignIn.pending")}>
+          {t("confirmSignIn.submit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center">
         <Link to={authPath("sign-in")} className="font-medium text-secondary underline">

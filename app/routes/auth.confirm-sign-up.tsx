@@ -38,13 +38,20 @@ function toSignIn(
 ) {
   const redirectTo = readPending(context, request)?.redirectTo;
   return redirect(
-    redirectTo ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(redirectTo)}` : authPath("sign-in"),
+    redirectTo
+      ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(redirectTo)}`
+      : authPath("sign-in"),
     {
       status: 303,
-      headers: cookieHeaders(context, request, pendingCookieHeaders(context, request, { username }), {
-        kind: "success",
-        key,
-      }),
+      headers: cookieHeaders(
+        context,
+        request,
+        pendingCookieHeaders(context, request, { username }),
+        {
+          kind: "success",
+          key,
+        },
+      ),
     },
   );
 }
@@ -53,7 +60,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, { schema: schemaFor(intent, authT() as Translate) });
-  if (submission.status !== "success") return submission.reply({ hideFields: ["confirmation_code"] });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
   const { username } = submission.value;
   const limited = rateLimited(context, submission, username);
   if (limited) return limited;
@@ -82,7 +90,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // Spec §4: "User is already confirmed." on resend counts as success.
       if (
         isCognitoError(error) &&
-        mapCognitoError(error.code, error.message, "ResendConfirmationCode").key === "alreadyConfirmed"
+        mapCognitoError(error.code, error.message, "ResendConfirmationCode").key ===
+          "alreadyConfirmed"
       ) {
         return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");
       }
@@ -124,7 +133,12 @@ export default function ConfirmSignUpPage() {
       intro={destination ? t("confirmSignUp.introSent", { destination }) : t("confirmSignUp.intro")}
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-        <Field meta={fields.username} label={t("fields.username")} type="email" autoComplete="username" />
+        <Field
+          meta={fields.username}
+          label={t("fields.username")}
+          type="email"
+          autoComplete="username"
+        />
         <Field
           meta={fields.confirmation_code}
           label={t("fields.confirmation_code")}
@@ -137,7 +151,12 @@ export default function ConfirmSignUpPage() {
           <SubmitButton name="intent" value="confirm" pendingLabel={t("confirmSignUp.pending")}>
             {t("confirmSignUp.submit")}
           </SubmitButton>
-          <SubmitButton name="intent" value="resend" variant="secondary" pendingLabel={t("common.resending")}>
+          <SubmitButton
+            name="intent"
+            value="resend"
+            variant="secondary"
+            pendingLabel={t("common.resending")}
+          >
             {t("common.resendCode")}
           </SubmitButton>
         </div>

@@ -27,7 +27,8 @@ function readQuery(request: Request): { attribute: ContactAttribute | null; redi
 export function loader({ request, context }: LoaderFunctionArgs) {
   requireCustomer(request, context);
   const { attribute, redirectTo } = readQuery(request);
-  if (!attribute) throw redirect(`${authPath("verify-user")}?redirectTo=${encodeURIComponent(redirectTo)}`);
+  if (!attribute)
+    throw redirect(`${authPath("verify-user")}?redirectTo=${encodeURIComponent(redirectTo)}`);
   return { title: authT()("confirmVerifyUser.title"), attribute, redirectTo };
 }
 
@@ -35,8 +36,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { accessToken, customer } = requireCustomer(request, context);
   const { attribute, redirectTo } = readQuery(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: confirmVerifyUserSchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply({ hideFields: ["confirmation_code"] });
+  const submission = parseWithZod(formData, {
+    schema: confirmVerifyUserSchema(authT() as Translate),
+  });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
   if (!attribute) return redirect(authPath("verify-user"), { status: 303 });
   const limited = rateLimited(context, submission, customer.email);
   if (limited) return limited;

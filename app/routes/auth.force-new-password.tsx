@@ -69,7 +69,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const attributes = requiredAttributes(pending.parameters?.requiredAttributes);
   const formData = await request.formData();
   const submission = parseWithZod(formData, {
-    schema: forceNewPasswordSchema(authT() as Translate, context.identity.passwordPolicy, attributes),
+    schema: forceNewPasswordSchema(
+      authT() as Translate,
+      context.identity.passwordPolicy,
+      attributes,
+    ),
   });
   const hideFields = ["password", "confirm_password"];
   if (submission.status !== "success") return submission.reply({ hideFields });
@@ -98,7 +102,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (
       isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key === "signInStateExpired"
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
     ) {
       return signInStateExpired(context, request, pending.redirectTo);
     }
@@ -145,7 +150,9 @@ export default function ForceNewPasswordPage() {
           />
         ))}
         <FormAlert errors={form.errors} />
-        <SubmitButton pendingLabel={t("forceNewPassword.pending")}>{t("forceNewPassword.submit")}</SubmitButton>
+        <SubmitButton pendingLabel={t("forceNewPassword.pending")}>
+          {t("forceNewPassword.submit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center">
         <Link to={authPath("sign-in")} className="font-medium text-secondary underline">

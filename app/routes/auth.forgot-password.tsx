@@ -65,9 +65,16 @@ export default function ForgotPasswordPage() {
   return (
     <AuthCard title={t("forgotPassword.heading")} intro={t("forgotPassword.intro")}>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-        <Field meta={fields.username} label={t("fields.username")} type="email" autoComplete="username" />
+        <Field
+          meta={fields.username}
+          label={t("fields.username")}
+          type="email"
+          autoComplete="username"
+        />
         <FormAlert errors={form.errors} />
-        <SubmitButton pendingLabel={t("forgotPassword.pending")}>{t("forgotPassword.submit")}</SubmitButton>
+        <SubmitButton pendingLabel={t("forgotPassword.pending")}>
+          {t("forgotPassword.submit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center">
         <Link to={authPath("sign-in")} className="font-medium text-secondary underline">

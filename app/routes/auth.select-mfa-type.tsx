@@ -39,17 +39,28 @@ function pendingChoice(request: Request, context: LoaderFunctionArgs["context"])
   const pending = readPending(context, request);
   if (!pending?.session) throw signInStateExpired(context, request);
   if (pending.challengeName === CHALLENGE.selection) {
-    return { pending: { ...pending, session: pending.session }, purpose: "select" as const, types: parseMfaTypes(pending.parameters?.MFAS_CAN_CHOOSE) };
+    return {
+      pending: { ...pending, session: pending.session },
+      purpose: "select" as const,
+      types: parseMfaTypes(pending.parameters?.MFAS_CAN_CHOOSE),
+    };
   }
   if (pending.challengeName === CHALLENGE.setup) {
-    return { pending: { ...pending, session: pending.session }, purpose: "setup" as const, types: setupMfaTypes(pending.parameters) };
+    return {
+      pending: { ...pending, session: pending.session },
+      purpose: "setup" as const,
+      types: setupMfaTypes(pending.parameters),
+    };
   }
   throw signInStateExpired(context, request);
 }
 
 function schemaFor(t: Translate, types: MfaType[]) {
   return selectMfaTypeSchema(t).extend({
-    mfa_type: z.enum(types.length ? (types as [MfaType, ...MfaType[]]) : ["TOTP"], t("validation.mfaTypeRequired")),
+    mfa_type: z.enum(
+      types.length ? (types as [MfaType, ...MfaType[]]) : ["TOTP"],
+      t("validation.mfaTypeRequired"),
+    ),
   });
 }
 
@@ -107,7 +118,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (
       isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key === "signInStateExpired"
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
     ) {
       return signInStateExpired(context, request, pending.redirectTo);
     }
@@ -128,10 +140,14 @@ export default function SelectMfaTypePage() {
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(t as Translate, types) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: schemaFor(t as Translate, types) }),
   });
   return (
-    <AuthCard title={t(`selectMfaType.${purpose}.heading`)} intro={t(`selectMfaType.${purpose}.intro`)}>
+    <AuthCard
+      title={t(`selectMfaType.${purpose}.heading`)}
+      intro={t(`selectMfaType.${purpose}.intro`)}
+    >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
         <RadioGroup
           meta={fields.mfa_type}
@@ -143,7 +159,9 @@ export default function SelectMfaTypePage() {
           }))}
         />
         <FormAlert errors={form.errors} />
-        <SubmitButton pendingLabel={t("selectMfaType.pending")}>{t("selectMfaType.submit")}</SubmitButton>
+        <SubmitButton pendingLabel={t("selectMfaType.pending")}>
+          {t("selectMfaType.submit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center">
         <Link to={authPath("sign-in")} className="font-medium text-secondary underline">

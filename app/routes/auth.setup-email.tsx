@@ -50,7 +50,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const response = await context.identity.client.respondToChallenge({
       challengeName: CHALLENGE.setup,
       session: pending.session,
-      responses: { USERNAME: pending.userIdForSrp ?? pending.username, EMAIL: submission.value.email },
+      responses: {
+        USERNAME: pending.userIdForSrp ?? pending.username,
+        EMAIL: submission.value.email,
+      },
     });
     return await continueSignIn({
       context,
@@ -64,7 +67,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (
       isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key === "signInStateExpired"
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
     ) {
       return signInStateExpired(context, request, pending.redirectTo);
     }
@@ -81,7 +85,8 @@ export default function SetupEmailPage() {
     defaultValue: { email },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: setupEmailSchema(t as Translate) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: setupEmailSchema(t as Translate) }),
   });
   return (
     <AuthCard title={t("setupEmail.heading")} intro={t("setupEmail.intro")}>

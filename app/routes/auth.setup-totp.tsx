@@ -18,11 +18,7 @@ import {
 import { QR_SIZE_PX, totpUri } from "~/auth/qr";
 import { qrDataUrl } from "~/auth/qr.server";
 import { setupTotpSchema, type Translate } from "~/auth/schemas";
-import {
-  pendingCookieHeaders,
-  readPending,
-  requireCustomer,
-} from "~/auth/session.server";
+import { pendingCookieHeaders, readPending, requireCustomer } from "~/auth/session.server";
 import { authPath, CHALLENGE } from "~/auth/steps";
 import {
   AuthCard,
@@ -41,7 +37,14 @@ export const meta = titleMeta;
 const DEVICE_NAME = "Conecta Móvil";
 
 type Mode =
-  | { kind: "sign-in"; username: string; secret: string; session: string; redirectTo?: string; userIdForSrp?: string }
+  | {
+      kind: "sign-in";
+      username: string;
+      secret: string;
+      session: string;
+      redirectTo?: string;
+      userIdForSrp?: string;
+    }
   | { kind: "account"; username: string; secret: string | null; accessToken: string };
 
 /**
@@ -89,7 +92,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { client } = context.identity;
 
   if (formData.get("intent") === "start" && mode.kind === "account") {
-    const submission = parseWithZod(formData, { schema: setupTotpSchema(authT() as Translate).partial() });
+    const submission = parseWithZod(formData, {
+      schema: setupTotpSchema(authT() as Translate).partial(),
+    });
     try {
       const { SecretCode } = await client.associateSoftwareToken({ accessToken: mode.accessToken });
       return redirect(authPath("setup-totp"), {
@@ -97,7 +102,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         headers: cookieHeaders(
           context,
           request,
-          pendingCookieHeaders(context, request, { username: mode.username, totpSecret: SecretCode }),
+          pendingCookieHeaders(context, request, {
+            username: mode.username,
+            totpSecret: SecretCode,
+          }),
         ),
       });
     } catch (error) {
@@ -106,7 +114,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: setupTotpSchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply({ hideFields: ["confirmation_code"] });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
   const limited = rateLimited(context, submission, mode.username);
   if (limited) return limited;
   const code = submission.value.confirmation_code;
@@ -123,16 +132,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return redirect("/my-account", {
       status: 303,
-      headers: cookieHeaders(context, request, context.cookies.authPending.clear(request.headers.get("Cookie")), {
-        kind: "success",
-        key: "auth:flash.totpEnabled",
-      }),
+      headers: cookieHeaders(
+        context,
+        request,
+        context.cookies.authPending.clear(request.headers.get("Cookie")),
+        {
+          kind: "success",
+          key: "auth:flash.totpEnabled",
+        },
+      ),
     });
   }
 
   try {
     const verified = await client.verifySoftwareToken({ session: mode.session }, code, DEVICE_NAME);
-    if (verified.Status && verified.Status !== "SUCCESS") return errorReply(submission, "invalidCode", 400);
+    if (verified.Status && verified.Status !== "SUCCESS")
+      return errorReply(submission, "invalidCode", 400);
     const response = await client.respondToChallenge({
       challengeName: CHALLENGE.setup,
       session: verified.Session ?? mode.session,
@@ -183,7 +198,8 @@ export default function SetupTotpPage() {
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: setupTotpSchema(t as Translate) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: setupTotpSchema(t as Translate) }),
   });
 
   if (!secret) {
@@ -226,7 +242,10 @@ export default function SetupTotpPage() {
       <div className="mb-6">
         <p className="mb-1 font-medium text-slate-900">{t("setupTotp.secretLabel")}</p>
         <div className="flex flex-wrap items-center gap-2">
-          <code className="break-all rounded bg-slate-100 px-2 py-1 font-mono" data-testid="totp-secret">
+          <code
+            className="break-all rounded bg-slate-100 px-2 py-1 font-mono"
+            data-testid="totp-secret"
+          >
             {secret}
           </code>
           <CopySecret secret={secret} />

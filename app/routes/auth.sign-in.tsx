@@ -75,8 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const response = await client.signIn(username, password);
     return await continueSignIn({ context, request, submission, response, username, redirectTo });
   } catch (error) {
-    const next =
-      isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
+    const next = isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
     if (next?.step === "CONFIRM_SIGN_UP") {
       // Cognito sent the code at sign-up; send a fresh one, as it may be long gone.
       const delivery = await client.resendConfirmationCode(username).catch(() => null);
@@ -143,7 +142,12 @@ export default function SignInPage() {
       <AuthCard title={t("signIn.heading")} intro={t("signIn.intro")}>
         <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
           <HiddenRedirect value={redirectTo} />
-          <Field meta={fields.username} label={t("fields.username")} type="email" autoComplete="username" />
+          <Field
+            meta={fields.username}
+            label={t("fields.username")}
+            type="email"
+            autoComplete="username"
+          />
           <Field
             meta={fields.password}
             label={t("fields.password")}

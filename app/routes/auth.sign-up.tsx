@@ -53,7 +53,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (limited) return limited;
   const attributes = [{ Name: "email", Value: username }];
   if (phone_number) {
-    attributes.push({ Name: "phone_number", Value: normalizePhoneNumber(country_code, phone_number) });
+    attributes.push({
+      Name: "phone_number",
+      Value: normalizePhoneNumber(country_code, phone_number),
+    });
   }
   try {
     const result = await context.identity.client.signUp({ username, password, attributes });
@@ -69,7 +72,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: 303,
       headers: cookieHeaders(context, request, setCookies, {
         kind: "success",
-        key: next.step === "CONFIRM_SIGN_UP" ? "auth:flash.signUpCodeSent" : "auth:flash.signUpDone",
+        key:
+          next.step === "CONFIRM_SIGN_UP" ? "auth:flash.signUpCodeSent" : "auth:flash.signUpDone",
       }),
     });
   } catch (error) {
@@ -100,7 +104,12 @@ export default function SignUpPage() {
       <AuthTabs active="sign-up" />
       <AuthCard title={t("signUp.heading")} intro={t("signUp.intro")}>
         <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-          <Field meta={fields.username} label={t("fields.username")} type="email" autoComplete="email" />
+          <Field
+            meta={fields.username}
+            label={t("fields.username")}
+            type="email"
+            autoComplete="email"
+          />
           <Field
             meta={fields.password}
             label={t("fields.password")}

@@ -56,7 +56,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const query = new URLSearchParams({ attr: attribute, redirectTo: target(request) });
   return redirect(`${authPath("confirm-verify-user")}?${query}`, {
     status: 303,
-    headers: flashHeaders(context, request, { kind: "success", key: "auth:flash.verificationCodeSent" }),
+    headers: flashHeaders(context, request, {
+      kind: "success",
+      key: "auth:flash.verificationCodeSent",
+    }),
   });
 }
 
@@ -69,7 +72,8 @@ export default function VerifyUserPage() {
     defaultValue: { unverifiedAttr: contacts[0]?.name },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyUserSchema(t as Translate) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: verifyUserSchema(t as Translate) }),
   });
   return (
     <AuthCard title={t("verifyUser.heading")} intro={t("verifyUser.intro")}>

@@ -58,21 +58,41 @@ export default function OutboxPage() {
           <caption className="sr-only">{t("outbox.caption")}</caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="py-2 pr-4">{t("outbox.sentAt")}</th>
-              <th scope="col" className="py-2 pr-4">{t("outbox.to")}</th>
-              <th scope="col" className="py-2 pr-4">{t("outbox.purpose")}</th>
-              <th scope="col" className="py-2">{t("outbox.code")}</th>
+              <th scope="col" className="py-2 pr-4">
+                {t("outbox.sentAt")}
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                {t("outbox.to")}
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                {t("outbox.purpose")}
+              </th>
+              <th scope="col" className="py-2">
+                {t("outbox.code")}
+              </th>
             </tr>
           </thead>
           <tbody>
             {messages.map((message) => (
-              <tr key={message.id} className="border-b border-slate-200" data-testid="outbox-message">
+              <tr
+                key={message.id}
+                className="border-b border-slate-200"
+                data-testid="outbox-message"
+              >
                 <td className="py-2 pr-4">{message.sentAt}</td>
-                <td className="py-2 pr-4" data-testid="outbox-to">{message.to}</td>
-                <td className="py-2 pr-4" data-testid="outbox-purpose" data-purpose={message.purpose}>
+                <td className="py-2 pr-4" data-testid="outbox-to">
+                  {message.to}
+                </td>
+                <td
+                  className="py-2 pr-4"
+                  data-testid="outbox-purpose"
+                  data-purpose={message.purpose}
+                >
                   {t(`outbox.purposes.${message.purpose}`, { defaultValue: message.purpose })}
                 </td>
-                <td className="py-2 font-mono" data-testid="outbox-code">{message.code}</td>
+                <td className="py-2 font-mono" data-testid="outbox-code">
+                  {message.code}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -81,7 +101,10 @@ export default function OutboxPage() {
       {emulator ? (
         <section className="mt-8">
           <h2 className="text-xl font-bold">{t("outbox.emulator")}</h2>
-          <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1" data-testid="emulator">
+          <dl
+            className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1"
+            data-testid="emulator"
+          >
             <dt className="font-medium">{t("outbox.endpoint")}</dt>
             <dd data-testid="emulator-endpoint">{emulator.endpoint}</dd>
             <dt className="font-medium">{t("outbox.userPoolId")}</dt>

@@ -49,7 +49,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       preferredMfa: parseMfaTypes(JSON.stringify([user.PreferredMfaSetting]))[0] ?? null,
     };
   } catch (error) {
-    if (isCognitoError(error) && mapCognitoError(error.code, error.message, "GetUser").status === 401) {
+    if (
+      isCognitoError(error) &&
+      mapCognitoError(error.code, error.message, "GetUser").status === 401
+    ) {
       throw sessionEnded(context, request);
     }
     // Unreachable service: show what the id token says; the session stays.
@@ -102,24 +105,32 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AccountOverviewPage() {
   const { t } = useTranslation("auth");
-  const { available, email, emailVerified, enabledMfa, preferredMfa } = useLoaderData<typeof loader>();
+  const { available, email, emailVerified, enabledMfa, preferredMfa } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { mfa_type: preferredMfa ?? "NONE" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: mfaPreferenceSchema(t as Translate) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: mfaPreferenceSchema(t as Translate) }),
   });
   const totpOn = enabledMfa.includes("TOTP");
   return (
     <>
       <PageHeader title={t("common:pages.myAccount.heading")} />
       {!available ? (
-        <p role="status" className="mb-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error">
+        <p
+          role="status"
+          className="mb-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+        >
           {t("auth:account.unavailable")}
         </p>
       ) : null}
       <div className="grid gap-6 md:grid-cols-2">
-        <section className="rounded-lg border border-slate-200 p-6" aria-labelledby="account-details">
+        <section
+          className="rounded-lg border border-slate-200 p-6"
+          aria-labelledby="account-details"
+        >
           <h2 id="account-details" className="text-xl font-bold">
             {t("auth:account.detailsHeading")}
           </h2>
@@ -131,7 +142,9 @@ export default function AccountOverviewPage() {
               </dd>
             </div>
             <div>
-              <dt className="text-sm font-medium text-slate-700">{t("auth:account.emailStatus")}</dt>
+              <dt className="text-sm font-medium text-slate-700">
+                {t("auth:account.emailStatus")}
+              </dt>
               <dd data-testid="account-email-verified">
                 {emailVerified ? t("auth:account.verified") : t("auth:account.notVerified")}
                 {!emailVerified && available ? (
@@ -183,7 +196,10 @@ export default function AccountOverviewPage() {
                 meta={fields.mfa_type}
                 legend={t("auth:account.preferredLegend")}
                 options={[
-                  ...enabledMfa.map((type) => ({ value: type, label: t(`auth:mfaTypes.${type}.label`) })),
+                  ...enabledMfa.map((type) => ({
+                    value: type,
+                    label: t(`auth:mfaTypes.${type}.label`),
+                  })),
                   { value: "NONE", label: t("auth:account.mfaNone") },
                 ]}
               />

@@ -110,13 +110,19 @@ test("sign-up rules are checked in Spanish and the values are kept", async ({ pa
   await expect(page.getByText("Formato de número de teléfono no válido.")).toBeVisible();
   await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
   await expect(page.getByLabel("Número de celular")).toHaveValue("55 1234");
-  await expect(page.getByLabel("Contraseña", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Contraseña", { exact: true })).toHaveAttribute(
+    "aria-invalid",
+    "true",
+  );
   await expect(page).toHaveURL(/\/auth\/sign-up$/);
   await expectNoAxeViolations(page);
 });
 
 test("the sign-up button stays disabled while the form has errors", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === "js-disabled", "disabling the button is a JavaScript enhancement");
+  test.skip(
+    testInfo.project.name === "js-disabled",
+    "disabling the button is a JavaScript enhancement",
+  );
   await page.goto("/auth/sign-up");
   const button = page.getByRole("button", { name: "Crear cuenta" });
   await expect(button).toBeEnabled();
@@ -289,7 +295,10 @@ test("an authenticator app set up from the account is asked for at the next sign
   await expect(page.getByTestId("account-mfa-status")).toContainText("Desactivada");
 });
 
-test("a protected page sends the visitor to sign-in and back after it", async ({ page, request }) => {
+test("a protected page sends the visitor to sign-in and back after it", async ({
+  page,
+  request,
+}) => {
   const email = uniqueEmail("regreso");
   await createAccount(page, request, email);
   await page.goto("/my-account/recarga");

@@ -172,8 +172,7 @@ export function SubmitButton({
   const submitting = useSubmitting();
   const navigation = useNavigation();
   // Only the button that was pressed shows progress.
-  const mine =
-    submitting && (!name || navigation.formData?.get(name) === value);
+  const mine = submitting && (!name || navigation.formData?.get(name) === value);
   return (
     <button
       type="submit"

@@ -95,7 +95,12 @@ export async function createAccount(page: Page, request: APIRequestContext, emai
   await expect(page).toHaveURL(/\/auth\/sign-in/);
 }
 
-export async function signIn(page: Page, email: string, password = PASSWORD, path = "/auth/sign-in") {
+export async function signIn(
+  page: Page,
+  email: string,
+  password = PASSWORD,
+  path = "/auth/sign-in",
+) {
   if (!page.url().includes("/auth/sign-in")) await page.goto(path);
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(password);
