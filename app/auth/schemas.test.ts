@@ -1,0 +1,227 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import { getFixedT } from "~/i18n/i18n.server";
+import {
+  DEFAULT_PASSWORD_POLICY,
+  confirmResetPasswordSchema,
+  confirmSignInSchema,
+  confirmSignUpSchema,
+  confirmVerifyUserSchema,
+  forceNewPasswordSchema,
+  mfaPreferenceSchema,
+  mfaSetupResponseSchema,
+  normalizePhoneNumber,
+  passwordProblems,
+  passwordsMismatch,
+  selectMfaTypeSchema,
+  setupEmailSchema,
+  setupTotpSchema,
+  signInSchema,
+  signUpSchema,
+  usernameOnlySchema,
+  verifyUserSchema,
+  type Translate,
+} from "./schemas";
+
+const t = getFixedT("auth") as Translate;
+const policy = DEFAULT_PASSWORD_POLICY;
+const GOOD = "Conecta-2025x";
+
+function errorsOf(
+  schema: Parameters<typeof parseWithZod>[1]["schema"],
+  values: Record<string, string>,
+) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(values)) formData.set(name, value);
+  const submission = parseWithZod(formData, { schema });
+  return submission.status === "success" ? {} : (submission.error ?? {});
+}
+
+describe("sign-in", () => {
+  it("needs the email and the password, in Spanish", () => {
+    expect(errorsOf(signInSchema(t), {})).toEqual({
+      username: ["Escribe tu correo electrónico."],
+      password: ["Escribe tu contraseña."],
+    });
+  });
+  it("wants a real email and lower-cases it", () => {
+    expect(errorsOf(signInSchema(t), { username: "ana", password: "x" }).username).toEqual([
+      "Escribe un correo electrónico válido, por ejemplo nombre@correo.com.",
+    ]);
+    const formData = new FormData();
+    formData.set("username", " Ana@Ejemplo.MX ");
+    formData.set("password", "x");
+    const submission = parseWithZod(formData, { schema: signInSchema(t) });
+    expect(submission.status === "success" && submission.value.username).toBe("ana@ejemplo.mx");
+  });
+});
+
+describe("password rules (spec §5 and the pool's policy)", () => {
+  it("reports every broken rule", () => {
+    expect(passwordProblems("abc", policy)).toEqual([
+      "validation.passwordMinLength",
+      "validation.passwordUpper",
+      "validation.passwordNumber",
+      "validation.passwordSpecial",
+    ]);
+    expect(passwordProblems(GOOD, policy)).toEqual([]);
+  });
+  it("accepts each of the spec's special characters, space included", () => {
+    for (const special of "^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+- ") {
+      expect(passwordProblems(`Abcdefg1${special}x`, policy), special).toEqual([]);
+    }
+  });
+  it("only asks for what the policy enables", () => {
+    const lenient = {
+      ...policy,
+      requireLowercase: false,
+      requireUppercase: false,
+      requireNumbers: false,
+      requireSymbols: false,
+    };
+    expect(passwordProblems("abcdefgh", lenient)).toEqual([]);
+    expect(passwordProblems("abcdefg", lenient)).toEqual(["validation.passwordMinLength"]);
+  });
+  it("refuses leading or trailing spaces", () => {
+    expect(passwordProblems(` ${GOOD}`, policy)).toContain("validation.passwordFormat");
+  });
+  it("says the minimum in Spanish", () => {
+    expect(
+      errorsOf(signUpSchema(t, policy), {
+        username: "a@b.mx",
+        password: "Ab1-",
+        confirm_password: "Ab1-",
+      }).password,
+    ).toEqual(["La contraseña debe tener al menos 8 caracteres."]);
+  });
+});
+
+describe("sign-up", () => {
+  it("accepts a complete form", () => {
+    expect(
+      errorsOf(signUpSchema(t, policy), {
+        username: "a@b.mx",
+        password: GOOD,
+        confirm_password: GOOD,
+      }),
+    ).toEqual({});
+  });
+  it("“Las contraseñas deben coincidir” when both are filled and differ", () => {
+    expect(
+      errorsOf(signUpSchema(t, policy), {
+        username: "a@b.mx",
+        password: GOOD,
+        confirm_password: `${GOOD}!`,
+      }).confirm_password,
+    ).toEqual(["Las contraseñas deben coincidir."]);
+    expect(passwordsMismatch("abcdef", "abcdeg")).toBe(true);
+    expect(passwordsMismatch("abc", "")).toBe(false);
+  });
+  it("asks for the confirmation", () => {
+    expect(
+      errorsOf(signUpSchema(t, policy), { username: "a@b.mx", password: GOOD }).confirm_password,
+    ).toEqual(["Confirma tu contraseña."]);
+  });
+  it("checks the optional phone with the dial code (+52 by default: 10 digits)", () => {
+    const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
+    expect(errorsOf(signUpSchema(t, policy), { ...base, phone_number: "55 1234 5678" })).toEqual(
+      {},
+    );
+    expect(
+      errorsOf(signUpSchema(t, policy), { ...base, phone_number: "55 1234" }).phone_number,
+    ).toEqual(["Formato de número de teléfono no válido."]);
+    expect(
+      errorsOf(signUpSchema(t, policy), {
+        ...base,
+        country_code: "+1",
+        phone_number: "2025550123",
+      }),
+    ).toEqual({});
+    expect(
+      errorsOf(signUpSchema(t, policy), {
+        ...base,
+        country_code: "+999",
+        phone_number: "2025550123",
+      }).country_code,
+    ).toBeDefined();
+    expect(normalizePhoneNumber("+52", "(55) 1234-5678")).toBe("+525512345678");
+  });
+});
+
+describe("codes", () => {
+  it.each([
+    ["confirm sign-up", confirmSignUpSchema(t), { username: "a@b.mx" }],
+    ["confirm sign-in", confirmSignInSchema(t), {}],
+    ["setup TOTP", setupTotpSchema(t), {}],
+    ["confirm verify-user", confirmVerifyUserSchema(t), {}],
+  ])("%s needs the 6-digit code", (_name, schema, values) => {
+    expect(errorsOf(schema, values).confirmation_code).toEqual([
+      "Escribe el código de verificación.",
+    ]);
+    expect(errorsOf(schema, { ...values, confirmation_code: "12a456" }).confirmation_code).toEqual([
+      "Código de verificación no válido: escribe los 6 dígitos.",
+    ]);
+    expect(errorsOf(schema, { ...values, confirmation_code: " 123456 " })).toEqual({});
+  });
+  it("resend and forgot-password need only the username", () => {
+    expect(errorsOf(usernameOnlySchema(t), {})).toEqual({
+      username: ["Escribe tu correo electrónico."],
+    });
+  });
+  it("reset confirmation needs username, code, new password and its confirmation", () => {
+    expect(Object.keys(errorsOf(confirmResetPasswordSchema(t, policy), {})).sort()).toEqual([
+      "confirm_password",
+      "confirmation_code",
+      "password",
+      "username",
+    ]);
+  });
+});
+
+describe("force new password", () => {
+  it("asks for the attributes Cognito requires", () => {
+    const schema = forceNewPasswordSchema(t, policy, ["name", "birthdate"]);
+    expect(
+      errorsOf(schema, { password: GOOD, confirm_password: GOOD, birthdate: "21/05/1990" }),
+    ).toEqual({
+      name: ["Este dato es obligatorio."],
+      birthdate: ["Escribe la fecha como AAAA-MM-DD."],
+    });
+    expect(
+      errorsOf(schema, {
+        password: GOOD,
+        confirm_password: GOOD,
+        name: "Ana",
+        birthdate: "1990-05-21",
+      }),
+    ).toEqual({});
+  });
+});
+
+describe("MFA choices", () => {
+  it("MFA type is TOTP, SMS or EMAIL", () => {
+    expect(errorsOf(selectMfaTypeSchema(t), { mfa_type: "TOTP" })).toEqual({});
+    expect(errorsOf(selectMfaTypeSchema(t), { mfa_type: "PUSH" }).mfa_type).toEqual([
+      "Elige un método de verificación.",
+    ]);
+    expect(errorsOf(mfaPreferenceSchema(t), { mfa_type: "NONE" })).toEqual({});
+  });
+  it("an MFA setup answer is EMAIL, TOTP, a digits-only code or an address with @", () => {
+    const schema = mfaSetupResponseSchema(t);
+    for (const ok of ["EMAIL", "TOTP", "123456", "ana@ejemplo.mx"])
+      expect(schema.safeParse(ok).success, ok).toBe(true);
+    for (const bad of ["SMS", "12ab", "ana"])
+      expect(schema.safeParse(bad).success, bad).toBe(false);
+  });
+  it("setup-email needs an address", () => {
+    expect(errorsOf(setupEmailSchema(t), { email: "sin-arroba" }).email).toEqual([
+      "Escribe un correo electrónico válido, por ejemplo nombre@correo.com.",
+    ]);
+  });
+  it("verify-user chooses email or phone", () => {
+    expect(errorsOf(verifyUserSchema(t), { unverifiedAttr: "email" })).toEqual({});
+    expect(errorsOf(verifyUserSchema(t), {}).unverifiedAttr).toEqual([
+      "Elige qué dato quieres verificar.",
+    ]);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import {
+  customerFromTokens,
+  decodeJwtPayload,
+  maskDestination,
+  measureClockDrift,
+  refreshDue,
+} from "./tokens";
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+const jwt = (payload: Record<string, unknown>) =>
+  `${base64url({ alg: "RS256", kid: "k" })}.${base64url(payload)}.signature`;
+
+describe("tokens", () => {
+  it("reads a JWT's claims, including non-ASCII text, and refuses anything else", () => {
+    expect(decodeJwtPayload(jwt({ sub: "1", name: "Ñandú Pérez" }))).toEqual({
+      sub: "1",
+      name: "Ñandú Pérez",
+    });
+    expect(decodeJwtPayload("a.b.c.d.e")).toBeNull();
+    expect(decodeJwtPayload("a.!!!.c")).toBeNull();
+  });
+
+  it("measures Cognito's clock against ours from the issue time", () => {
+    expect(measureClockDrift(jwt({ iat: 1_000 }), 995_000)).toBe(5_000);
+    expect(measureClockDrift("not-a-jwt", 0)).toBe(0);
+  });
+
+  it("asks for a refresh five minutes before the access token expires, on Cognito's clock", () => {
+    const now = 1_700_000_000_000;
+    const expiresIn = (seconds: number) => jwt({ exp: now / 1000 + seconds });
+    expect(refreshDue({ accessToken: expiresIn(3600), clockDrift: 0 }, now)).toBe(false);
+    expect(refreshDue({ accessToken: expiresIn(299), clockDrift: 0 }, now)).toBe(true);
+    // Cognito's clock 10 minutes ahead: a token with 12 minutes left on ours has 2 on theirs.
+    expect(refreshDue({ accessToken: expiresIn(720), clockDrift: 600_000 }, now)).toBe(true);
+    expect(refreshDue({ accessToken: "garbage", clockDrift: 0 }, now)).toBe(true);
+  });
+
+  it("reads the customer (sub, email, verified) from the id token", () => {
+    expect(
+      customerFromTokens({
+        idToken: jwt({
+          sub: "abc",
+          email: "ana@ejemplo.mx",
+          email_verified: true,
+          "cognito:username": "uuid-1",
+        }),
+      }),
+    ).toEqual({ sub: "abc", email: "ana@ejemplo.mx", emailVerified: true, username: "uuid-1" });
+    expect(customerFromTokens({ idToken: jwt({ sub: "abc" }) })).toBeNull();
+  });
+
+  it("masks where a code went", () => {
+    expect(maskDestination("ana@ejemplo.mx")).toBe("a***@ejemplo.mx");
+    expect(maskDestination("+525512345678")).toBe("*********5678");
+  });
+});

@@ -1,0 +1,579 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AppLoadContext } from "@remix-run/node";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { refreshSessionIfDue } from "~/auth/session.server";
+import { loadConfig } from "~/config.server";
+import { MAX_SET_COOKIE_BYTES, parseCookieHeader } from "~/lib/sealed-cookie.server";
+import * as confirmSignIn from "~/routes/auth.confirm-sign-in";
+import * as confirmSignUp from "~/routes/auth.confirm-sign-up";
+import * as forgotPassword from "~/routes/auth.forgot-password";
+import * as selectMfaType from "~/routes/auth.select-mfa-type";
+import * as setupTotp from "~/routes/auth.setup-totp";
+import * as signIn from "~/routes/auth.sign-in";
+import * as signOut from "~/routes/auth.sign-out";
+import * as signUp from "~/routes/auth.sign-up";
+import * as outbox from "~/routes/dev.outbox";
+import { createServices } from "~/services.server";
+import { fixture, srpServer, startCognitoStub, startSilentServer } from "./support/cognito-stub";
+
+/**
+ * The auth route actions against recorded Cognito responses served over HTTP: what the embedded
+ * emulator cannot show (SRP, disabled users, throttling, MFA_SETUP, EMAIL_OTP, network failures).
+ */
+
+const POOL = "us-west-2_Ab12CdE3f";
+const CLIENT = "4l7kq2n5v8x1c3b6m9p0r2t4w6";
+const SUB = "f8a1c3e0-7b2d-4c55-9e61-2a9d4b7c1e08";
+const EMAIL = "maria.fernanda.hernandez@ejemplo.mx";
+const PASSWORD = "Conecta-2025x";
+const tokens = fixture("RespondToAuthChallenge.tokens.200.json").body;
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function contextFor(
+  endpoint: string,
+  extra: Record<string, string> = {},
+): Promise<AppLoadContext> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "identity-http-")),
+    SESSION_SECRET: "http-test-secret-that-is-long-enough-0123456789",
+    COGNITO_USER_POOL_ID: POOL,
+    COGNITO_CLIENT_ID: CLIENT,
+    COGNITO_ENDPOINT: endpoint,
+    COGNITO_AUTH_FLOW: "USER_PASSWORD_AUTH",
+    COGNITO_TIMEOUT_MS: "800",
+    ...extra,
+  });
+  const services = await createServices(config, pino({ level: "silent" }));
+  cleanups.push(() => services.db.destroy());
+  return { ...services, cspNonce: "", requestId: "test", clientIp: "203.0.113.7" };
+}
+
+/** A browser: keeps the cookies the server sets and sends them back. */
+class Browser {
+  cookies = new Map<string, string>();
+  get header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+  keep(setCookies: string[]) {
+    for (const line of setCookies) {
+      const [pair] = line.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at);
+      if (/Max-Age=0/.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(at + 1));
+    }
+  }
+}
+
+interface Outcome {
+  status: number;
+  location: string | null;
+  setCookies: string[];
+  data: unknown;
+  headers: Headers;
+}
+
+type RouteFunction = (args: {
+  request: Request;
+  context: AppLoadContext;
+  params: Record<string, string>;
+}) => unknown;
+
+async function call(
+  fn: RouteFunction,
+  context: AppLoadContext,
+  browser: Browser,
+  url: string,
+  form?: Record<string, string>,
+): Promise<Outcome> {
+  const request = new Request(`http://localhost${url}`, {
+    method: form ? "POST" : "GET",
+    headers: {
+      Cookie: browser.header,
+      ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+    },
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+  let result: unknown;
+  try {
+    result = await fn({ request, context, params: {} });
+  } catch (thrown) {
+    result = thrown;
+  }
+  let outcome: Outcome;
+  if (result instanceof Response) {
+    outcome = {
+      status: result.status,
+      location: result.headers.get("Location"),
+      setCookies: result.headers.getSetCookie(),
+      data: null,
+      headers: result.headers,
+    };
+  } else if (result && (result as { type?: string }).type === "DataWithResponseInit") {
+    const { data, init } = result as { data: unknown; init: ResponseInit | null };
+    const headers = new Headers(init?.headers);
+    outcome = {
+      status: init?.status ?? 200,
+      location: null,
+      setCookies: headers.getSetCookie(),
+      data,
+      headers,
+    };
+  } else {
+    outcome = { status: 200, location: null, setCookies: [], data: result, headers: new Headers() };
+  }
+  browser.keep(outcome.setCookies);
+  return outcome;
+}
+
+const formErrors = (outcome: Outcome) =>
+  (outcome.data as { error?: Record<string, string[]> }).error?.[""];
+const flashKey = (context: AppLoadContext, browser: Browser) =>
+  context.cookies.flash.read(browser.header)?.key;
+const signedIn = (context: AppLoadContext, browser: Browser) =>
+  context.cookies.authSession.read(browser.header);
+
+async function stubbed(
+  answers: Parameters<typeof startCognitoStub>[0],
+  extra?: Record<string, string>,
+) {
+  const stub = await startCognitoStub(answers);
+  cleanups.push(stub.close);
+  const context = await contextFor(stub.url, extra);
+  cleanups.push(() => context.identity.close());
+  return { stub, context, browser: new Browser() };
+}
+
+const signInForm = { username: EMAIL, password: PASSWORD };
+
+describe("sign-in against Cognito's recorded answers", () => {
+  it("PasswordResetRequired: sends a reset code and opens confirm-reset-password", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.PasswordResetRequired.400.json",
+      ForgotPassword: "ForgotPassword.200.json",
+    });
+    const outcome = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(outcome.status).toBe(303);
+    expect(outcome.location).toBe("/auth/confirm-reset-password");
+    expect(stub.operations()).toEqual(["InitiateAuth", "ForgotPassword"]);
+    expect(stub.calls[1].body).toMatchObject({ ClientId: CLIENT, Username: EMAIL });
+    expect(flashKey(context, browser)).toBe("auth:flash.passwordResetRequired");
+    expect(context.cookies.authPending.read(browser.header)).toMatchObject({
+      username: EMAIL,
+      delivery: { destination: "m***@e***", medium: "EMAIL" },
+    });
+    expect(JSON.stringify(context.cookies.authPending.read(browser.header))).not.toContain(
+      PASSWORD,
+    );
+  });
+
+  it("UserNotConfirmed: resends the code and opens confirm-sign-up", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.UserNotConfirmed.400.json",
+      ResendConfirmationCode: "ResendConfirmationCode.200.json",
+    });
+    const outcome = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(outcome.location).toBe("/auth/confirm-sign-up");
+    expect(stub.operations()).toEqual(["InitiateAuth", "ResendConfirmationCode"]);
+    const page = await call(confirmSignUp.loader, context, browser, "/auth/confirm-sign-up");
+    expect(page.data).toMatchObject({ username: EMAIL, destination: "m***@e***" });
+  });
+
+  it("NotAuthorized “User is disabled.”: a Spanish message on the form, no session", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.UserDisabled.400.json",
+    });
+    const outcome = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(outcome.status).toBe(400);
+    expect(formErrors(outcome)).toEqual(["Tu cuenta está desactivada. Escríbenos para ayudarte."]);
+    expect(signedIn(context, browser)).toBeNull();
+    expect(JSON.stringify(outcome.data)).not.toContain(PASSWORD);
+    expect(JSON.stringify(outcome.data)).toContain(EMAIL);
+  });
+
+  it("NotAuthorized “Incorrect username or password.” and “Password attempts exceeded”", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: [
+        "InitiateAuth.NotAuthorized.400.json",
+        "InitiateAuth.PasswordAttemptsExceeded.400.json",
+      ],
+    });
+    const first = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(formErrors(first)).toEqual(["Correo o contraseña incorrectos."]);
+    const second = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(second.status).toBe(429);
+    expect(formErrors(second)?.[0]).toMatch(/^Superaste el número de intentos/);
+  });
+
+  it("MFA_SETUP with an authenticator app: associates, shows the QR, verifies and signs in", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.MFA_SETUP.200.json",
+      AssociateSoftwareToken: "AssociateSoftwareToken.200.json",
+      VerifySoftwareToken: "VerifySoftwareToken.200.json",
+      RespondToAuthChallenge: "RespondToAuthChallenge.tokens.200.json",
+      GetUser: "GetUser.200.json",
+    });
+    const started = await call(signIn.action, context, browser, "/auth/sign-in", {
+      ...signInForm,
+      redirectTo: "/my-account/recarga",
+    });
+    expect(started.location).toBe("/auth/setup-totp");
+    const setupSession = fixture("InitiateAuth.MFA_SETUP.200.json").body as { Session: string };
+    expect(stub.calls[1]).toMatchObject({
+      operation: "AssociateSoftwareToken",
+      body: { Session: setupSession.Session },
+    });
+
+    const page = await call(setupTotp.loader, context, browser, "/auth/setup-totp");
+    expect(page.data).toMatchObject({
+      kind: "sign-in",
+      secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    });
+    expect((page.data as { qr: string }).qr).toMatch(/^data:image\/png;base64,/);
+
+    const done = await call(setupTotp.action, context, browser, "/auth/setup-totp", {
+      intent: "verify",
+      confirmation_code: "123456",
+    });
+    expect(done.location).toBe("/my-account/recarga");
+    const associated = fixture("AssociateSoftwareToken.200.json").body as { Session: string };
+    const verified = fixture("VerifySoftwareToken.200.json").body as { Session: string };
+    expect(stub.calls.find((c) => c.operation === "VerifySoftwareToken")!.body).toMatchObject({
+      Session: associated.Session,
+      UserCode: "123456",
+    });
+    expect(stub.calls.find((c) => c.operation === "RespondToAuthChallenge")!.body).toMatchObject({
+      ChallengeName: "MFA_SETUP",
+      Session: verified.Session,
+      ChallengeResponses: { USERNAME: SUB },
+    });
+    expect(signedIn(context, browser)?.idToken).toBe(
+      (tokens as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken,
+    );
+    for (const line of done.setCookies)
+      expect(Buffer.byteLength(line)).toBeLessThan(MAX_SET_COOKIE_BYTES);
+    expect(context.cookies.authPending.read(browser.header)).toBeNull();
+  });
+
+  it("MFA_SETUP offering app and email: the customer chooses first", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.MFA_SETUP-choice.200.json",
+      AssociateSoftwareToken: "AssociateSoftwareToken.200.json",
+    });
+    const started = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(started.location).toBe("/auth/select-mfa-type");
+    const page = await call(selectMfaType.loader, context, browser, "/auth/select-mfa-type");
+    expect(page.data).toMatchObject({ purpose: "setup", types: ["TOTP", "EMAIL"] });
+    const chosen = await call(selectMfaType.action, context, browser, "/auth/select-mfa-type", {
+      mfa_type: "TOTP",
+    });
+    expect(chosen.location).toBe("/auth/setup-totp");
+    expect(context.cookies.authPending.read(browser.header)?.totpSecret).toBeTruthy();
+  });
+
+  it("EMAIL_OTP: asks for the emailed code and answers with Cognito's user name", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.EMAIL_OTP.200.json",
+      RespondToAuthChallenge: [
+        "RespondToAuthChallenge.CodeMismatch.400.json",
+        "RespondToAuthChallenge.tokens.200.json",
+      ],
+      GetUser: "GetUser.200.json",
+    });
+    const started = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(started.location).toBe("/auth/confirm-sign-in");
+    const page = await call(confirmSignIn.loader, context, browser, "/auth/confirm-sign-in");
+    expect(page.data).toMatchObject({
+      kind: "email",
+      title: "Código por correo",
+      destination: "m***@e***",
+    });
+
+    const wrong = await call(confirmSignIn.action, context, browser, "/auth/confirm-sign-in", {
+      confirmation_code: "000000",
+    });
+    expect(formErrors(wrong)).toEqual([
+      "Código de verificación no válido. Revísalo e inténtalo de nuevo.",
+    ]);
+    const done = await call(confirmSignIn.action, context, browser, "/auth/confirm-sign-in", {
+      confirmation_code: "246810",
+    });
+    expect(done.location).toBe("/my-account");
+    expect(stub.calls.at(-2)!.body).toMatchObject({
+      ChallengeName: "EMAIL_OTP",
+      ChallengeResponses: { USERNAME: SUB, EMAIL_OTP_CODE: "246810" },
+    });
+    expect(signedIn(context, browser)).not.toBeNull();
+  });
+
+  it("an expired challenge session goes back to sign-in with the spec's explanation", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.EMAIL_OTP.200.json",
+      RespondToAuthChallenge: "RespondToAuthChallenge.SessionExpired.400.json",
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const outcome = await call(confirmSignIn.action, context, browser, "/auth/confirm-sign-in", {
+      confirmation_code: "123456",
+    });
+    expect(outcome.location).toMatch(/^\/auth\/sign-in(\?|$)/);
+    expect(flashKey(context, browser)).toBe("auth:errors.signInStateExpired");
+    expect(context.cookies.authPending.read(browser.header)).toBeNull();
+  });
+
+  it("a sign-in is refused while signed in", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: "GetUser.200.json",
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(signedIn(context, browser)).not.toBeNull();
+    const again = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(again.location).toBe("/my-account");
+    expect(flashKey(context, browser)).toBe("auth:errors.alreadySignedIn");
+    expect(stub.operations().filter((op) => op === "InitiateAuth")).toHaveLength(1);
+  });
+});
+
+describe("throttling and code errors", () => {
+  it("LimitExceeded on a password reset: 429 with the Spanish message", async () => {
+    const { context, browser } = await stubbed({
+      ForgotPassword: "ForgotPassword.LimitExceeded.400.json",
+    });
+    const outcome = await call(forgotPassword.action, context, browser, "/auth/forgot-password", {
+      username: EMAIL,
+    });
+    expect(outcome.status).toBe(429);
+    expect(formErrors(outcome)).toEqual([
+      "Se superó el límite de intentos. Inténtalo de nuevo más tarde.",
+    ]);
+  });
+
+  it("TooManyFailedAttempts on a confirmation code: 429 with the Spanish message", async () => {
+    const { context, browser } = await stubbed({
+      ConfirmSignUp: "ConfirmSignUp.TooManyFailedAttempts.400.json",
+    });
+    const outcome = await call(confirmSignUp.action, context, browser, "/auth/confirm-sign-up", {
+      intent: "confirm",
+      username: EMAIL,
+      confirmation_code: "123456",
+    });
+    expect(outcome.status).toBe(429);
+    expect(formErrors(outcome)?.[0]).toMatch(/^Demasiados intentos fallidos/);
+    expect(JSON.stringify(outcome.data)).not.toContain("123456");
+  });
+
+  it("“User is already confirmed.” on resend counts as success", async () => {
+    const { context, browser } = await stubbed({
+      ResendConfirmationCode: "ResendConfirmationCode.AlreadyConfirmed.400.json",
+    });
+    const outcome = await call(confirmSignUp.action, context, browser, "/auth/confirm-sign-up", {
+      intent: "resend",
+      username: EMAIL,
+    });
+    expect(outcome.location).toBe("/auth/sign-in");
+    expect(flashKey(context, browser)).toBe("auth:flash.alreadyConfirmed");
+  });
+
+  it("signing up with a taken email says so in Spanish", async () => {
+    const { context, browser } = await stubbed({ SignUp: "SignUp.UsernameExists.400.json" });
+    const outcome = await call(signUp.action, context, browser, "/auth/sign-up", {
+      username: EMAIL,
+      password: PASSWORD,
+      confirm_password: PASSWORD,
+      country_code: "+52",
+    });
+    expect(formErrors(outcome)).toEqual([
+      "Ya existe una cuenta con este correo. Inicia sesión o recupera tu contraseña.",
+    ]);
+  });
+
+  it("our own limit: the eleventh attempt for one username in the window gets a Spanish 429", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.NotAuthorized.400.json",
+    });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const outcome = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+      expect(outcome.status).toBe(400);
+    }
+    const refused = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(refused.status).toBe(429);
+    expect(formErrors(refused)).toEqual([
+      "Demasiados intentos. Espera unos minutos antes de volver a intentarlo.",
+    ]);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(stub.operations()).toHaveLength(10);
+  });
+
+  it("our own limit per IP covers many usernames", async () => {
+    const { context, browser } = await stubbed(
+      { InitiateAuth: "InitiateAuth.NotAuthorized.400.json" },
+      { AUTH_RATE_LIMIT_PER_IP: "3" },
+    );
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await call(signIn.action, context, browser, "/auth/sign-in", {
+        ...signInForm,
+        username: `u${attempt}@ejemplo.mx`,
+      });
+    }
+    const refused = await call(signIn.action, context, browser, "/auth/sign-in", {
+      ...signInForm,
+      username: "otro@ejemplo.mx",
+    });
+    expect(refused.status).toBe(429);
+  });
+});
+
+describe("an unreachable or slow identity service", () => {
+  it("refused connection: the Spanish network message, status 503, never a 500", async () => {
+    const stub = await startCognitoStub();
+    await stub.close();
+    const context = await contextFor(stub.url);
+    const outcome = await call(signIn.action, context, new Browser(), "/auth/sign-in", signInForm);
+    expect(outcome.status).toBe(503);
+    expect(formErrors(outcome)?.[0]).toMatch(/^Error de red/);
+  });
+
+  it("no answer within COGNITO_TIMEOUT_MS: the same message", async () => {
+    const silent = await startSilentServer();
+    cleanups.push(silent.close);
+    const context = await contextFor(silent.url);
+    const started = Date.now();
+    const outcome = await call(
+      forgotPassword.action,
+      context,
+      new Browser(),
+      "/auth/forgot-password",
+      { username: EMAIL },
+    );
+    expect(outcome.status).toBe(503);
+    expect(formErrors(outcome)?.[0]).toMatch(/^Error de red/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("a refresh that cannot reach Cognito keeps the session; a revoked refresh token ends it", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: ["InitiateAuth.tokens.200.json", "InitiateAuth.RefreshRevoked.400.json"],
+      GetUser: "GetUser.200.json",
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const session = signedIn(context, browser)!;
+    // Make the stored access token look about to expire.
+    const [head, , signature] = session.accessToken.split(".");
+    const soon = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 30 })).toString(
+      "base64url",
+    );
+    // (The fixture's tokens were issued long ago: measure no clock drift from them.)
+    browser.keep(
+      context.cookies.authSession.write(
+        { ...session, clockDrift: 0, accessToken: `${head}.${soon}.${signature}` },
+        browser.header,
+      ),
+    );
+
+    const unreachable = await contextFor("http://127.0.0.1:9/");
+    expect(await refreshSessionIfDue(unreachable, browser.header)).toBeNull();
+
+    const refused = await refreshSessionIfDue(context, browser.header);
+    browser.keep(refused!.setCookies);
+    expect(signedIn(context, browser)).toBeNull();
+  });
+});
+
+describe("USER_SRP_AUTH (real Cognito's flow; the emulator has none)", () => {
+  it("proves the password with SRP and never sends it", async () => {
+    const srp = srpServer({
+      poolName: POOL.split("_")[1],
+      userId: SUB,
+      password: PASSWORD,
+      tokens,
+    });
+    const { stub, context, browser } = await stubbed(
+      {
+        InitiateAuth: (body) => srp.initiateAuth(body),
+        RespondToAuthChallenge: (body) => srp.respondToAuthChallenge(body),
+        GetUser: "GetUser.200.json",
+      },
+      { COGNITO_AUTH_FLOW: "USER_SRP_AUTH" },
+    );
+    const outcome = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(outcome.location).toBe("/my-account");
+    expect(signedIn(context, browser)?.signInDetails).toEqual({
+      loginId: EMAIL,
+      authFlowType: "USER_SRP_AUTH",
+    });
+    expect(stub.calls[0].body).toMatchObject({
+      AuthFlow: "USER_SRP_AUTH",
+      AuthParameters: { USERNAME: EMAIL },
+    });
+    expect(JSON.stringify(stub.calls)).not.toContain(PASSWORD);
+  });
+
+  it("a wrong password fails the SRP proof", async () => {
+    const srp = srpServer({
+      poolName: POOL.split("_")[1],
+      userId: SUB,
+      password: PASSWORD,
+      tokens,
+    });
+    const { context, browser } = await stubbed(
+      {
+        InitiateAuth: (body) => srp.initiateAuth(body),
+        RespondToAuthChallenge: (body) => srp.respondToAuthChallenge(body),
+      },
+      { COGNITO_AUTH_FLOW: "USER_SRP_AUTH" },
+    );
+    const outcome = await call(signIn.action, context, browser, "/auth/sign-in", {
+      ...signInForm,
+      password: "Otra-Clave-99",
+    });
+    expect(formErrors(outcome)).toEqual(["Correo o contraseña incorrectos."]);
+  });
+});
+
+describe("sign-out", () => {
+  it("revokes the refresh token and clears every auth cookie", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: "GetUser.200.json",
+      RevokeToken: (() => ({ status: 200, body: {} })) as never,
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const refreshToken = signedIn(context, browser)!.refreshToken;
+    const outcome = await call(signOut.action, context, browser, "/auth/sign-out", {});
+    expect(outcome.location).toBe("/");
+    expect(stub.calls.at(-1)).toMatchObject({
+      operation: "RevokeToken",
+      body: { ClientId: CLIENT, Token: refreshToken },
+    });
+    expect(
+      [...parseCookieHeader(browser.header).keys()].filter((name) => name.startsWith("auth_")),
+    ).toEqual([]);
+  });
+
+  it("still signs out when revocation is not supported", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: "GetUser.200.json",
+      RevokeToken: "RevokeToken.UnsupportedOperation.400.json",
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    await call(signOut.action, context, browser, "/auth/sign-out", {});
+    expect(signedIn(context, browser)).toBeNull();
+  });
+});
+
+describe("the development outbox", () => {
+  it("does not exist when a real pool is configured", async () => {
+    const { context, browser } = await stubbed({});
+    const outcome = await call(outbox.loader, context, browser, "/dev/outbox");
+    expect(outcome.status).toBe(404);
+  });
+});
