@@ -24,8 +24,10 @@ export function cartBadge(page: Page) {
  */
 export async function addPlan(page: Page, name: string, expected: number) {
   const stored = page.waitForResponse(
+    // Without JavaScript the form posts to /cart; with it, Remix's fetcher posts to /cart.data.
     (response) =>
-      response.request().method() === "POST" && new URL(response.url()).pathname === "/cart",
+      response.request().method() === "POST" &&
+      /^\/cart(\.data)?$/.test(new URL(response.url()).pathname),
   );
   await planCard(page, name).getByRole("button", { name: "Agregar al carrito" }).click();
   await stored;
