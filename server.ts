@@ -6,6 +6,7 @@ import { broadcastDevReady, type AppLoadContext, type ServerBuild } from "@remix
 import compression from "compression";
 import express from "express";
 import { pino } from "pino";
+import { refreshSessionIfDue } from "./app/auth/session.server";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
 import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
@@ -143,15 +144,30 @@ app.use((req, res, next) => {
   next();
 });
 
+// Tokens near expiry are refreshed once, before any loader reads them.
+app.use(async (req, res, next) => {
+  try {
+    const refreshed = await refreshSessionIfDue(services, req.get("cookie") ?? null);
+    if (refreshed) {
+      for (const cookie of refreshed.setCookies) res.append("Set-Cookie", cookie);
+      req.headers.cookie = refreshed.cookieHeader;
+    }
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
 app.all(
   "*",
   createRequestHandler({
     build,
     mode: build.mode,
-    getLoadContext: (_req, res): AppLoadContext => ({
+    getLoadContext: (req, res): AppLoadContext => ({
       ...services,
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
+      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
     }),
   }),
 );

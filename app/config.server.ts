@@ -29,6 +29,30 @@ export const environmentSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   /** Signs the payment sandbox's notifications; derived from SESSION_SECRET when absent. */
   PAYMENT_NOTIFICATION_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  // Identity (Amazon Cognito). Without a pool the server runs the embedded cognito-local emulator.
+  COGNITO_REGION: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "una región de AWS, por ejemplo us-west-2")
+    .default("us-west-2"),
+  COGNITO_USER_POOL_ID: z
+    .string()
+    .regex(/^[\w-]+_[0-9a-zA-Z]+$/, "un id de grupo de usuarios, por ejemplo us-west-2_AbC123")
+    .optional(),
+  COGNITO_CLIENT_ID: z
+    .string()
+    .regex(/^[\w+]+$/, "un id de cliente de aplicación")
+    .optional(),
+  COGNITO_ENDPOINT: optionalUrl,
+  COGNITO_AUTH_FLOW: z.enum(["USER_SRP_AUTH", "USER_PASSWORD_AUTH"]).optional(),
+  COGNITO_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8_000),
+  COGNITO_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(8).max(99).default(8),
+  COGNITO_PASSWORD_REQUIRE_LOWERCASE: booleanFlag.default(true),
+  COGNITO_PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(true),
+  COGNITO_PASSWORD_REQUIRE_NUMBERS: booleanFlag.default(true),
+  COGNITO_PASSWORD_REQUIRE_SYMBOLS: booleanFlag.default(true),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
+  AUTH_RATE_LIMIT_PER_USERNAME: z.coerce.number().int().min(1).default(10),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });
@@ -37,6 +61,9 @@ export type Environment = z.infer<typeof environmentSchema>;
 
 export interface Config extends Omit<Environment, "SESSION_SECRET" | "DATA_DIR"> {
   isProduction: boolean;
+  /** "cognito": a configured user pool; "embedded": the cognito-local emulator started by the app. */
+  identityMode: "cognito" | "embedded";
+  cognitoAuthFlow: "USER_SRP_AUTH" | "USER_PASSWORD_AUTH";
   /** Absolute path; everything the embedded defaults write lives below it. */
   dataDir: string;
   /** The first secret seals new cookies; every listed secret opens old ones (rotation). */
@@ -64,8 +91,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const isProduction = values.NODE_ENV === "production";
   const dataDir = path.resolve(values.DATA_DIR);
   const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);
+  const identity = resolveIdentity(values);
   const { SESSION_SECRET: _secret, DATA_DIR: _dir, ...rest } = values;
-  return { ...rest, isProduction, dataDir, sessionSecrets };
+  return { ...rest, ...identity, isProduction, dataDir, sessionSecrets };
+}
+
+function resolveIdentity(values: Environment): Pick<Config, "identityMode" | "cognitoAuthFlow"> {
+  const { COGNITO_USER_POOL_ID: pool, COGNITO_CLIENT_ID: client, COGNITO_AUTH_FLOW: flow } = values;
+  if (Boolean(pool) !== Boolean(client)) {
+    throw new ConfigError(
+      "Invalid configuration: COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID: set both (a real pool) or neither (embedded emulator)",
+    );
+  }
+  if (pool) return { identityMode: "cognito", cognitoAuthFlow: flow ?? "USER_SRP_AUTH" };
+  if (flow === "USER_SRP_AUTH") {
+    throw new ConfigError(
+      "Invalid configuration: COGNITO_AUTH_FLOW: the embedded emulator only knows USER_PASSWORD_AUTH",
+    );
+  }
+  return { identityMode: "embedded", cognitoAuthFlow: "USER_PASSWORD_AUTH" };
 }
 
 function resolveSessionSecrets(

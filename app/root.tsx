@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
+import { getCustomer } from "./auth/session.server";
 import { FlashToasts } from "./components/layout/flash-toasts";
 import { Footer } from "./components/layout/footer";
 import { Navbar } from "./components/layout/navbar";
@@ -39,11 +40,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { config } = context;
   const { flash, headers } = takeFlash(context, request);
   const cart = priceCart(readCart(context, request), context.catalogue.find);
+  const customer = getCustomer(request, context);
   const shell: ShellData = {
     locale: "es",
     appTitle: t("app.title"),
     description: t("app.tagline"),
-    customer: null,
+    customer: customer ? { email: customer.email } : null,
     cartCount: cart.count,
     cartItems: cart.lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),
     flash: flash

@@ -9,6 +9,15 @@ import {
   type OrderAccess,
 } from "./checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
+import { createIdentity, type IdentityService } from "./auth/identity.server";
+import {
+  PENDING_MAX_AGE_SECONDS,
+  SESSION_MAX_AGE_SECONDS,
+  pendingSignInSchema,
+  sessionTokensSchema,
+  type PendingSignIn,
+} from "./auth/session.server";
+import type { SessionTokens } from "./auth/tokens";
 import type { Config } from "./config.server";
 import { checkDatabase, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
@@ -31,7 +40,13 @@ export interface Services {
     flash: SealedCookie<Flash>;
     cart: SealedCookie<StoredCartItem[]>;
     orderAccess: SealedCookie<OrderAccess>;
+    /** The signed-in customer's Cognito tokens (chunked: real tokens exceed one cookie). */
+    authSession: SealedCookie<SessionTokens>;
+    /** A sign-in waiting for its next step (180 s). */
+    authPending: SealedCookie<PendingSignIn>;
   };
+  /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
+  identity: IdentityService;
   /** Checks run by GET /readyz; each resolves when its dependency answers. */
   readinessChecks: Record<string, () => Promise<void>>;
   /** Run in order on shutdown. */
@@ -42,6 +57,8 @@ export interface Services {
 export interface RequestContext extends Services {
   cspNonce: string;
   requestId: string;
+  /** The client's address (per-IP rate limits); honours X-Forwarded-For only with TRUST_PROXY. */
+  clientIp: string;
 }
 
 declare module "@remix-run/node" {
@@ -64,6 +81,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   });
   const payments = createPaymentService({ db, provider: sandbox, logger });
   payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
+  const identity = createIdentity(config, logger);
   return {
     config,
     logger,
@@ -93,8 +111,23 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
         schema: orderAccessSchema,
       }),
+      authSession: createSealedCookie({
+        name: "auth_session",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+        schema: sessionTokensSchema,
+      }),
+      authPending: createSealedCookie({
+        name: "auth_pending",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: PENDING_MAX_AGE_SECONDS,
+        schema: pendingSignInSchema,
+      }),
     },
-    readinessChecks: { database: () => checkDatabase(db) },
-    closers: [() => db.destroy()],
+    identity,
+    readinessChecks: { database: () => checkDatabase(db), identity: () => identity.ready() },
+    closers: [() => identity.close(), () => db.destroy()],
   };
 }

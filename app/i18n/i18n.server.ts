@@ -1,4 +1,5 @@
 import { createInstance } from "i18next";
+import auth from "../../public/locales/es/auth.json";
 import commerce from "../../public/locales/es/commerce.json";
 import common from "../../public/locales/es/common.json";
 import help from "../../public/locales/es/help.json";
@@ -13,6 +14,7 @@ export const resources: Record<Namespace, Record<string, unknown>> = {
   portability,
   help,
   commerce,
+  auth,
 };
 
 /**

@@ -1,20 +1,219 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
+import { attributesRecord, CognitoError, type MfaPreference } from "~/auth/cognito.server";
+import { mapCognitoError } from "~/auth/errors";
+import { authT, cognitoErrorReply, signOutHeaders } from "~/auth/flow.server";
+import { signInPathFor } from "~/auth/redirect";
+import { mfaPreferenceSchema, type Translate } from "~/auth/schemas";
+import { requireCustomer } from "~/auth/session.server";
+import { authPath, parseMfaTypes, type MfaType } from "~/auth/steps";
+import { FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { RadioGroup } from "~/components/auth/radio-group";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
+import { flashHeaders } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
+export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 
-export function loader() {
-  return { title: getFixedT()("pages.myAccount.title") };
+const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {
+  TOTP: "SoftwareTokenMfaSettings",
+  SMS: "SMSMfaSettings",
+  EMAIL: "EmailMfaSettings",
+};
+
+/** Revoked or expired beyond refresh: the session is over. */
+function sessionEnded(context: LoaderFunctionArgs["context"], request: Request) {
+  return redirect(signInPathFor("/my-account"), {
+    status: 303,
+    headers: signOutHeaders(context, request, { kind: "info", key: "auth:errors.invalidTokens" }),
+  });
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { customer, accessToken } = requireCustomer(request, context);
+  const title = getFixedT()("pages.myAccount.title");
+  try {
+    const user = await context.identity.client.getUser(accessToken);
+    const attributes = attributesRecord(user);
+    return {
+      title,
+      available: true,
+      email: attributes.email ?? customer.email,
+      emailVerified: attributes.email_verified === "true",
+      enabledMfa: parseMfaTypes(JSON.stringify(user.UserMFASettingList ?? [])),
+      preferredMfa: parseMfaTypes(JSON.stringify([user.PreferredMfaSetting]))[0] ?? null,
+    };
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message, "GetUser").status === 401
+    ) {
+      throw sessionEnded(context, request);
+    }
+    // Unreachable service: show what the id token says; the session stays.
+    return {
+      title,
+      available: false,
+      email: customer.email,
+      emailVerified: customer.emailVerified,
+      enabledMfa: [] as MfaType[],
+      preferredMfa: null,
+    };
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { accessToken } = requireCustomer(request, context);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: mfaPreferenceSchema(authT() as Translate) });
+  if (submission.status !== "success") return submission.reply();
+  const choice = submission.value.mfa_type;
+  const { client } = context.identity;
+  try {
+    const user = await client.getUser(accessToken);
+    const enabled = parseMfaTypes(JSON.stringify(user.UserMFASettingList ?? []));
+    const preference: MfaPreference = {};
+    for (const type of enabled) {
+      preference[PREFERENCE_KEY[type]] =
+        choice === "NONE"
+          ? { Enabled: false, PreferredMfa: false }
+          : { Enabled: true, PreferredMfa: type === choice };
+    }
+    if (choice !== "NONE" && !enabled.includes(choice)) {
+      return submission.reply({ formErrors: [authT()("account.mfaNotEnabled")] });
+    }
+    await client.setUserMfaPreference(accessToken, preference);
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message).status === 401
+    ) {
+      return sessionEnded(context, request);
+    }
+    return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");
+  }
+  return redirect("/my-account", {
+    status: 303,
+    headers: flashHeaders(context, request, {
+      kind: "success",
+      key: choice === "NONE" ? "auth:flash.mfaDisabled" : "auth:flash.mfaPreferenceSaved",
+    }),
+  });
 }
 
 export default function AccountOverviewPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("auth");
+  const { available, email, emailVerified, enabledMfa, preferredMfa } =
+    useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { mfa_type: preferredMfa ?? "NONE" },
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: mfaPreferenceSchema(t as Translate) }),
+  });
+  const totpOn = enabledMfa.includes("TOTP");
   return (
     <>
-      <PageHeader title={t("pages.myAccount.heading")} />
-      <p>{t("comingSoon")}</p>
+      <PageHeader title={t("common:pages.myAccount.heading")} />
+      {!available ? (
+        <p
+          role="status"
+          className="mb-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+        >
+          {t("auth:account.unavailable")}
+        </p>
+      ) : null}
+      <div className="grid gap-6 md:grid-cols-2">
+        <section
+          className="rounded-lg border border-slate-200 p-6"
+          aria-labelledby="account-details"
+        >
+          <h2 id="account-details" className="text-xl font-bold">
+            {t("auth:account.detailsHeading")}
+          </h2>
+          <dl className="mt-4 space-y-3">
+            <div>
+              <dt className="text-sm font-medium text-slate-700">{t("auth:account.email")}</dt>
+              <dd className="font-semibold" data-testid="account-email">
+                {email}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm font-medium text-slate-700">
+                {t("auth:account.emailStatus")}
+              </dt>
+              <dd data-testid="account-email-verified">
+                {emailVerified ? t("auth:account.verified") : t("auth:account.notVerified")}
+                {!emailVerified && available ? (
+                  <>
+                    {" "}
+                    <Link
+                      to={`${authPath("verify-user")}?redirectTo=${encodeURIComponent("/my-account")}`}
+                      className="font-medium text-secondary underline"
+                    >
+                      {t("auth:account.verifyNow")}
+                    </Link>
+                  </>
+                ) : null}
+              </dd>
+            </div>
+          </dl>
+          <Form method="post" action="/auth/sign-out" className="mt-6">
+            <SubmitButton variant="secondary" pendingLabel={t("auth:account.signingOut")}>
+              {t("auth:account.signOut")}
+            </SubmitButton>
+          </Form>
+        </section>
+        <section className="rounded-lg border border-slate-200 p-6" aria-labelledby="account-mfa">
+          <h2 id="account-mfa" className="text-xl font-bold">
+            {t("auth:account.mfaHeading")}
+          </h2>
+          <p className="mt-2" data-testid="account-mfa-status">
+            {enabledMfa.length
+              ? t("auth:account.mfaOn", {
+                  methods: enabledMfa.map((type) => t(`auth:mfaTypes.${type}.label`)).join(", "),
+                })
+              : t("auth:account.mfaOff")}
+          </p>
+          {preferredMfa ? (
+            <p className="mt-1 text-slate-700" data-testid="account-mfa-preferred">
+              {t("auth:account.mfaPreferred", { method: t(`auth:mfaTypes.${preferredMfa}.label`) })}
+            </p>
+          ) : null}
+          {available ? (
+            <Form method="post" action={authPath("setup-totp")} className="mt-4">
+              <SubmitButton name="intent" value="start" pendingLabel={t("auth:setupTotp.starting")}>
+                {totpOn ? t("auth:account.totpReconfigure") : t("auth:account.totpSetup")}
+              </SubmitButton>
+            </Form>
+          ) : null}
+          {enabledMfa.length ? (
+            <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-6">
+              <RadioGroup
+                meta={fields.mfa_type}
+                legend={t("auth:account.preferredLegend")}
+                options={[
+                  ...enabledMfa.map((type) => ({
+                    value: type,
+                    label: t(`auth:mfaTypes.${type}.label`),
+                  })),
+                  { value: "NONE", label: t("auth:account.mfaNone") },
+                ]}
+              />
+              <FormAlert errors={form.errors} />
+              <SubmitButton variant="secondary" pendingLabel={t("auth:account.saving")}>
+                {t("auth:account.savePreference")}
+              </SubmitButton>
+            </Form>
+          ) : null}
+        </section>
+      </div>
     </>
   );
 }

@@ -1,6 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
+import { requireCustomer } from "~/auth/session.server";
 
-/** The account area: its pages render inside. */
+/** The account area: every page inside needs a signed-in customer. */
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const { customer } = requireCustomer(request, context);
+  return { email: customer.email };
+}
+
 export default function AccountLayout() {
   return <Outlet />;
 }

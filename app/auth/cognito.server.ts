@@ -1,0 +1,272 @@
+import type { Logger } from "pino";
+import { NETWORK_ERROR, type CognitoOperation } from "./errors";
+import { srpPasswordVerifier } from "./srp.server";
+import type { AuthenticationResult, AuthResponse } from "./steps";
+
+/**
+ * The identity service's API as Cognito documents it: a JSON POST naming the operation in
+ * `X-Amz-Target`. Only SRP's arithmetic comes from amazon-cognito-identity-js (srp.server.ts);
+ * every request goes through `call`, with one timeout and one error shape.
+ */
+
+/** Where requests go; for the emulator this is known only once it has started. */
+export interface CognitoTarget {
+  endpoint: string;
+  userPoolId: string;
+  clientId: string;
+}
+
+/** Any failure of a call: a Cognito exception, or `NetworkError` when no answer came. */
+export class CognitoError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly operation: string,
+  ) {
+    super(message);
+    this.name = "CognitoError";
+  }
+
+  get isNetwork(): boolean {
+    return this.code === NETWORK_ERROR;
+  }
+}
+
+export interface CodeDeliveryDetails {
+  Destination?: string;
+  DeliveryMedium?: "EMAIL" | "SMS";
+  AttributeName?: string;
+}
+
+export interface CognitoUser {
+  Username: string;
+  UserAttributes: Array<{ Name: string; Value: string }>;
+  UserMFASettingList?: string[];
+  PreferredMfaSetting?: string;
+}
+
+export type TokenOrSession = { accessToken: string } | { session: string };
+
+export interface MfaPreference {
+  SoftwareTokenMfaSettings?: { Enabled: boolean; PreferredMfa: boolean };
+  SMSMfaSettings?: { Enabled: boolean; PreferredMfa: boolean };
+  EmailMfaSettings?: { Enabled: boolean; PreferredMfa: boolean };
+}
+
+export interface CognitoClientOptions {
+  target: () => Promise<CognitoTarget>;
+  authFlow: "USER_SRP_AUTH" | "USER_PASSWORD_AUTH";
+  timeoutMs: number;
+  logger: Logger;
+  /** For tests: the fetch to use. */
+  fetch?: typeof fetch;
+}
+
+export type CognitoClient = ReturnType<typeof createCognitoClient>;
+
+export function createCognitoClient(options: CognitoClientOptions) {
+  const doFetch = options.fetch ?? fetch;
+
+  async function call<T>(operation: CognitoOperation | string, body: object): Promise<T> {
+    let target: CognitoTarget;
+    try {
+      target = await options.target();
+    } catch (error) {
+      options.logger.error({ err: error, operation }, "identity service not available");
+      throw new CognitoError(NETWORK_ERROR, "Identity service not available", 0, operation);
+    }
+    let response: Response;
+    try {
+      response = await doFetch(target.endpoint, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-amz-json-1.1",
+          "X-Amz-Target": `AWSCognitoIdentityProviderService.${operation}`,
+          "Cache-Control": "no-store",
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (error) {
+      // Refused, reset, DNS or timeout: the customer sees the network message, never a 500.
+      options.logger.warn(
+        { operation, cause: error instanceof Error ? error.name : "unknown" },
+        "identity service unreachable",
+      );
+      throw new CognitoError(NETWORK_ERROR, "Network error", 0, operation);
+    }
+    const text = await response.text().catch(() => "");
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      parsed = {};
+    }
+    if (response.ok) return parsed as T;
+    const type =
+      (typeof parsed.__type === "string" && parsed.__type) ||
+      response.headers.get("x-amzn-errortype")?.split(":")[0] ||
+      (response.status >= 500 ? "InternalErrorException" : "UnknownError");
+    const code = type.includes("#") ? type.slice(type.lastIndexOf("#") + 1) : type;
+    const message =
+      (typeof parsed.message === "string" && parsed.message) ||
+      (typeof parsed.Message === "string" && parsed.Message) ||
+      "";
+    options.logger.info({ operation, code, status: response.status }, "identity service refused");
+    throw new CognitoError(code, message, response.status, operation);
+  }
+
+  async function clientId() {
+    return (await options.target()).clientId;
+  }
+
+  function tokenOrSession(credential: TokenOrSession) {
+    return "accessToken" in credential
+      ? { AccessToken: credential.accessToken }
+      : { Session: credential.session };
+  }
+
+  return {
+    call,
+    authFlow: options.authFlow,
+
+    /** Starts sign-in with email and password, by SRP or by plain password as configured. */
+    async signIn(username: string, password: string): Promise<AuthResponse> {
+      const target = await options.target().catch(() => null);
+      if (!target) throw new CognitoError(NETWORK_ERROR, "Network error", 0, "InitiateAuth");
+      if (options.authFlow === "USER_SRP_AUTH") {
+        return srpPasswordVerifier({ call, target, username, password });
+      }
+      return call<AuthResponse>("InitiateAuth", {
+        AuthFlow: "USER_PASSWORD_AUTH",
+        ClientId: target.clientId,
+        AuthParameters: { USERNAME: username, PASSWORD: password },
+      });
+    },
+
+    async respondToChallenge(input: {
+      challengeName: string;
+      session: string;
+      responses: Record<string, string>;
+    }): Promise<AuthResponse> {
+      return call<AuthResponse>("RespondToAuthChallenge", {
+        ClientId: await clientId(),
+        ChallengeName: input.challengeName,
+        Session: input.session,
+        ChallengeResponses: input.responses,
+      });
+    },
+
+    async refresh(refreshToken: string): Promise<AuthenticationResult> {
+      const response = await call<AuthResponse>("InitiateAuth", {
+        AuthFlow: "REFRESH_TOKEN_AUTH",
+        ClientId: await clientId(),
+        AuthParameters: { REFRESH_TOKEN: refreshToken },
+      });
+      if (!response.AuthenticationResult?.AccessToken || !response.AuthenticationResult.IdToken) {
+        throw new CognitoError("NotAuthorizedException", "Invalid tokens", 400, "InitiateAuth");
+      }
+      return response.AuthenticationResult;
+    },
+
+    async signUp(input: {
+      username: string;
+      password: string;
+      attributes: Array<{ Name: string; Value: string }>;
+    }) {
+      return call<{
+        UserConfirmed: boolean;
+        UserSub: string;
+        CodeDeliveryDetails?: CodeDeliveryDetails;
+        Session?: string;
+      }>("SignUp", {
+        ClientId: await clientId(),
+        Username: input.username,
+        Password: input.password,
+        UserAttributes: input.attributes,
+      });
+    },
+
+    async confirmSignUp(username: string, code: string) {
+      return call<{ Session?: string }>("ConfirmSignUp", {
+        ClientId: await clientId(),
+        Username: username,
+        ConfirmationCode: code,
+      });
+    },
+
+    async resendConfirmationCode(username: string) {
+      return call<{ CodeDeliveryDetails?: CodeDeliveryDetails }>("ResendConfirmationCode", {
+        ClientId: await clientId(),
+        Username: username,
+      });
+    },
+
+    async forgotPassword(username: string) {
+      return call<{ CodeDeliveryDetails?: CodeDeliveryDetails }>("ForgotPassword", {
+        ClientId: await clientId(),
+        Username: username,
+      });
+    },
+
+    async confirmForgotPassword(username: string, code: string, password: string) {
+      return call<object>("ConfirmForgotPassword", {
+        ClientId: await clientId(),
+        Username: username,
+        ConfirmationCode: code,
+        Password: password,
+      });
+    },
+
+    async getUser(accessToken: string) {
+      return call<CognitoUser>("GetUser", { AccessToken: accessToken });
+    },
+
+    async getUserAttributeVerificationCode(accessToken: string, attributeName: string) {
+      return call<{ CodeDeliveryDetails?: CodeDeliveryDetails }>(
+        "GetUserAttributeVerificationCode",
+        { AccessToken: accessToken, AttributeName: attributeName },
+      );
+    },
+
+    async verifyUserAttribute(accessToken: string, attributeName: string, code: string) {
+      return call<object>("VerifyUserAttribute", {
+        AccessToken: accessToken,
+        AttributeName: attributeName,
+        Code: code,
+      });
+    },
+
+    async associateSoftwareToken(credential: TokenOrSession) {
+      return call<{ SecretCode: string; Session?: string }>(
+        "AssociateSoftwareToken",
+        tokenOrSession(credential),
+      );
+    },
+
+    async verifySoftwareToken(credential: TokenOrSession, code: string, deviceName: string) {
+      return call<{ Status?: "SUCCESS" | "ERROR"; Session?: string }>("VerifySoftwareToken", {
+        ...tokenOrSession(credential),
+        UserCode: code,
+        FriendlyDeviceName: deviceName,
+      });
+    },
+
+    async setUserMfaPreference(accessToken: string, preference: MfaPreference) {
+      return call<object>("SetUserMFAPreference", { AccessToken: accessToken, ...preference });
+    },
+
+    /** Revokes the refresh token and the access tokens it issued (where the client allows it). */
+    async revokeToken(refreshToken: string) {
+      return call<object>("RevokeToken", { ClientId: await clientId(), Token: refreshToken });
+    },
+  };
+}
+
+/** GetUser's attribute list as a record. */
+export function attributesRecord(
+  user: Pick<CognitoUser, "UserAttributes">,
+): Record<string, string> {
+  return Object.fromEntries(user.UserAttributes.map(({ Name, Value }) => [Name, Value]));
+}

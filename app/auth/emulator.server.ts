@@ -1,0 +1,517 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Logger } from "pino";
+import type { CognitoTarget } from "./cognito.server";
+import type { PasswordPolicy } from "./schemas";
+import { decodeJwtPayload } from "./tokens";
+import { generateTotpSecret, verifyTotp } from "./totp.server";
+
+/**
+ * The embedded identity service: cognito-local, started in-process on a loopback port when no
+ * user pool is configured. It is wired here from cognito-local's parts rather than through its
+ * `createDefaultServer`, which resolves `.cognito` against the working directory and loads the
+ * AWS SDK v2 (a third of a second and a deprecation warning) only for Lambda triggers and KMS,
+ * neither of which the storefront uses.
+ *
+ * Where cognito-local falls short of real Cognito in ways a customer would meet, it is taught
+ * here: confirming sign-up verifies the email, codes can be resent, and an authenticator app
+ * (TOTP) can be associated, verified, preferred and answered at sign-in.
+ */
+
+/** A code (or temporary password) the emulator "sent", kept for the development outbox. */
+export interface OutboxEntry {
+  id: number;
+  sentAt: string;
+  to: string;
+  medium: "EMAIL" | "SMS";
+  /** cognito-local's message source: SignUp, ResendCode, ForgotPassword, VerifyUserAttribute… */
+  purpose: string;
+  code: string;
+}
+
+const OUTBOX_CAPACITY = 500;
+
+export class Outbox {
+  private entries: OutboxEntry[] = [];
+  private nextId = 1;
+
+  add(entry: Omit<OutboxEntry, "id" | "sentAt">): OutboxEntry {
+    const stored = { ...entry, id: this.nextId++, sentAt: new Date().toISOString() };
+    this.entries.push(stored);
+    if (this.entries.length > OUTBOX_CAPACITY) this.entries.shift();
+    return stored;
+  }
+
+  /** Newest first; only those sent to `to` when given. */
+  list(to?: string | null): OutboxEntry[] {
+    const wanted = to?.trim().toLowerCase();
+    return this.entries.filter((entry) => !wanted || entry.to.toLowerCase() === wanted).reverse();
+  }
+}
+
+export interface EmbeddedCognito {
+  target: CognitoTarget;
+  close(): Promise<void>;
+}
+
+// The parts of cognito-local used here, typed by what this module relies on.
+interface EmulatorContext {
+  logger: unknown;
+}
+type Route = (ctx: EmulatorContext, request: Record<string, unknown>) => Promise<unknown>;
+type Router = (target: string) => Route;
+interface EmulatorUser {
+  Username: string;
+  Attributes: Array<{ Name: string; Value?: string }>;
+  UserStatus?: string;
+  ConfirmationCode?: string;
+  UserMFASettingList?: string[];
+  PreferredMfaSetting?: string;
+  [field: string]: unknown;
+}
+interface EmulatorUserPool {
+  options: { Id: string };
+  getUserByUsername(ctx: EmulatorContext, username: string): Promise<EmulatorUser | null>;
+  saveUser(ctx: EmulatorContext, user: EmulatorUser): Promise<void>;
+}
+interface EmulatorCognito {
+  getUserPoolForClientId(ctx: EmulatorContext, clientId: string): Promise<EmulatorUserPool>;
+  getAppClient(ctx: EmulatorContext, clientId: string): Promise<unknown>;
+}
+type EmulatorErrorClass = new (message?: string) => Error;
+
+interface EmulatorModules {
+  createServer: (
+    router: Router,
+    logger: unknown,
+    options: { development: boolean },
+  ) => { start(options: { port: number; hostname: string }): Promise<Server> };
+  Router: (services: Record<string, unknown>) => Router;
+  DefaultConfig: Record<string, unknown> & { UserPoolDefaults: Record<string, unknown> };
+  DateClock: new () => unknown;
+  CognitoServiceFactoryImpl: new (...args: unknown[]) => {
+    create(ctx: EmulatorContext, defaults: unknown): Promise<EmulatorCognito>;
+  };
+  UserPoolServiceFactoryImpl: new (...args: unknown[]) => unknown;
+  StormDBDataStoreFactory: new (directory: string, cache: unknown) => unknown;
+  InMemoryCache: new () => unknown;
+  JwtTokenGenerator: new (...args: unknown[]) => unknown;
+  otp: () => string;
+  errors: {
+    CognitoError: new (code: string, message: string) => Error;
+    InvalidParameterError: EmulatorErrorClass;
+    NotAuthorizedError: EmulatorErrorClass;
+    UserNotFoundError: EmulatorErrorClass;
+    CodeMismatchError: EmulatorErrorClass;
+  };
+}
+
+async function loadModules(): Promise<EmulatorModules> {
+  // cognito-local is CommonJS with annotated named exports, which Node's ESM loader exposes.
+  // Literal paths keep the bundlers' import analysis happy.
+  type Exports = Record<string, unknown>;
+  const exportsOf = (module: unknown) => module as Exports;
+  const [server, router, config, services, cognitoService, userPoolService, storm, cache] = (
+    await Promise.all([
+      import("cognito-local/lib/server/server.js"),
+      import("cognito-local/lib/server/Router.js"),
+      import("cognito-local/lib/server/config.js"),
+      import("cognito-local/lib/services/clock.js"),
+      import("cognito-local/lib/services/cognitoService.js"),
+      import("cognito-local/lib/services/userPoolService.js"),
+      import("cognito-local/lib/services/dataStore/stormDb.js"),
+      import("cognito-local/lib/services/dataStore/cache.js"),
+    ])
+  ).map(exportsOf);
+  const [tokenGenerator, otp, errors] = (
+    await Promise.all([
+      import("cognito-local/lib/services/tokenGenerator.js"),
+      import("cognito-local/lib/services/otp.js"),
+      import("cognito-local/lib/errors.js"),
+    ])
+  ).map(exportsOf);
+  return {
+    createServer: server.createServer,
+    Router: router.Router,
+    DefaultConfig: config.DefaultConfig,
+    DateClock: services.DateClock,
+    CognitoServiceFactoryImpl: cognitoService.CognitoServiceFactoryImpl,
+    UserPoolServiceFactoryImpl: userPoolService.UserPoolServiceFactoryImpl,
+    StormDBDataStoreFactory: storm.StormDBDataStoreFactory,
+    InMemoryCache: cache.InMemoryCache,
+    JwtTokenGenerator: tokenGenerator.JwtTokenGenerator,
+    otp: otp.otp,
+    errors,
+  } as unknown as EmulatorModules;
+}
+
+interface PoolState {
+  userPoolId: string;
+  clientId: string;
+}
+
+const POOL_NAME = "conecta-movil";
+const CLIENT_NAME = "storefront";
+/** How long the emulator keeps a sign-in waiting for its authenticator code (Cognito: 3 min). */
+const MFA_SESSION_MS = 180_000;
+
+const attributeValue = (user: EmulatorUser, name: string) =>
+  user.Attributes.find((attribute) => attribute.Name === name)?.Value;
+
+function withAttribute(user: EmulatorUser, name: string, value: string): EmulatorUser {
+  return {
+    ...user,
+    Attributes: [
+      ...user.Attributes.filter((attribute) => attribute.Name !== name),
+      { Name: name, Value: value },
+    ],
+  };
+}
+
+export async function startEmbeddedCognito(options: {
+  dataDir: string;
+  logger: Logger;
+  outbox: Outbox;
+  passwordPolicy: PasswordPolicy;
+}): Promise<EmbeddedCognito> {
+  const started = Date.now();
+  const modules = await loadModules();
+  const baseDir = path.join(options.dataDir, "cognito-local");
+  const dbDir = path.join(baseDir, "db");
+  mkdirSync(dbDir, { recursive: true });
+
+  // cognito-local logs every refused request (a wrong password, a bad code) as a warning and
+  // user records, passwords included, at debug: keep only its errors.
+  const emulatorLogger = options.logger.child({ component: "cognito-local" }, { level: "error" });
+  const ctx: EmulatorContext = { logger: emulatorLogger };
+
+  const config = {
+    ...modules.DefaultConfig,
+    UserPoolDefaults: { UsernameAttributes: ["email"] },
+    TokenConfig: { IssuerDomain: "http://127.0.0.1" },
+  };
+  const clock = new modules.DateClock();
+  const dataStoreFactory = new modules.StormDBDataStoreFactory(dbDir, new modules.InMemoryCache());
+  const cognito = await new modules.CognitoServiceFactoryImpl(
+    dbDir,
+    clock,
+    dataStoreFactory,
+    new modules.UserPoolServiceFactoryImpl(clock, dataStoreFactory),
+  ).create(ctx, config.UserPoolDefaults);
+  // No Lambda triggers are configured, so none is ever invoked.
+  const triggers = { enabled: () => false };
+
+  const messages = {
+    async deliver(
+      _ctx: EmulatorContext,
+      source: string,
+      _clientId: string | null,
+      _userPoolId: string,
+      user: EmulatorUser,
+      code: string,
+      _clientMetadata: unknown,
+      delivery: { DeliveryMedium: "EMAIL" | "SMS"; Destination: string },
+    ) {
+      const entry = options.outbox.add({
+        to: delivery.Destination,
+        medium: delivery.DeliveryMedium,
+        purpose: source,
+        code,
+      });
+      if (source === "AdminCreateUser") {
+        // A temporary password is a password: it stays out of the log.
+        options.logger.info(
+          { to: delivery.Destination, purpose: source, outboxId: entry.id },
+          "identity emulator sent a temporary password (see /dev/outbox)",
+        );
+      } else {
+        options.logger.info(
+          { to: delivery.Destination, purpose: source, code, username: user.Username },
+          "identity emulator sent a code",
+        );
+      }
+    },
+  };
+
+  const services = {
+    clock,
+    cognito,
+    config,
+    messages,
+    otp: modules.otp,
+    triggers,
+    tokenGenerator: new modules.JwtTokenGenerator(clock, triggers, config.TokenConfig),
+  };
+  const baseRouter = modules.Router(services);
+  const router = extendRouter(baseRouter, { modules, cognito, messages, ctx });
+
+  const state = await ensurePool(baseDir, dbDir, router, cognito, ctx, options.passwordPolicy);
+
+  const httpServer = await modules
+    .createServer(router, emulatorLogger, { development: false })
+    .start({ port: 0, hostname: "127.0.0.1" });
+  const { port } = httpServer.address() as AddressInfo;
+  options.logger.info(
+    {
+      endpoint: `http://127.0.0.1:${port}/`,
+      userPoolId: state.userPoolId,
+      ms: Date.now() - started,
+    },
+    "embedded identity emulator (cognito-local) started",
+  );
+
+  return {
+    target: { endpoint: `http://127.0.0.1:${port}/`, ...state },
+    close: () =>
+      new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      }),
+  };
+}
+
+/** Creates the pool and its app client on first start; afterwards reuses them. */
+async function ensurePool(
+  baseDir: string,
+  dbDir: string,
+  router: Router,
+  cognito: EmulatorCognito,
+  ctx: EmulatorContext,
+  policy: PasswordPolicy,
+): Promise<PoolState> {
+  const stateFile = path.join(baseDir, "embedded-pool.json");
+  if (existsSync(stateFile)) {
+    try {
+      const saved = JSON.parse(readFileSync(stateFile, "utf8")) as PoolState;
+      if (
+        existsSync(path.join(dbDir, `${saved.userPoolId}.json`)) &&
+        (await cognito.getAppClient(ctx, saved.clientId))
+      ) {
+        return saved;
+      }
+    } catch {
+      // Unreadable state: create a new pool below.
+    }
+  }
+  const pool = (await router("CreateUserPool")(ctx, {
+    PoolName: POOL_NAME,
+    UsernameAttributes: ["email"],
+    AutoVerifiedAttributes: ["email"],
+    MfaConfiguration: "OPTIONAL",
+    Policies: {
+      PasswordPolicy: {
+        MinimumLength: policy.minLength,
+        RequireLowercase: policy.requireLowercase,
+        RequireUppercase: policy.requireUppercase,
+        RequireNumbers: policy.requireNumbers,
+        RequireSymbols: policy.requireSymbols,
+        TemporaryPasswordValidityDays: 7,
+      },
+    },
+  })) as { UserPool: { Id: string } };
+  const client = (await router("CreateUserPoolClient")(ctx, {
+    UserPoolId: pool.UserPool.Id,
+    ClientName: CLIENT_NAME,
+    ExplicitAuthFlows: [
+      "ALLOW_USER_PASSWORD_AUTH",
+      "ALLOW_USER_SRP_AUTH",
+      "ALLOW_REFRESH_TOKEN_AUTH",
+    ],
+    // Real Cognito's defaults: one-hour access and id tokens, 30-day refresh token.
+    AccessTokenValidity: 60,
+    IdTokenValidity: 60,
+    RefreshTokenValidity: 30,
+    TokenValidityUnits: { AccessToken: "minutes", IdToken: "minutes", RefreshToken: "days" },
+    EnableTokenRevocation: true,
+    PreventUserExistenceErrors: "ENABLED",
+  })) as { UserPoolClient: { ClientId: string } };
+  const state = { userPoolId: pool.UserPool.Id, clientId: client.UserPoolClient.ClientId };
+  writeFileSync(stateFile, JSON.stringify(state, null, 2));
+  return state;
+}
+
+/** Adds the operations and behaviours real Cognito has and cognito-local lacks. */
+function extendRouter(
+  base: Router,
+  deps: {
+    modules: EmulatorModules;
+    cognito: EmulatorCognito;
+    messages: { deliver: (...args: never[]) => Promise<void> };
+    ctx: EmulatorContext;
+  },
+): Router {
+  const { errors, otp } = deps.modules;
+  const pendingMfa = new Map<
+    string,
+    { username: string; result: Record<string, unknown>; expiresAt: number }
+  >();
+
+  async function poolAndUserFromToken(ctx: EmulatorContext, accessToken: unknown) {
+    const claims = typeof accessToken === "string" ? decodeJwtPayload(accessToken) : null;
+    if (!claims || typeof claims.client_id !== "string" || typeof claims.sub !== "string") {
+      throw new errors.NotAuthorizedError("Invalid Access Token");
+    }
+    const pool = await deps.cognito.getUserPoolForClientId(ctx, claims.client_id);
+    const user = await pool.getUserByUsername(ctx, claims.sub);
+    if (!user) throw new errors.UserNotFoundError();
+    return { pool, user };
+  }
+
+  function totpEnabled(user: EmulatorUser) {
+    return (user.UserMFASettingList ?? []).includes("SOFTWARE_TOKEN_MFA");
+  }
+
+  const extensions: Record<string, Route> = {
+    async ConfirmSignUp(ctx, request) {
+      const result = await base("ConfirmSignUp")(ctx, request);
+      // Real Cognito marks an auto-verified email as verified once sign-up is confirmed.
+      const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+      const user = await pool.getUserByUsername(ctx, String(request.Username));
+      if (user && attributeValue(user, "email")) {
+        await pool.saveUser(ctx, withAttribute(user, "email_verified", "true"));
+      }
+      return result;
+    },
+
+    async ResendConfirmationCode(ctx, request) {
+      const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+      const user = await pool.getUserByUsername(ctx, String(request.Username));
+      if (!user) throw new errors.UserNotFoundError("Username/client id combination not found.");
+      if (user.UserStatus !== "UNCONFIRMED") {
+        throw new errors.InvalidParameterError("User is already confirmed.");
+      }
+      const email = attributeValue(user, "email");
+      if (!email) throw new errors.InvalidParameterError("User has no email to send a code to");
+      const code = otp();
+      const delivery = {
+        AttributeName: "email",
+        DeliveryMedium: "EMAIL" as const,
+        Destination: email,
+      };
+      await (deps.messages.deliver as (...args: unknown[]) => Promise<void>)(
+        ctx,
+        "ResendCode",
+        request.ClientId,
+        pool.options.Id,
+        user,
+        code,
+        undefined,
+        delivery,
+      );
+      await pool.saveUser(ctx, { ...user, ConfirmationCode: code });
+      return { CodeDeliveryDetails: delivery };
+    },
+
+    async AssociateSoftwareToken(ctx, request) {
+      if (!request.AccessToken) {
+        // Only real Cognito issues MFA_SETUP at sign-in; the emulator never asks for it.
+        throw new errors.InvalidParameterError(
+          "The emulator associates tokens from an account only",
+        );
+      }
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      const secret = generateTotpSecret();
+      await pool.saveUser(ctx, { ...user, SoftwareTokenPendingSecret: secret });
+      return { SecretCode: secret };
+    },
+
+    async VerifySoftwareToken(ctx, request) {
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      const secret = user.SoftwareTokenPendingSecret;
+      if (
+        typeof secret !== "string" ||
+        !verifyTotp(secret, String(request.UserCode ?? ""), Date.now())
+      ) {
+        throw new errors.CognitoError(
+          "EnableSoftwareTokenMFAException",
+          "Code mismatch and fail enable Software Token MFA",
+        );
+      }
+      await pool.saveUser(ctx, {
+        ...user,
+        SoftwareTokenSecret: secret,
+        SoftwareTokenPendingSecret: undefined,
+      });
+      return { Status: "SUCCESS" };
+    },
+
+    async SetUserMFAPreference(ctx, request) {
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      const settings = request.SoftwareTokenMfaSettings as
+        { Enabled?: boolean; PreferredMfa?: boolean } | undefined;
+      if (request.SMSMfaSettings || request.EmailMfaSettings) {
+        const wantsOther = [request.SMSMfaSettings, request.EmailMfaSettings].some(
+          (other) => (other as { Enabled?: boolean } | undefined)?.Enabled,
+        );
+        if (wantsOther) {
+          throw new errors.InvalidParameterError("The emulator supports only authenticator apps");
+        }
+      }
+      let list = (user.UserMFASettingList ?? []).filter((name) => name !== "SOFTWARE_TOKEN_MFA");
+      let preferred = user.PreferredMfaSetting;
+      if (settings?.Enabled) {
+        if (typeof user.SoftwareTokenSecret !== "string") {
+          throw new errors.InvalidParameterError("User has not verified software token mfa");
+        }
+        list = [...list, "SOFTWARE_TOKEN_MFA"];
+        if (settings.PreferredMfa) preferred = "SOFTWARE_TOKEN_MFA";
+      } else if (settings && preferred === "SOFTWARE_TOKEN_MFA") {
+        preferred = undefined;
+      }
+      await pool.saveUser(ctx, {
+        ...user,
+        UserMFASettingList: list,
+        PreferredMfaSetting: preferred,
+      });
+      return {};
+    },
+
+    async InitiateAuth(ctx, request) {
+      const result = (await base("InitiateAuth")(ctx, request)) as Record<string, unknown>;
+      if (request.AuthFlow !== "USER_PASSWORD_AUTH" || !result.AuthenticationResult) return result;
+      const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+      const parameters = request.AuthParameters as { USERNAME?: string } | undefined;
+      const user = await pool.getUserByUsername(ctx, String(parameters?.USERNAME ?? ""));
+      if (!user || !totpEnabled(user)) return result;
+      const session = randomBytes(96).toString("base64url");
+      pendingMfa.set(session, {
+        username: user.Username,
+        result: result.AuthenticationResult as Record<string, unknown>,
+        expiresAt: Date.now() + MFA_SESSION_MS,
+      });
+      return {
+        ChallengeName: "SOFTWARE_TOKEN_MFA",
+        Session: session,
+        ChallengeParameters: { USER_ID_FOR_SRP: user.Username },
+      };
+    },
+
+    async RespondToAuthChallenge(ctx, request) {
+      if (request.ChallengeName !== "SOFTWARE_TOKEN_MFA") {
+        return base("RespondToAuthChallenge")(ctx, request);
+      }
+      const now = Date.now();
+      for (const [key, value] of pendingMfa) if (value.expiresAt < now) pendingMfa.delete(key);
+      const pending = pendingMfa.get(String(request.Session ?? ""));
+      if (!pending)
+        throw new errors.NotAuthorizedError("Invalid session for the user, session is expired.");
+      const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+      const user = await pool.getUserByUsername(ctx, pending.username);
+      const responses = request.ChallengeResponses as Record<string, string> | undefined;
+      const secret = user?.SoftwareTokenSecret;
+      if (
+        typeof secret !== "string" ||
+        !verifyTotp(secret, responses?.SOFTWARE_TOKEN_MFA_CODE ?? "", now)
+      ) {
+        throw new errors.CodeMismatchError();
+      }
+      pendingMfa.delete(String(request.Session));
+      return { ChallengeParameters: {}, AuthenticationResult: pending.result };
+    },
+  };
+
+  return (target) => extensions[target] ?? base(target);
+}

@@ -1,0 +1,112 @@
+import type { Logger } from "pino";
+import type { Config } from "~/config.server";
+import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./cognito.server";
+import { Outbox, startEmbeddedCognito } from "./emulator.server";
+import { RateLimiter, type RateLimitRule } from "./rate-limit";
+import type { PasswordPolicy } from "./schemas";
+
+/** Everything the auth routes need from the identity service, built once at start. */
+export interface IdentityService {
+  mode: Config["identityMode"];
+  client: CognitoClient;
+  passwordPolicy: PasswordPolicy;
+  /** The development outbox: only with the embedded emulator and outside production. */
+  outbox: Outbox | null;
+  /** The emulator's address and pool (for the outbox page and tests); null with a real pool. */
+  embeddedTarget(): Promise<CognitoTarget | null>;
+  rateLimiter: RateLimiter;
+  rateLimits: { perIp: RateLimitRule; perUsername: RateLimitRule };
+  /** Resolves when the service answers (GET /readyz). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function passwordPolicyFrom(config: Config): PasswordPolicy {
+  return {
+    minLength: config.COGNITO_PASSWORD_MIN_LENGTH,
+    requireLowercase: config.COGNITO_PASSWORD_REQUIRE_LOWERCASE,
+    requireUppercase: config.COGNITO_PASSWORD_REQUIRE_UPPERCASE,
+    requireNumbers: config.COGNITO_PASSWORD_REQUIRE_NUMBERS,
+    requireSymbols: config.COGNITO_PASSWORD_REQUIRE_SYMBOLS,
+  };
+}
+
+export function createIdentity(config: Config, logger: Logger): IdentityService {
+  const passwordPolicy = passwordPolicyFrom(config);
+  const windowMs = config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const common = {
+    passwordPolicy,
+    rateLimiter: new RateLimiter(),
+    rateLimits: {
+      perIp: { limit: config.AUTH_RATE_LIMIT_PER_IP, windowMs },
+      perUsername: { limit: config.AUTH_RATE_LIMIT_PER_USERNAME, windowMs },
+    },
+  };
+
+  if (config.identityMode === "cognito") {
+    const target: CognitoTarget = {
+      endpoint:
+        config.COGNITO_ENDPOINT ?? `https://cognito-idp.${config.COGNITO_REGION}.amazonaws.com/`,
+      userPoolId: config.COGNITO_USER_POOL_ID!,
+      clientId: config.COGNITO_CLIENT_ID!,
+    };
+    return {
+      ...common,
+      mode: "cognito",
+      outbox: null,
+      client: createCognitoClient({
+        target: async () => target,
+        authFlow: config.cognitoAuthFlow,
+        timeoutMs: config.COGNITO_TIMEOUT_MS,
+        logger,
+      }),
+      embeddedTarget: async () => null,
+      async ready() {
+        // The pool's public keys: an unauthenticated GET that proves Cognito and the pool answer.
+        const url = new URL(`${target.userPoolId}/.well-known/jwks.json`, target.endpoint);
+        const response = await fetch(url, {
+          signal: AbortSignal.timeout(config.COGNITO_TIMEOUT_MS),
+        });
+        if (!response.ok) throw new Error(`identity service answered ${response.status}`);
+      },
+      async close() {},
+    };
+  }
+
+  if (config.isProduction) {
+    logger.warn(
+      "no COGNITO_USER_POOL_ID: running the embedded identity emulator, which is not for real customers",
+    );
+  }
+  const outbox = new Outbox();
+  // Started in the background so that the first page answers at once; identity calls wait for it.
+  const emulator = startEmbeddedCognito({
+    dataDir: config.dataDir,
+    logger,
+    outbox,
+    passwordPolicy,
+  });
+  emulator.catch((error: unknown) =>
+    logger.error({ err: error }, "the embedded identity emulator did not start"),
+  );
+  return {
+    ...common,
+    mode: "embedded",
+    outbox: config.isProduction ? null : outbox,
+    client: createCognitoClient({
+      target: async () => (await emulator).target,
+      authFlow: config.cognitoAuthFlow,
+      timeoutMs: config.COGNITO_TIMEOUT_MS,
+      logger,
+    }),
+    embeddedTarget: async () => (await emulator).target,
+    async ready() {
+      const { target } = await emulator;
+      const response = await fetch(new URL("health", target.endpoint));
+      if (!response.ok) throw new Error(`identity emulator answered ${response.status}`);
+    },
+    async close() {
+      await (await emulator.catch(() => null))?.close();
+    },
+  };
+}

@@ -1,0 +1,292 @@
+import { z } from "zod";
+
+/**
+ * The auth forms' rules (spec §5), shared by each route action (server) and conform (browser).
+ * Messages come from the `auth` namespace through the `t` each side already has.
+ */
+
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** The pool's password policy, mirrored from configuration (the emulator enforces none). */
+export interface PasswordPolicy {
+  minLength: number;
+  requireLowercase: boolean;
+  requireUppercase: boolean;
+  requireNumbers: boolean;
+  requireSymbols: boolean;
+}
+
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
+  minLength: 8,
+  requireLowercase: true,
+  requireUppercase: true,
+  requireNumbers: true,
+  requireSymbols: true,
+};
+
+/** Spec §5's special characters: ^ $ * . [ ] { } ( ) ? " ! @ # % & / \ , > < ' : ; | _ ~ ` = + - and space. */
+export const PASSWORD_SPECIAL_CHARACTERS = "^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+- ";
+
+/** From this many characters in both fields a mismatch is reported while typing (spec §5). */
+export const CONFIRM_MATCH_MIN_LENGTH = 6;
+
+/** Dial codes offered next to the phone number; Mexico first and by default. */
+export const DIAL_CODES = ["+52", "+1", "+34", "+57", "+54", "+502", "+503", "+504"] as const;
+export const DEFAULT_DIAL_CODE = "+52";
+
+const CODE_PATTERN = /^\d{6}$/;
+
+function requiredText(t: Translate, key: string) {
+  return z
+    .string({ error: t(key) })
+    .trim()
+    .min(1, t(key));
+}
+
+/** The username is the email address (the pool signs in by email). */
+export function usernameField(t: Translate) {
+  return z
+    .string({ error: t("validation.usernameRequired") })
+    .trim()
+    .min(1, t("validation.usernameRequired"))
+    .max(254, t("validation.emailInvalid"))
+    .pipe(z.email(t("validation.emailInvalid")))
+    .transform((email) => email.toLowerCase());
+}
+
+export function confirmationCodeField(t: Translate) {
+  return z
+    .string({ error: t("validation.codeRequired") })
+    .trim()
+    .min(1, t("validation.codeRequired"))
+    .regex(CODE_PATTERN, t("validation.codeInvalid"));
+}
+
+/** The failed rules of the policy, in the order a customer would fix them. */
+export function passwordProblems(password: string, policy: PasswordPolicy): string[] {
+  const problems: string[] = [];
+  if (password.length < policy.minLength) problems.push("validation.passwordMinLength");
+  if (policy.requireLowercase && !/[a-z]/.test(password)) problems.push("validation.passwordLower");
+  if (policy.requireUppercase && !/[A-Z]/.test(password)) problems.push("validation.passwordUpper");
+  if (policy.requireNumbers && !/\d/.test(password)) problems.push("validation.passwordNumber");
+  if (
+    policy.requireSymbols &&
+    ![...password].some((c) => PASSWORD_SPECIAL_CHARACTERS.includes(c))
+  ) {
+    problems.push("validation.passwordSpecial");
+  }
+  // Cognito refuses leading or trailing spaces.
+  if (password !== password.trim()) problems.push("validation.passwordFormat");
+  return problems;
+}
+
+function newPasswordField(t: Translate, policy: PasswordPolicy) {
+  return z
+    .string({ error: t("validation.passwordRequired") })
+    .min(1, t("validation.passwordRequired"))
+    .max(256, t("validation.passwordFormat"))
+    .superRefine((password, context) => {
+      for (const key of passwordProblems(password, policy)) {
+        context.addIssue({ code: "custom", message: t(key, { min: policy.minLength }) });
+      }
+    });
+}
+
+/**
+ * "Las contraseñas deben coincidir" when the confirmation differs and both are filled. (The
+ * spec's second trigger, both at least 6 characters long, is the same rule while typing.)
+ */
+export function passwordsMismatch(password: string | undefined, confirm: string | undefined) {
+  if (!password || !confirm) return false;
+  return password !== confirm;
+}
+
+function withMatchingConfirmation<T extends { password: string; confirm_password: string }>(
+  schema: z.ZodType<T>,
+  t: Translate,
+) {
+  return schema.superRefine((values, context) => {
+    if (passwordsMismatch(values.password, values.confirm_password)) {
+      context.addIssue({
+        code: "custom",
+        path: ["confirm_password"],
+        message: t("validation.passwordsMustMatch"),
+      });
+    }
+  });
+}
+
+const redirectToField = z.string().max(2048).optional();
+
+export function signInSchema(t: Translate) {
+  return z.object({
+    username: usernameField(t),
+    password: z
+      .string({ error: t("validation.passwordRequired") })
+      .min(1, t("validation.passwordRequired"))
+      .max(256, t("validation.passwordFormat")),
+    redirectTo: redirectToField,
+  });
+}
+
+/**
+ * The phone as Cognito stores it: dial code plus number, keeping only letters, digits and `+`
+ * (spec §3). Mexican numbers have 10 digits; others between 4 and 14.
+ */
+export function normalizePhoneNumber(dialCode: string, number: string): string {
+  return `${dialCode}${number}`.replace(/[^A-Za-z0-9+]/g, "");
+}
+
+export function isValidPhoneNumber(dialCode: string, number: string): boolean {
+  const digits = number.replace(/[^A-Za-z0-9+]/g, "");
+  if (!/^\d+$/.test(digits)) return false;
+  if (dialCode === "+52") return digits.length === 10;
+  return digits.length >= 4 && digits.length <= 14;
+}
+
+export function signUpSchema(t: Translate, policy: PasswordPolicy) {
+  const base = z.object({
+    username: usernameField(t),
+    password: newPasswordField(t, policy),
+    confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
+    country_code: z.enum(DIAL_CODES, t("validation.phoneInvalid")).default(DEFAULT_DIAL_CODE),
+    phone_number: z.string().trim().optional(),
+  });
+  return withMatchingConfirmation(base, t).superRefine((values, context) => {
+    if (values.phone_number && !isValidPhoneNumber(values.country_code, values.phone_number)) {
+      context.addIssue({
+        code: "custom",
+        path: ["phone_number"],
+        message: t("validation.phoneInvalid"),
+      });
+    }
+  });
+}
+
+export function confirmSignUpSchema(t: Translate) {
+  return z.object({ username: usernameField(t), confirmation_code: confirmationCodeField(t) });
+}
+
+/** Resend a code, or ask for a password reset: only the username. */
+export function usernameOnlySchema(t: Translate) {
+  return z.object({ username: usernameField(t) });
+}
+
+export function confirmResetPasswordSchema(t: Translate, policy: PasswordPolicy) {
+  return withMatchingConfirmation(
+    z.object({
+      username: usernameField(t),
+      confirmation_code: confirmationCodeField(t),
+      password: newPasswordField(t, policy),
+      confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
+    }),
+    t,
+  );
+}
+
+/** Confirm sign-in needs a challenge response: the code of the SMS, app or email. */
+export function confirmSignInSchema(t: Translate) {
+  return z.object({ confirmation_code: confirmationCodeField(t) });
+}
+
+/** The attributes Cognito may ask for while forcing a new password, and how each is checked. */
+export const REQUIRED_ATTRIBUTE_FIELDS = [
+  "name",
+  "given_name",
+  "family_name",
+  "middle_name",
+  "nickname",
+  "preferred_username",
+  "birthdate",
+  "phone_number",
+  "address",
+  "gender",
+  "locale",
+  "website",
+  "profile",
+  "picture",
+  "zoneinfo",
+] as const;
+
+export type RequiredAttribute = (typeof REQUIRED_ATTRIBUTE_FIELDS)[number];
+
+export function isKnownRequiredAttribute(name: string): name is RequiredAttribute {
+  return (REQUIRED_ATTRIBUTE_FIELDS as readonly string[]).includes(name);
+}
+
+export function forceNewPasswordSchema(
+  t: Translate,
+  policy: PasswordPolicy,
+  requiredAttributes: readonly RequiredAttribute[] = [],
+) {
+  const attributeShape: Record<string, z.ZodType<string>> = {};
+  for (const name of requiredAttributes) {
+    let field = requiredText(t, "validation.attributeRequired");
+    if (name === "birthdate") {
+      field = field.regex(/^\d{4}-\d{2}-\d{2}$/, t("validation.birthdateInvalid"));
+    }
+    if (name === "phone_number") {
+      field = field.regex(/^\+\d{6,15}$/, t("validation.phoneInvalid"));
+    }
+    attributeShape[name] = field;
+  }
+  return withMatchingConfirmation(
+    z.object({
+      password: newPasswordField(t, policy),
+      confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
+      ...attributeShape,
+    }) as unknown as z.ZodType<
+      { password: string; confirm_password: string } & Record<string, string>
+    >,
+    t,
+  );
+}
+
+/** The authenticator app's first code, after scanning the QR. */
+export function setupTotpSchema(t: Translate) {
+  return z.object({ confirmation_code: confirmationCodeField(t) });
+}
+
+export function setupEmailSchema(t: Translate) {
+  return z.object({
+    email: z
+      .string({ error: t("validation.emailRequired") })
+      .trim()
+      .min(1, t("validation.emailRequired"))
+      .pipe(z.email(t("validation.emailInvalid"))),
+  });
+}
+
+export const MFA_TYPES = ["TOTP", "SMS", "EMAIL"] as const;
+
+export function selectMfaTypeSchema(t: Translate) {
+  return z.object({ mfa_type: z.enum(MFA_TYPES, t("validation.mfaTypeRequired")) });
+}
+
+/**
+ * A response to an MFA setup challenge (spec §5): EMAIL or TOTP to choose, a digits-only code,
+ * or an address containing @.
+ */
+export function mfaSetupResponseSchema(t: Translate) {
+  return z.union(
+    [z.enum(["EMAIL", "TOTP"]), z.string().regex(/^\d+$/), z.string().regex(/^[^@\s]+@[^@\s]+$/)],
+    t("validation.mfaSetupResponseInvalid"),
+  );
+}
+
+export function verifyUserSchema(t: Translate) {
+  return z.object({
+    unverifiedAttr: z.enum(["email", "phone_number"], t("validation.contactRequired")),
+  });
+}
+
+export function confirmVerifyUserSchema(t: Translate) {
+  return z.object({ confirmation_code: confirmationCodeField(t) });
+}
+
+/** The account overview's preferred MFA: one of the enabled methods, or none (MFA off). */
+export function mfaPreferenceSchema(t: Translate) {
+  return z.object({
+    mfa_type: z.enum(["TOTP", "SMS", "EMAIL", "NONE"], t("validation.mfaTypeRequired")),
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Reading the tokens Cognito issued. Their signature is not checked here: they arrived straight
+ * from Cognito over TLS and are kept in an encrypted, authenticated cookie that only this server
+ * can open, so what the cookie holds is what Cognito sent.
+ */
+
+/** The spec's "tokens held", as the session cookie stores them. */
+export interface SessionTokens {
+  accessToken: string;
+  idToken: string;
+  refreshToken: string;
+  /** Cognito's clock minus ours, in milliseconds, measured when the tokens arrived. */
+  clockDrift: number;
+  signInDetails: { loginId: string; authFlowType: string };
+}
+
+/** Refresh when the access token has less than this left. */
+export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+export function decodeJwtPayload(token: string): Record<string, unknown> | null {
+  const parts = token.split(".");
+  // A JWE (the refresh token) has five parts and an encrypted payload: not readable here.
+  if (parts.length !== 3) return null;
+  try {
+    const base64 = parts[1].replace(/-/g, "+").replace(/_/g, "/");
+    const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return payload && typeof payload === "object" ? (payload as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function numberClaim(payload: Record<string, unknown> | null, claim: string): number | null {
+  const value = payload?.[claim];
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** Cognito's clock minus ours, from the issue time of a token that just arrived. */
+export function measureClockDrift(accessToken: string, now: number): number {
+  const issuedAt = numberClaim(decodeJwtPayload(accessToken), "iat");
+  return issuedAt === null ? 0 : issuedAt * 1000 - now;
+}
+
+/** Epoch milliseconds at which the access token expires, or null when unreadable. */
+export function accessTokenExpiry(tokens: Pick<SessionTokens, "accessToken">): number | null {
+  const exp = numberClaim(decodeJwtPayload(tokens.accessToken), "exp");
+  return exp === null ? null : exp * 1000;
+}
+
+/** True when the access token expires (on Cognito's clock) within the refresh margin. */
+export function refreshDue(
+  tokens: Pick<SessionTokens, "accessToken" | "clockDrift">,
+  now: number,
+  marginMs: number = REFRESH_MARGIN_MS,
+): boolean {
+  const expiresAt = accessTokenExpiry(tokens);
+  if (expiresAt === null) return true;
+  return expiresAt - (now + tokens.clockDrift) < marginMs;
+}
+
+/** Who is signed in, read from the id token. */
+export interface Customer {
+  /** Cognito's stable user id (`sub`). */
+  sub: string;
+  email: string;
+  emailVerified: boolean;
+  /** Cognito's user name (a UUID in pools that sign in by email). */
+  username: string;
+}
+
+export function customerFromTokens(tokens: Pick<SessionTokens, "idToken">): Customer | null {
+  const claims = decodeJwtPayload(tokens.idToken);
+  if (!claims) return null;
+  const { sub, email } = claims;
+  if (typeof sub !== "string" || !sub || typeof email !== "string" || !email) return null;
+  const username = claims["cognito:username"];
+  return {
+    sub,
+    email,
+    emailVerified: claims.email_verified === true || claims.email_verified === "true",
+    username: typeof username === "string" ? username : sub,
+  };
+}
+
+/** Hides most of an address for "we sent a code to …" (spec's delivery details). */
+export function maskDestination(destination: string): string {
+  const at = destination.indexOf("@");
+  if (at > 0) {
+    const local = destination.slice(0, at);
+    return `${local[0]}***${destination.slice(at)}`;
+  }
+  if (destination.length > 4)
+    return `${"*".repeat(destination.length - 4)}${destination.slice(-4)}`;
+  return destination;
+}

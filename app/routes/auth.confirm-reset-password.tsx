@@ -1,0 +1,180 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import {
+  confirmResetPasswordSchema,
+  usernameOnlySchema,
+  type PasswordPolicy,
+  type Translate,
+} from "~/auth/schemas";
+import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { authPath, resetPasswordNextStep } from "~/auth/steps";
+import { maskDestination } from "~/auth/tokens";
+import {
+  AuthCard,
+  Field,
+  FormAlert,
+  PasswordRules,
+  SubmitButton,
+} from "~/components/auth/form-parts";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+function schemaFor(intent: FormDataEntryValue | null, t: Translate, policy: PasswordPolicy) {
+  return intent === "resend" ? usernameOnlySchema(t) : confirmResetPasswordSchema(t, policy);
+}
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const pending = readPending(context, request);
+  return {
+    title: authT()("confirmResetPassword.title"),
+    username: pending?.username ?? "",
+    destination: pending?.delivery ? maskDestination(pending.delivery.destination) : null,
+    policy: context.identity.passwordPolicy,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const submission = parseWithZod(formData, {
+    schema: schemaFor(intent, authT() as Translate, context.identity.passwordPolicy),
+  });
+  const hideFields = ["password", "confirm_password", "confirmation_code"];
+  if (submission.status !== "success") return submission.reply({ hideFields });
+  const { username } = submission.value;
+  const limited = rateLimited(context, submission, username);
+  if (limited) return limited;
+  const { client } = context.identity;
+  const redirectTo = readPending(context, request)?.redirectTo;
+
+  if (intent === "resend" || !("password" in submission.value)) {
+    try {
+      const sent = await client.forgotPassword(username);
+      const destination = sent.CodeDeliveryDetails?.Destination;
+      return redirect(authPath("confirm-reset-password"), {
+        status: 303,
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, {
+            username,
+            redirectTo,
+            delivery: destination
+              ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+              : undefined,
+          }),
+          { kind: "success", key: "auth:flash.codeResent" },
+        ),
+      });
+    } catch (error) {
+      return cognitoErrorReply(context, submission, error, "ForgotPassword");
+    }
+  }
+
+  const { confirmation_code, password } = submission.value;
+  try {
+    await client.confirmForgotPassword(username, confirmation_code, password);
+    const next = resetPasswordNextStep("password-changed");
+    return redirect(
+      redirectTo
+        ? `${authPath(next.view)}?redirectTo=${encodeURIComponent(redirectTo)}`
+        : authPath(next.view),
+      {
+        status: 303,
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, { username }),
+          {
+            kind: "success",
+            key: "auth:flash.passwordChanged",
+          },
+        ),
+      },
+    );
+  } catch (error) {
+    return cognitoErrorReply(context, submission, error, "ConfirmForgotPassword");
+  }
+}
+
+export default function ConfirmResetPasswordPage() {
+  const { t } = useTranslation("auth");
+  const { username, destination, policy } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { username },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: schemaFor(formData.get("intent"), t as Translate, policy) }),
+  });
+  return (
+    <AuthCard
+      title={t("confirmResetPassword.heading")}
+      intro={
+        destination
+          ? t("confirmResetPassword.introSent", { destination })
+          : t("confirmResetPassword.intro")
+      }
+    >
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Field
+          meta={fields.username}
+          label={t("fields.username")}
+          type="email"
+          autoComplete="username"
+        />
+        <Field
+          meta={fields.confirmation_code}
+          label={t("fields.confirmation_code")}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          hint={t("hints.confirmation_code")}
+        />
+        <Field
+          meta={fields.password}
+          label={t("fields.new_password")}
+          type="password"
+          autoComplete="new-password"
+        />
+        <PasswordRules policy={policy} />
+        <Field
+          meta={fields.confirm_password}
+          label={t("fields.confirm_password")}
+          type="password"
+          autoComplete="new-password"
+        />
+        <FormAlert errors={form.errors} />
+        <div className="flex flex-col gap-3">
+          <SubmitButton
+            name="intent"
+            value="confirm"
+            pendingLabel={t("confirmResetPassword.pending")}
+          >
+            {t("confirmResetPassword.submit")}
+          </SubmitButton>
+          <SubmitButton
+            name="intent"
+            value="resend"
+            variant="secondary"
+            pendingLabel={t("common.resending")}
+          >
+            {t("common.resendCode")}
+          </SubmitButton>
+        </div>
+      </Form>
+      <p className="mt-4 text-center">
+        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
+          {t("common.backToSignIn")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

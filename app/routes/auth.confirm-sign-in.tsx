@@ -1,0 +1,134 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { CognitoError } from "~/auth/cognito.server";
+import { mapCognitoError } from "~/auth/errors";
+import {
+  authT,
+  cognitoErrorReply,
+  continueSignIn,
+  rateLimited,
+  signInStateExpired,
+} from "~/auth/flow.server";
+import { confirmSignInSchema, type Translate } from "~/auth/schemas";
+import { readPending } from "~/auth/session.server";
+import { authPath, challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
+import { maskDestination } from "~/auth/tokens";
+import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> = {
+  [CHALLENGE.sms]: "sms",
+  [CHALLENGE.totp]: "totp",
+  [CHALLENGE.email]: "email",
+  [CHALLENGE.custom]: "custom",
+};
+
+function pendingChallenge(request: Request, context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context, request);
+  if (
+    !pending?.challengeName ||
+    !pending.session ||
+    !CODE_CHALLENGES.includes(pending.challengeName)
+  ) {
+    throw signInStateExpired(context, request);
+  }
+  return pending as typeof pending & { challengeName: string; session: string };
+}
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const pending = pendingChallenge(request, context);
+  const kind = HEADING_BY_CHALLENGE[pending.challengeName];
+  const destination = pending.parameters?.CODE_DELIVERY_DESTINATION;
+  return {
+    title: authT()(`confirmSignIn.${kind}.title`),
+    kind,
+    destination: destination ? maskDestination(destination) : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const pending = pendingChallenge(request, context);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: confirmSignInSchema(authT() as Translate) });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
+  const limited = rateLimited(context, submission, pending.username);
+  if (limited) return limited;
+  const key = challengeResponseKey(pending.challengeName)!;
+  try {
+    const response = await context.identity.client.respondToChallenge({
+      challengeName: pending.challengeName,
+      session: pending.session,
+      responses: {
+        USERNAME: pending.userIdForSrp ?? pending.username,
+        [key]: submission.value.confirmation_code,
+      },
+    });
+    return await continueSignIn({
+      context,
+      request,
+      submission,
+      response,
+      username: pending.username,
+      redirectTo: pending.redirectTo ?? "",
+      previous: pending,
+    });
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
+    ) {
+      return signInStateExpired(context, request, pending.redirectTo);
+    }
+    return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
+  }
+}
+
+export default function ConfirmSignInPage() {
+  const { t } = useTranslation("auth");
+  const { kind, destination } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: confirmSignInSchema(t as Translate) }),
+  });
+  return (
+    <AuthCard
+      title={t(`confirmSignIn.${kind}.heading`)}
+      intro={
+        destination
+          ? t(`confirmSignIn.${kind}.introSent`, { destination })
+          : t(`confirmSignIn.${kind}.intro`)
+      }
+    >
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Field
+          meta={fields.confirmation_code}
+          label={t("fields.confirmation_code")}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          hint={t("hints.confirmation_code")}
+        />
+        <FormAlert errors={form.errors} />
+        <SubmitButton pendingLabel={t("confirmSignIn.pending")}>
+          {t("confirmSignIn.submit")}
+        </SubmitButton>
+      </Form>
+      <p className="mt-4 text-center">
+        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
+          {t("common.backToSignIn")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

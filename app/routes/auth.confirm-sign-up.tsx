@@ -1,0 +1,166 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { CognitoError } from "~/auth/cognito.server";
+import { mapCognitoError } from "~/auth/errors";
+import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import { confirmSignUpSchema, usernameOnlySchema, type Translate } from "~/auth/schemas";
+import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { authPath } from "~/auth/steps";
+import { maskDestination } from "~/auth/tokens";
+import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+function schemaFor(intent: FormDataEntryValue | null, t: Translate) {
+  return intent === "resend" ? usernameOnlySchema(t) : confirmSignUpSchema(t);
+}
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const pending = readPending(context, request);
+  return {
+    title: authT()("confirmSignUp.title"),
+    username: pending?.username ?? "",
+    destination: pending?.delivery ? maskDestination(pending.delivery.destination) : null,
+  };
+}
+
+/** Confirmed (now or before): sign-in with the email filled in. */
+function toSignIn(
+  context: ActionFunctionArgs["context"],
+  request: Request,
+  username: string,
+  key: string,
+) {
+  const redirectTo = readPending(context, request)?.redirectTo;
+  return redirect(
+    redirectTo
+      ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(redirectTo)}`
+      : authPath("sign-in"),
+    {
+      status: 303,
+      headers: cookieHeaders(
+        context,
+        request,
+        pendingCookieHeaders(context, request, { username }),
+        {
+          kind: "success",
+          key,
+        },
+      ),
+    },
+  );
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const submission = parseWithZod(formData, { schema: schemaFor(intent, authT() as Translate) });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
+  const { username } = submission.value;
+  const limited = rateLimited(context, submission, username);
+  if (limited) return limited;
+  const { client } = context.identity;
+
+  if (intent === "resend") {
+    try {
+      const sent = await client.resendConfirmationCode(username);
+      const destination = sent.CodeDeliveryDetails?.Destination;
+      return redirect(authPath("confirm-sign-up"), {
+        status: 303,
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, {
+            username,
+            redirectTo: readPending(context, request)?.redirectTo,
+            delivery: destination
+              ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+              : undefined,
+          }),
+          { kind: "success", key: "auth:flash.codeResent" },
+        ),
+      });
+    } catch (error) {
+      // Spec §4: "User is already confirmed." on resend counts as success.
+      if (
+        error instanceof CognitoError &&
+        mapCognitoError(error.code, error.message, "ResendConfirmationCode").key ===
+          "alreadyConfirmed"
+      ) {
+        return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");
+      }
+      return cognitoErrorReply(context, submission, error, "ResendConfirmationCode");
+    }
+  }
+
+  const { confirmation_code: code } = submission.value as { confirmation_code?: string };
+  if (!code) return submission.reply();
+  try {
+    await client.confirmSignUp(username, code);
+    return toSignIn(context, request, username, "auth:flash.signUpConfirmed");
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message, "ConfirmSignUp").key === "alreadyConfirmed"
+    ) {
+      return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");
+    }
+    return cognitoErrorReply(context, submission, error, "ConfirmSignUp");
+  }
+}
+
+export default function ConfirmSignUpPage() {
+  const { t } = useTranslation("auth");
+  const { username, destination } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<{ username: string; confirmation_code?: string }>({
+    lastResult,
+    defaultValue: { username },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: schemaFor(formData.get("intent"), t as Translate) }),
+  });
+  return (
+    <AuthCard
+      title={t("confirmSignUp.heading")}
+      intro={destination ? t("confirmSignUp.introSent", { destination }) : t("confirmSignUp.intro")}
+    >
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Field
+          meta={fields.username}
+          label={t("fields.username")}
+          type="email"
+          autoComplete="username"
+        />
+        <Field
+          meta={fields.confirmation_code}
+          label={t("fields.confirmation_code")}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          hint={t("hints.confirmation_code")}
+        />
+        <FormAlert errors={form.errors} />
+        <div className="flex flex-col gap-3">
+          <SubmitButton name="intent" value="confirm" pendingLabel={t("confirmSignUp.pending")}>
+            {t("confirmSignUp.submit")}
+          </SubmitButton>
+          <SubmitButton
+            name="intent"
+            value="resend"
+            variant="secondary"
+            pendingLabel={t("common.resending")}
+          >
+            {t("common.resendCode")}
+          </SubmitButton>
+        </div>
+      </Form>
+    </AuthCard>
+  );
+}

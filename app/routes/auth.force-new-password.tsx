@@ -1,0 +1,164 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { CognitoError } from "~/auth/cognito.server";
+import { mapCognitoError } from "~/auth/errors";
+import {
+  authT,
+  cognitoErrorReply,
+  continueSignIn,
+  rateLimited,
+  signInStateExpired,
+} from "~/auth/flow.server";
+import {
+  forceNewPasswordSchema,
+  isKnownRequiredAttribute,
+  type RequiredAttribute,
+  type Translate,
+} from "~/auth/schemas";
+import { readPending } from "~/auth/session.server";
+import { authPath, CHALLENGE } from "~/auth/steps";
+import {
+  AuthCard,
+  Field,
+  FormAlert,
+  PasswordRules,
+  SubmitButton,
+} from "~/components/auth/form-parts";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+const ATTRIBUTE_PREFIX = "userAttributes.";
+
+/** Cognito lists the attributes it still needs as `["userAttributes.name", …]`. */
+function requiredAttributes(raw: string | undefined): RequiredAttribute[] {
+  try {
+    const names = JSON.parse(raw ?? "[]") as unknown;
+    if (!Array.isArray(names)) return [];
+    return names
+      .map((name) => String(name).replace(ATTRIBUTE_PREFIX, ""))
+      .filter(isKnownRequiredAttribute);
+  } catch {
+    return [];
+  }
+}
+
+function pendingChallenge(request: Request, context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context, request);
+  if (pending?.challengeName !== CHALLENGE.newPassword || !pending.session) {
+    throw signInStateExpired(context, request);
+  }
+  return { ...pending, session: pending.session };
+}
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const pending = pendingChallenge(request, context);
+  return {
+    title: authT()("forceNewPassword.title"),
+    policy: context.identity.passwordPolicy,
+    attributes: requiredAttributes(pending.parameters?.requiredAttributes),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const pending = pendingChallenge(request, context);
+  const attributes = requiredAttributes(pending.parameters?.requiredAttributes);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, {
+    schema: forceNewPasswordSchema(
+      authT() as Translate,
+      context.identity.passwordPolicy,
+      attributes,
+    ),
+  });
+  const hideFields = ["password", "confirm_password"];
+  if (submission.status !== "success") return submission.reply({ hideFields });
+  const limited = rateLimited(context, submission, pending.username);
+  if (limited) return limited;
+  const responses: Record<string, string> = {
+    USERNAME: pending.userIdForSrp ?? pending.username,
+    NEW_PASSWORD: submission.value.password,
+  };
+  for (const name of attributes) responses[`${ATTRIBUTE_PREFIX}${name}`] = submission.value[name];
+  try {
+    const response = await context.identity.client.respondToChallenge({
+      challengeName: CHALLENGE.newPassword,
+      session: pending.session,
+      responses,
+    });
+    return await continueSignIn({
+      context,
+      request,
+      submission,
+      response,
+      username: pending.username,
+      redirectTo: pending.redirectTo ?? "",
+      previous: pending,
+    });
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
+    ) {
+      return signInStateExpired(context, request, pending.redirectTo);
+    }
+    return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
+  }
+}
+
+export default function ForceNewPasswordPage() {
+  const { t } = useTranslation("auth");
+  const { policy, attributes } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<Record<string, string>>({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, {
+        schema: forceNewPasswordSchema(t as Translate, policy, attributes),
+      }),
+  });
+  return (
+    <AuthCard title={t("forceNewPassword.heading")} intro={t("forceNewPassword.intro")}>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Field
+          meta={fields.password}
+          label={t("fields.new_password")}
+          type="password"
+          autoComplete="new-password"
+        />
+        <PasswordRules policy={policy} />
+        <Field
+          meta={fields.confirm_password}
+          label={t("fields.confirm_password")}
+          type="password"
+          autoComplete="new-password"
+        />
+        {attributes.map((name) => (
+          <Field
+            key={name}
+            meta={fields[name]}
+            label={t(`attributes.${name}`)}
+            type={name === "phone_number" ? "tel" : "text"}
+            hint={name === "birthdate" ? t("hints.birthdate") : undefined}
+          />
+        ))}
+        <FormAlert errors={form.errors} />
+        <SubmitButton pendingLabel={t("forceNewPassword.pending")}>
+          {t("forceNewPassword.submit")}
+        </SubmitButton>
+      </Form>
+      <p className="mt-4 text-center">
+        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
+          {t("common.backToSignIn")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

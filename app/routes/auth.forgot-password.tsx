@@ -1,0 +1,86 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import { usernameOnlySchema, type Translate } from "~/auth/schemas";
+import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { authPath, resetPasswordNextStep } from "~/auth/steps";
+import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return {
+    title: authT()("forgotPassword.title"),
+    username: readPending(context, request)?.username ?? "",
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: usernameOnlySchema(authT() as Translate) });
+  if (submission.status !== "success") return submission.reply();
+  const { username } = submission.value;
+  const limited = rateLimited(context, submission, username);
+  if (limited) return limited;
+  try {
+    const sent = await context.identity.client.forgotPassword(username);
+    const destination = sent.CodeDeliveryDetails?.Destination;
+    const next = resetPasswordNextStep("code-sent");
+    return redirect(authPath(next.view), {
+      status: 303,
+      headers: cookieHeaders(
+        context,
+        request,
+        pendingCookieHeaders(context, request, {
+          username,
+          delivery: destination
+            ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+            : undefined,
+        }),
+        { kind: "success", key: "auth:flash.resetCodeSent" },
+      ),
+    });
+  } catch (error) {
+    return cognitoErrorReply(context, submission, error, "ForgotPassword");
+  }
+}
+
+export default function ForgotPasswordPage() {
+  const { t } = useTranslation("auth");
+  const { username } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { username },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: usernameOnlySchema(t as Translate) }),
+  });
+  return (
+    <AuthCard title={t("forgotPassword.heading")} intro={t("forgotPassword.intro")}>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Field
+          meta={fields.username}
+          label={t("fields.username")}
+          type="email"
+          autoComplete="username"
+        />
+        <FormAlert errors={form.errors} />
+        <SubmitButton pendingLabel={t("forgotPassword.pending")}>
+          {t("forgotPassword.submit")}
+        </SubmitButton>
+      </Form>
+      <p className="mt-4 text-center">
+        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
+          {t("common.backToSignIn")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,173 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { z } from "zod";
+import { CognitoError } from "~/auth/cognito.server";
+import { mapCognitoError } from "~/auth/errors";
+import {
+  authT,
+  cognitoErrorReply,
+  continueSignIn,
+  cookieHeaders,
+  rateLimited,
+  signInStateExpired,
+} from "~/auth/flow.server";
+import { selectMfaTypeSchema, type Translate } from "~/auth/schemas";
+import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import {
+  authPath,
+  CHALLENGE,
+  CHALLENGE_BY_MFA_TYPE,
+  parseMfaTypes,
+  setupMfaTypes,
+  type MfaType,
+} from "~/auth/steps";
+import { AuthCard, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { RadioGroup } from "~/components/auth/radio-group";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+/**
+ * Two of the spec's steps share this view: choosing which MFA answers this sign-in
+ * (SELECT_MFA_TYPE) and choosing which MFA to set up (MFA_SETUP offering more than one).
+ */
+function pendingChoice(request: Request, context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context, request);
+  if (!pending?.session) throw signInStateExpired(context, request);
+  if (pending.challengeName === CHALLENGE.selection) {
+    return {
+      pending: { ...pending, session: pending.session },
+      purpose: "select" as const,
+      types: parseMfaTypes(pending.parameters?.MFAS_CAN_CHOOSE),
+    };
+  }
+  if (pending.challengeName === CHALLENGE.setup) {
+    return {
+      pending: { ...pending, session: pending.session },
+      purpose: "setup" as const,
+      types: setupMfaTypes(pending.parameters),
+    };
+  }
+  throw signInStateExpired(context, request);
+}
+
+function schemaFor(t: Translate, types: MfaType[]) {
+  return selectMfaTypeSchema(t).extend({
+    mfa_type: z.enum(
+      types.length ? (types as [MfaType, ...MfaType[]]) : ["TOTP"],
+      t("validation.mfaTypeRequired"),
+    ),
+  });
+}
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const { purpose, types } = pendingChoice(request, context);
+  return { title: authT()(`selectMfaType.${purpose}.title`), purpose, types };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { pending, purpose, types } = pendingChoice(request, context);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: schemaFor(authT() as Translate, types) });
+  if (submission.status !== "success") return submission.reply();
+  const limited = rateLimited(context, submission, pending.username);
+  if (limited) return limited;
+  const choice = submission.value.mfa_type;
+  const { client } = context.identity;
+  try {
+    if (purpose === "select") {
+      const response = await client.respondToChallenge({
+        challengeName: CHALLENGE.selection,
+        session: pending.session,
+        responses: {
+          USERNAME: pending.userIdForSrp ?? pending.username,
+          ANSWER: CHALLENGE_BY_MFA_TYPE[choice],
+        },
+      });
+      return await continueSignIn({
+        context,
+        request,
+        submission,
+        response,
+        username: pending.username,
+        redirectTo: pending.redirectTo ?? "",
+        previous: pending,
+      });
+    }
+    if (choice === "TOTP") {
+      const associated = await client.associateSoftwareToken({ session: pending.session });
+      const { expiresAt: _expires, ...rest } = pending;
+      return redirect(authPath("setup-totp"), {
+        status: 303,
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, {
+            ...rest,
+            totpSecret: associated.SecretCode,
+            session: associated.Session ?? pending.session,
+          }),
+        ),
+      });
+    }
+    return redirect(authPath("setup-email"), { status: 303 });
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
+        "signInStateExpired"
+    ) {
+      return signInStateExpired(context, request, pending.redirectTo);
+    }
+    return cognitoErrorReply(
+      context,
+      submission,
+      error,
+      purpose === "select" ? "RespondToAuthChallenge" : "AssociateSoftwareToken",
+    );
+  }
+}
+
+export default function SelectMfaTypePage() {
+  const { t } = useTranslation("auth");
+  const { purpose, types } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: schemaFor(t as Translate, types) }),
+  });
+  return (
+    <AuthCard
+      title={t(`selectMfaType.${purpose}.heading`)}
+      intro={t(`selectMfaType.${purpose}.intro`)}
+    >
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <RadioGroup
+          meta={fields.mfa_type}
+          legend={t("fields.mfa_type")}
+          options={types.map((type) => ({
+            value: type,
+            label: t(`mfaTypes.${type}.label`),
+            description: t(`mfaTypes.${type}.description`),
+          }))}
+        />
+        <FormAlert errors={form.errors} />
+        <SubmitButton pendingLabel={t("selectMfaType.pending")}>
+          {t("selectMfaType.submit")}
+        </SubmitButton>
+      </Form>
+      <p className="mt-4 text-center">
+        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
+          {t("common.backToSignIn")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

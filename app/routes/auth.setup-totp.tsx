@@ -1,0 +1,267 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "~/i18n/react";
+import { CognitoError } from "~/auth/cognito.server";
+import { mapCognitoError } from "~/auth/errors";
+import {
+  authT,
+  cognitoErrorReply,
+  continueSignIn,
+  cookieHeaders,
+  errorReply,
+  rateLimited,
+  signInStateExpired,
+} from "~/auth/flow.server";
+import { QR_SIZE_PX, qrDataUrl, totpUri } from "~/auth/qr.server";
+import { setupTotpSchema, type Translate } from "~/auth/schemas";
+import { pendingCookieHeaders, readPending, requireCustomer } from "~/auth/session.server";
+import { authPath, CHALLENGE } from "~/auth/steps";
+import {
+  AuthCard,
+  Field,
+  FormAlert,
+  SubmitButton,
+  useHydrated,
+} from "~/components/auth/form-parts";
+import { getFixedT } from "~/i18n/i18n.server";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+/** The name the authenticator app shows next to the codes. */
+const DEVICE_NAME = "Conecta Móvil";
+
+type Mode =
+  | {
+      kind: "sign-in";
+      username: string;
+      secret: string;
+      session: string;
+      redirectTo?: string;
+      userIdForSrp?: string;
+    }
+  | { kind: "account"; username: string; secret: string | null; accessToken: string };
+
+/**
+ * Two doors lead here: a sign-in that must set up MFA (Cognito's MFA_SETUP challenge), and a
+ * signed-in customer adding an authenticator app from the account overview.
+ */
+function resolveMode(request: Request, context: LoaderFunctionArgs["context"]): Mode {
+  const pending = readPending(context, request);
+  if (pending?.challengeName === CHALLENGE.setup) {
+    if (!pending.totpSecret || !pending.session) throw signInStateExpired(context, request);
+    return {
+      kind: "sign-in",
+      username: pending.username,
+      secret: pending.totpSecret,
+      session: pending.session,
+      redirectTo: pending.redirectTo,
+      userIdForSrp: pending.userIdForSrp,
+    };
+  }
+  const { customer, accessToken } = requireCustomer(request, context);
+  const secret =
+    pending && !pending.challengeName && pending.totpSecret && pending.username === customer.email
+      ? pending.totpSecret
+      : null;
+  return { kind: "account", username: customer.email, secret, accessToken };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const mode = resolveMode(request, context);
+  const issuer = getFixedT()("app.title");
+  const qr = mode.secret
+    ? await qrDataUrl(totpUri(issuer, mode.username, mode.secret), context.logger)
+    : null;
+  return {
+    title: authT()("setupTotp.title"),
+    kind: mode.kind,
+    secret: mode.secret,
+    qr,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const mode = resolveMode(request, context);
+  const formData = await request.formData();
+  const { client } = context.identity;
+
+  if (formData.get("intent") === "start" && mode.kind === "account") {
+    const submission = parseWithZod(formData, {
+      schema: setupTotpSchema(authT() as Translate).partial(),
+    });
+    try {
+      const { SecretCode } = await client.associateSoftwareToken({ accessToken: mode.accessToken });
+      return redirect(authPath("setup-totp"), {
+        status: 303,
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, {
+            username: mode.username,
+            totpSecret: SecretCode,
+          }),
+        ),
+      });
+    } catch (error) {
+      return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken");
+    }
+  }
+
+  const submission = parseWithZod(formData, { schema: setupTotpSchema(authT() as Translate) });
+  if (submission.status !== "success")
+    return submission.reply({ hideFields: ["confirmation_code"] });
+  const limited = rateLimited(context, submission, mode.username);
+  if (limited) return limited;
+  const code = submission.value.confirmation_code;
+
+  if (mode.kind === "account") {
+    if (!mode.secret) return errorReply(submission, "totpSetupExpired", 400);
+    try {
+      await client.verifySoftwareToken({ accessToken: mode.accessToken }, code, DEVICE_NAME);
+      await client.setUserMfaPreference(mode.accessToken, {
+        SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+      });
+    } catch (error) {
+      return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
+    }
+    return redirect("/my-account", {
+      status: 303,
+      headers: cookieHeaders(
+        context,
+        request,
+        context.cookies.authPending.clear(request.headers.get("Cookie")),
+        {
+          kind: "success",
+          key: "auth:flash.totpEnabled",
+        },
+      ),
+    });
+  }
+
+  try {
+    const verified = await client.verifySoftwareToken({ session: mode.session }, code, DEVICE_NAME);
+    if (verified.Status && verified.Status !== "SUCCESS")
+      return errorReply(submission, "invalidCode", 400);
+    const response = await client.respondToChallenge({
+      challengeName: CHALLENGE.setup,
+      session: verified.Session ?? mode.session,
+      responses: { USERNAME: mode.userIdForSrp ?? mode.username },
+    });
+    return await continueSignIn({
+      context,
+      request,
+      submission,
+      response,
+      username: mode.username,
+      redirectTo: mode.redirectTo ?? "",
+    });
+  } catch (error) {
+    if (
+      error instanceof CognitoError &&
+      mapCognitoError(error.code, error.message, "VerifySoftwareToken").key === "signInStateExpired"
+    ) {
+      return signInStateExpired(context, request, mode.redirectTo);
+    }
+    return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
+  }
+}
+
+function CopySecret({ secret }: { secret: string }) {
+  const { t } = useTranslation("auth");
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState(false);
+  if (!hydrated) return null;
+  return (
+    <button
+      type="button"
+      className="rounded border border-secondary px-3 py-1 text-sm font-semibold text-secondary-dark hover:bg-secondary-soft"
+      onClick={() => {
+        void navigator.clipboard?.writeText(secret).then(() => setCopied(true));
+      }}
+    >
+      {copied ? t("setupTotp.copied") : t("setupTotp.copy")}
+    </button>
+  );
+}
+
+export default function SetupTotpPage() {
+  const { t } = useTranslation("auth");
+  const { kind, secret, qr } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: setupTotpSchema(t as Translate) }),
+  });
+
+  if (!secret) {
+    return (
+      <AuthCard title={t("setupTotp.heading")} intro={t("setupTotp.startIntro")}>
+        <Form method="post">
+          <FormAlert errors={form.errors} />
+          <SubmitButton name="intent" value="start" pendingLabel={t("setupTotp.starting")}>
+            {t("setupTotp.start")}
+          </SubmitButton>
+        </Form>
+        <p className="mt-4 text-center">
+          <Link to="/my-account" className="font-medium text-secondary underline">
+            {t("common.backToAccount")}
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t("setupTotp.heading")} intro={t(`setupTotp.intro.${kind}`)}>
+      <ol className="mb-6 ml-5 list-decimal space-y-2 text-slate-800">
+        <li>{t("setupTotp.stepInstall")}</li>
+        <li>{t("setupTotp.stepScan")}</li>
+        <li>{t("setupTotp.stepCode")}</li>
+      </ol>
+      {qr ? (
+        <img
+          src={qr}
+          width={QR_SIZE_PX}
+          height={QR_SIZE_PX}
+          alt={t("setupTotp.qrAlt")}
+          className="mx-auto mb-4 border border-slate-200"
+          data-testid="totp-qr"
+        />
+      ) : (
+        <p className="mb-4 text-error">{t("setupTotp.qrFailed")}</p>
+      )}
+      <div className="mb-6">
+        <p className="mb-1 font-medium text-slate-900">{t("setupTotp.secretLabel")}</p>
+        <div className="flex flex-wrap items-center gap-2">
+          <code
+            className="break-all rounded bg-slate-100 px-2 py-1 font-mono"
+            data-testid="totp-secret"
+          >
+            {secret}
+          </code>
+          <CopySecret secret={secret} />
+        </div>
+      </div>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <input type="hidden" name="intent" value="verify" />
+        <Field
+          meta={fields.confirmation_code}
+          label={t("fields.totp_code")}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          hint={t("hints.confirmation_code")}
+        />
+        <FormAlert errors={form.errors} />
+        <SubmitButton pendingLabel={t("setupTotp.pending")}>{t("setupTotp.submit")}</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}

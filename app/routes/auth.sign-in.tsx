@@ -1,0 +1,167 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { CognitoError } from "~/auth/cognito.server";
+import {
+  authT,
+  cognitoErrorReply,
+  continueSignIn,
+  cookieHeaders,
+  rateLimited,
+} from "~/auth/flow.server";
+import { safeRedirectPath } from "~/auth/redirect";
+import { signInSchema, type Translate } from "~/auth/schemas";
+import { getCustomer, pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { authPath, signInNextStep } from "~/auth/steps";
+import {
+  AuthCard,
+  AuthTabs,
+  Field,
+  FormAlert,
+  HiddenRedirect,
+  SubmitButton,
+} from "~/components/auth/form-parts";
+import { flashHeaders } from "~/lib/flash.server";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+/** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */
+function refuseWhenSignedIn(request: Request, context: LoaderFunctionArgs["context"]) {
+  if (!getCustomer(request, context)) return null;
+  const target = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  return redirect(target, {
+    status: 303,
+    headers: flashHeaders(context, request, { kind: "info", key: "auth:errors.alreadySignedIn" }),
+  });
+}
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const refused = refuseWhenSignedIn(request, context);
+  if (refused) return refused;
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  return {
+    title: authT()("signIn.title"),
+    redirectTo: redirectTo ? safeRedirectPath(redirectTo) : undefined,
+    // The email of a sign-up just confirmed (or a reset just finished), to save typing it again.
+    username: readPending(context, request)?.username ?? "",
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: signInSchema(authT() as Translate) });
+  if (submission.status !== "success") {
+    return submission.reply({ hideFields: ["password"] });
+  }
+  const { username, password } = submission.value;
+  const redirectTo = safeRedirectPath(submission.value.redirectTo);
+  if (getCustomer(request, context)) {
+    return redirect(redirectTo, {
+      status: 303,
+      headers: flashHeaders(context, request, { kind: "info", key: "auth:errors.alreadySignedIn" }),
+    });
+  }
+  const limited = rateLimited(context, submission, username);
+  if (limited) return limited;
+
+  const { client } = context.identity;
+  try {
+    const response = await client.signIn(username, password);
+    return await continueSignIn({ context, request, submission, response, username, redirectTo });
+  } catch (error) {
+    const next =
+      error instanceof CognitoError ? signInNextStep({ type: "error", name: error.code }) : null;
+    if (next?.step === "CONFIRM_SIGN_UP") {
+      // Cognito sent the code at sign-up; send a fresh one, as it may be long gone.
+      const delivery = await client.resendConfirmationCode(username).catch(() => null);
+      return redirect(authPath("confirm-sign-up"), {
+        status: 303,
+        headers: cookieHeaders(
+          context,
+          request,
+          pendingCookieHeaders(context, request, {
+            username,
+            redirectTo,
+            delivery: delivery?.CodeDeliveryDetails?.Destination
+              ? {
+                  destination: delivery.CodeDeliveryDetails.Destination,
+                  medium: delivery.CodeDeliveryDetails.DeliveryMedium ?? "EMAIL",
+                }
+              : undefined,
+          }),
+          { kind: "info", key: "auth:flash.confirmSignUpFirst" },
+        ),
+      });
+    }
+    if (next?.step === "RESET_PASSWORD") {
+      try {
+        const sent = await client.forgotPassword(username);
+        const destination = sent.CodeDeliveryDetails?.Destination;
+        return redirect(authPath("confirm-reset-password"), {
+          status: 303,
+          headers: cookieHeaders(
+            context,
+            request,
+            pendingCookieHeaders(context, request, {
+              username,
+              redirectTo,
+              delivery: destination
+                ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+                : undefined,
+            }),
+            { kind: "info", key: "auth:flash.passwordResetRequired" },
+          ),
+        });
+      } catch (resetError) {
+        return cognitoErrorReply(context, submission, resetError, "ForgotPassword");
+      }
+    }
+    return cognitoErrorReply(context, submission, error, "InitiateAuth");
+  }
+}
+
+export default function SignInPage() {
+  const { t } = useTranslation("auth");
+  const { redirectTo, username } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { username },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema(t as Translate) }),
+  });
+  return (
+    <>
+      <AuthTabs active="sign-in" />
+      <AuthCard title={t("signIn.heading")} intro={t("signIn.intro")}>
+        <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+          <HiddenRedirect value={redirectTo} />
+          <Field
+            meta={fields.username}
+            label={t("fields.username")}
+            type="email"
+            autoComplete="username"
+          />
+          <Field
+            meta={fields.password}
+            label={t("fields.password")}
+            type="password"
+            autoComplete="current-password"
+          />
+          <FormAlert errors={form.errors} />
+          <SubmitButton pendingLabel={t("signIn.pending")}>{t("signIn.submit")}</SubmitButton>
+        </Form>
+        <p className="mt-4 text-center">
+          <Link to={authPath("forgot-password")} className="font-medium text-secondary underline">
+            {t("signIn.forgotPassword")}
+          </Link>
+        </p>
+      </AuthCard>
+    </>
+  );
+}

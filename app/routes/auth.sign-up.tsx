@@ -1,0 +1,167 @@
+import { getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import { safeRedirectPath } from "~/auth/redirect";
+import {
+  DEFAULT_DIAL_CODE,
+  DIAL_CODES,
+  normalizePhoneNumber,
+  signUpSchema,
+  type Translate,
+} from "~/auth/schemas";
+import { getCustomer, pendingCookieHeaders } from "~/auth/session.server";
+import { authPath, signUpNextStep } from "~/auth/steps";
+import {
+  AuthCard,
+  AuthTabs,
+  Field,
+  FieldErrors,
+  FormAlert,
+  PasswordRules,
+  SubmitButton,
+  useHydrated,
+  useSubmitting,
+} from "~/components/auth/form-parts";
+import { flashHeaders } from "~/lib/flash.server";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+export function loader({ request, context }: LoaderFunctionArgs) {
+  if (getCustomer(request, context)) {
+    throw redirect(safeRedirectPath(null), {
+      status: 303,
+      headers: flashHeaders(context, request, { kind: "info", key: "auth:errors.alreadySignedIn" }),
+    });
+  }
+  return { title: authT()("signUp.title"), policy: context.identity.passwordPolicy };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const schema = signUpSchema(authT() as Translate, context.identity.passwordPolicy);
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") {
+    return submission.reply({ hideFields: ["password", "confirm_password"] });
+  }
+  const { username, password, country_code, phone_number } = submission.value;
+  const limited = rateLimited(context, submission, username);
+  if (limited) return limited;
+  const attributes = [{ Name: "email", Value: username }];
+  if (phone_number) {
+    attributes.push({
+      Name: "phone_number",
+      Value: normalizePhoneNumber(country_code, phone_number),
+    });
+  }
+  try {
+    const result = await context.identity.client.signUp({ username, password, attributes });
+    const next = signUpNextStep(result);
+    const destination = result.CodeDeliveryDetails?.Destination;
+    const setCookies = pendingCookieHeaders(context, request, {
+      username,
+      delivery: destination
+        ? { destination, medium: result.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+        : undefined,
+    });
+    return redirect(authPath(next.view), {
+      status: 303,
+      headers: cookieHeaders(context, request, setCookies, {
+        kind: "success",
+        key:
+          next.step === "CONFIRM_SIGN_UP" ? "auth:flash.signUpCodeSent" : "auth:flash.signUpDone",
+      }),
+    });
+  } catch (error) {
+    return cognitoErrorReply(context, submission, error, "SignUp");
+  }
+}
+
+export default function SignUpPage() {
+  const { t } = useTranslation("auth");
+  const { policy } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const submitting = useSubmitting();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { country_code: DEFAULT_DIAL_CODE },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: signUpSchema(t as Translate, policy) }),
+  });
+  // Spec §5: disabled while errors exist or a request is pending. Only with JavaScript, which
+  // can re-enable it; without JavaScript the server's answer is the check.
+  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id);
+  const blocked = hydrated && (submitting || fieldErrors.length > 0);
+  return (
+    <>
+      <AuthTabs active="sign-up" />
+      <AuthCard title={t("signUp.heading")} intro={t("signUp.intro")}>
+        <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+          <Field
+            meta={fields.username}
+            label={t("fields.username")}
+            type="email"
+            autoComplete="email"
+          />
+          <Field
+            meta={fields.password}
+            label={t("fields.password")}
+            type="password"
+            autoComplete="new-password"
+          />
+          <PasswordRules policy={policy} />
+          <Field
+            meta={fields.confirm_password}
+            label={t("fields.confirm_password")}
+            type="password"
+            autoComplete="new-password"
+          />
+          <fieldset className="mb-4">
+            <legend className="mb-1 font-medium text-slate-900">{t("fields.phone_legend")}</legend>
+            <div className="flex gap-2">
+              <div>
+                <label htmlFor={fields.country_code.id} className="sr-only">
+                  {t("fields.country_code")}
+                </label>
+                <select
+                  {...getSelectProps(fields.country_code)}
+                  key={fields.country_code.key}
+                  autoComplete="tel-country-code"
+                  className="rounded border border-slate-400 bg-white px-2 py-2"
+                >
+                  {DIAL_CODES.map((code) => (
+                    <option key={code} value={code}>
+                      {t(`dialCodes.${code.slice(1)}`, { code })}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="flex-1">
+                <Field
+                  meta={fields.phone_number}
+                  label={t("fields.phone_number")}
+                  type="tel"
+                  autoComplete="tel-national"
+                  inputMode="tel"
+                  hint={t("hints.phone_number")}
+                />
+              </div>
+            </div>
+            <FieldErrors meta={fields.country_code} />
+          </fieldset>
+          <FormAlert errors={form.errors} />
+          <SubmitButton pendingLabel={t("signUp.pending")} disabled={blocked}>
+            {t("signUp.submit")}
+          </SubmitButton>
+        </Form>
+      </AuthCard>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { attributesRecord } from "~/auth/cognito.server";
+import { authT, cognitoErrorReply, rateLimited } from "~/auth/flow.server";
+import { safeRedirectPath } from "~/auth/redirect";
+import { verifyUserSchema, type Translate } from "~/auth/schemas";
+import { requireCustomer } from "~/auth/session.server";
+import { authPath, unverifiedContacts } from "~/auth/steps";
+import { maskDestination } from "~/auth/tokens";
+import { AuthCard, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { RadioGroup } from "~/components/auth/radio-group";
+import { flashHeaders } from "~/lib/flash.server";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleMeta;
+
+function target(request: Request) {
+  return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { accessToken } = requireCustomer(request, context);
+  let attributes: Record<string, string>;
+  try {
+    attributes = attributesRecord(await context.identity.client.getUser(accessToken));
+  } catch {
+    // Verifying is optional (skip allowed): without the service the customer just moves on.
+    throw redirect(target(request), { status: 303 });
+  }
+  const contacts = unverifiedContacts(attributes);
+  if (contacts.length === 0) throw redirect(target(request), { status: 303 });
+  return {
+    title: authT()("verifyUser.title"),
+    redirectTo: target(request),
+    contacts: contacts.map((name) => ({ name, value: maskDestination(attributes[name]) })),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { accessToken, customer } = requireCustomer(request, context);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: verifyUserSchema(authT() as Translate) });
+  if (submission.status !== "success") return submission.reply();
+  const limited = rateLimited(context, submission, customer.email);
+  if (limited) return limited;
+  const attribute = submission.value.unverifiedAttr;
+  try {
+    await context.identity.client.getUserAttributeVerificationCode(accessToken, attribute);
+  } catch (error) {
+    return cognitoErrorReply(context, submission, error, "GetUserAttributeVerificationCode");
+  }
+  const query = new URLSearchParams({ attr: attribute, redirectTo: target(request) });
+  return redirect(`${authPath("confirm-verify-user")}?${query}`, {
+    status: 303,
+    headers: flashHeaders(context, request, {
+      kind: "success",
+      key: "auth:flash.verificationCodeSent",
+    }),
+  });
+}
+
+export default function VerifyUserPage() {
+  const { t } = useTranslation("auth");
+  const { contacts, redirectTo } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { unverifiedAttr: contacts[0]?.name },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: verifyUserSchema(t as Translate) }),
+  });
+  return (
+    <AuthCard title={t("verifyUser.heading")} intro={t("verifyUser.intro")}>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <RadioGroup
+          meta={fields.unverifiedAttr}
+          legend={t("fields.unverifiedAttr")}
+          options={contacts.map((contact) => ({
+            value: contact.name,
+            label: t(`contacts.${contact.name}`),
+            description: contact.value,
+          }))}
+        />
+        <FormAlert errors={form.errors} />
+        <SubmitButton pendingLabel={t("verifyUser.pending")}>{t("verifyUser.submit")}</SubmitButton>
+      </Form>
+      <p className="mt-4 text-center">
+        <Link to={redirectTo} className="font-medium text-secondary underline">
+          {t("common.skip")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
