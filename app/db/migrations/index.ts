@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as commerce from "./0001-commerce";
+import * as topups from "./0003-topups";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -7,4 +8,5 @@ import * as commerce from "./0001-commerce";
  */
 export const migrations: Record<string, Migration> = {
   "0001-commerce": commerce,
+  "0003-topups": topups,
 };
