@@ -79,7 +79,7 @@ describe("the top-up form", () => {
       );
       expect(errors?.amount, amount).toEqual(["topup:errors.amountNotOffered"]);
     }
-    expect(errorsOf(submit({ idempotency_key: KEY })).amount).toEqual([
+    expect(errorsOf(submit({ idempotency_key: KEY }))?.amount).toEqual([
       "topup:errors.amountRequired",
     ]);
   });

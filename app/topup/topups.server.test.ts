@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
-import { listCustomerOrders, placeOrder } from "~/checkout/orders.server";
+import { listCustomerOrders, placeOrder, type PlaceOrderInput } from "~/checkout/orders.server";
 import { openDatabase, type Db } from "~/db/db.server";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
@@ -141,7 +141,7 @@ describe("ownership", () => {
     const catalogue = createCatalogue(db);
     await catalogue.seed(PLAN_CATALOGUE);
     const lines = priceCart([{ id: "conecta-150", quantity: 1 }], catalogue.find).lines;
-    const customer = {
+    const customer: PlaceOrderInput["customer"] = {
       full_name: "Ana López",
       email: "ana@example.com",
       phone_number: "5512345678",
