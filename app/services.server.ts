@@ -23,6 +23,7 @@ import { checkDatabase, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
 import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
+import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
 import { createSealedCookie, type SealedCookie } from "./lib/sealed-cookie.server";
 import {
   PORTABILITY_ACCESS_MAX_AGE_SECONDS,
@@ -93,6 +94,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   });
   const payments = createPaymentService({ db, provider: sandbox, logger });
   payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
+  payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
   const identity = createIdentity(config, logger);
   return {
     config,

@@ -23,6 +23,8 @@ export interface Order {
   total: number;
   createdAt: string;
   paidAt: string | null;
+  /** The Cognito `sub` of the customer signed in when ordering; null for a guest. */
+  customerSub: string | null;
   customer: {
     fullName: string;
     email: string;
@@ -49,6 +51,8 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   customer: Omit<CheckoutInput, "idempotency_key" | "accept_terms">;
   lines: readonly CartLine[];
+  /** The signed-in customer's Cognito `sub`, so the order shows in their account. */
+  customerSub?: string | null;
 }
 
 /**
@@ -92,6 +96,7 @@ export async function placeOrder(
         created_at: now,
         updated_at: now,
         paid_at: null,
+        customer_sub: input.customerSub ?? null,
       };
       await trx.insertInto("orders").values(row).execute();
       await trx
@@ -147,6 +152,7 @@ export async function findOrder(db: Db, ref: string): Promise<Order | null> {
     total: Number(row.total),
     createdAt: row.created_at,
     paidAt: row.paid_at,
+    customerSub: row.customer_sub,
     customer: { fullName: row.full_name, email: row.email, phoneNumber: row.phone_number },
     delivery: {
       street: row.street,
@@ -176,4 +182,35 @@ export async function markOrderPaid(db: Db, ref: string, paidAt: string): Promis
     .where("status", "=", "pending_payment")
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+export interface CustomerOrderSummary {
+  ref: string;
+  folio: string;
+  status: OrderStatus;
+  total: number;
+  createdAt: string;
+}
+
+/** Orders the customer placed while signed in, newest first. */
+export async function listCustomerOrders(
+  db: Db,
+  customerSub: string,
+  limit = 10,
+): Promise<CustomerOrderSummary[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .select(["id", "folio", "status", "total", "created_at"])
+    .where("customer_sub", "=", customerSub)
+    .orderBy("created_at", "desc")
+    .orderBy("folio", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ref: row.id,
+    folio: row.folio,
+    status: row.status,
+    total: Number(row.total),
+    createdAt: row.created_at,
+  }));
 }

@@ -10,6 +10,7 @@ export interface Database {
   payments: PaymentsTable;
   sandbox_checkouts: SandboxCheckoutsTable;
   portability_requests: PortabilityRequestsTable;
+  topups: TopupsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -66,6 +67,8 @@ export interface OrdersTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  /** The Cognito `sub` of the customer signed in at checkout; null for a guest. */
+  customer_sub: string | null;
 }
 
 export interface OrderLinesTable {
@@ -151,4 +154,23 @@ export interface PortabilityRequestsTable {
   terms_accepted_at: string;
   created_at: string;
   updated_at: string;
+}
+
+export type TopupStatus = "pending_payment" | "paid";
+
+export interface TopupsTable {
+  /** Random id (128 bits); pages name a top-up by folio, always together with its owner. */
+  id: string;
+  /** Human folio, REC-YYYY-NNNNNN. */
+  folio: string;
+  idempotency_key: string;
+  /** The Cognito `sub` of the customer who owns it: every query filters by it. */
+  customer_sub: string;
+  /** The ten digits of the line topped up. */
+  phone_number: string;
+  amount: number;
+  status: TopupStatus;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
 }

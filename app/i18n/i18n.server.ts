@@ -4,6 +4,7 @@ import commerce from "../../public/locales/es/commerce.json";
 import common from "../../public/locales/es/common.json";
 import help from "../../public/locales/es/help.json";
 import portability from "../../public/locales/es/portability.json";
+import topup from "../../public/locales/es/topup.json";
 import type { Namespace } from "./i18n";
 import type { TranslatorSource } from "./react";
 import type { TFunction } from "./translate";
@@ -15,6 +16,7 @@ export const resources: Record<Namespace, Record<string, unknown>> = {
   help,
   commerce,
   auth,
+  topup,
 };
 
 /**

@@ -9,6 +9,7 @@ import {
   useLoaderData,
   useNavigation,
 } from "@remix-run/react";
+import { getCustomer } from "~/auth/session.server";
 import { cartFingerprint, priceCart, type PricedCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
@@ -76,7 +77,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     accept_terms: _accepted,
     ...customer
   } = submission.value;
-  const { order } = await placeOrder(context.db, { idempotencyKey, customer, lines: cart.lines });
+  const { order } = await placeOrder(context.db, {
+    idempotencyKey,
+    customer,
+    lines: cart.lines,
+    customerSub: getCustomer(request, context)?.sub ?? null,
+  });
   const headers = orderAccessHeaders(
     context,
     request,

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, data, redirect, useLoaderData, useNavigation } from "@remix-run/react";
+import { getCustomer } from "~/auth/session.server";
 import { cartCookieHeaders } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
 import {
@@ -24,13 +25,21 @@ export const handle = { i18n: ["commerce"] };
 export const meta = titleMeta;
 
 /**
- * The order this browser placed, or a fatal 404: a missing, unknown or foreign reference all look
- * the same, so the page reveals nothing about orders that are not yours.
+ * The order this browser placed, or one the signed-in customer placed from any browser; else a
+ * fatal 404: a missing, unknown or foreign reference all look the same, so the page reveals
+ * nothing about orders that are not yours.
  */
 async function loadOwnOrder(request: Request, context: LoaderFunctionArgs["context"]) {
   const ref = new URL(request.url).searchParams.get("pedido");
   const access = readOrderAccess(context, request);
-  const order = ref && canSeeOrder(access, ref) ? await findOrder(context.db, ref) : null;
+  const found = ref ? await findOrder(context.db, ref) : null;
+  const customerSub = getCustomer(request, context)?.sub;
+  const order =
+    found &&
+    (canSeeOrder(access, found.ref) ||
+      (found.customerSub !== null && found.customerSub === customerSub))
+      ? found
+      : null;
   if (!order) throw data(null, { status: 404 });
   return { order, access };
 }

@@ -12,12 +12,14 @@ import { requireCustomer } from "~/auth/session.server";
 import { authPath, parseMfaTypes, type MfaType } from "~/auth/steps";
 import { FormAlert, SubmitButton } from "~/components/auth/form-parts";
 import { RadioGroup } from "~/components/auth/radio-group";
+import { AccountHistorySection } from "~/components/topup/account-history";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { flashHeaders } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { loadAccountHistory } from "~/topup/history.server";
 
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth", "topup"] };
 export const meta = titleMeta;
 
 const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {
@@ -37,11 +39,13 @@ function sessionEnded(context: LoaderFunctionArgs["context"], request: Request) 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(request, context);
   const title = getFixedT()("pages.myAccount.title");
+  const history = await loadAccountHistory(context.db, customer.sub);
   try {
     const user = await context.identity.client.getUser(accessToken);
     const attributes = attributesRecord(user);
     return {
       title,
+      history,
       available: true,
       email: attributes.email ?? customer.email,
       emailVerified: attributes.email_verified === "true",
@@ -58,6 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // Unreachable service: show what the id token says; the session stays.
     return {
       title,
+      history,
       available: false,
       email: customer.email,
       emailVerified: customer.emailVerified,
@@ -105,7 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AccountOverviewPage() {
   const { t } = useTranslation("auth");
-  const { available, email, emailVerified, enabledMfa, preferredMfa } =
+  const { available, email, emailVerified, enabledMfa, preferredMfa, history } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
@@ -211,6 +216,7 @@ export default function AccountOverviewPage() {
           ) : null}
         </section>
       </div>
+      <AccountHistorySection history={history} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import * as commerce from "./0001-commerce";
 import * as portability from "./0002-portability";
+import * as topups from "./0003-topups";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -9,4 +10,5 @@ import * as portability from "./0002-portability";
 export const migrations: Record<string, Migration> = {
   "0001-commerce": commerce,
   "0002-portability": portability,
+  "0003-topups": topups,
 };

@@ -1,0 +1,197 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, data, redirect, useLoaderData, useNavigation } from "@remix-run/react";
+import { requireCustomer } from "~/auth/session.server";
+import { formatMoney } from "~/catalog/money";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { titleMeta } from "~/lib/meta";
+import { findTopupAmount, formatData } from "~/topup/amounts";
+import { formatDateTime } from "~/topup/dates";
+import { maskPhoneNumber } from "~/topup/phone";
+import {
+  beginTopupPayment,
+  findCustomerTopup,
+  receiptPath,
+  TOPUP_PAYMENT_PURPOSE,
+  type Topup,
+} from "~/topup/topups.server";
+
+// Decline reasons are the payment's, worded once in the commerce messages.
+export const handle = { i18n: ["topup", "commerce"] };
+
+export const meta = titleMeta;
+
+/**
+ * The signed-in customer's top-up with this folio, or a 404: an unknown folio and another
+ * customer's look the same, so guessing folios reveals nothing.
+ */
+async function loadOwnTopup(
+  request: Request,
+  context: LoaderFunctionArgs["context"],
+  folio: string | undefined,
+): Promise<Topup> {
+  const { customer } = requireCustomer(request, context);
+  const topup = folio ? await findCustomerTopup(context.db, customer.sub, folio) : null;
+  if (!topup) throw data(null, { status: 404 });
+  return topup;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  let topup = await loadOwnTopup(request, context, params.folio);
+  let payment = await context.payments.latest(TOPUP_PAYMENT_PURPOSE, topup.id);
+  if (topup.status === "pending_payment" && payment?.status === "pending") {
+    // Back from the provider before its notification arrived: ask it directly.
+    payment = await context.payments.refresh(payment);
+    topup = await loadOwnTopup(request, context, params.folio);
+  }
+  const offer = findTopupAmount(topup.amount);
+  return data(
+    {
+      title: getFixedT("topup")("receipt.title", { folio: topup.folio }),
+      receipt: {
+        folio: topup.folio,
+        maskedLine: maskPhoneNumber(topup.phoneNumber),
+        amount: topup.amount,
+        date: formatDateTime(topup.paidAt ?? topup.createdAt),
+        status: topup.status,
+        offer: offer ? { validityDays: offer.validityDays, data: formatData(offer.dataMb) } : null,
+      },
+      payment: payment
+        ? {
+            status: payment.status,
+            declineReason: payment.decline_reason,
+            cardBrand: payment.card_brand,
+            cardLast4: payment.card_last4,
+          }
+        : null,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+/** Pay again after a decline (or resume a payment left open), without a second top-up. */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const topup = await loadOwnTopup(request, context, params.folio);
+  if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
+  const result = await beginTopupPayment(
+    context,
+    request,
+    topup,
+    getFixedT("topup")("receipt.paymentDescription", {
+      folio: topup.folio,
+      amount: formatMoney(topup.amount),
+      masked: maskPhoneNumber(topup.phoneNumber),
+    }),
+  );
+  return redirect(result.kind === "redirect" ? result.url : receiptPath(topup.folio), {
+    status: 303,
+  });
+}
+
+export default function TopupReceiptPage() {
+  const { receipt, payment } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const { t } = useTranslation("topup");
+  const paid = receipt.status === "paid";
+  const declined = !paid && payment?.status === "declined";
+  const statusKey = paid ? "paid" : declined ? "declined" : "pending_payment";
+  const retrying = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const fact = (label: string, value: string, testId: string, tone = "text-slate-900") => (
+    <div className="rounded-lg border border-slate-200 bg-white p-4">
+      <dt className="text-sm font-medium text-slate-700">{label}</dt>
+      <dd className={`text-xl font-extrabold ${tone}`} data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+
+  return (
+    <>
+      <PageHeader title={t("receipt.heading")}>
+        {paid ? t("receipt.paidLead") : declined ? null : t("receipt.pendingLead")}
+      </PageHeader>
+
+      <dl className="mb-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5" data-testid="topup-receipt">
+        {fact(t("receipt.folio"), receipt.folio, "topup-folio")}
+        {fact(t("receipt.line"), receipt.maskedLine, "topup-line")}
+        {fact(t("receipt.amount"), formatMoney(receipt.amount), "topup-amount")}
+        {fact(t("receipt.date"), receipt.date, "topup-date")}
+        {fact(
+          t("receipt.status"),
+          t(`receipt.statuses.${statusKey}`),
+          "topup-status",
+          paid ? "text-primary-dark" : declined ? "text-error" : "text-slate-900",
+        )}
+      </dl>
+
+      {receipt.offer ? (
+        <p className="mb-6 text-slate-800">
+          <span className="font-semibold">{t("receipt.benefits")}:</span>{" "}
+          {t("form.validity", { count: receipt.offer.validityDays })} ·{" "}
+          {t("form.data", { value: receipt.offer.data.value, unit: receipt.offer.data.unit })}
+        </p>
+      ) : null}
+
+      {paid && payment?.cardBrand && payment.cardLast4 ? (
+        <p className="mb-6 text-sm text-slate-700">
+          {t("receipt.paidWith", {
+            brand: t(`commerce:payment.brands.${payment.cardBrand}`),
+            last4: payment.cardLast4,
+          })}
+        </p>
+      ) : null}
+
+      {declined ? (
+        <section
+          role="alert"
+          className="mb-8 rounded border-l-4 border-error bg-error-soft px-4 py-4 text-error"
+          data-testid="topup-declined"
+        >
+          <p className="font-semibold">
+            {t("receipt.declinedLead", {
+              reason: t(
+                `commerce:payment.declineReasons.${payment?.declineReason ?? "card_declined"}`,
+              ),
+            })}
+          </p>
+          <p className="mt-1 text-slate-900">
+            {t("receipt.declinedKept", { folio: receipt.folio })}
+          </p>
+        </section>
+      ) : null}
+
+      {!paid ? (
+        <Form method="post" className="mb-8 flex flex-wrap items-center gap-4">
+          <button
+            type="submit"
+            disabled={retrying}
+            className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
+          >
+            {retrying ? t("receipt.retrying") : declined ? t("receipt.retry") : t("receipt.payNow")}
+          </button>
+          {!declined ? (
+            <Link
+              to={receiptPath(receipt.folio)}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("receipt.refresh")}
+            </Link>
+          ) : null}
+        </Form>
+      ) : null}
+
+      <p className="flex flex-wrap gap-6">
+        <Link
+          to="/my-account/recarga"
+          className="font-medium text-secondary underline underline-offset-4"
+        >
+          {t("receipt.another")}
+        </Link>
+        <Link to="/my-account" className="font-medium text-secondary underline underline-offset-4">
+          {t("receipt.backToAccount")}
+        </Link>
+      </p>
+    </>
+  );
+}

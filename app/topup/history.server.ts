@@ -1,0 +1,41 @@
+import { confirmationPath } from "~/checkout/order-payments.server";
+import { listCustomerOrders } from "~/checkout/orders.server";
+import type { Db } from "~/db/db.server";
+import { formatDateTime } from "./dates";
+import { maskPhoneNumber } from "./phone";
+import { listCustomerTopups, receiptPath, savedLines } from "./topups.server";
+
+const RECENT = 5;
+
+/**
+ * What the account overview shows of the customer's activity: recent top-ups and orders placed
+ * while signed in (newest first) and the saved lines. Lines leave the server masked: the
+ * overview only needs to recognise them.
+ */
+export async function loadAccountHistory(db: Db, customerSub: string) {
+  const [topups, orders, lines] = await Promise.all([
+    listCustomerTopups(db, customerSub, RECENT),
+    listCustomerOrders(db, customerSub, RECENT),
+    savedLines(db, customerSub),
+  ]);
+  return {
+    topups: topups.map((topup) => ({
+      folio: topup.folio,
+      href: receiptPath(topup.folio),
+      maskedLine: maskPhoneNumber(topup.phoneNumber),
+      amount: topup.amount,
+      status: topup.status,
+      date: formatDateTime(topup.createdAt),
+    })),
+    orders: orders.map((order) => ({
+      folio: order.folio,
+      href: confirmationPath(order.ref),
+      total: order.total,
+      status: order.status,
+      date: formatDateTime(order.createdAt),
+    })),
+    maskedLines: lines.map(maskPhoneNumber),
+  };
+}
+
+export type AccountHistory = Awaited<ReturnType<typeof loadAccountHistory>>;

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { OFFERED_AMOUNTS } from "./amounts";
+import { normalisePhoneNumber } from "./phone";
+
+/** The radio value that means "a number typed in the two fields below", not a saved line. */
+export const OTHER_LINE = "otro";
+
+const message = (key: string) => `topup:errors.${key}`;
+
+export interface TopupInput {
+  /** The ten digits of the line to top up. */
+  phoneNumber: string;
+  amount: number;
+  idempotencyKey: string;
+  /** True when the customer picked a line they had topped up before. */
+  fromSavedLine: boolean;
+}
+
+/**
+ * The top-up form, for the customer whose previously topped-up lines are `savedLines`. Every
+ * field is checked in one pass so that the customer sees all the problems at once (a refinement
+ * after a failed object would hide the phone-number mistakes until the amount is fixed).
+ * Messages are keys of the "topup" namespace, translated where they are shown.
+ */
+export function topupSchema(savedLines: readonly string[]) {
+  return z
+    .object({
+      saved_line: z.string().optional(),
+      phone_number: z.string().optional(),
+      phone_number_confirm: z.string().optional(),
+      amount: z.string().optional(),
+      idempotency_key: z.string().optional(),
+    })
+    .superRefine((raw, ctx) => {
+      const issue = (path: string, key: string) =>
+        ctx.addIssue({ code: "custom", path: [path], message: message(key) });
+
+      const chosen = raw.saved_line && raw.saved_line !== OTHER_LINE ? raw.saved_line : null;
+      const typed = normalisePhoneNumber(raw.phone_number ?? "");
+      if (chosen) {
+        if (!savedLines.includes(chosen)) issue("saved_line", "savedLineUnknown");
+        // Without JavaScript both the choice and the fields are on the page: a number typed
+        // while a saved line is still selected is ambiguous, and guessing could pay a stranger.
+        else if (typed) issue("phone_number", "chooseOtherLine");
+      } else {
+        const confirm = normalisePhoneNumber(raw.phone_number_confirm ?? "");
+        if (!typed) issue("phone_number", "phoneRequired");
+        else if (!/^\d{10}$/.test(typed)) issue("phone_number", "phoneDigits");
+        if (!confirm) issue("phone_number_confirm", "confirmRequired");
+        else if (typed && confirm !== typed) issue("phone_number_confirm", "confirmMismatch");
+      }
+
+      if (!raw.amount) issue("amount", "amountRequired");
+      else if (!OFFERED_AMOUNTS.includes(Number(raw.amount)) || !/^\d+$/.test(raw.amount)) {
+        issue("amount", "amountNotOffered");
+      }
+
+      if (!raw.idempotency_key || !z.uuid().safeParse(raw.idempotency_key).success) {
+        issue("idempotency_key", "expired");
+      }
+    })
+    .transform((raw): TopupInput => {
+      const chosen = raw.saved_line && raw.saved_line !== OTHER_LINE ? raw.saved_line : null;
+      return {
+        phoneNumber: chosen ?? normalisePhoneNumber(raw.phone_number ?? ""),
+        amount: Number(raw.amount),
+        idempotencyKey: raw.idempotency_key ?? "",
+        fromSavedLine: chosen !== null,
+      };
+    });
+}
+
+export type TopupSchema = ReturnType<typeof topupSchema>;

@@ -1,0 +1,247 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { priceCart } from "~/cart/cart-lines";
+import { createCatalogue } from "~/catalog/catalog.server";
+import { PLAN_CATALOGUE } from "~/catalog/plans.data";
+import { listCustomerOrders, placeOrder, type PlaceOrderInput } from "~/checkout/orders.server";
+import { openDatabase, type Db } from "~/db/db.server";
+import { createPaymentService, type PaymentService } from "~/payments/payments.server";
+import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
+import { loadAccountHistory } from "./history.server";
+import {
+  createTopup,
+  findCustomerTopup,
+  listCustomerTopups,
+  savedLines,
+  TOPUP_PAYMENT_PURPOSE,
+  topupPaymentPurpose,
+  type Topup,
+} from "./topups.server";
+
+const ANA = "sub-ana";
+const BETO = "sub-beto";
+const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+
+/** A provider that opens a page per payment and lets the test decide each outcome. */
+const provider: PaymentProvider = {
+  name: "fake",
+  async createCheckout(input) {
+    return {
+      providerReference: `ref_${input.paymentId}`,
+      redirectUrl: `https://pagos.test/${input.paymentId}`,
+    };
+  },
+  verifyNotification: () => null,
+  retrieve: async () => null,
+};
+
+let db: Db;
+let payments: PaymentService;
+
+beforeEach(async () => {
+  db = await openDatabase({ dataDir: null });
+  payments = createPaymentService({ db, provider, logger });
+  payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+function create(customerSub: string, key = crypto.randomUUID(), phoneNumber = "5512345678") {
+  return createTopup(db, { customerSub, idempotencyKey: key, phoneNumber, amount: 100 });
+}
+
+async function created(customerSub: string, phoneNumber = "5512345678") {
+  const result = await create(customerSub, crypto.randomUUID(), phoneNumber);
+  if (result.kind === "conflict") throw new Error("unexpected conflict");
+  return result.topup;
+}
+
+function beginPayment(topup: Topup) {
+  return payments.begin({
+    purpose: TOPUP_PAYMENT_PURPOSE,
+    reference: topup.id,
+    amount: topup.amount,
+    description: `Recarga ${topup.folio}`,
+    returnUrl: `https://tienda.test/my-account/recarga/${topup.folio}`,
+    origin: "https://tienda.test",
+  });
+}
+
+function outcome(paymentId: string, status: "approved" | "declined", amount = 100): PaymentOutcome {
+  return {
+    paymentId,
+    providerReference: `ref_${paymentId}`,
+    status,
+    amount,
+    currency: "MXN",
+    declineReason: status === "declined" ? "card_declined" : null,
+    card: { brand: "visa", last4: "4242" },
+  };
+}
+
+describe("creating a top-up", () => {
+  it("gives it a REC folio of the year and leaves it pending payment", async () => {
+    const topup = await created(ANA);
+    expect(topup.folio).toMatch(/^REC-\d{4}-000001$/);
+    expect(topup.status).toBe("pending_payment");
+    expect((await created(ANA)).folio).toMatch(/^REC-\d{4}-000002$/);
+  });
+
+  it("happens once per idempotency key, whatever a resubmission sends", async () => {
+    const key = crypto.randomUUID();
+    const first = await create(ANA, key);
+    const again = await createTopup(db, {
+      customerSub: ANA,
+      idempotencyKey: key,
+      phoneNumber: "5599998888",
+      amount: 500,
+    });
+    expect(first.kind).toBe("created");
+    expect(again.kind).toBe("existing");
+    if (first.kind === "conflict" || again.kind === "conflict") throw new Error("conflict");
+    expect(again.topup).toEqual(first.topup);
+    expect(await listCustomerTopups(db, ANA)).toHaveLength(1);
+  });
+
+  it("survives simultaneous submissions of the same form", async () => {
+    const key = crypto.randomUUID();
+    const results = await Promise.all([create(ANA, key), create(ANA, key), create(ANA, key)]);
+    const folios = new Set(results.map((result) => "topup" in result && result.topup.folio));
+    expect(folios.size).toBe(1);
+    expect(await listCustomerTopups(db, ANA)).toHaveLength(1);
+  });
+
+  it("never hands another customer's top-up to whoever replays its key", async () => {
+    const key = crypto.randomUUID();
+    await create(ANA, key);
+    expect(await create(BETO, key)).toEqual({ kind: "conflict" });
+    expect(await listCustomerTopups(db, BETO)).toEqual([]);
+  });
+});
+
+describe("ownership", () => {
+  it("finds a top-up by folio only for the customer who owns it", async () => {
+    const topup = await created(ANA);
+    expect(await findCustomerTopup(db, ANA, topup.folio)).toEqual(topup);
+    expect(await findCustomerTopup(db, BETO, topup.folio)).toBeNull();
+    expect(await findCustomerTopup(db, ANA, "REC-2026-999999")).toBeNull();
+  });
+
+  it("lists only the customer's own top-ups, newest first", async () => {
+    const first = await created(ANA);
+    await created(BETO);
+    const second = await created(ANA);
+    expect((await listCustomerTopups(db, ANA)).map((topup) => topup.folio)).toEqual([
+      second.folio,
+      first.folio,
+    ]);
+  });
+
+  it("lists only the orders the customer placed while signed in", async () => {
+    const catalogue = createCatalogue(db);
+    await catalogue.seed(PLAN_CATALOGUE);
+    const lines = priceCart([{ id: "conecta-150", quantity: 1 }], catalogue.find).lines;
+    const customer: PlaceOrderInput["customer"] = {
+      full_name: "Ana López",
+      email: "ana@example.com",
+      phone_number: "5512345678",
+      street: "Calle 1",
+      exterior_number: "10",
+      interior_number: undefined,
+      neighborhood: "Centro",
+      postal_code: "06000",
+      municipality: "Cuauhtémoc",
+      state: "CMX",
+    };
+    const mine = await placeOrder(db, {
+      idempotencyKey: crypto.randomUUID(),
+      customer,
+      lines,
+      customerSub: ANA,
+    });
+    await placeOrder(db, { idempotencyKey: crypto.randomUUID(), customer, lines });
+    await placeOrder(db, {
+      idempotencyKey: crypto.randomUUID(),
+      customer,
+      lines,
+      customerSub: BETO,
+    });
+    expect((await listCustomerOrders(db, ANA)).map((order) => order.folio)).toEqual([
+      mine.order.folio,
+    ]);
+    expect(mine.order.customerSub).toBe(ANA);
+  });
+});
+
+describe("paying a top-up", () => {
+  it("marks it paid exactly once, whatever the number of notifications", async () => {
+    const topup = await created(ANA);
+    const begun = await beginPayment(topup);
+    expect(begun.kind).toBe("redirect");
+    expect(await payments.settle(outcome(begun.payment.id, "approved"))).toBe("applied");
+    expect(await payments.settle(outcome(begun.payment.id, "approved"))).toBe("duplicate");
+    const paid = await findCustomerTopup(db, ANA, topup.folio);
+    expect(paid?.status).toBe("paid");
+    expect(paid?.paidAt).not.toBeNull();
+    expect((await beginPayment(topup)).kind).toBe("already_paid");
+  });
+
+  it("after a decline, pays the same top-up on retry: one top-up, two payments", async () => {
+    const topup = await created(ANA);
+    const declined = await beginPayment(topup);
+    await payments.settle(outcome(declined.payment.id, "declined"));
+    expect((await findCustomerTopup(db, ANA, topup.folio))?.status).toBe("pending_payment");
+
+    const retry = await beginPayment(topup);
+    expect(retry.payment.id).not.toBe(declined.payment.id);
+    await payments.settle(outcome(retry.payment.id, "approved"));
+
+    expect(await listCustomerTopups(db, ANA)).toHaveLength(1);
+    expect((await findCustomerTopup(db, ANA, topup.folio))?.status).toBe("paid");
+    const attempts = await db
+      .selectFrom("payments")
+      .select("status")
+      .where("reference", "=", topup.id)
+      .orderBy("created_at")
+      .execute();
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual(["approved", "declined"]);
+  });
+
+  it("refuses an outcome whose amount does not match", async () => {
+    const topup = await created(ANA);
+    const begun = await beginPayment(topup);
+    expect(await payments.settle(outcome(begun.payment.id, "approved", 20))).toBe("rejected");
+    expect((await findCustomerTopup(db, ANA, topup.folio))?.status).toBe("pending_payment");
+  });
+});
+
+describe("saved lines and the account overview", () => {
+  it("offer lines topped up successfully, most recent first, each once", async () => {
+    for (const phone of ["5511112222", "5533334444", "5511112222", "5599990000"]) {
+      const topup = await created(ANA, phone);
+      if (phone === "5599990000") continue; // never paid: a typo must not become a choice
+      const begun = await beginPayment(topup);
+      await payments.settle(outcome(begun.payment.id, "approved"));
+    }
+    await created(BETO, "5577776666");
+    expect(await savedLines(db, ANA)).toEqual(["5511112222", "5533334444"]);
+    expect(await savedLines(db, BETO)).toEqual([]);
+  });
+
+  it("shows masked lines and links each top-up to its receipt", async () => {
+    const topup = await created(ANA, "5511112222");
+    const begun = await beginPayment(topup);
+    await payments.settle(outcome(begun.payment.id, "approved"));
+    const history = await loadAccountHistory(db, ANA);
+    expect(history.maskedLines).toEqual(["55 •••• 2222"]);
+    expect(history.topups).toEqual([
+      expect.objectContaining({
+        folio: topup.folio,
+        href: `/my-account/recarga/${topup.folio}`,
+        maskedLine: "55 •••• 2222",
+        status: "paid",
+      }),
+    ]);
+    expect(JSON.stringify(history)).not.toContain("5511112222");
+  });
+});

@@ -1,0 +1,188 @@
+import { randomBytes } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
+import { nextFolio } from "~/db/folio-counter.server";
+import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
+import type { TopupStatus, TopupsTable } from "~/db/schema";
+import {
+  publicOrigin,
+  type BeginPaymentResult,
+  type PaymentPurpose,
+} from "~/payments/payments.server";
+
+export const TOPUP_SERIES = "REC";
+export const TOPUP_PAYMENT_PURPOSE = "topup";
+
+export interface Topup {
+  id: string;
+  folio: string;
+  phoneNumber: string;
+  amount: number;
+  status: TopupStatus;
+  createdAt: string;
+  paidAt: string | null;
+}
+
+function toTopup(row: TopupsTable): Topup {
+  return {
+    id: row.id,
+    folio: row.folio,
+    phoneNumber: row.phone_number,
+    amount: Number(row.amount),
+    status: row.status,
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+  };
+}
+
+export interface CreateTopupInput {
+  customerSub: string;
+  idempotencyKey: string;
+  phoneNumber: string;
+  amount: number;
+}
+
+export type CreateTopupResult =
+  | { kind: "created" | "existing"; topup: Topup }
+  /** The key belongs to another customer's top-up: nothing is revealed or changed. */
+  | { kind: "conflict" };
+
+async function findByKey(db: Db, key: string) {
+  return db.selectFrom("topups").selectAll().where("idempotency_key", "=", key).executeTakeFirst();
+}
+
+function answerFor(row: TopupsTable, customerSub: string, kind: "created" | "existing") {
+  return row.customer_sub === customerSub
+    ? { kind, topup: toTopup(row) }
+    : ({ kind: "conflict" } as const);
+}
+
+/**
+ * Creates the top-up once per idempotency key: a double click, a resubmitted form or a retried
+ * request returns the top-up the first submission created, whatever it sends.
+ */
+export async function createTopup(db: Db, input: CreateTopupInput): Promise<CreateTopupResult> {
+  const existing = await findByKey(db, input.idempotencyKey);
+  if (existing) return answerFor(existing, input.customerSub, "existing");
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const again = await findByKey(trx, input.idempotencyKey);
+      if (again) return answerFor(again, input.customerSub, "existing");
+      const now = nowIso();
+      const row: TopupsTable = {
+        id: randomBytes(16).toString("base64url"),
+        folio: await nextFolio(trx, TOPUP_SERIES),
+        idempotency_key: input.idempotencyKey,
+        customer_sub: input.customerSub,
+        phone_number: input.phoneNumber,
+        amount: input.amount,
+        status: "pending_payment",
+        created_at: now,
+        updated_at: now,
+        paid_at: null,
+      };
+      await trx.insertInto("topups").values(row).execute();
+      return { kind: "created" as const, topup: toTopup(row) };
+    });
+  } catch (error) {
+    // A concurrent submission with the same key won the race (PostgreSQL): use its top-up.
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findByKey(db, input.idempotencyKey);
+    if (!winner) throw error;
+    return answerFor(winner, input.customerSub, "existing");
+  }
+}
+
+/** The customer's top-up with this folio; null for an unknown folio and for anyone else's. */
+export async function findCustomerTopup(
+  db: Db,
+  customerSub: string,
+  folio: string,
+): Promise<Topup | null> {
+  const row = await db
+    .selectFrom("topups")
+    .selectAll()
+    .where("customer_sub", "=", customerSub)
+    .where("folio", "=", folio)
+    .executeTakeFirst();
+  return row ? toTopup(row) : null;
+}
+
+/** The customer's top-ups, newest first. */
+export async function listCustomerTopups(
+  db: Db,
+  customerSub: string,
+  limit = 10,
+): Promise<Topup[]> {
+  const rows = await db
+    .selectFrom("topups")
+    .selectAll()
+    .where("customer_sub", "=", customerSub)
+    .orderBy("created_at", "desc")
+    .orderBy("folio", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toTopup);
+}
+
+/**
+ * Lines this customer has topped up successfully, most recently used first: the one-tap choices
+ * of the form. A number typed wrongly and never paid does not become a choice.
+ */
+export async function savedLines(db: Db, customerSub: string, limit = 5): Promise<string[]> {
+  const rows = await db
+    .selectFrom("topups")
+    .select([
+      "phone_number",
+      (eb) => eb.fn.max("created_at").as("last_used"),
+      // Folios rise with time: they order top-ups made within the same millisecond.
+      (eb) => eb.fn.max("folio").as("last_folio"),
+    ])
+    .where("customer_sub", "=", customerSub)
+    .where("status", "=", "paid")
+    .groupBy("phone_number")
+    .orderBy("last_used", "desc")
+    .orderBy("last_folio", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.phone_number);
+}
+
+/** Marks a pending top-up paid; false when it was already paid (the transition happens once). */
+export async function markTopupPaid(db: Db, id: string, paidAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable("topups")
+    .set({ status: "paid", paid_at: paidAt, updated_at: paidAt })
+    .where("id", "=", id)
+    .where("status", "=", "pending_payment")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** An approved payment of a top-up marks it paid, in the same transaction. */
+export const topupPaymentPurpose: PaymentPurpose = {
+  async onApproved(trx, payment) {
+    await markTopupPaid(trx, payment.reference, nowIso());
+  },
+};
+
+export function receiptPath(folio: string): string {
+  return `/my-account/recarga/${encodeURIComponent(folio)}`;
+}
+
+/** Sends the customer to pay the top-up, resuming the payment in flight if there is one. */
+export function beginTopupPayment(
+  context: AppLoadContext,
+  request: Request,
+  topup: Topup,
+  description: string,
+): Promise<BeginPaymentResult> {
+  const origin = publicOrigin(context.config.PUBLIC_BASE_URL, request);
+  return context.payments.begin({
+    purpose: TOPUP_PAYMENT_PURPOSE,
+    reference: topup.id,
+    amount: topup.amount,
+    description,
+    returnUrl: `${origin}${receiptPath(topup.folio)}`,
+    origin,
+  });
+}

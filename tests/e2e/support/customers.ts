@@ -1,0 +1,85 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { uniqueEmail } from "./commerce";
+
+export const CUSTOMER_PASSWORD = "Recarga#2026ok";
+
+interface EmulatorTarget {
+  endpoint: string;
+  userPoolId: string;
+}
+
+let target: Promise<EmulatorTarget> | null = null;
+
+/** Where the embedded cognito-local listens, as the development outbox page reports it. */
+function emulatorTarget(request: APIRequestContext): Promise<EmulatorTarget> {
+  target ??= (async () => {
+    const html = await (await request.get("/dev/outbox")).text();
+    const read = (testId: string) => {
+      const match = new RegExp(`data-testid="${testId}">([^<]+)<`).exec(html);
+      if (!match) throw new Error(`the outbox page does not show ${testId}`);
+      return match[1];
+    };
+    return { endpoint: read("emulator-endpoint"), userPoolId: read("emulator-pool") };
+  })();
+  return target;
+}
+
+async function adminCall(
+  request: APIRequestContext,
+  endpoint: string,
+  operation: string,
+  body: unknown,
+) {
+  const response = await request.post(endpoint, {
+    headers: {
+      "Content-Type": "application/x-amz-json-1.1",
+      "X-Amz-Target": `AWSCognitoIdentityProviderService.${operation}`,
+    },
+    data: JSON.stringify(body),
+  });
+  expect(response.ok(), `${operation}: ${await response.text()}`).toBe(true);
+}
+
+/**
+ * A confirmed customer with a verified email, created directly in the embedded identity service
+ * (an administrator's calls), so top-up tests do not depend on the sign-up screens.
+ */
+export async function createCustomer(request: APIRequestContext, prefix = "recarga") {
+  const email = uniqueEmail(prefix);
+  const { endpoint, userPoolId } = await emulatorTarget(request);
+  await adminCall(request, endpoint, "AdminCreateUser", {
+    UserPoolId: userPoolId,
+    Username: email,
+    MessageAction: "SUPPRESS",
+    UserAttributes: [
+      { Name: "email", Value: email },
+      { Name: "email_verified", Value: "true" },
+    ],
+  });
+  await adminCall(request, endpoint, "AdminSetUserPassword", {
+    UserPoolId: userPoolId,
+    Username: email,
+    Password: CUSTOMER_PASSWORD,
+    Permanent: true,
+  });
+  return { email, password: CUSTOMER_PASSWORD };
+}
+
+/** Fills and sends the sign-in form the page is on. */
+export async function submitSignIn(page: Page, customer: { email: string; password: string }) {
+  await expect(page).toHaveURL(/\/auth\/sign-in/);
+  await page.getByLabel("Correo electrónico").fill(customer.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(customer.password);
+  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+}
+
+/** Signs in from the sign-in page, asking to come back to `path`. */
+export async function signInTo(
+  page: Page,
+  customer: { email: string; password: string },
+  path: string,
+) {
+  await page.goto(`/auth/sign-in?redirectTo=${encodeURIComponent(path)}`);
+  await submitSignIn(page, customer);
+  await expect(page).toHaveURL(path);
+}
