@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useFetchers } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { CartIntent } from "~/cart/cart";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -37,6 +37,11 @@ export function CartActionForm({
   const fetcher = useFetcher<CartActionData>();
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
+  // The cart lives in a cookie: two changes in flight at once would each start from the same old
+  // cart and the later answer would undo the earlier one. One change at a time keeps every click.
+  const otherCartChangeInFlight = useFetchers().some(
+    (other) => other.state === "submitting" && other.formAction?.split("?")[0] === CART_ACTION,
+  );
   return (
     <fetcher.Form method="post" action={CART_ACTION} className={className}>
       <input type="hidden" name="intent" value={intent} />
@@ -44,7 +49,12 @@ export function CartActionForm({
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       {/* Tells the action that a script is waiting for an answer, not a redirect. */}
       {hydrated ? <input type="hidden" name="response" value="data" /> : null}
-      <button type="submit" className={buttonClassName} aria-label={label}>
+      <button
+        type="submit"
+        className={buttonClassName}
+        aria-label={label}
+        disabled={hydrated && otherCartChangeInFlight}
+      >
         {busy && pendingLabel ? pendingLabel : children}
       </button>
       {fetcher.data?.error ? (
