@@ -1,3 +1,5 @@
+import { sameSitePath } from "~/lib/same-site-path";
+
 /** Where a customer lands after sign-in when no page asked for it. */
 export const DEFAULT_AFTER_SIGN_IN = "/my-account";
 
@@ -10,22 +12,10 @@ export function safeRedirectPath(
   value: FormDataEntryValue | string | null | undefined,
   fallback: string = DEFAULT_AFTER_SIGN_IN,
 ): string {
-  if (typeof value !== "string") return fallback;
-  const path = value.trim();
-  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return fallback;
-  // Control characters could smuggle a header or confuse a parser.
-  if ([...path].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
-    return fallback;
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(path, "http://same.site");
-  } catch {
-    return fallback;
-  }
-  if (parsed.origin !== "http://same.site") return fallback;
-  if (parsed.pathname === "/auth" || parsed.pathname.startsWith("/auth/")) return fallback;
-  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  const path = sameSitePath(value, fallback);
+  const pathname = path.split(/[?#]/)[0];
+  if (pathname === "/auth" || pathname.startsWith("/auth/")) return fallback;
+  return path;
 }
 
 /** The sign-in address that comes back to `path` afterwards. */
