@@ -1,44 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { startServer, waitForHealth } from "../support/server-process";
 
 // Operator-facing behaviour of the server process itself; no browser involved, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
 let nextPort = 3190 + Math.floor(Math.random() * 5) * 2;
-
-function startServer(env: Record<string, string>) {
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["dist/server.js"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "storefront-ops-")),
-      LOG_LEVEL: "info",
-      ...env,
-    } as unknown as NodeJS.ProcessEnv,
-  });
-  child.stdout.on("data", (chunk) => output.push(String(chunk)));
-  child.stderr.on("data", (chunk) => output.push(String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output, exited };
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error("server exited early");
-    try {
-      const response = await fetch(`${baseUrl}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("server did not become healthy");
-}
 
 test("a bad setting stops the start with one line naming the variable", async () => {
   const { output, exited } = startServer({ PORT: "abc" });
@@ -63,7 +29,7 @@ test("production sends HSTS and secure headers, logs requests as JSON without qu
     SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
   });
   try {
-    await waitForHealth(baseUrl, server.child);
+    await waitForHealth(baseUrl, server);
     const response = await fetch(`${baseUrl}/plans?filtro=secreto`);
     expect(response.status).toBe(200);
     const headers = response.headers;
