@@ -53,9 +53,12 @@ export async function stopServer(server: ServerProcess): Promise<number | null> 
   return server.exited;
 }
 
-/** A port per worker and call, away from the shared Playwright server's. */
+/**
+ * A port per worker and call, away from the shared Playwright server's. SPAWN_PORT_BASE lets two
+ * test runs on one machine keep apart.
+ */
 let portOffset = 0;
 export function freePort(workerIndex: number): number {
   portOffset += 1;
-  return 3300 + workerIndex * 50 + (portOffset % 50);
+  return Number(process.env.SPAWN_PORT_BASE ?? 3300) + workerIndex * 50 + (portOffset % 50);
 }
