@@ -8,6 +8,7 @@ import express from "express";
 import { pino } from "pino";
 import { refreshSessionIfDue } from "./app/auth/session.server";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
+import { PageCache, isCacheablePageRequest, pageWithNonce } from "./app/server/page-cache";
 import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
 
@@ -158,6 +159,76 @@ app.use(async (req, res, next) => {
   }
 });
 
+const pageCache =
+  config.PAGE_CACHE_SECONDS > 0
+    ? new PageCache({
+        ttlMs: config.PAGE_CACHE_SECONDS * 1000,
+        maxEntries: 500,
+        maxBodyBytes: 256 * 1024,
+      })
+    : null;
+const appCookieNames = Object.values(services.cookies).map((cookie) => cookie.name);
+
+app.use((req, res, next) => {
+  if (
+    !pageCache ||
+    !isCacheablePageRequest({
+      method: req.method,
+      path: req.path,
+      cookieHeader: req.get("cookie"),
+      hasAuthorization: req.get("authorization") !== undefined,
+      appCookieNames,
+    })
+  ) {
+    return next();
+  }
+  const key = req.originalUrl;
+  const nonce = res.locals.cspNonce as string;
+  const cached = pageCache.get(key);
+  if (cached) {
+    res.status(cached.status).set("Content-Type", cached.contentType);
+    res.end(pageWithNonce(cached, nonce));
+    return;
+  }
+  // Keep a copy of what Remix writes; stored only if the page turns out to be cacheable.
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+  const keep = (chunk: unknown) => {
+    if (typeof chunk === "string") chunks.push(Buffer.from(chunk));
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (chunk !== undefined && typeof chunk !== "function") keep(chunk);
+    const contentType = String(res.getHeader("content-type") ?? "");
+    if (
+      res.locals.pageCacheAllowed === true &&
+      res.statusCode === 200 &&
+      contentType.startsWith("text/html") &&
+      !hasAppSetCookie(res.getHeader("set-cookie"))
+    ) {
+      pageCache.store(key, {
+        status: 200,
+        contentType,
+        body: Buffer.concat(chunks).toString("utf8"),
+        nonce,
+      });
+    }
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+  next();
+});
+
+/** A response that sets one of the app's cookies was made for one visitor only. */
+function hasAppSetCookie(header: number | string | string[] | undefined): boolean {
+  const lines = Array.isArray(header) ? header : header === undefined ? [] : [String(header)];
+  return lines.some((line) => !line.startsWith(`${I18N_COOKIE}=`));
+}
+
 app.all(
   "*",
   createRequestHandler({
@@ -168,6 +239,9 @@ app.all(
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
       clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      setPageCacheable: (cacheable) => {
+        res.locals.pageCacheAllowed = cacheable;
+      },
     }),
   }),
 );

@@ -18,6 +18,8 @@ export const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_BASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How long a page without personal content is served from memory; 0 turns that off. */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   WHATSAPP_NUMBER: z
     .string()
     .regex(/^\d{10,15}$/, "solo dígitos, con lada de país (por ejemplo 525512345678)")

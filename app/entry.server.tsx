@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -6,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
+import { createHtmlBodyStream } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -18,6 +18,9 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  loadContext.setPageCacheable(
+    responseStatusCode === 200 && everyRouteAllowsPageCache(remixContext),
+  );
   // Crawlers and browsers without JavaScript get the whole document at once.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 
@@ -41,12 +44,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(abortTimer);
-              callback();
-            },
-          });
+          const body = createHtmlBodyStream(() => clearTimeout(abortTimer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
@@ -62,10 +60,22 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          // A page that failed half-way must not be served to the next visitor.
+          loadContext.setPageCacheable(false);
           if (shellRendered) loadContext.logger.error({ err: error }, "render error");
         },
       },
     );
+  });
+}
+
+/** Routes opt in with `handle = { pageCache: true }` when they render nothing personal. */
+function everyRouteAllowsPageCache(remixContext: EntryContext): boolean {
+  return remixContext.staticHandlerContext.matches.every((match) => {
+    if (match.route.id === "root") return true;
+    const handle = remixContext.routeModules[match.route.id]?.handle as
+      { pageCache?: boolean } | undefined;
+    return handle?.pageCache === true;
   });
 }
 

@@ -72,6 +72,8 @@ export interface RequestContext extends Services {
   requestId: string;
   /** The client's address (per-IP rate limits); honours X-Forwarded-For only with TRUST_PROXY. */
   clientIp: string;
+  /** Whether the rendered page may be kept by the page cache (app/server/page-cache.ts). */
+  setPageCacheable: (cacheable: boolean) => void;
 }
 
 declare module "@remix-run/node" {

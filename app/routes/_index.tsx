@@ -5,7 +5,8 @@ import { PageHeader } from "~/components/ui/page-header";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 
-export const handle = { i18n: ["commerce"] };
+/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
+export const handle = { i18n: ["commerce"], pageCache: true };
 
 // The home page has no page title of its own: the tab shows the app title alone.
 export const meta = titleMeta;

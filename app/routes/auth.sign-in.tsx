@@ -26,7 +26,8 @@ import {
 import { flashHeaders } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
-export const handle = { i18n: ["auth"] };
+/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
+export const handle = { i18n: ["auth"], pageCache: true };
 export const meta = titleMeta;
 
 /** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */

@@ -25,7 +25,8 @@ export function meta(args: MetaArgs<typeof loader>) {
   return [...titleMeta(args), ...(searching ? [{ name: "robots", content: "noindex" }] : [])];
 }
 
-export const handle = { i18n: ["help"] };
+/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
+export const handle = { i18n: ["help"], pageCache: true };
 
 export function loader({ request }: LoaderFunctionArgs) {
   return {

@@ -7,7 +7,8 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 
-export const handle = { i18n: ["commerce"] };
+/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
+export const handle = { i18n: ["commerce"], pageCache: true };
 
 export const meta = titleMeta;
 

@@ -53,7 +53,13 @@ async function contextFor(
   });
   const services = await createServices(config, pino({ level: "silent" }));
   cleanups.push(() => services.db.destroy());
-  return { ...services, cspNonce: "", requestId: "test", clientIp: "203.0.113.7" };
+  return {
+    ...services,
+    cspNonce: "",
+    requestId: "test",
+    clientIp: "203.0.113.7",
+    setPageCacheable: () => undefined,
+  };
 }
 
 /** A browser: keeps the cookies the server sets and sends them back. */

@@ -1,0 +1,52 @@
+import { PassThrough, type Duplex } from "node:stream";
+import { text } from "node:stream/consumers";
+import { createElement, type ReactElement } from "react";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { createHtmlBodyStream, withoutNulBytes } from "./html-stream.server";
+
+function streamed(element: ReactElement, body: Duplex): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { pipe } = renderToPipeableStream(element, {
+      onAllReady() {
+        pipe(body);
+        text(body).then(resolve, reject);
+      },
+      onShellError: reject,
+    });
+  });
+}
+
+/** A list of Spanish words; the padding moves an "á" across React's 2 KB chunk boundary. */
+const countries = (padding: number) =>
+  createElement(
+    "ul",
+    null,
+    createElement("li", { key: "padding" }, "a".repeat(padding + 1)),
+    ...Array.from({ length: 300 }, (_, index) => createElement("li", { key: index }, "Canadá")),
+  );
+
+describe("the HTML body stream", () => {
+  it("delivers Spanish text whole where React's renderer pads a chunk with NUL bytes", async () => {
+    let brokenLayout: ReactElement | undefined;
+    for (let padding = 0; padding < 16 && !brokenLayout; padding++) {
+      const raw = await streamed(countries(padding), new PassThrough());
+      if (raw.includes("\u0000")) brokenLayout = countries(padding);
+    }
+    expect(brokenLayout, "React's renderer no longer pads chunks: drop this stream").toBeDefined();
+
+    let finished = false;
+    const html = await streamed(
+      brokenLayout!,
+      createHtmlBodyStream(() => (finished = true)),
+    );
+    expect(html).toBe(renderToString(brokenLayout!));
+    expect(finished).toBe(true);
+  });
+
+  it("passes chunks without NUL bytes through untouched", () => {
+    const chunk = new TextEncoder().encode("Portabilidad en 24 horas");
+    expect(withoutNulBytes(chunk)).toBe(chunk);
+    expect(new TextDecoder().decode(withoutNulBytes(new Uint8Array([104, 0, 105])))).toBe("hi");
+  });
+});

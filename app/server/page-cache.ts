@@ -1,0 +1,92 @@
+/**
+ * Pages that look the same to every visitor without a session or a cart — home, plans, help,
+ * sign-in — are rendered once and served from memory for a few seconds. During a promotion most
+ * requests are such first visits; rendering each again cost about four times a minimal Remix page.
+ *
+ * Safety rests on three rules: only requests that carry none of the app's own cookies (every
+ * personal thing — session, cart, flash, order access — lives in one of them), only routes that
+ * opt in with `handle.pageCache`, and only complete 200 answers that set no cookie. Each answer
+ * gets its own CSP nonce: the nonce the page was rendered with is replaced.
+ */
+export interface CachedPage {
+  status: number;
+  contentType: string;
+  body: string;
+  /** The nonce the page was rendered with, replaced by each response's own. */
+  nonce: string;
+  expiresAt: number;
+}
+
+export interface PageCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+  maxBodyBytes: number;
+  now?: () => number;
+}
+
+export class PageCache {
+  readonly #pages = new Map<string, CachedPage>();
+  readonly #now: () => number;
+
+  constructor(readonly options: PageCacheOptions) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  get(key: string): CachedPage | undefined {
+    const page = this.#pages.get(key);
+    if (!page) return undefined;
+    if (page.expiresAt <= this.#now()) {
+      this.#pages.delete(key);
+      return undefined;
+    }
+    return page;
+  }
+
+  store(key: string, page: Omit<CachedPage, "expiresAt">): void {
+    if (Buffer.byteLength(page.body) > this.options.maxBodyBytes) return;
+    // Insertion order is age order: the oldest entry goes first when the cache is full.
+    this.#pages.delete(key);
+    if (this.#pages.size >= this.options.maxEntries) {
+      const oldest = this.#pages.keys().next().value;
+      if (oldest !== undefined) this.#pages.delete(oldest);
+    }
+    this.#pages.set(key, { ...page, expiresAt: this.#now() + this.options.ttlMs });
+  }
+
+  get size(): number {
+    return this.#pages.size;
+  }
+}
+
+/** The page's HTML with the response's own nonce in place of the one it was rendered with. */
+export function pageWithNonce(page: CachedPage, nonce: string): string {
+  return page.body.replaceAll(page.nonce, nonce);
+}
+
+/** Whether a cookie header holds any cookie named in `names` (chunks `name.N` included). */
+export function carriesAnyCookie(cookieHeader: string | undefined, names: readonly string[]) {
+  if (!cookieHeader) return false;
+  for (const part of cookieHeader.split(";")) {
+    const separator = part.indexOf("=");
+    const cookieName = (separator === -1 ? part : part.slice(0, separator)).trim();
+    const baseName = cookieName.replace(/\.\d+$/, "");
+    if (names.includes(baseName)) return true;
+  }
+  return false;
+}
+
+/** Only plain page views can be answered from memory; data requests and forms never. */
+export function isCacheablePageRequest(request: {
+  method: string;
+  path: string;
+  cookieHeader: string | undefined;
+  hasAuthorization: boolean;
+  appCookieNames: readonly string[];
+}): boolean {
+  return (
+    request.method === "GET" &&
+    !request.path.endsWith(".data") &&
+    !request.hasAuthorization &&
+    !carriesAnyCookie(request.cookieHeader, request.appCookieNames)
+  );
+}
