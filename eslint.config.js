@@ -31,6 +31,15 @@ export default tseslint.config(
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
       ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "ImportDeclaration[source.value='zod'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+          message:
+            'Use `import * as z from "zod"`: the `z` object drags every zod locale (~65 KB gzip) into the browser bundles.',
+        },
+      ],
     },
   },
   prettier,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The auth forms' rules (spec §5), shared by each route action (server) and conform (browser).

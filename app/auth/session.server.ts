@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import { flashHeaders } from "~/lib/flash.server";
 import { parseCookieHeader } from "~/lib/sealed-cookie.server";
 import type { Services } from "~/services.server";

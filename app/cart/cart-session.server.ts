@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import type { StoredCartItem } from "./cart";
 
 export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;

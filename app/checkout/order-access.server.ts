@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * What this browser may see and resume: the orders it placed (their unguessable references) and

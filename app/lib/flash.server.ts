@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import type { Flash } from "./flash";
 
 export const flashSchema: z.ZodType<Flash> = z.object({

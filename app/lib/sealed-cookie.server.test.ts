@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_SET_COOKIE_BYTES, createSealedCookie } from "./sealed-cookie.server";
 
 const schema = z.object({ text: z.string() });

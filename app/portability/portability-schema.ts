@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { CARRIER_IDS } from "./carriers";
 import { isValidCurp, normalizeCurp } from "./curp";
 import { isValidIccid, normalizeDigits } from "./numbers";

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The requests this browser just submitted, so that the page after the redirect can show the

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { z } from "zod";
+import * as z from "zod";
 import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import {
