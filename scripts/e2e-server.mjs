@@ -5,9 +5,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { serverArgs } from "./server-command.mjs";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "storefront-e2e-"));
-const child = spawn(process.execPath, ["dist/server.js"], {
+const child = spawn(process.execPath, serverArgs(), {
   stdio: "inherit",
   env: {
     ...process.env,

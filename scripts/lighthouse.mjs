@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { serverArgs } from "./server-command.mjs";
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3210);
 const PAGES = ["/", "/plans", "/cart", "/auth/sign-in", "/help-center"];
@@ -16,7 +17,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 if (!process.argv.includes("--no-build")) execSync("npm run build", { stdio: "inherit" });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-lighthouse-"));
-const server = spawn(process.execPath, ["dist/server.js"], {
+const server = spawn(process.execPath, serverArgs(), {
   env: {
     PATH: process.env.PATH,
     NODE_ENV: "production",

@@ -1,0 +1,10 @@
+// The node arguments `npm start` runs the server with (package.json is the one place they are
+// written), so scripts that start the server measure exactly what an operator runs.
+import { readFileSync } from "node:fs";
+
+export function serverArgs() {
+  const { scripts } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== "node") throw new Error(`npm start must run node, not ${command}`);
+  return args;
+}
