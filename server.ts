@@ -214,7 +214,7 @@ app.use((req, res, next) => {
       pageCache.store(key, {
         status: 200,
         contentType,
-        body: Buffer.concat(chunks).toString("utf8"),
+        body: Buffer.concat(chunks),
         nonce,
       });
     }

@@ -11,9 +11,9 @@
 export interface CachedPage {
   status: number;
   contentType: string;
-  body: string;
-  /** The nonce the page was rendered with, replaced by each response's own. */
-  nonce: string;
+  /** The page's bytes split where the rendering's nonce stood, so each answer only joins buffers. */
+  segments: Buffer[];
+  bytes: number;
   expiresAt: number;
 }
 
@@ -42,15 +42,23 @@ export class PageCache {
     return page;
   }
 
-  store(key: string, page: Omit<CachedPage, "expiresAt">): void {
-    if (Buffer.byteLength(page.body) > this.options.maxBodyBytes) return;
+  /** Keeps a rendered page; `nonce` is the one it was rendered with. */
+  store(key: string, page: { status: number; contentType: string; body: Buffer; nonce: string }) {
+    if (page.body.length > this.options.maxBodyBytes) return;
+    const segments = splitAround(page.body, Buffer.from(page.nonce));
     // Insertion order is age order: the oldest entry goes first when the cache is full.
     this.#pages.delete(key);
     if (this.#pages.size >= this.options.maxEntries) {
       const oldest = this.#pages.keys().next().value;
       if (oldest !== undefined) this.#pages.delete(oldest);
     }
-    this.#pages.set(key, { ...page, expiresAt: this.#now() + this.options.ttlMs });
+    this.#pages.set(key, {
+      status: page.status,
+      contentType: page.contentType,
+      segments,
+      bytes: page.body.length,
+      expiresAt: this.#now() + this.options.ttlMs,
+    });
   }
 
   get size(): number {
@@ -58,9 +66,26 @@ export class PageCache {
   }
 }
 
+function splitAround(body: Buffer, separator: Buffer): Buffer[] {
+  const segments: Buffer[] = [];
+  let start = 0;
+  for (let found = body.indexOf(separator); found !== -1; found = body.indexOf(separator, start)) {
+    segments.push(body.subarray(start, found));
+    start = found + separator.length;
+  }
+  segments.push(body.subarray(start));
+  return segments;
+}
+
 /** The page's HTML with the response's own nonce in place of the one it was rendered with. */
-export function pageWithNonce(page: CachedPage, nonce: string): string {
-  return page.body.replaceAll(page.nonce, nonce);
+export function pageWithNonce(page: CachedPage, nonce: string): Buffer {
+  const nonceBytes = Buffer.from(nonce);
+  const parts: Buffer[] = [];
+  page.segments.forEach((segment, index) => {
+    if (index > 0) parts.push(nonceBytes);
+    parts.push(segment);
+  });
+  return Buffer.concat(parts);
 }
 
 /** Whether a cookie header holds any cookie named in `names` (chunks `name.N` included). */
