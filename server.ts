@@ -163,7 +163,7 @@ const pageCache =
   config.PAGE_CACHE_SECONDS > 0
     ? new PageCache({
         ttlMs: config.PAGE_CACHE_SECONDS * 1000,
-        maxEntries: 500,
+        maxEntries: 200,
         maxBodyBytes: 256 * 1024,
       })
     : null;
