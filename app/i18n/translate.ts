@@ -20,15 +20,35 @@ function lookup(source: unknown, path: string): unknown {
 }
 
 /** Enough for every key the code names; a bound in case a key ever comes from input. */
-const PLAIN_MESSAGE_CACHE_LIMIT = 5_000;
+const CACHE_LIMIT = 5_000;
+
+/** A message split at its `{{name}}` placeholders: literal text at even indexes, names at odd. */
+type CompiledTemplate = string[];
+
+function compile(template: string): CompiledTemplate {
+  return template.split(/\{\{\s*([\w.]+)\s*\}\}/);
+}
 
 export function createTranslator(
   messagesOf: (namespace: string) => Messages | undefined,
   defaultNamespace: string,
 ): TFunction {
-  // Messages without values are most of a page and never change once loaded: the server renders
-  // each page from this cache instead of walking the message tree hundreds of times.
+  // A page calls t() hundreds of times with the same keys, and messages never change once their
+  // namespace has loaded: remember each finished plain message and each compiled template.
   const plainMessages = new Map<string, string>();
+  const templates = new Map<string, CompiledTemplate | null>();
+
+  function templateAt(namespace: string, messages: Messages | undefined, path: string) {
+    const cacheKey = `${namespace}:${path}`;
+    let compiled = templates.get(cacheKey);
+    if (compiled === undefined) {
+      const template = lookup(messages, path);
+      compiled = typeof template === "string" ? compile(template) : null;
+      if (messages && templates.size < CACHE_LIMIT) templates.set(cacheKey, compiled);
+    }
+    return compiled;
+  }
+
   return (key, values) => {
     if (values === undefined) {
       const cached = plainMessages.get(key);
@@ -38,27 +58,36 @@ export function createTranslator(
     const namespace = separator > 0 ? key.slice(0, separator) : defaultNamespace;
     const path = separator > 0 ? key.slice(separator + 1) : key;
     const messages = messagesOf(namespace);
-    const text = render(messages, path, values ?? {});
-    if (values === undefined && messages && plainMessages.size < PLAIN_MESSAGE_CACHE_LIMIT) {
+    const given = values ?? {};
+    let template: CompiledTemplate | null = null;
+    if (typeof given.count === "number") {
+      template =
+        templateAt(namespace, messages, `${path}_${spanishPlurals.select(given.count)}`) ??
+        templateAt(namespace, messages, `${path}_other`);
+    }
+    template ??= templateAt(namespace, messages, path);
+    const text = template
+      ? fill(template, given)
+      : typeof given.defaultValue === "string"
+        ? given.defaultValue
+        : path;
+    if (values === undefined && messages && plainMessages.size < CACHE_LIMIT) {
       plainMessages.set(key, text);
     }
     return text;
   };
 }
 
-function render(messages: Messages | undefined, path: string, values: TranslationValues): string {
-  let template: unknown;
-  if (typeof values.count === "number") {
-    template =
-      lookup(messages, `${path}_${spanishPlurals.select(values.count)}`) ??
-      lookup(messages, `${path}_other`);
+function fill(template: CompiledTemplate, values: TranslationValues): string {
+  if (template.length === 1) return template[0];
+  let text = "";
+  for (let index = 0; index < template.length; index++) {
+    if (index % 2 === 0) {
+      text += template[index];
+    } else {
+      const value = lookup(values, template[index]);
+      text += value === undefined || value === null ? "" : String(value);
+    }
   }
-  template ??= lookup(messages, path);
-  if (typeof template !== "string") {
-    return typeof values.defaultValue === "string" ? values.defaultValue : path;
-  }
-  return template.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_match, name: string) => {
-    const value = lookup(values, name);
-    return value === undefined || value === null ? "" : String(value);
-  });
+  return text;
 }
