@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import chromiumFlags from "./scripts/chromium-flags.json" with { type: "json" };
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
@@ -7,14 +8,8 @@ const chromium = {
   browserName: "chromium" as const,
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    // Shared with `npm run lighthouse`: Debian's Chromium, headless as root, no background traffic.
+    args: chromiumFlags,
   },
 };
 

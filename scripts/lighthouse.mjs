@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import chromiumFlags from "./chromium-flags.json" with { type: "json" };
 import { serverArgs } from "./server-command.mjs";
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3210);
@@ -41,15 +42,7 @@ for (let attempt = 0; ; attempt++) {
 
 const chrome = await chromeLauncher.launch({
   chromePath: CHROME_PATH,
-  chromeFlags: [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
+  chromeFlags: ["--headless=new", ...chromiumFlags],
 });
 
 const rows = [];
