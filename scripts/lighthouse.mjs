@@ -14,6 +14,7 @@ const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3210);
 const PAGES = ["/", "/plans", "/cart", "/auth/sign-in", "/help-center"];
 const TARGETS = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 };
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 
 if (!process.argv.includes("--no-build")) execSync("npm run build", { stdio: "inherit" });
 
@@ -50,17 +51,36 @@ const failures = [];
 try {
   for (const page of PAGES) {
     // Lighthouse's default configuration is the mobile preset (Moto G Power, slow 4G, simulated).
-    const result = await lighthouse(`${base}${page}`, {
-      port: chrome.port,
-      output: "json",
-      logLevel: "error",
-      onlyCategories: Object.keys(TARGETS),
-    });
+    // Its simulation varies from run to run, so each page is audited RUNS times and the median run
+    // (by performance score) is kept, as Lighthouse's own guidance on variability advises.
+    const runs = [];
+    for (let run = 0; run < RUNS; run++) {
+      const { lhr } = await lighthouse(`${base}${page}`, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: Object.keys(TARGETS),
+      });
+      runs.push(lhr);
+    }
+    runs.sort(
+      (a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0),
+    );
+    const result = { lhr: runs[Math.floor(runs.length / 2)] };
+    const allPerformance = runs.map((lhr) =>
+      Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    );
     const { categories, audits } = result.lhr;
     const scores = Object.fromEntries(
       Object.keys(TARGETS).map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)]),
     );
-    rows.push({ page, scores, lcp: audits["largest-contentful-paint"]?.displayValue ?? "" });
+    rows.push({
+      page,
+      scores,
+      allPerformance,
+      fcp: audits["first-contentful-paint"]?.displayValue ?? "",
+      lcp: audits["largest-contentful-paint"]?.displayValue ?? "",
+    });
     for (const [id, target] of Object.entries(TARGETS)) {
       if (scores[id] >= target) continue;
       const failing = Object.values(audits)
@@ -77,7 +97,7 @@ try {
         .map((audit) => `${audit.id} (${audit.score})`);
       failures.push(`${page} ${id} ${scores[id]} < ${target}: ${failing.join(", ")}`);
     }
-    console.log(page.padEnd(16), JSON.stringify(scores), rows.at(-1).lcp);
+    console.log(page.padEnd(16), JSON.stringify(scores), `runs ${allPerformance.join("/")}`);
   }
 } finally {
   await chrome.kill();
@@ -89,12 +109,12 @@ const version = execSync(`${CHROME_PATH} --version`).toString().trim();
 const date = new Date().toISOString().slice(0, 16).replace("T", " ");
 const report = `<!-- lighthouse:start -->
 Lighthouse ${JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version}, mobile preset (simulated slow 4G, 4× CPU slowdown), ${version},
-measured ${date} UTC against the production build on loopback. Targets: Performance ≥ 98, Accessibility, Best
+measured ${date} UTC against the production build on loopback, median of ${RUNS} runs per page. Targets: Performance ≥ 98, Accessibility, Best
 Practices and SEO 100.
 
-| Page | Performance | Accessibility | Best Practices | SEO | LCP |
-|---|---:|---:|---:|---:|---:|
-${rows.map((row) => `| \`${row.page}\` | ${row.scores.performance} | ${row.scores.accessibility} | ${row.scores["best-practices"]} | ${row.scores.seo} | ${row.lcp} |`).join("\n")}
+| Page | Performance (median) | each run | Accessibility | Best Practices | SEO | FCP | LCP |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${rows.map((row) => `| \`${row.page}\` | ${row.scores.performance} | ${row.allPerformance.join(" / ")} | ${row.scores.accessibility} | ${row.scores["best-practices"]} | ${row.scores.seo} | ${row.fcp} | ${row.lcp} |`).join("\n")}
 ${failures.length ? `\nBelow target:\n${failures.map((line) => `- ${line}`).join("\n")}\n` : ""}<!-- lighthouse:end -->`;
 
 const file = "docs/performance.md";
