@@ -54,7 +54,7 @@ export const environmentSchema = z.object({
   COGNITO_PASSWORD_REQUIRE_SYMBOLS: booleanFlag.default(true),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
-  AUTH_RATE_LIMIT_PER_USERNAME: z.coerce.number().int().min(1).default(10),
+  AUTH_RATE_LIMIT_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });

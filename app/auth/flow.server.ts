@@ -71,16 +71,32 @@ export function cognitoErrorReply(
     return errorReply(submission, "unknown", 400);
   }
   const { key, status } = mapCognitoError(error.code, error.message, operation);
+  // Cognito refused what was typed (a password, a code, an account): one failure for the
+  // account. An unreachable identity service (503) is not the customer's failure.
+  const username = attemptedUsernames.get(context);
+  if (username && status !== 503) {
+    const { rateLimiter, rateLimits } = context.identity;
+    rateLimiter.consume([{ key: `user:${username.toLowerCase()}`, rule: rateLimits.perUsername }]);
+  }
   return errorReply(submission, key, status);
 }
 
-/** Counts an attempt for this IP and username; a reply to send when over the limit. */
+/** The account each request's auth attempt is for, so a refusal can be counted against it. */
+const attemptedUsernames = new WeakMap<AppLoadContext, string>();
+
+/**
+ * Counts an attempt for this IP, and refuses an account that has already failed too often in
+ * the window (its failures are counted when Cognito refuses: cognitoErrorReply). A reply to send
+ * when over either limit.
+ */
 export function rateLimited(context: AppLoadContext, submission: Replyable, username?: string) {
   const { rateLimiter, rateLimits } = context.identity;
-  const verdict = rateLimiter.consume([
-    { key: `ip:${context.clientIp}`, rule: rateLimits.perIp },
-    ...(username ? [{ key: `user:${username.toLowerCase()}`, rule: rateLimits.perUsername }] : []),
-  ]);
+  const perIp = rateLimiter.consume([{ key: `ip:${context.clientIp}`, rule: rateLimits.perIp }]);
+  const perAccount = username
+    ? rateLimiter.check(`user:${username.toLowerCase()}`, rateLimits.perUsername)
+    : perIp;
+  if (username) attemptedUsernames.set(context, username);
+  const verdict = !perIp.allowed ? perIp : perAccount;
   if (verdict.allowed) return null;
   context.logger.warn({ requestId: context.requestId }, "auth attempts over the limit");
   return errorReply(submission, "rateLimited", 429, {

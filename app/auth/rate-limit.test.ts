@@ -65,4 +65,17 @@ describe("RateLimiter", () => {
     limiter.consume([{ key: "ip:new", rule }]);
     expect(limiter.size).toBe(1);
   });
+
+  it("checks an account without counting: only its failures close it", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    for (let failure = 0; failure < 3; failure++) {
+      expect(limiter.check("user:ana", rule).allowed).toBe(true);
+      limiter.consume([{ key: "user:ana", rule }]);
+    }
+    expect(limiter.check("user:ana", rule)).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(limiter.check("user:ana", rule).allowed).toBe(false);
+    now += 60_000;
+    expect(limiter.check("user:ana", rule).allowed).toBe(true);
+  });
 });

@@ -50,6 +50,19 @@ export class RateLimiter {
       : { allowed: true, retryAfterSeconds: 0 };
   }
 
+  /** Whether one more attempt under this key would still be within its rule; counts nothing. */
+  check(key: string, rule: RateLimitRule): RateLimitVerdict {
+    const now = this.now();
+    const window = this.windows.get(key);
+    if (!window || window.resetAt <= now || window.count < rule.limit) {
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+    };
+  }
+
   /** Forgets a key, e.g. a username after a successful sign-in. */
   reset(key: string): void {
     this.windows.delete(key);

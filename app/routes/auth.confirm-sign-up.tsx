@@ -15,6 +15,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
+export { headers } from "~/auth/route-headers";
 
 function schemaFor(intent: FormDataEntryValue | null, t: Translate) {
   return intent === "resend" ? usernameOnlySchema(t) : confirmSignUpSchema(t);

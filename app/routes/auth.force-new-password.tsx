@@ -31,6 +31,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
+export { headers } from "~/auth/route-headers";
 
 const ATTRIBUTE_PREFIX = "userAttributes.";
 

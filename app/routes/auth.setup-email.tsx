@@ -20,6 +20,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
+export { headers } from "~/auth/route-headers";
 
 function pendingSetup(request: Request, context: LoaderFunctionArgs["context"]) {
   const pending = readPending(context, request);

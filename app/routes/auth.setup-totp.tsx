@@ -32,6 +32,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
+export { headers } from "~/auth/route-headers";
 
 /** The name the authenticator app shows next to the codes. */
 const DEVICE_NAME = "Conecta Móvil";

@@ -30,6 +30,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
+export { headers } from "~/auth/route-headers";
 
 export function loader({ request, context }: LoaderFunctionArgs) {
   if (getCustomer(request, context)) {
