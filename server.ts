@@ -8,6 +8,8 @@ import express from "express";
 import { pino } from "pino";
 import { refreshSessionIfDue } from "./app/auth/session.server";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
+import { getFixedT } from "./app/i18n/i18n.server";
+import { formRequestProblem } from "./app/server/form-requests";
 import { PageCache, isCacheablePageRequest, pageWithNonce } from "./app/server/page-cache";
 import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
@@ -87,10 +89,26 @@ app.use((req, res, next) => {
   });
   if (!crossSite) return next();
   logger.warn({ msg: "cross-site write refused", requestId: res.locals.requestId, path: req.path });
-  res
-    .status(403)
-    .type("text/plain; charset=utf-8")
-    .send("Solicitud rechazada: origen no permitido.");
+  res.status(403).type("text/plain; charset=utf-8").send(getFixedT()("errors.crossSiteForm"));
+});
+
+app.use((req, res, next) => {
+  const problem = formRequestProblem({
+    method: req.method,
+    path: req.path,
+    contentType: req.get("content-type"),
+    contentLength: req.get("content-length"),
+    transferEncoding: req.get("transfer-encoding"),
+  });
+  if (!problem) return next();
+  logger.info({
+    msg: "form request refused",
+    requestId: res.locals.requestId,
+    status: problem.status,
+  });
+  // The body is not read: the connection closes after the answer instead of draining it.
+  res.set("Connection", "close");
+  res.status(problem.status).type("text/plain; charset=utf-8").send(getFixedT()(problem.key));
 });
 
 app.use(compression());

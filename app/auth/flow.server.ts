@@ -40,6 +40,11 @@ export interface Replyable {
   }): SubmissionResult<string[]>;
 }
 
+/** The form again with each field's Spanish message, as a 400: the input was not acceptable. */
+export function invalidReply(submission: Replyable, options?: Parameters<Replyable["reply"]>[0]) {
+  return data(submission.reply(options), { status: 400 });
+}
+
 /** A form answer with one Spanish message above the submit button. */
 export function errorReply(
   submission: Replyable,

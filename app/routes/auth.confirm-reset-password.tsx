@@ -3,7 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import {
+  authT,
+  cognitoErrorReply,
+  cookieHeaders,
+  invalidReply,
+  rateLimited,
+} from "~/auth/flow.server";
 import {
   confirmResetPasswordSchema,
   usernameOnlySchema,
@@ -47,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: schemaFor(intent, authT() as Translate, context.identity.passwordPolicy),
   });
   const hideFields = ["password", "confirm_password", "confirmation_code"];
-  if (submission.status !== "success") return submission.reply({ hideFields });
+  if (submission.status !== "success") return invalidReply(submission, { hideFields });
   const { username } = submission.value;
   const limited = rateLimited(context, submission, username);
   if (limited) return limited;

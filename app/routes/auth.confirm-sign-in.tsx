@@ -9,6 +9,7 @@ import {
   authT,
   cognitoErrorReply,
   continueSignIn,
+  invalidReply,
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
@@ -58,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: confirmSignInSchema(authT() as Translate) });
   if (submission.status !== "success")
-    return submission.reply({ hideFields: ["confirmation_code"] });
+    return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const key = challengeResponseKey(pending.challengeName)!;

@@ -5,7 +5,13 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
-import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import {
+  authT,
+  cognitoErrorReply,
+  cookieHeaders,
+  invalidReply,
+  rateLimited,
+} from "~/auth/flow.server";
 import { confirmSignUpSchema, usernameOnlySchema, type Translate } from "~/auth/schemas";
 import { pendingCookieHeaders, readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
@@ -62,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, { schema: schemaFor(intent, authT() as Translate) });
   if (submission.status !== "success")
-    return submission.reply({ hideFields: ["confirmation_code"] });
+    return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const { username } = submission.value;
   const limited = rateLimited(context, submission, username);
   if (limited) return limited;
@@ -101,7 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const { confirmation_code: code } = submission.value as { confirmation_code?: string };
-  if (!code) return submission.reply();
+  if (!code) return invalidReply(submission);
   try {
     await client.confirmSignUp(username, code);
     return toSignIn(context, request, username, "auth:flash.signUpConfirmed");

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { authT, cognitoErrorReply, rateLimited } from "~/auth/flow.server";
+import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { confirmVerifyUserSchema, type Translate } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: confirmVerifyUserSchema(authT() as Translate),
   });
   if (submission.status !== "success")
-    return submission.reply({ hideFields: ["confirmation_code"] });
+    return invalidReply(submission, { hideFields: ["confirmation_code"] });
   if (!attribute) return redirect(authPath("verify-user"), { status: 303 });
   const limited = rateLimited(context, submission, customer.email);
   if (limited) return limited;

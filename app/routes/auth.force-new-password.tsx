@@ -9,6 +9,7 @@ import {
   authT,
   cognitoErrorReply,
   continueSignIn,
+  invalidReply,
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
@@ -77,7 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ),
   });
   const hideFields = ["password", "confirm_password"];
-  if (submission.status !== "success") return submission.reply({ hideFields });
+  if (submission.status !== "success") return invalidReply(submission, { hideFields });
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const responses: Record<string, string> = {

@@ -3,7 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import {
+  authT,
+  cognitoErrorReply,
+  cookieHeaders,
+  invalidReply,
+  rateLimited,
+} from "~/auth/flow.server";
 import { usernameOnlySchema, type Translate } from "~/auth/schemas";
 import { pendingCookieHeaders, readPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
@@ -24,7 +30,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: usernameOnlySchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply();
+  if (submission.status !== "success") return invalidReply(submission);
   const { username } = submission.value;
   const limited = rateLimited(context, submission, username);
   if (limited) return limited;

@@ -11,6 +11,7 @@ import {
   cognitoErrorReply,
   continueSignIn,
   cookieHeaders,
+  invalidReply,
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
@@ -74,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { pending, purpose, types } = pendingChoice(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: schemaFor(authT() as Translate, types) });
-  if (submission.status !== "success") return submission.reply();
+  if (submission.status !== "success") return invalidReply(submission);
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const choice = submission.value.mfa_type;

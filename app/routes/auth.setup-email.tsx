@@ -9,6 +9,7 @@ import {
   authT,
   cognitoErrorReply,
   continueSignIn,
+  invalidReply,
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
@@ -43,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const pending = pendingSetup(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: setupEmailSchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply();
+  if (submission.status !== "success") return invalidReply(submission);
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   try {

@@ -12,6 +12,7 @@ import {
   continueSignIn,
   cookieHeaders,
   errorReply,
+  invalidReply,
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
@@ -116,7 +117,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const submission = parseWithZod(formData, { schema: setupTotpSchema(authT() as Translate) });
   if (submission.status !== "success")
-    return submission.reply({ hideFields: ["confirmation_code"] });
+    return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const limited = rateLimited(context, submission, mode.username);
   if (limited) return limited;
   const code = submission.value.confirmation_code;

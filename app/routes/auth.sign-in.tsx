@@ -9,6 +9,7 @@ import {
   cognitoErrorReply,
   continueSignIn,
   cookieHeaders,
+  invalidReply,
   rateLimited,
 } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
@@ -57,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: signInSchema(authT() as Translate) });
   if (submission.status !== "success") {
-    return submission.reply({ hideFields: ["password"] });
+    return invalidReply(submission, { hideFields: ["password"] });
   }
   const { username, password } = submission.value;
   const redirectTo = safeRedirectPath(submission.value.redirectTo);

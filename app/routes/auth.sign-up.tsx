@@ -3,7 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { authT, cognitoErrorReply, cookieHeaders, rateLimited } from "~/auth/flow.server";
+import {
+  authT,
+  cognitoErrorReply,
+  cookieHeaders,
+  invalidReply,
+  rateLimited,
+} from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import {
   DEFAULT_DIAL_CODE,
@@ -47,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const schema = signUpSchema(authT() as Translate, context.identity.passwordPolicy);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
-    return submission.reply({ hideFields: ["password", "confirm_password"] });
+    return invalidReply(submission, { hideFields: ["password", "confirm_password"] });
   }
   const { username, password, country_code, phone_number } = submission.value;
   const limited = rateLimited(context, submission, username);

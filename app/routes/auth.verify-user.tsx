@@ -4,7 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { attributesRecord } from "~/auth/cognito.server";
-import { authT, cognitoErrorReply, rateLimited } from "~/auth/flow.server";
+import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { verifyUserSchema, type Translate } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
@@ -45,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { accessToken, customer } = requireCustomer(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: verifyUserSchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply();
+  if (submission.status !== "success") return invalidReply(submission);
   const limited = rateLimited(context, submission, customer.email);
   if (limited) return limited;
   const attribute = submission.value.unverifiedAttr;

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { attributesRecord, isCognitoError, type MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
-import { authT, cognitoErrorReply, signOutHeaders } from "~/auth/flow.server";
+import { authT, cognitoErrorReply, invalidReply, signOutHeaders } from "~/auth/flow.server";
 import { signInPathFor } from "~/auth/redirect";
 import { mfaPreferenceSchema, type Translate } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
@@ -76,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { accessToken } = requireCustomer(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: mfaPreferenceSchema(authT() as Translate) });
-  if (submission.status !== "success") return submission.reply();
+  if (submission.status !== "success") return invalidReply(submission);
   const choice = submission.value.mfa_type;
   const { client } = context.identity;
   try {
@@ -90,7 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : { Enabled: true, PreferredMfa: type === choice };
     }
     if (choice !== "NONE" && !enabled.includes(choice)) {
-      return submission.reply({ formErrors: [authT()("account.mfaNotEnabled")] });
+      return invalidReply(submission, { formErrors: [authT()("account.mfaNotEnabled")] });
     }
     await client.setUserMfaPreference(accessToken, preference);
   } catch (error) {

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { FORM_BODY_LIMIT_BYTES, formRequestProblem } from "./form-requests";
+
+const form = {
+  method: "POST",
+  path: "/cart",
+  contentType: "application/x-www-form-urlencoded",
+  contentLength: "42",
+  transferEncoding: undefined,
+};
+
+describe("which form requests reach a page's action", () => {
+  it("a browser's form, urlencoded or multipart, and every read", () => {
+    expect(formRequestProblem(form)).toBeNull();
+    expect(
+      formRequestProblem({ ...form, contentType: "multipart/form-data; boundary=----x" }),
+    ).toBeNull();
+    expect(
+      formRequestProblem({
+        ...form,
+        contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8",
+      }),
+    ).toBeNull();
+    expect(formRequestProblem({ ...form, method: "GET", contentType: undefined })).toBeNull();
+  });
+
+  it("refuses other content types with 415", () => {
+    for (const contentType of ["application/json", "text/plain", "", undefined]) {
+      expect(formRequestProblem({ ...form, contentType })?.status, String(contentType)).toBe(415);
+    }
+  });
+
+  it("refuses bodies over the limit, or of undeclared length, before they are read", () => {
+    expect(
+      formRequestProblem({ ...form, contentLength: String(FORM_BODY_LIMIT_BYTES) }),
+    ).toBeNull();
+    expect(
+      formRequestProblem({ ...form, contentLength: String(FORM_BODY_LIMIT_BYTES + 1) })?.status,
+    ).toBe(413);
+    expect(formRequestProblem({ ...form, contentLength: "abc" })?.status).toBe(413);
+    expect(
+      formRequestProblem({ ...form, contentLength: undefined, transferEncoding: "chunked" })
+        ?.status,
+    ).toBe(411);
+  });
+
+  it("leaves the payment provider's notifications to their own route", () => {
+    expect(
+      formRequestProblem({
+        ...form,
+        path: "/payments/webhook/sandbox",
+        contentType: "application/json",
+      }),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Every page form posts `application/x-www-form-urlencoded` or `multipart/form-data`, and a few
+ * kilobytes at most. Anything else aimed at a page is refused before Remix reads it: otherwise
+ * `request.formData()` throws on another content type (a 500) and buffers a body of any size.
+ * The payment provider's JSON notifications have their own route and rules.
+ */
+export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+const OWN_RULES_PREFIXES = ["/payments/webhook/"];
+
+export type FormRequestProblem =
+  | { status: 411 | 413; key: "errors.formTooLarge" }
+  | { status: 415; key: "errors.unsupportedForm" };
+
+export function formRequestProblem(request: {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+}): FormRequestProblem | null {
+  if (!WRITE_METHODS.has(request.method.toUpperCase())) return null;
+  if (OWN_RULES_PREFIXES.some((prefix) => request.path.startsWith(prefix))) return null;
+  const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (!FORM_TYPES.includes(mediaType)) return { status: 415, key: "errors.unsupportedForm" };
+  if (request.contentLength === undefined) {
+    // A body without a declared length could be any size; browsers always declare it.
+    return request.transferEncoding ? { status: 411, key: "errors.formTooLarge" } : null;
+  }
+  const length = Number(request.contentLength);
+  if (!Number.isFinite(length) || length > FORM_BODY_LIMIT_BYTES) {
+    return { status: 413, key: "errors.formTooLarge" };
+  }
+  return null;
+}
