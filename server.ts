@@ -9,7 +9,7 @@ import { pino } from "pino";
 import { refreshSessionIfDue } from "./app/auth/session.server";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
 import { getFixedT } from "./app/i18n/i18n.server";
-import { formRequestProblem } from "./app/server/form-requests";
+import { formRequestProblem, hasNoBody, WRITE_METHODS } from "./app/server/form-requests";
 import { PageCache, isCacheablePageRequest, pageWithNonce } from "./app/server/page-cache";
 import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
@@ -19,6 +19,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.basename(here) === "dist" ? path.dirname(here) : here;
 const SHUTDOWN_GRACE_MS = 10_000;
 const READINESS_TIMEOUT_MS = 2_000;
+/** Refused form bodies up to this size are read and discarded rather than cut off. */
+const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
 
 let config: Config;
 try {
@@ -100,14 +102,28 @@ app.use((req, res, next) => {
     contentLength: req.get("content-length"),
     transferEncoding: req.get("transfer-encoding"),
   });
-  if (!problem) return next();
+  if (!problem) {
+    // Remix's `request.formData()` throws on a missing content type, even for an empty body.
+    if (
+      WRITE_METHODS.has(req.method) &&
+      !req.get("content-type") &&
+      hasNoBody({
+        contentLength: req.get("content-length"),
+        transferEncoding: req.get("transfer-encoding"),
+      })
+    ) {
+      req.headers["content-type"] = "application/x-www-form-urlencoded";
+    }
+    return next();
+  }
   logger.info({
     msg: "form request refused",
     requestId: res.locals.requestId,
     status: problem.status,
   });
-  // The body is not read: the connection closes after the answer instead of draining it.
-  res.set("Connection", "close");
+  // Node discards an unread body so that the client gets this answer; a very large one is cut
+  // off instead, at the cost of that client perhaps seeing a reset rather than the message.
+  if (Number(req.get("content-length") ?? 0) > DRAIN_LIMIT_BYTES) res.set("Connection", "close");
   res.status(problem.status).type("text/plain; charset=utf-8").send(getFixedT()(problem.key));
 });
 

@@ -3,12 +3,15 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { serverTranslators } from "./i18n/i18n.server";
+import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
 import { createHtmlBodyStream } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
+import { setSpanishValidationMessages } from "./lib/validation-messages";
 
 export const streamTimeout = 5_000;
+
+setSpanishValidationMessages(getFixedT("common"));
 
 export default function handleRequest(
   request: Request,

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getFixedT } from "~/i18n/i18n.server";
 
 const MAX_NOTIFICATION_BYTES = 64 * 1024;
 
@@ -11,12 +12,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (params.provider !== context.payments.provider.name) {
     return new Response(null, { status: 404 });
   }
+  const t = getFixedT();
+  const tooLarge = () =>
+    Response.json({ error: t("errors.notificationTooLarge") }, { status: 413 });
+  // Refused before reading when the sender declares the size; measured after reading otherwise.
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_NOTIFICATION_BYTES)
+    return tooLarge();
   const rawBody = await request.text();
-  if (Buffer.byteLength(rawBody) > MAX_NOTIFICATION_BYTES) {
-    return Response.json({ error: "payload too large" }, { status: 413 });
-  }
+  if (Buffer.byteLength(rawBody) > MAX_NOTIFICATION_BYTES) return tooLarge();
   const result = await context.payments.handleNotification(rawBody, request.headers);
-  if (result === "invalid") return Response.json({ error: "invalid signature" }, { status: 401 });
-  if (result === "rejected") return Response.json({ error: "unknown payment" }, { status: 422 });
+  if (result === "invalid") {
+    return Response.json({ error: t("errors.notificationInvalidSignature") }, { status: 401 });
+  }
+  if (result === "rejected") {
+    return Response.json({ error: t("errors.notificationUnknownPayment") }, { status: 422 });
+  }
   return Response.json({ received: true, result });
 }

@@ -24,6 +24,12 @@ describe("which form requests reach a page's action", () => {
     expect(formRequestProblem({ ...form, method: "GET", contentType: undefined })).toBeNull();
   });
 
+  it("lets a bodiless POST through whatever its content type, as an empty form", () => {
+    for (const contentLength of [undefined, "0"]) {
+      expect(formRequestProblem({ ...form, contentType: undefined, contentLength })).toBeNull();
+    }
+  });
+
   it("refuses other content types with 415", () => {
     for (const contentType of ["application/json", "text/plain", "", undefined]) {
       expect(formRequestProblem({ ...form, contentType })?.status, String(contentType)).toBe(415);

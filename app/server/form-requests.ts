@@ -6,13 +6,23 @@
  */
 export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+export const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 const OWN_RULES_PREFIXES = ["/payments/webhook/"];
 
 export type FormRequestProblem =
   | { status: 411 | 413; key: "errors.formTooLarge" }
   | { status: 415; key: "errors.unsupportedForm" };
+
+type FormRequestHeaders = {
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+};
+
+export function hasNoBody(request: FormRequestHeaders): boolean {
+  if (request.transferEncoding) return false;
+  return request.contentLength === undefined || Number(request.contentLength) === 0;
+}
 
 export function formRequestProblem(request: {
   method: string;
@@ -23,6 +33,8 @@ export function formRequestProblem(request: {
 }): FormRequestProblem | null {
   if (!WRITE_METHODS.has(request.method.toUpperCase())) return null;
   if (OWN_RULES_PREFIXES.some((prefix) => request.path.startsWith(prefix))) return null;
+  // A bodiless POST (a bare `fetch`, a script) carries nothing to misread: it reads as an empty form.
+  if (hasNoBody(request)) return null;
   const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();
   if (!FORM_TYPES.includes(mediaType)) return { status: 415, key: "errors.unsupportedForm" };
   if (request.contentLength === undefined) {

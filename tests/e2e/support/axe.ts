@@ -9,6 +9,8 @@ import { expect, test, type Page } from "@playwright/test";
  * scripting page of its own, loading the same stylesheets from the same server.
  */
 export async function expectNoAxeViolations(page: Page) {
+  // A URL assertion passes once a navigation commits; the document may still be arriving.
+  await page.waitForLoadState("load");
   const scriptsDisabled = test.info().project.use.javaScriptEnabled === false;
   if (!scriptsDisabled) {
     expectClean(await new AxeBuilder({ page }).analyze());

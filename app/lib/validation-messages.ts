@@ -1,0 +1,24 @@
+import * as z from "zod";
+import type { TFunction } from "~/i18n/translate";
+
+/**
+ * Every schema names its own messages for what a customer can get wrong; zod's defaults are
+ * English and only show for input no form produces (a field sent twice, a number where text
+ * belongs, a kilobyte of text). Those get a generic Spanish message instead of zod's.
+ */
+export function setSpanishValidationMessages(t: TFunction) {
+  z.config({
+    customError: (issue) => {
+      if (
+        issue.code === "invalid_type" &&
+        issue.expected === "string" &&
+        Array.isArray(issue.input)
+      ) {
+        return t("validation.oneValue");
+      }
+      if (issue.code === "too_big") return t("validation.tooLong");
+      if (issue.code === "too_small") return t("validation.tooShort");
+      return t("validation.invalid");
+    },
+  });
+}
