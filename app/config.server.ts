@@ -18,6 +18,11 @@ export const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_BASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * How long a write waits for another process's lock on the database (a backup, the sqlite3
+   * shell) before the customer is asked to try again. The wait blocks the whole server.
+   */
+  DB_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(500),
   /** How long a page without personal content is served from memory; 0 turns that off. */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   WHATSAPP_NUMBER: z

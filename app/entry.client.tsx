@@ -6,7 +6,6 @@ import { loadNamespace, loadedMessages } from "./i18n/browser-messages";
 import { NAMESPACES } from "./i18n/i18n";
 import { TranslationProvider, type TranslatorSource } from "./i18n/react";
 import { createTranslator } from "./i18n/translate";
-import { setSpanishValidationMessages } from "./lib/validation-messages";
 
 const translators = new Map<string, ReturnType<typeof createTranslator>>();
 
@@ -27,7 +26,6 @@ const browserTranslators: TranslatorSource = (namespace) => {
 async function hydrate() {
   // The matched routes' namespaces before hydration, so the first render matches the server's.
   await Promise.all(["common", ...getInitialNamespaces()].map(loadNamespace));
-  setSpanishValidationMessages(browserTranslators("common"));
   startTransition(() => {
     hydrateRoot(
       document,

@@ -83,7 +83,11 @@ declare module "@remix-run/node" {
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const secure = config.isProduction;
-  const db = await openDatabase({ dataDir: config.dataDir, logger });
+  const db = await openDatabase({
+    dataDir: config.dataDir,
+    logger,
+    busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS,
+  });
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   const sandbox = createSandboxGateway({

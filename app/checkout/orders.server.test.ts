@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
-import { openDatabase, type Db } from "~/db/db.server";
+import { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase, type Db } from "~/db/db.server";
 import { findOrder, markOrderPaid, placeOrder, type PlaceOrderInput } from "./orders.server";
 
 let db: Db;
@@ -92,5 +96,45 @@ describe("placing an order", () => {
     const paid = await findOrder(db, order.ref);
     expect(paid?.status).toBe("paid");
     expect(paid?.paidAt).toBe("2026-06-01T12:00:00.000Z");
+  });
+});
+
+describe("when another process holds the database", () => {
+  it("gives up quickly with an error the page can name, and writes nothing", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "orders-locked-"));
+    const lockedDb = await openDatabase({ dataDir, busyTimeoutMs: 50 });
+    const lockedCatalogue = createCatalogue(lockedDb);
+    await lockedCatalogue.seed(PLAN_CATALOGUE);
+    const other = new SQLite(path.join(dataDir, DATABASE_FILE_NAME));
+    try {
+      other.exec("BEGIN IMMEDIATE");
+      const lines = priceCart([{ id: "conecta-150", quantity: 1 }], lockedCatalogue.find).lines;
+      const error = await placeOrder(lockedDb, { idempotencyKey: "k", customer, lines }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      other.exec("ROLLBACK");
+
+      expect(await lockedDb.selectFrom("orders").selectAll().execute()).toEqual([]);
+      const { order } = await placeOrder(lockedDb, { idempotencyKey: "k", customer, lines });
+      expect(order.total).toBe(150);
+    } finally {
+      other.close();
+      await lockedDb.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("tells apart an unavailable database from a bug", () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code: "SQLITE_BUSY" }))).toBe(
+      true,
+    );
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error("x"), { code: "SQLITE_IOERR_WRITE" })),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error("x"), { code: "SQLITE_CONSTRAINT" })),
+    ).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError("x"))).toBe(false);
   });
 });

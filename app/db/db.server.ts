@@ -17,6 +17,7 @@ export const DATABASE_FILE_NAME = "storefront.sqlite";
 export async function openDatabase(options: {
   dataDir: string | null;
   logger?: Pick<Logger, "info" | "error">;
+  busyTimeoutMs?: number;
 }): Promise<Db> {
   let file = ":memory:";
   if (options.dataDir) {
@@ -24,9 +25,11 @@ export async function openDatabase(options: {
     file = path.join(options.dataDir, DATABASE_FILE_NAME);
   }
   const connection = new SQLite(file);
-  // WAL lets readers go on while a checkout writes; the busy timeout rides out a concurrent writer.
+  // WAL lets readers go on while another process writes. This process writes through one
+  // connection, so only another process (a backup, the sqlite3 shell) holds a lock it waits on;
+  // the wait is synchronous, so it stays short and the customer is asked to retry instead.
   connection.pragma("journal_mode = WAL");
-  connection.pragma("busy_timeout = 5000");
+  connection.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 500)}`);
   connection.pragma("foreign_keys = ON");
   connection.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
@@ -73,6 +76,19 @@ export function isUniqueViolation(error: unknown): boolean {
     code === "23505"
   );
 }
+
+/**
+ * True when the database could not do its work for a moment: locked by another process, out of
+ * disk, or its file unreadable. The customer is asked to try again; nothing was half-written,
+ * since every write that matters runs in one transaction.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && UNAVAILABLE_CODES.test(code);
+}
+
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL)(_|$)/;
 
 export function nowIso(): string {
   return new Date().toISOString();

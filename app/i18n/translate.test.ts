@@ -82,6 +82,13 @@ describe("the translator the server and the browser render with", () => {
     expect(t("missing.key")).toBe("missing.key");
   });
 
+  it("shows a finished message that holds a colon as it is", () => {
+    const t = createTranslator(() => ({}), "a");
+    expect(t("Revisa este dato: no tiene un formato válido.")).toBe(
+      "Revisa este dato: no tiene un formato válido.",
+    );
+  });
+
   it("does not remember a message before its namespace has loaded", () => {
     const loaded = new Map<string, Messages>();
     const t = createTranslator((namespace) => loaded.get(namespace), "late");

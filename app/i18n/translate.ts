@@ -9,6 +9,7 @@ export type TranslationValues = Record<string, unknown>;
 export type TFunction = (key: string, values?: TranslationValues) => string;
 
 const spanishPlurals = new Intl.PluralRules("es");
+const NAMESPACE_NAME = /^[\w-]+$/;
 
 function lookup(source: unknown, path: string): unknown {
   let node = source;
@@ -54,7 +55,9 @@ export function createTranslator(
       const cached = plainMessages.get(key);
       if (cached !== undefined) return cached;
     }
-    const separator = key.indexOf(":");
+    // Only a name before the colon is a namespace: "Revisa este dato: …" is a finished message.
+    const colon = key.indexOf(":");
+    const separator = colon > 0 && NAMESPACE_NAME.test(key.slice(0, colon)) ? colon : -1;
     const namespace = separator > 0 ? key.slice(0, separator) : defaultNamespace;
     const path = separator > 0 ? key.slice(separator + 1) : key;
     const messages = messagesOf(namespace);

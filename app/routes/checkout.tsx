@@ -18,7 +18,9 @@ import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import { orderAccessHeaders, readOrderAccess, rememberOrder } from "~/checkout/order-access.server";
 import { beginOrderPayment, confirmationPath } from "~/checkout/order-payments.server";
 import { placeOrder } from "~/checkout/orders.server";
-import { FieldErrors, SelectField, TextField } from "~/components/ui/form-field";
+import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
+import { isDatabaseUnavailable } from "~/db/db.server";
+import { FieldErrors, FormErrorSummary, SelectField, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -77,28 +79,39 @@ export async function action({ request, context }: ActionFunctionArgs) {
     accept_terms: _accepted,
     ...customer
   } = submission.value;
-  const { order } = await placeOrder(context.db, {
-    idempotencyKey,
-    customer,
-    lines: cart.lines,
-    customerSub: getCustomer(request, context)?.sub ?? null,
-  });
-  const headers = orderAccessHeaders(
-    context,
-    request,
-    rememberOrder(readOrderAccess(context, request), order.ref),
-  );
-  if (order.status === "paid") {
-    return redirect(confirmationPath(order.ref), { status: 303, headers });
+  try {
+    const { order } = await placeOrder(context.db, {
+      idempotencyKey,
+      customer,
+      lines: cart.lines,
+      customerSub: getCustomer(request, context)?.sub ?? null,
+    });
+    const headers = orderAccessHeaders(
+      context,
+      request,
+      rememberOrder(readOrderAccess(context, request), order.ref),
+    );
+    if (order.status === "paid") {
+      return redirect(confirmationPath(order.ref), { status: 303, headers });
+    }
+    const payment = await beginOrderPayment(
+      context,
+      request,
+      order,
+      getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
+    );
+    const target = payment.kind === "redirect" ? payment.url : confirmationPath(order.ref);
+    return redirect(target, { status: 303, headers });
+  } catch (error) {
+    // The order is written in one transaction, and the same key finds it on the next try.
+    if (!isDatabaseUnavailable(error)) throw error;
+    return databaseBusy(
+      context,
+      "order",
+      error,
+      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    );
   }
-  const payment = await beginOrderPayment(
-    context,
-    request,
-    order,
-    getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
-  );
-  const target = payment.kind === "redirect" ? payment.url : confirmationPath(order.ref);
-  return redirect(target, { status: 303, headers });
 }
 
 function OrderSummary({ cart }: { cart: PricedCart }) {
@@ -162,14 +175,11 @@ export default function CheckoutPage() {
       <div className="grid gap-8 lg:grid-cols-3">
         <OrderSummary cart={cart} />
         <Form method="post" {...getFormProps(form)} className="space-y-8 lg:col-span-2">
-          {form.errors?.length || (lastResult?.status === "error" && !form.valid) ? (
-            <p
-              role="alert"
-              className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-            >
-              {t("checkout.errorSummary")}
-            </p>
-          ) : null}
+          <FormErrorSummary
+            formErrors={form.errors}
+            refused={lastResult?.status === "error" && !form.valid}
+            summaryKey="commerce:checkout.errorSummary"
+          />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />
           <fieldset className="space-y-4">
             <legend className="mb-2 text-xl font-bold text-slate-900">

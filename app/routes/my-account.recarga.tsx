@@ -13,7 +13,7 @@ import type { FocusEvent } from "react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatMoney } from "~/catalog/money";
 import { ChoiceGroup } from "~/components/topup/choice-group";
-import { TextField } from "~/components/ui/form-field";
+import { FormErrorSummary, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -22,6 +22,8 @@ import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { maskPhoneNumber } from "~/topup/phone";
 import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
 import { beginTopupPayment, createTopup, receiptPath, savedLines } from "~/topup/topups.server";
+import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
+import { isDatabaseUnavailable } from "~/db/db.server";
 
 export const handle = { i18n: ["topup"] };
 
@@ -49,30 +51,40 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(submission.reply(), { status: 400 });
   }
   const { phoneNumber, amount, idempotencyKey } = submission.value;
-  const created = await createTopup(context.db, {
-    customerSub: customer.sub,
-    idempotencyKey,
-    phoneNumber,
-    amount,
-  });
-  if (created.kind === "conflict") {
-    return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
+  try {
+    const created = await createTopup(context.db, {
+      customerSub: customer.sub,
+      idempotencyKey,
+      phoneNumber,
+      amount,
+    });
+    if (created.kind === "conflict") {
+      return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
+    }
+    const { topup } = created;
+    if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
+    const payment = await beginTopupPayment(
+      context,
+      request,
+      topup,
+      getFixedT("topup")("receipt.paymentDescription", {
+        folio: topup.folio,
+        amount: formatMoney(topup.amount),
+        masked: maskPhoneNumber(topup.phoneNumber),
+      }),
+    );
+    return redirect(payment.kind === "redirect" ? payment.url : receiptPath(topup.folio), {
+      status: 303,
+    });
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    return databaseBusy(
+      context,
+      "top-up",
+      error,
+      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    );
   }
-  const { topup } = created;
-  if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-  const payment = await beginTopupPayment(
-    context,
-    request,
-    topup,
-    getFixedT("topup")("receipt.paymentDescription", {
-      folio: topup.folio,
-      amount: formatMoney(topup.amount),
-      masked: maskPhoneNumber(topup.phoneNumber),
-    }),
-  );
-  return redirect(payment.kind === "redirect" ? payment.url : receiptPath(topup.folio), {
-    status: 303,
-  });
 }
 
 export default function TopUpPage() {
@@ -104,16 +116,11 @@ export default function TopUpPage() {
     <>
       <PageHeader title={t("common:pages.topUp.heading")}>{t("form.intro")}</PageHeader>
       <Form method="post" {...getFormProps(form)} className="max-w-3xl space-y-8">
-        {form.errors?.length || (lastResult?.status === "error" && !form.valid) ? (
-          <div
-            role="alert"
-            className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-          >
-            {(form.errors?.length ? form.errors : ["topup:form.errorSummary"]).map((error) => (
-              <p key={error}>{t(error)}</p>
-            ))}
-          </div>
-        ) : null}
+        <FormErrorSummary
+          formErrors={form.errors}
+          refused={lastResult?.status === "error" && !form.valid}
+          summaryKey="topup:form.errorSummary"
+        />
         <input type="hidden" name={fields.idempotency_key.name} value={key} />
         {lines.length ? (
           <ChoiceGroup

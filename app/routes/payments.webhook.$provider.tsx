@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
+import { isDatabaseUnavailable } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
 
 const MAX_NOTIFICATION_BYTES = 64 * 1024;
@@ -20,7 +22,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return tooLarge();
   const rawBody = await request.text();
   if (Buffer.byteLength(rawBody) > MAX_NOTIFICATION_BYTES) return tooLarge();
-  const result = await context.payments.handleNotification(rawBody, request.headers);
+  let result;
+  try {
+    result = await context.payments.handleNotification(rawBody, request.headers);
+  } catch (error) {
+    // The provider delivers again later: nothing was applied, so the retry applies it once.
+    if (!isDatabaseUnavailable(error)) throw error;
+    return databaseBusy(context, "payment notification", error, { error: t(DATABASE_BUSY_KEY) });
+  }
   if (result === "invalid") {
     return Response.json({ error: t("errors.notificationInvalidSignature") }, { status: 401 });
   }

@@ -10,7 +10,9 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { formatMoney } from "~/catalog/money";
-import { TextField } from "~/components/ui/form-field";
+import { FormErrorSummary, TextField } from "~/components/ui/form-field";
+import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
+import { isDatabaseUnavailable } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
@@ -51,8 +53,17 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: SENSITIVE_FIELDS }), { status: 400 });
   }
-  const paid = await args.context.sandbox!.pay(checkout.id, submission.value.card_number);
-  return redirect(paid?.return_url ?? checkout.return_url, { status: 303 });
+  try {
+    const paid = await args.context.sandbox!.pay(checkout.id, submission.value.card_number);
+    return redirect(paid?.return_url ?? checkout.return_url, { status: 303 });
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    const reply = submission.reply({
+      formErrors: [DATABASE_BUSY_KEY],
+      hideFields: SENSITIVE_FIELDS,
+    });
+    return databaseBusy(args.context, "sandbox payment", error, reply);
+  }
 }
 
 const cardSchema = createCardSchema();
@@ -107,6 +118,11 @@ export default function SandboxPaymentPage() {
       {checkout.open ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
           <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
+          <FormErrorSummary
+            formErrors={form.errors}
+            refused={false}
+            summaryKey="commerce:checkout.errorSummary"
+          />
           <TextField
             meta={fields.card_number}
             label={t("sandbox.fields.card_number")}

@@ -5,6 +5,33 @@ import { useTranslation } from "~/i18n/react";
 const inputClass =
   "mt-1 block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-error aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-error";
 
+/**
+ * Above a refused form: what the server said about the whole form (a conflict, the database
+ * busy) or, when only fields are wrong, `summaryKey` pointing the customer to them.
+ */
+export function FormErrorSummary({
+  formErrors,
+  refused,
+  summaryKey,
+}: {
+  formErrors: string[] | undefined;
+  refused: boolean;
+  summaryKey: string;
+}) {
+  const { t } = useTranslation();
+  if (!formErrors?.length && !refused) return null;
+  return (
+    <div
+      role="alert"
+      className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
+    >
+      {(formErrors?.length ? formErrors : [summaryKey]).map((error) => (
+        <p key={error}>{t(error)}</p>
+      ))}
+    </div>
+  );
+}
+
 /** The field's messages: translation keys from the shared schema, shown in Spanish. */
 export function FieldErrors({ id, errors }: { id: string; errors: string[] | undefined }) {
   const { t } = useTranslation();

@@ -1,0 +1,134 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type * as z from "zod";
+import {
+  confirmResetPasswordSchema,
+  confirmSignInSchema,
+  confirmSignUpSchema,
+  confirmVerifyUserSchema,
+  DEFAULT_PASSWORD_POLICY,
+  forceNewPasswordSchema,
+  mfaPreferenceSchema,
+  REQUIRED_ATTRIBUTE_FIELDS,
+  selectMfaTypeSchema,
+  setupEmailSchema,
+  setupTotpSchema,
+  signInSchema,
+  signUpSchema,
+  usernameOnlySchema,
+  verifyUserSchema,
+  type Translate,
+} from "~/auth/schemas";
+import { checkoutSchema } from "~/checkout/checkout-schema";
+import { getFixedT, resources } from "~/i18n/i18n.server";
+import { setSpanishValidationMessages } from "~/lib/validation-messages";
+import { createCardSchema } from "~/payments/sandbox/card-rules";
+import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
+import { topupSchema } from "~/topup/topup-schema";
+
+// Issue 8: every action's schema, fed what no browser sends (wrong types, repeated and unknown
+// fields, control characters, unicode, megabyte values), never throws, and every message it
+// gives a customer is one of the Spanish locale texts.
+
+const authT = getFixedT("auth") as Translate;
+const shown = getFixedT("common");
+
+/** Every message in the locale files, with `{{placeholders}}` matching anything. */
+const spanishTexts: RegExp[] = [];
+(function collect(node: unknown) {
+  if (typeof node === "string") {
+    const literal = node
+      .split(/\{\{[^}]+\}\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[\\s\\S]*?");
+    spanishTexts.push(new RegExp(`^${literal}$`));
+  } else if (node && typeof node === "object") {
+    Object.values(node).forEach(collect);
+  }
+})(resources);
+
+const isSpanishText = (text: string) => spanishTexts.some((pattern) => pattern.test(text));
+
+const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
+  checkout: { schema: checkoutSchema, fields: Object.keys(checkoutSchema.shape) },
+  portability: { schema: portabilitySchema, fields: Object.keys(portabilitySchema.shape) },
+  "portability status": { schema: statusLookupSchema, fields: ["folio", "numero"] },
+  "top-up": {
+    schema: topupSchema(["5512345678"]),
+    fields: ["saved_line", "phone_number", "phone_number_confirm", "amount", "idempotency_key"],
+  },
+  "sandbox card": {
+    schema: createCardSchema(),
+    fields: ["card_number", "card_expiry", "card_cvc", "cardholder_name"],
+  },
+  "sign-in": { schema: signInSchema(authT), fields: ["username", "password", "redirectTo"] },
+  "sign-up": {
+    schema: signUpSchema(authT, DEFAULT_PASSWORD_POLICY),
+    fields: ["username", "password", "confirm_password", "country_code", "phone_number"],
+  },
+  "confirm sign-up": {
+    schema: confirmSignUpSchema(authT),
+    fields: ["username", "confirmation_code"],
+  },
+  "username only": { schema: usernameOnlySchema(authT), fields: ["username"] },
+  "confirm reset password": {
+    schema: confirmResetPasswordSchema(authT, DEFAULT_PASSWORD_POLICY),
+    fields: ["username", "confirmation_code", "password", "confirm_password"],
+  },
+  "confirm sign-in": { schema: confirmSignInSchema(authT), fields: ["confirmation_code"] },
+  "force new password": {
+    schema: forceNewPasswordSchema(authT, DEFAULT_PASSWORD_POLICY, [...REQUIRED_ATTRIBUTE_FIELDS]),
+    fields: ["password", "confirm_password", ...REQUIRED_ATTRIBUTE_FIELDS],
+  },
+  "setup TOTP": { schema: setupTotpSchema(authT), fields: ["confirmation_code"] },
+  "setup email": { schema: setupEmailSchema(authT), fields: ["email"] },
+  "select MFA type": { schema: selectMfaTypeSchema(authT), fields: ["mfa_type"] },
+  "verify user": { schema: verifyUserSchema(authT), fields: ["unverifiedAttr"] },
+  "confirm verify user": { schema: confirmVerifyUserSchema(authT), fields: ["confirmation_code"] },
+  "MFA preference": { schema: mfaPreferenceSchema(authT), fields: ["mfa_type"] },
+};
+
+const hostileText = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "binary" }),
+  fc.string({ unit: "grapheme" }),
+  fc.string({ unit: fc.constantFrom("\u0000", "\u0007", "\u001b", "\u007f", "\u202e", "\ud800") }),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.constantFrom("", " ", "on", "NONE", "TOTP", "+52", "5512345678", "100", "otro", "1e309"),
+  fc.nat({ max: 1_100_000 }).map((size) => "9".repeat(size)),
+);
+
+const entries = (fields: string[]) =>
+  fc.array(
+    fc.tuple(
+      fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fields) }, fc.string({ maxLength: 12 })),
+      fc.oneof({ weight: 9, arbitrary: hostileText }, fc.constant(new Blob(["x"]))),
+    ),
+    { maxLength: 14 },
+  );
+
+beforeAll(() => setSpanishValidationMessages(getFixedT("common")));
+
+describe("every form's schema under hostile input", () => {
+  for (const [name, { schema, fields }] of Object.entries(SCHEMAS)) {
+    it(`${name}: never throws, and says what is wrong in Spanish`, () => {
+      fc.assert(
+        fc.property(entries(fields), (pairs) => {
+          const formData = new FormData();
+          for (const [field, value] of pairs) formData.append(field, value);
+          const submission = parseWithZod(formData, { schema });
+          if (submission.status === "success") return;
+          const messages = Object.values(submission.error ?? {}).flatMap((list) => list ?? []);
+          expect(messages.length).toBeGreaterThan(0);
+          for (const message of messages) {
+            const text = shown(message);
+            expect(isSpanishText(text), `${JSON.stringify(message)} → ${text}`).toBe(true);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
