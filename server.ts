@@ -103,10 +103,9 @@ app.use((req, res, next) => {
     transferEncoding: req.get("transfer-encoding"),
   });
   if (!problem) {
-    // Remix's `request.formData()` throws on a missing content type, even for an empty body.
+    // A bodiless write is an empty form: Remix's `request.formData()` throws on any other type.
     if (
       WRITE_METHODS.has(req.method) &&
-      !req.get("content-type") &&
       hasNoBody({
         contentLength: req.get("content-length"),
         transferEncoding: req.get("transfer-encoding"),

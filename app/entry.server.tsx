@@ -1,6 +1,6 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getFixedT, serverTranslators } from "./i18n/i18n.server";
@@ -87,5 +87,10 @@ export function handleError(
   { request, context }: { request: Request; context: AppLoadContext },
 ) {
   if (request.signal.aborted) return;
+  // Remix's own 4xx answers (a POST to a page without an action: 405) are the client's mistake.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    context.logger.info({ requestId: context.requestId, status: error.status }, "refused request");
+    return;
+  }
   context.logger.error({ err: error, requestId: context.requestId }, "unhandled route error");
 }

@@ -1,4 +1,4 @@
-import { getSelectProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -31,6 +31,7 @@ import {
   useHydrated,
   useSubmitting,
 } from "~/components/auth/form-parts";
+import { singleSelectProps } from "~/components/ui/form-field";
 import { flashHeaders } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -138,7 +139,7 @@ export default function SignUpPage() {
                   {t("fields.country_code")}
                 </label>
                 <select
-                  {...getSelectProps(fields.country_code)}
+                  {...singleSelectProps(fields.country_code)}
                   key={fields.country_code.key}
                   autoComplete="tel-country-code"
                   className="rounded border border-slate-400 bg-white px-2 py-2"

@@ -2,8 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
 import { isDatabaseUnavailable } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
-
-const MAX_NOTIFICATION_BYTES = 64 * 1024;
+import { FORM_BODY_LIMIT_BYTES } from "~/server/form-requests";
 
 /**
  * POST /payments/webhook/<provider> — the provider's server-to-server notification. Only a
@@ -15,13 +14,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return new Response(null, { status: 404 });
   }
   const t = getFixedT();
-  const tooLarge = () =>
-    Response.json({ error: t("errors.notificationTooLarge") }, { status: 413 });
-  // Refused before reading when the sender declares the size; measured after reading otherwise.
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_NOTIFICATION_BYTES)
-    return tooLarge();
+  // A declared size over the limit is refused in server.ts; a chunked body is measured here.
   const rawBody = await request.text();
-  if (Buffer.byteLength(rawBody) > MAX_NOTIFICATION_BYTES) return tooLarge();
+  if (Buffer.byteLength(rawBody) > FORM_BODY_LIMIT_BYTES) {
+    return Response.json({ error: t("errors.notificationTooLarge") }, { status: 413 });
+  }
   let result;
   try {
     result = await context.payments.handleNotification(rawBody, request.headers);

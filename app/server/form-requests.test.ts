@@ -50,13 +50,23 @@ describe("which form requests reach a page's action", () => {
     ).toBe(411);
   });
 
-  it("leaves the payment provider's notifications to their own route", () => {
+  it("lets the payment provider's JSON notifications through, under the same size limit", () => {
+    const notification = {
+      ...form,
+      path: "/payments/webhook/sandbox",
+      contentType: "application/json",
+    };
+    expect(formRequestProblem(notification)).toBeNull();
     expect(
       formRequestProblem({
-        ...form,
-        path: "/payments/webhook/sandbox",
-        contentType: "application/json",
+        ...notification,
+        contentLength: undefined,
+        transferEncoding: "chunked",
       }),
     ).toBeNull();
+    expect(
+      formRequestProblem({ ...notification, contentLength: String(FORM_BODY_LIMIT_BYTES + 1) })
+        ?.status,
+    ).toBe(413);
   });
 });

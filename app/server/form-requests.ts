@@ -2,7 +2,7 @@
  * Every page form posts `application/x-www-form-urlencoded` or `multipart/form-data`, and a few
  * kilobytes at most. Anything else aimed at a page is refused before Remix reads it: otherwise
  * `request.formData()` throws on another content type (a 500) and buffers a body of any size.
- * The payment provider's JSON notifications have their own route and rules.
+ * The payment provider's JSON notifications have their own content type, under the same limit.
  */
 export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -32,15 +32,20 @@ export function formRequestProblem(request: {
   transferEncoding: string | undefined;
 }): FormRequestProblem | null {
   if (!WRITE_METHODS.has(request.method.toUpperCase())) return null;
-  if (OWN_RULES_PREFIXES.some((prefix) => request.path.startsWith(prefix))) return null;
   // A bodiless POST (a bare `fetch`, a script) carries nothing to misread: it reads as an empty form.
   if (hasNoBody(request)) return null;
-  const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();
-  if (!FORM_TYPES.includes(mediaType)) return { status: 415, key: "errors.unsupportedForm" };
-  if (request.contentLength === undefined) {
-    // A body without a declared length could be any size; browsers always declare it.
-    return request.transferEncoding ? { status: 411, key: "errors.formTooLarge" } : null;
+  const ownRules = OWN_RULES_PREFIXES.some((prefix) => request.path.startsWith(prefix));
+  if (!ownRules) {
+    const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();
+    if (!FORM_TYPES.includes(mediaType)) return { status: 415, key: "errors.unsupportedForm" };
   }
+  if (request.contentLength === undefined) {
+    // A body without a declared length could be any size; browsers always declare it. The
+    // notifications route measures what it reads instead.
+    return ownRules ? null : { status: 411, key: "errors.formTooLarge" };
+  }
+  // Checked here for every route, the notifications too: a large body Remix answers without
+  // reading ends with the connection reset, so the client would never see the answer.
   const length = Number(request.contentLength);
   if (!Number.isFinite(length) || length > FORM_BODY_LIMIT_BYTES) {
     return { status: 413, key: "errors.formTooLarge" };

@@ -5,6 +5,13 @@ import { useTranslation } from "~/i18n/react";
 const inputClass =
   "mt-1 block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-error aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-error";
 
+/** A one-choice select's props: a field sent twice comes back as a list, and shows its first. */
+export function singleSelectProps(meta: Parameters<typeof getSelectProps>[0]) {
+  const props = getSelectProps(meta);
+  const { defaultValue } = props;
+  return { ...props, defaultValue: Array.isArray(defaultValue) ? defaultValue[0] : defaultValue };
+}
+
 /**
  * Above a refused form: what the server said about the whole form (a conflict, the database
  * busy) or, when only fields are wrong, `summaryKey` pointing the customer to them.
@@ -105,7 +112,7 @@ export function SelectField({
   autoComplete?: string;
   className?: string;
 }) {
-  const { key, ...props } = getSelectProps(meta);
+  const { key, ...props } = singleSelectProps(meta);
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="block font-semibold text-slate-900">
