@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { adminCall, emulatorTarget } from "./customers";
 
 /** Meets the default policy: 8+ characters, lower, upper, number and special character. */
 export const PASSWORD = "Conecta-2025x";
@@ -57,24 +58,14 @@ export async function adminCreateUser(
   email: string,
   temporaryPassword: string,
 ) {
-  const html = await (await request.get("/dev/outbox")).text();
-  const endpoint = /data-testid="emulator-endpoint">([^<]+)</.exec(html)?.[1];
-  const userPoolId = /data-testid="emulator-pool">([^<]+)</.exec(html)?.[1];
-  expect(endpoint && userPoolId).toBeTruthy();
-  const response = await request.post(endpoint!, {
-    headers: {
-      "Content-Type": "application/x-amz-json-1.1",
-      "X-Amz-Target": "AWSCognitoIdentityProviderService.AdminCreateUser",
-    },
-    data: JSON.stringify({
-      UserPoolId: userPoolId,
-      Username: email,
-      TemporaryPassword: temporaryPassword,
-      UserAttributes: [{ Name: "email", Value: email }],
-      DesiredDeliveryMediums: ["EMAIL"],
-    }),
+  const { endpoint, userPoolId } = await emulatorTarget(request);
+  await adminCall(request, endpoint, "AdminCreateUser", {
+    UserPoolId: userPoolId,
+    Username: email,
+    TemporaryPassword: temporaryPassword,
+    UserAttributes: [{ Name: "email", Value: email }],
+    DesiredDeliveryMediums: ["EMAIL"],
   });
-  expect(response.status()).toBe(200);
 }
 
 export async function fillSignUp(page: Page, email: string, password = PASSWORD) {

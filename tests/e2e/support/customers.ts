@@ -8,23 +8,21 @@ interface EmulatorTarget {
   userPoolId: string;
 }
 
-let target: Promise<EmulatorTarget> | null = null;
-
-/** Where the embedded cognito-local listens, as the development outbox page reports it. */
-function emulatorTarget(request: APIRequestContext): Promise<EmulatorTarget> {
-  target ??= (async () => {
-    const html = await (await request.get("/dev/outbox")).text();
-    const read = (testId: string) => {
-      const match = new RegExp(`data-testid="${testId}">([^<]+)<`).exec(html);
-      if (!match) throw new Error(`the outbox page does not show ${testId}`);
-      return match[1];
-    };
-    return { endpoint: read("emulator-endpoint"), userPoolId: read("emulator-pool") };
-  })();
-  return target;
+/**
+ * Where the embedded cognito-local listens, as the development outbox page reports it. Asked each
+ * time: a test with a server of its own has an emulator of its own.
+ */
+export async function emulatorTarget(request: APIRequestContext): Promise<EmulatorTarget> {
+  const html = await (await request.get("/dev/outbox")).text();
+  const read = (testId: string) => {
+    const match = new RegExp(`data-testid="${testId}">([^<]+)<`).exec(html);
+    if (!match) throw new Error(`the outbox page does not show ${testId}`);
+    return match[1];
+  };
+  return { endpoint: read("emulator-endpoint"), userPoolId: read("emulator-pool") };
 }
 
-async function adminCall(
+export async function adminCall(
   request: APIRequestContext,
   endpoint: string,
   operation: string,
