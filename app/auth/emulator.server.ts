@@ -6,6 +6,11 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { CognitoTarget } from "./cognito.server";
 import type { PasswordPolicy } from "./schemas";
+import {
+  createSerialDataStoreFactory,
+  type StormDatabase,
+  type StormDatabaseClass,
+} from "./emulator-store.server";
 import { decodeJwtPayload } from "./tokens";
 import { generateTotpSecret, matchTotp } from "./totp.server";
 
@@ -96,8 +101,8 @@ interface EmulatorModules {
     create(ctx: EmulatorContext, defaults: unknown): Promise<EmulatorCognito>;
   };
   UserPoolServiceFactoryImpl: new (...args: unknown[]) => unknown;
-  StormDBDataStoreFactory: new (directory: string, cache: unknown) => unknown;
-  InMemoryCache: new () => unknown;
+  StormDBDataStore: new (database: StormDatabase) => unknown;
+  StormDB: StormDatabaseClass;
   JwtTokenGenerator: new (...args: unknown[]) => unknown;
   otp: () => string;
   errors: {
@@ -114,7 +119,7 @@ async function loadModules(): Promise<EmulatorModules> {
   // Literal paths keep the bundlers' import analysis happy.
   type Exports = Record<string, unknown>;
   const exportsOf = (module: unknown) => module as Exports;
-  const [server, router, config, services, cognitoService, userPoolService, storm, cache] = (
+  const [server, router, config, services, cognitoService, userPoolService, storm, stormDb] = (
     await Promise.all([
       import("cognito-local/lib/server/server.js"),
       import("cognito-local/lib/server/Router.js"),
@@ -123,7 +128,7 @@ async function loadModules(): Promise<EmulatorModules> {
       import("cognito-local/lib/services/cognitoService.js"),
       import("cognito-local/lib/services/userPoolService.js"),
       import("cognito-local/lib/services/dataStore/stormDb.js"),
-      import("cognito-local/lib/services/dataStore/cache.js"),
+      import("stormdb"),
     ])
   ).map(exportsOf);
   const [tokenGenerator, otp, errors] = (
@@ -140,8 +145,8 @@ async function loadModules(): Promise<EmulatorModules> {
     DateClock: services.DateClock,
     CognitoServiceFactoryImpl: cognitoService.CognitoServiceFactoryImpl,
     UserPoolServiceFactoryImpl: userPoolService.UserPoolServiceFactoryImpl,
-    StormDBDataStoreFactory: storm.StormDBDataStoreFactory,
-    InMemoryCache: cache.InMemoryCache,
+    StormDBDataStore: storm.StormDBDataStore,
+    StormDB: stormDb.default,
     JwtTokenGenerator: tokenGenerator.JwtTokenGenerator,
     otp: otp.otp,
     errors,
@@ -194,7 +199,11 @@ export async function startEmbeddedCognito(options: {
     TokenConfig: { IssuerDomain: "http://127.0.0.1" },
   };
   const clock = new modules.DateClock();
-  const dataStoreFactory = new modules.StormDBDataStoreFactory(dbDir, new modules.InMemoryCache());
+  const dataStoreFactory = createSerialDataStoreFactory({
+    directory: dbDir,
+    StormDB: modules.StormDB,
+    wrap: (database) => new modules.StormDBDataStore(database),
+  });
   const cognito = await new modules.CognitoServiceFactoryImpl(
     dbDir,
     clock,
@@ -249,6 +258,8 @@ export async function startEmbeddedCognito(options: {
   const router = extendRouter(baseRouter, { modules, cognito, messages, ctx });
 
   const state = await ensurePool(baseDir, dbDir, router, cognito, ctx, options.passwordPolicy);
+  // Open the pool before the first customer does: a broken file stops the start, loudly.
+  await cognito.getUserPoolForClientId(ctx, state.clientId);
 
   const httpServer = await modules
     .createServer(router, emulatorLogger, { development: false })

@@ -1,0 +1,540 @@
+/**
+ * Reconciliation of a load run (`npm run soak`): what the simulated customers were told against
+ * what the database holds afterwards. Pure — rows and ledger in, findings out — so the unit tests
+ * feed it broken data and the soak feeds it the real thing.
+ *
+ * A finding is a correctness failure: a customer was told of something the store does not have
+ * (exactly once), the store has something no customer asked for, or money does not add up. A
+ * note is a row a customer created but whose answer never reached it (a request cut off at the
+ * end of the run, or one that failed): worth reading, not by itself wrong.
+ */
+import type {
+  OrderLinesTable,
+  OrdersTable,
+  PaymentsTable,
+  PortabilityRequestsTable,
+  SandboxCheckoutsTable,
+  TopupsTable,
+} from "~/db/schema";
+
+/**
+ * What a submission ended in, as the customer saw it: "told" (a redirect or page named the
+ * result), "refused" (a 4xx that means nothing was stored) or "unknown" (no answer, a 5xx, or the
+ * run stopped first: the row may or may not exist).
+ */
+export type SubmissionOutcome = "told" | "refused" | "unknown";
+
+interface ToldSubmission {
+  /** Who and which journey, for the report ("customer 12 journey 7 (checkout)"). */
+  journey: string;
+  idempotencyKey: string;
+  outcome: SubmissionOutcome;
+}
+
+export interface ToldOrder extends ToldSubmission {
+  /** Order references the customer was sent to (`/confirmation?pedido=<ref>`). */
+  refs: readonly string[];
+  /** Folios the pages showed; null where a page that should show one did not. */
+  folios: readonly (string | null)[];
+  /** Totals shown on the checkout, payment and confirmation pages (whole pesos). */
+  amountsShown: readonly (number | null)[];
+  paidWithApprovedCard: boolean;
+  /** The confirmation page said "paid". */
+  shownPaid: boolean;
+  /** The status text the confirmation page showed; null when the journey never got there. */
+  shownStatus: string | null;
+  /** Inconsistencies the journey itself saw (e.g. one form leading to two payment pages). */
+  problems: readonly string[];
+}
+
+export interface ToldTopup extends ToldSubmission {
+  phoneNumber: string;
+  /** The amount the customer chose. */
+  amount: number;
+  folios: readonly (string | null)[];
+  amountsShown: readonly (number | null)[];
+  paidWithApprovedCard: boolean;
+  shownPaid: boolean;
+  shownStatus: string | null;
+  problems: readonly string[];
+}
+
+export interface ToldPortabilityRequest extends ToldSubmission {
+  phoneNumber: string;
+  folios: readonly (string | null)[];
+}
+
+export interface ClientLedger {
+  orders: readonly ToldOrder[];
+  topups: readonly ToldTopup[];
+  portabilityRequests: readonly ToldPortabilityRequest[];
+}
+
+/** The columns the reconciliation reads (app/db/schema.ts). */
+export interface StoredRows {
+  orders: ReadonlyArray<Pick<OrdersTable, "id" | "folio" | "idempotency_key" | "status" | "total">>;
+  orderLines: ReadonlyArray<
+    Pick<OrderLinesTable, "order_id" | "position" | "unit_price" | "quantity" | "line_total">
+  >;
+  topups: ReadonlyArray<
+    Pick<TopupsTable, "id" | "folio" | "idempotency_key" | "status" | "amount" | "phone_number">
+  >;
+  payments: ReadonlyArray<
+    Pick<PaymentsTable, "id" | "purpose" | "reference" | "amount" | "status">
+  >;
+  sandboxCheckouts: ReadonlyArray<
+    Pick<SandboxCheckoutsTable, "id" | "merchant_reference" | "amount" | "status">
+  >;
+  portabilityRequests: ReadonlyArray<
+    Pick<PortabilityRequestsTable, "id" | "folio" | "idempotency_key" | "phone_number" | "status">
+  >;
+}
+
+export type FindingKind =
+  /** A customer was told of it; the database does not have it. */
+  | "missing"
+  /** Two rows for one submission (or one folio), or two open portability requests for a number. */
+  | "duplicate"
+  /** A row no customer's submission created. */
+  | "orphan"
+  /** What a page said (folio, reference, amount, status, line) differs from the row. */
+  | "told-mismatch"
+  /** A submission the store refused (4xx) left a row behind. */
+  | "refused-but-stored"
+  /** A journey saw the store contradict itself while it ran. */
+  | "journey-inconsistency"
+  /** An order's total is not the sum of its lines, or a line's total is not price × quantity. */
+  | "total-mismatch"
+  /** A paid order or top-up without an approved payment. */
+  | "payment-missing"
+  /** A paid order or top-up with more than one approved payment. */
+  | "payment-duplicate"
+  /** A payment whose amount is not the amount of what it pays. */
+  | "payment-amount"
+  /** An approved payment whose order or top-up is missing or not paid; a payment of nothing. */
+  | "payment-orphan"
+  /** The payment provider's record disagrees with the store's payment. */
+  | "provider-mismatch";
+
+export type Subject = "order" | "top-up" | "portability request" | "payment" | "sandbox checkout";
+
+export interface Finding {
+  kind: FindingKind;
+  subject: Subject;
+  detail: string;
+}
+
+export interface Note {
+  subject: Subject;
+  detail: string;
+}
+
+export interface ReconciliationReport {
+  findings: Finding[];
+  notes: Note[];
+  /** How much was compared, for the summary. */
+  checked: {
+    toldOrders: number;
+    toldTopups: number;
+    toldPortabilityRequests: number;
+    orders: number;
+    topups: number;
+    portabilityRequests: number;
+    payments: number;
+    approvedPayments: number;
+  };
+}
+
+/** Payment purposes the store registers (app/checkout/order-payments.server.ts, app/topup). */
+export const ORDER_PAYMENT_PURPOSE = "order";
+export const TOPUP_PAYMENT_PURPOSE = "topup";
+const OPEN_PORTABILITY_STATUSES = new Set(["received", "in_progress"]);
+
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+const present = <T>(values: readonly (T | null)[]): T[] =>
+  values.filter((value): value is T => value !== null);
+const distinct = <T>(values: readonly T[]): T[] => [...new Set(values)];
+const journeysOf = (told: readonly ToldSubmission[]) =>
+  distinct(told.map((entry) => entry.journey)).join("; ");
+
+interface StoredSubmission {
+  id: string;
+  folio: string;
+  idempotency_key: string;
+}
+
+/**
+ * The checks every kind of submission shares: per idempotency key, what customers were told
+ * against the rows with that key; then every row against the submissions that could have made
+ * it; then folios, which must be unique. `compare` adds the kind's own field checks.
+ */
+function reconcileSubmissions<
+  Told extends ToldSubmission & { folios: readonly (string | null)[] },
+  Row extends StoredSubmission,
+>(
+  subject: Subject,
+  told: readonly Told[],
+  rows: readonly Row[],
+  compare: (row: Row, told: readonly Told[], mismatch: (detail: string) => void) => void,
+  findings: Finding[],
+  notes: Note[],
+) {
+  const rowsByKey = groupBy(rows, (row) => row.idempotency_key);
+  const toldByKey = groupBy(told, (entry) => entry.idempotencyKey);
+  const add = (kind: FindingKind, detail: string) => findings.push({ kind, subject, detail });
+
+  for (const [key, entries] of toldByKey) {
+    const matching = rowsByKey.get(key) ?? [];
+    const journeys = journeysOf(entries);
+    const toldEntries = entries.filter((entry) => entry.outcome === "told");
+    const refused = entries.filter((entry) => entry.outcome === "refused");
+    if (matching.length > 1) {
+      add(
+        "duplicate",
+        `key ${key} (${journeys}) has ${matching.length} rows: ${matching.map((row) => row.folio).join(", ")}`,
+      );
+    }
+    if (refused.length > 0 && matching.length > 0) {
+      add(
+        "refused-but-stored",
+        `${journeysOf(refused)} was refused, yet ${matching.map((row) => row.folio).join(", ")} has its key ${key}`,
+      );
+    }
+    if (toldEntries.length > 0 && matching.length === 0) {
+      const folios = distinct(present(toldEntries.flatMap((entry) => entry.folios)));
+      add(
+        "missing",
+        `${journeysOf(toldEntries)} was told ${folios.length ? folios.join(", ") : "its submission was accepted"} (key ${key}), but no row has that key`,
+      );
+      continue;
+    }
+    if (matching.length !== 1) continue;
+    const [row] = matching;
+    const toldFolios = distinct(toldEntries.flatMap((entry) => entry.folios));
+    for (const folio of toldFolios) {
+      if (folio !== row.folio) {
+        add(
+          "told-mismatch",
+          `${journeysOf(toldEntries)} was shown folio ${folio ?? "(none)"}, but its submission (key ${key}) is ${row.folio}`,
+        );
+      }
+    }
+    if (toldEntries.length > 0) {
+      compare(row, toldEntries, (detail) =>
+        add("told-mismatch", `${row.folio} (${journeysOf(toldEntries)}): ${detail}`),
+      );
+    }
+  }
+
+  for (const row of rows) {
+    const entries = toldByKey.get(row.idempotency_key);
+    if (!entries) {
+      add(
+        "orphan",
+        `${row.folio} (id ${row.id}) has key ${row.idempotency_key}, which no customer submitted`,
+      );
+    } else if (!entries.some((entry) => entry.outcome === "told" || entry.outcome === "refused")) {
+      notes.push({
+        subject,
+        detail: `${row.folio} was created by ${journeysOf(entries)}, whose answer never reached the customer`,
+      });
+    }
+  }
+
+  for (const [folio, sameFolio] of groupBy(rows, (row) => row.folio)) {
+    if (sameFolio.length > 1) {
+      add(
+        "duplicate",
+        `folio ${folio} is on ${sameFolio.length} rows: ${sameFolio.map((row) => row.id).join(", ")}`,
+      );
+    }
+  }
+}
+
+function journeyProblems(
+  subject: Subject,
+  told: ReadonlyArray<{ journey: string; problems: readonly string[] }>,
+  findings: Finding[],
+) {
+  for (const entry of told) {
+    for (const problem of entry.problems) {
+      findings.push({
+        kind: "journey-inconsistency",
+        subject,
+        detail: `${entry.journey}: ${problem}`,
+      });
+    }
+  }
+}
+
+/** What a page said about amounts and the paid state, against the row. */
+function comparePaidThing(
+  row: { status: string; amountDue: number },
+  told: ReadonlyArray<{
+    amountsShown: readonly (number | null)[];
+    shownPaid: boolean;
+    shownStatus: string | null;
+    paidWithApprovedCard: boolean;
+  }>,
+  mismatch: (detail: string) => void,
+) {
+  for (const amount of distinct(told.flatMap((entry) => entry.amountsShown))) {
+    if (amount !== row.amountDue) {
+      mismatch(`a page showed ${amount ?? "no amount"}, the row says ${row.amountDue}`);
+    }
+  }
+  if (told.some((entry) => entry.shownPaid) && row.status !== "paid") {
+    mismatch(`the customer was shown "paid", the row is ${row.status}`);
+  }
+  const paidButNotShown = told.find(
+    (entry) => entry.paidWithApprovedCard && entry.shownStatus !== null && !entry.shownPaid,
+  );
+  if (paidButNotShown) {
+    mismatch(`paid with the approved card, the page then said "${paidButNotShown.shownStatus}"`);
+  }
+}
+
+function reconcileOrderLines(rows: StoredRows, findings: Finding[]) {
+  const linesByOrder = groupBy(rows.orderLines, (line) => line.order_id);
+  const orderIds = new Set(rows.orders.map((order) => order.id));
+  const add = (kind: FindingKind, detail: string) =>
+    findings.push({ kind, subject: "order", detail });
+  for (const order of rows.orders) {
+    const lines = linesByOrder.get(order.id) ?? [];
+    if (lines.length === 0) {
+      add("total-mismatch", `${order.folio} has no lines`);
+      continue;
+    }
+    const sum = lines.reduce((total, line) => total + Number(line.line_total), 0);
+    if (sum !== Number(order.total)) {
+      add("total-mismatch", `${order.folio}: total ${order.total}, its lines add up to ${sum}`);
+    }
+    for (const line of lines) {
+      if (Number(line.unit_price) * Number(line.quantity) !== Number(line.line_total)) {
+        add(
+          "total-mismatch",
+          `${order.folio} line ${line.position}: ${line.quantity} × ${line.unit_price} is not ${line.line_total}`,
+        );
+      }
+    }
+    for (const [position, same] of groupBy(lines, (line) => line.position)) {
+      if (same.length > 1)
+        add("duplicate", `${order.folio} has ${same.length} lines at position ${position}`);
+    }
+  }
+  for (const [orderId, lines] of linesByOrder) {
+    if (!orderIds.has(orderId))
+      add("orphan", `${lines.length} order line(s) of order ${orderId}, which does not exist`);
+  }
+}
+
+/** Every paid thing has exactly one approved payment of its amount; no approved payment pays nothing. */
+function reconcilePayments(rows: StoredRows, findings: Finding[]) {
+  const payable = new Map<string, Map<string, { label: string; status: string; amount: number }>>([
+    [
+      ORDER_PAYMENT_PURPOSE,
+      new Map(
+        rows.orders.map((order) => [
+          order.id,
+          { label: `order ${order.folio}`, status: order.status, amount: Number(order.total) },
+        ]),
+      ),
+    ],
+    [
+      TOPUP_PAYMENT_PURPOSE,
+      new Map(
+        rows.topups.map((topup) => [
+          topup.id,
+          { label: `top-up ${topup.folio}`, status: topup.status, amount: Number(topup.amount) },
+        ]),
+      ),
+    ],
+  ]);
+  const add = (kind: FindingKind, detail: string) =>
+    findings.push({ kind, subject: "payment", detail });
+
+  for (const payment of rows.payments) {
+    const target = payable.get(payment.purpose)?.get(payment.reference);
+    if (!target) {
+      add(
+        "payment-orphan",
+        `${payment.status} payment ${payment.id} pays ${payment.purpose} ${payment.reference}, which does not exist`,
+      );
+      continue;
+    }
+    if (Number(payment.amount) !== target.amount) {
+      add(
+        "payment-amount",
+        `${payment.status} payment ${payment.id} of ${payment.amount} for ${target.label} of ${target.amount}`,
+      );
+    }
+    if (payment.status === "approved" && target.status !== "paid") {
+      add(
+        "payment-orphan",
+        `approved payment ${payment.id}, but ${target.label} is ${target.status}`,
+      );
+    }
+  }
+
+  const approvedByTarget = groupBy(
+    rows.payments.filter((payment) => payment.status === "approved"),
+    (payment) => `${payment.purpose}:${payment.reference}`,
+  );
+  for (const [purpose, targets] of payable) {
+    for (const [id, target] of targets) {
+      if (target.status !== "paid") continue;
+      const approved = approvedByTarget.get(`${purpose}:${id}`) ?? [];
+      if (approved.length === 0)
+        add("payment-missing", `${target.label} is paid without an approved payment`);
+      if (approved.length > 1) {
+        add(
+          "payment-duplicate",
+          `${target.label} has ${approved.length} approved payments: ${approved.map((payment) => payment.id).join(", ")}`,
+        );
+      }
+    }
+  }
+
+  // The provider's side: a checkout it approved must be an approved payment here, for the same amount.
+  const paymentsById = new Map(rows.payments.map((payment) => [payment.id, payment]));
+  for (const checkout of rows.sandboxCheckouts) {
+    const payment = paymentsById.get(checkout.merchant_reference);
+    const subject: Subject = "sandbox checkout";
+    if (!payment) {
+      findings.push({
+        kind: "provider-mismatch",
+        subject,
+        detail: `${checkout.status} checkout ${checkout.id} for payment ${checkout.merchant_reference}, which does not exist`,
+      });
+      continue;
+    }
+    if (Number(checkout.amount) !== Number(payment.amount)) {
+      findings.push({
+        kind: "provider-mismatch",
+        subject,
+        detail: `checkout ${checkout.id} of ${checkout.amount} for payment ${payment.id} of ${payment.amount}`,
+      });
+    }
+    if (checkout.status === "approved" && payment.status !== "approved") {
+      findings.push({
+        kind: "provider-mismatch",
+        subject,
+        detail: `the provider approved checkout ${checkout.id}, the store's payment ${payment.id} is ${payment.status}`,
+      });
+    }
+  }
+}
+
+export function reconcile(ledger: ClientLedger, rows: StoredRows): ReconciliationReport {
+  const findings: Finding[] = [];
+  const notes: Note[] = [];
+
+  journeyProblems("order", ledger.orders, findings);
+  journeyProblems("top-up", ledger.topups, findings);
+
+  const orderIds = new Set(rows.orders.map((order) => order.id));
+  reconcileSubmissions(
+    "order",
+    ledger.orders,
+    rows.orders,
+    (row, told, mismatch) => {
+      for (const ref of distinct(told.flatMap((entry) => entry.refs))) {
+        // A reference that is no order at all is reported as missing below.
+        if (ref !== row.id && orderIds.has(ref)) {
+          mismatch(`the customer was sent to order ${ref}, another submission's order`);
+        }
+      }
+      comparePaidThing({ status: row.status, amountDue: Number(row.total) }, told, mismatch);
+    },
+    findings,
+    notes,
+  );
+  // A reference a customer was sent to must be an order, whatever key the journey recorded.
+  for (const told of ledger.orders) {
+    for (const ref of distinct(told.refs)) {
+      if (!orderIds.has(ref)) {
+        findings.push({
+          kind: "missing",
+          subject: "order",
+          detail: `${told.journey} was sent to order ${ref}, which does not exist`,
+        });
+      }
+    }
+  }
+  reconcileOrderLines(rows, findings);
+
+  reconcileSubmissions(
+    "top-up",
+    ledger.topups,
+    rows.topups,
+    (row, told, mismatch) => {
+      for (const entry of told) {
+        if (entry.amount !== Number(row.amount))
+          mismatch(`the customer chose ${entry.amount}, the row says ${row.amount}`);
+        if (entry.phoneNumber !== row.phone_number)
+          mismatch(`the customer topped up ${entry.phoneNumber}, the row says ${row.phone_number}`);
+      }
+      comparePaidThing({ status: row.status, amountDue: Number(row.amount) }, told, mismatch);
+    },
+    findings,
+    notes,
+  );
+
+  reconcileSubmissions(
+    "portability request",
+    ledger.portabilityRequests,
+    rows.portabilityRequests,
+    (row, told, mismatch) => {
+      for (const entry of told) {
+        if (entry.phoneNumber !== row.phone_number)
+          mismatch(
+            `the customer asked to port ${entry.phoneNumber}, the row says ${row.phone_number}`,
+          );
+      }
+    },
+    findings,
+    notes,
+  );
+  const openByNumber = groupBy(
+    rows.portabilityRequests.filter((request) => OPEN_PORTABILITY_STATUSES.has(request.status)),
+    (request) => request.phone_number,
+  );
+  for (const [phoneNumber, open] of openByNumber) {
+    if (open.length > 1) {
+      findings.push({
+        kind: "duplicate",
+        subject: "portability request",
+        detail: `${phoneNumber} has ${open.length} open requests: ${open.map((request) => request.folio).join(", ")}`,
+      });
+    }
+  }
+
+  reconcilePayments(rows, findings);
+
+  return {
+    findings,
+    notes,
+    checked: {
+      toldOrders: ledger.orders.filter((entry) => entry.outcome === "told").length,
+      toldTopups: ledger.topups.filter((entry) => entry.outcome === "told").length,
+      toldPortabilityRequests: ledger.portabilityRequests.filter(
+        (entry) => entry.outcome === "told",
+      ).length,
+      orders: rows.orders.length,
+      topups: rows.topups.length,
+      portabilityRequests: rows.portabilityRequests.length,
+      payments: rows.payments.length,
+      approvedPayments: rows.payments.filter((payment) => payment.status === "approved").length,
+    },
+  };
+}

@@ -1,0 +1,237 @@
+// npm run soak: load with correctness. Builds (unless --no-build) and starts the production
+// server with its embedded defaults, prepares customer accounts in its identity emulator, then
+// lets SOAK_CLIENTS simulated customers (default 200) browse, change carts, check out and pay,
+// sign in, top up and request portability for SOAK_SECONDS (default 60), each of them now and
+// then submitting a form twice. Afterwards it stops the server, reads the database and reconciles
+// it with what every customer was told (app/reliability/reconcile.ts). It prints a summary, writes
+// it to docs/reliability.md and exits non-zero on any 5xx, any request left without an answer,
+// any failed journey or any reconciliation finding.
+import { execSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+// The reconciliation stays TypeScript (app/reliability/reconcile.ts): the type checker holds it
+// to app/db/schema.ts, vitest tests it like the rest of app/, and this script loads it through
+// tsx's API (a devDependency), so `npm run soak` remains a plain `node scripts/soak.mjs`.
+import { tsImport } from "tsx/esm/api";
+import { serverArgs } from "./server-command.mjs";
+import { readStoredRows } from "./soak/database.mjs";
+import { createCustomers, inspectIdentityStore } from "./soak/identity.mjs";
+import { SimulatedCustomer } from "./soak/journeys.mjs";
+import { Recorder } from "./soak/recorder.mjs";
+import { buildReport, writeLastRun } from "./soak/report.mjs";
+import {
+  generateSessionSecret,
+  killEveryServer,
+  startServer,
+  stopServer,
+  waitForLogLine,
+} from "./soak/server.mjs";
+
+// dist/server.js, the build and docs/ are named from the project root, whatever the caller's cwd.
+process.chdir(fileURLToPath(new URL("..", import.meta.url)));
+
+const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 200);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+/** Journeys under way at the deadline are finished; past this, they are cut off. */
+const DRAIN_GRACE_MS = 20_000;
+const REPORT_FILE = "docs/reliability.md";
+const EMULATOR_STARTED = "embedded identity emulator (cognito-local) started";
+const MAX_LOG_LINES_REPORTED = 10;
+
+// Portability numbers carry the customer's index in three digits (scripts/soak/customer-data.mjs).
+if (!Number.isInteger(CLIENTS) || CLIENTS < 1 || CLIENTS > 999) {
+  throw new Error("SOAK_CLIENTS must be a whole number from 1 to 999");
+}
+if (!Number.isFinite(SECONDS) || SECONDS <= 0) {
+  throw new Error("SOAK_SECONDS must be a positive number of seconds");
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message) => console.log(`[soak] ${message}`);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-soak-"));
+let keepDataDir = false;
+const stopCustomers = new AbortController();
+
+function cleanUp() {
+  killEveryServer();
+  if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+// Whatever happens — an error, Ctrl-C, a SIGTERM — no server is left running on the machine.
+process.on("exit", cleanUp);
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    log(`${signal}: stopping the customers and the server`);
+    stopCustomers.abort();
+    cleanUp();
+    process.exit(130);
+  });
+}
+
+/** Peak resident memory of a process (VmHWM), in MB; null when /proc cannot tell. */
+function peakRssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds a process has used (user + system); /proc counts in USER_HZ, 100 on Linux. */
+function processCpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are the 14th and 15th fields; the split starts at the 3rd.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+async function prepareCustomers(sessionSecret) {
+  // The emulator listens on a port of its own chosen at each start, and only its startup line
+  // (at info) names it; this short first start reads it, creates the accounts and stops. The
+  // measured run then starts on the same DATA_DIR, where the pool and its users persist.
+  const server = await startServer({ dataDir, sessionSecret, logLevel: "info" });
+  let prepared;
+  try {
+    const { endpoint, userPoolId } = await waitForLogLine(server, EMULATOR_STARTED);
+    const runId = Date.now().toString(36);
+    const started = performance.now();
+    const accounts = await createCustomers({ endpoint, userPoolId }, CLIENTS, runId);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    log(`${accounts.length} accounts created in ${seconds} s`);
+    prepared = { accounts, userPoolId };
+  } finally {
+    await stopServer(server);
+  }
+  // The accounts must be on disk for the measured start to find them: a clean stop.
+  const stopped = await server.exited;
+  if (stopped.code !== 0) {
+    throw new Error(`the preparation server stopped with ${JSON.stringify(stopped)}`);
+  }
+  return prepared;
+}
+
+async function runCustomers(server, accounts, recorder) {
+  const customers = accounts.map(
+    (account, index) =>
+      new SimulatedCustomer({
+        index,
+        account,
+        origin: server.origin,
+        recorder,
+        stopSignal: stopCustomers.signal,
+      }),
+  );
+  const started = performance.now();
+  const deadline = Date.now() + SECONDS * 1000;
+  const progress = setInterval(() => {
+    const seconds = (performance.now() - started) / 1000;
+    log(`${seconds.toFixed(0)} s: ${recorder.requests} requests, ${recorder.serverErrorCount} 5xx`);
+  }, 10_000);
+  // A server that dies under load ends the run (the report says how it exited) rather than
+  // letting every customer fail journey after journey against a closed port.
+  let running = true;
+  server.exited.then(() => {
+    if (!running) return;
+    log("the server exited during the run");
+    stopCustomers.abort();
+  });
+  const finished = Promise.all(customers.map((customer) => customer.run(deadline)));
+  const outcome = await Promise.race([
+    finished.then(() => "finished"),
+    sleep(SECONDS * 1000 + DRAIN_GRACE_MS).then(() => "grace over"),
+  ]);
+  if (outcome === "grace over") {
+    log("journeys still under way after the grace period are cut off");
+    stopCustomers.abort();
+    await finished;
+  }
+  running = false;
+  clearInterval(progress);
+  return (performance.now() - started) / 1000;
+}
+
+/** The 5xx answers get the server's own log line (same request id), for the report. */
+function attachLogLines(recorder, server) {
+  for (const error of recorder.serverErrors) {
+    error.logLine =
+      server.logLines.find((line) => line.requestId && line.requestId === error.requestId) ?? null;
+  }
+}
+
+async function main() {
+  if (!process.argv.includes("--no-build")) {
+    execSync("npm run build", { stdio: "inherit" });
+  }
+  const { reconcile } = await tsImport("../app/reliability/reconcile.ts", import.meta.url);
+  const sessionSecret = generateSessionSecret();
+
+  log(`preparing ${CLIENTS} customer accounts in the embedded identity emulator`);
+  const { accounts, userPoolId } = await prepareCustomers(sessionSecret);
+
+  const server = await startServer({ dataDir, sessionSecret, logLevel: "warn" });
+  log(`server on ${server.origin}; ${CLIENTS} customers for ${SECONDS} s`);
+  const loadAverageBefore = os.loadavg();
+  const recorder = new Recorder();
+  // Both sides share the machine's cores: how much each used says what the figures measure.
+  const serverCpuBefore = processCpuSeconds(server.child.pid);
+  const customersCpuBefore = process.cpuUsage();
+  const elapsedSeconds = await runCustomers(server, accounts, recorder);
+  const serverCpuAfter = processCpuSeconds(server.child.pid);
+  const customersCpu = process.cpuUsage(customersCpuBefore);
+  const peakRss = peakRssMb(server.child.pid);
+
+  log("stopping the server (SIGTERM)");
+  const stopped = await stopServer(server);
+  attachLogLines(recorder, server);
+  const problemLines = [
+    ...server.logLines.slice(0, MAX_LOG_LINES_REPORTED).map((line) => JSON.stringify(line)),
+    ...server.rawOutput.slice(0, MAX_LOG_LINES_REPORTED),
+  ];
+
+  const identityStore = inspectIdentityStore(dataDir, userPoolId, accounts);
+  log("reconciling the customers' ledger with the database");
+  const reconciliation = reconcile(recorder.ledger, readStoredRows(dataDir));
+  const report = buildReport({
+    settings: { clients: CLIENTS, seconds: SECONDS },
+    loadAverageBefore,
+    recorder,
+    elapsedSeconds,
+    reconciliation,
+    server: {
+      args: serverArgs(),
+      peakRssMb: peakRss,
+      cpuSeconds:
+        serverCpuBefore === null || serverCpuAfter === null
+          ? null
+          : serverCpuAfter - serverCpuBefore,
+      problemLines,
+      exit: stopped,
+    },
+    customersCpuSeconds: (customersCpu.user + customersCpu.system) / 1e6,
+    identityStore,
+  });
+  console.log(`\n${report.text}\n`);
+  writeLastRun(REPORT_FILE, report.text);
+  log(`summary written to ${REPORT_FILE}`);
+  if (!report.passed) {
+    keepDataDir = true;
+    log(`FAIL — the server's data is kept for inspection in ${dataDir}`);
+  }
+  return report.passed;
+}
+
+let exitCode = 1;
+try {
+  exitCode = (await main()) ? 0 : 1;
+} catch (error) {
+  console.error(error);
+} finally {
+  cleanUp();
+}
+process.exit(exitCode);

@@ -1,0 +1,95 @@
+// Valid Mexican form data for the simulated customers, built by the same rules the forms check
+// (app/portability/curp.ts, app/portability/numbers.ts, app/checkout/checkout-schema.ts), so
+// that every submission the soak means to be accepted is accepted.
+
+export const pick = (items) => items[Math.floor(Math.random() * items.length)];
+export const chance = (probability) => Math.random() < probability;
+const digits = (count) =>
+  Array.from({ length: count }, () => Math.floor(Math.random() * 10)).join("");
+const pad = (value, width) => String(value).padStart(width, "0");
+
+/** The documented card the sandbox approves; any future expiry and 3-digit CVC go with it. */
+export const APPROVED_CARD = "4242 4242 4242 4242";
+
+export function cardForm() {
+  const nextYear = (new Date().getUTCFullYear() + 3) % 100;
+  return {
+    card_number: APPROVED_CARD,
+    card_expiry: `12/${pad(nextYear, 2)}`,
+    card_cvc: digits(3),
+    cardholder_name: pick(["Ana Lopez", "Juan Perez", "Maria Garcia", "Luis Hernandez"]),
+  };
+}
+
+export function checkoutForm(email, idempotencyKey) {
+  return {
+    full_name: pick(["Ana López Hernández", "Juan Pérez García", "María Fernanda Ruiz"]),
+    email,
+    phone_number: `55 ${digits(4)} ${digits(4)}`,
+    street: "Av. Insurgentes Sur",
+    exterior_number: String(1 + Math.floor(Math.random() * 3000)),
+    interior_number: chance(0.5) ? "5B" : "",
+    neighborhood: "Del Valle",
+    postal_code: "03100",
+    municipality: "Benito Juárez",
+    state: pick(["CMX", "JAL", "NLE", "PUE", "YUC"]),
+    accept_terms: "on",
+    idempotency_key: idempotencyKey,
+  };
+}
+
+// RENAPO's check digit, as app/portability/curp.ts computes it.
+const CURP_CHECK_ALPHABET = "0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ";
+function curpCheckDigit(first17) {
+  let sum = 0;
+  for (let index = 0; index < 17; index++) {
+    sum += CURP_CHECK_ALPHABET.indexOf(first17[index]) * (18 - index);
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** A CURP that passes the form's pattern and check digit (initials, birth date, sex, state…). */
+export function validCurp() {
+  const initials = pick(["GOMA", "LOHA", "PEGJ", "RUMF", "SAVM", "HEXL"]);
+  const birth = `${pad(50 + Math.floor(Math.random() * 50), 2)}${pad(1 + Math.floor(Math.random() * 12), 2)}${pad(1 + Math.floor(Math.random() * 28), 2)}`;
+  const first17 = `${initials}${birth}${pick(["H", "M"])}${pick(["DF", "JC", "NL", "PL", "YN"])}${pick(["RRN", "NTL", "SDR", "MRT"])}0`;
+  return `${first17}${curpCheckDigit(first17)}`;
+}
+
+function passesLuhn(number) {
+  let sum = 0;
+  for (let index = 0; index < number.length; index++) {
+    let digit = Number(number[number.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** A 19-digit ICCID of a Mexican SIM (89 52 …) with its Luhn check digit. */
+export function validIccid() {
+  const first18 = `8952${digits(14)}`;
+  for (let check = 0; check <= 9; check++) {
+    if (passesLuhn(`${first18}${check}`)) return `${first18}${check}`;
+  }
+  throw new Error("unreachable: one check digit always passes");
+}
+
+/**
+ * A number of its own for every portability journey (a number can have only one open request):
+ * 3 + the customer's index + the customer's own serial, ten digits in all.
+ */
+export function portabilityNumber(customerIndex, serial) {
+  return `3${pad(customerIndex, 3)}${pad(serial, 6)}`;
+}
+
+/** The two lines a customer tops up, alternately: 55 + index + 00 + 1 or 2. */
+export function topupLines(customerIndex) {
+  return [1, 2].map((line) => `55${pad(customerIndex, 5)}00${line}`);
+}
+
+export const CARRIERS = ["telcel", "att", "movistar", "unefon", "bait", "izzi", "otro"];
+export const TOPUP_AMOUNTS = [20, 30, 50, 100, 150, 200, 300, 500];

@@ -1,0 +1,349 @@
+// The simulated customers' journeys, each as a customer without JavaScript walks it: read the
+// page, post its form, follow the redirect. What every page told the customer (folios, order
+// references, amounts, statuses) goes to the ledger the reconciliation checks afterwards.
+import {
+  CARRIERS,
+  TOPUP_AMOUNTS,
+  cardForm,
+  chance,
+  checkoutForm,
+  pick,
+  portabilityNumber,
+  topupLines,
+  validCurp,
+  validIccid,
+} from "./customer-data.mjs";
+import { CustomerBrowser, HttpError, expectRedirect, expectStatus } from "./http-client.mjs";
+import { cartLines, inputValue, inputValues, parseMoney, planIds, testIdText } from "./pages.mjs";
+
+/** How often a journey submits its form twice, as an impatient customer does. */
+const DOUBLE_SUBMIT_PROBABILITY = 0.2;
+/** How often a portability customer, already served, files again for the same number. */
+const REPEAT_PORTABILITY_PROBABILITY = 0.05;
+/** Think time between two requests of a customer: zero to a few milliseconds. */
+const MAX_THINK_MS = 5;
+/** The cart is kept small, as real ones are: above this many items, journeys take some out. */
+const CART_ITEMS_SOFT_LIMIT = 6;
+
+const JOURNEY_WEIGHTS = [
+  ["browse", 25],
+  ["cart", 20],
+  ["checkout", 20],
+  ["signIn", 10],
+  ["topup", 15],
+  ["portability", 10],
+];
+export const JOURNEY_KINDS = JOURNEY_WEIGHTS.map(([kind]) => kind);
+const TOTAL_WEIGHT = JOURNEY_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
+
+function chooseJourney() {
+  let roll = Math.random() * TOTAL_WEIGHT;
+  for (const [kind, weight] of JOURNEY_WEIGHTS) {
+    roll -= weight;
+    if (roll < 0) return kind;
+  }
+  return JOURNEY_WEIGHTS[0][0];
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const think = () => sleep(Math.floor(Math.random() * (MAX_THINK_MS + 1)));
+
+/** What is left of a cart after one action (app/cart/cart.ts's rules, for checking the page). */
+function applyCartIntent(lines, intent, id) {
+  const next = new Map(lines);
+  const quantity = next.get(id) ?? 0;
+  if (intent === "add" || intent === "increment") {
+    if (intent === "add" || quantity > 0) next.set(id, quantity + 1);
+  } else if (intent === "decrement") {
+    if (quantity > 1) next.set(id, quantity - 1);
+    else next.delete(id);
+  } else if (intent === "remove") {
+    next.delete(id);
+  }
+  return next;
+}
+
+const sameCart = (left, right) =>
+  left.size === right.size && [...left].every(([id, quantity]) => right.get(id) === quantity);
+const describeCart = (lines) =>
+  JSON.stringify(Object.fromEntries([...lines].sort(([a], [b]) => a.localeCompare(b))));
+
+/**
+ * The Locations of a submission's answers, all of which must redirect to `pattern`. The ledger
+ * entry counts as told as soon as one answer named the result, even if the other then failed.
+ */
+function toldBy(told, answers, pattern) {
+  if (answers.some((answer) => answer.location && pattern.test(answer.location))) {
+    told.outcome = "told";
+  }
+  return answers.map((answer) => expectRedirect(answer, pattern));
+}
+
+export class SimulatedCustomer {
+  constructor({ index, account, origin, recorder, stopSignal }) {
+    this.index = index;
+    this.account = account;
+    this.recorder = recorder;
+    this.stopSignal = stopSignal;
+    this.browser = new CustomerBrowser({ origin, recorder, stopSignal });
+    this.journeySerial = 0;
+    this.portabilitySerial = 0;
+    this.plans = null;
+    this.lines = topupLines(index);
+    /** Numbers this customer has an open portability request for (a repeat gets a 409). */
+    this.portedNumbers = [];
+  }
+
+  /** Signed in as a browser knows it: the session cookie is there (it may be in chunks). */
+  get signedIn() {
+    return this.browser.jar.hasPrefix("__Host-auth_session");
+  }
+
+  /** Journey after journey until `deadline`; the journey under way is always finished. */
+  async run(deadline) {
+    while (Date.now() < deadline && !this.stopSignal.aborted) {
+      const kind = chooseJourney();
+      const journey = `customer ${this.index} journey ${++this.journeySerial} (${kind})`;
+      this.recorder.journeyStarted(kind);
+      try {
+        await this[kind](journey);
+        this.recorder.journeyCompleted(kind);
+      } catch (error) {
+        if (this.stopSignal.aborted) this.recorder.journeyAborted(kind);
+        else this.recorder.journeyFailed(kind, journey, error);
+      }
+      await think();
+    }
+  }
+
+  async get(path) {
+    await think();
+    return this.browser.get(path);
+  }
+
+  /**
+   * Posts a form once, or, for an impatient customer, twice with the same fields (so with the
+   * same idempotency key): either both at once (a double click) or one right after the other (a
+   * resubmission). Returns every answer; the browser shows the last one.
+   */
+  async submit(path, form, { mayDouble = true } = {}) {
+    await think();
+    if (!mayDouble || !chance(DOUBLE_SUBMIT_PROBABILITY)) {
+      return [await this.browser.post(path, form)];
+    }
+    this.recorder.doubleSubmitted();
+    if (chance(0.5)) {
+      return Promise.all([this.browser.post(path, form), this.browser.post(path, form)]);
+    }
+    const first = await this.browser.post(path, form);
+    return [first, await this.browser.post(path, form)];
+  }
+
+  async ensurePlans() {
+    if (!this.plans) {
+      const page = expectStatus(await this.get("/plans"), 200);
+      this.plans = planIds(page.body);
+      if (this.plans.length === 0) throw new Error("/plans shows no plan to add");
+    }
+    return this.plans;
+  }
+
+  async browse() {
+    const pages = ["/", "/plans", "/help-center?q=recarga"];
+    for (const path of pages.filter(() => chance(0.7))) {
+      expectStatus(await this.get(path), 200);
+    }
+  }
+
+  /** Adds, increments, decrements or removes, checking the cart page after each change. */
+  async cart(journey) {
+    const plans = await this.ensurePlans();
+    let lines = cartLines(expectStatus(await this.get("/cart"), 200).body);
+    const changes = 1 + Math.floor(Math.random() * 3);
+    for (let change = 0; change < changes; change++) {
+      const count = [...lines.values()].reduce((sum, quantity) => sum + quantity, 0);
+      const inCart = [...lines.keys()];
+      let intent;
+      if (inCart.length === 0) intent = "add";
+      else if (count > CART_ITEMS_SOFT_LIMIT) intent = pick(["decrement", "remove"]);
+      else intent = pick(["add", "add", "increment", "decrement", "remove"]);
+      const id = intent === "add" ? pick(plans) : pick(inCart);
+      const answers = await this.submit("/cart", { intent, id });
+      for (const answer of answers) expectRedirect(answer, /^\/cart$/);
+      const page = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+      const shown = cartLines(page.body);
+      const once = applyCartIntent(lines, intent, id);
+      // Two posts at once both start from the same cart cookie, so the later answer's cookie
+      // holds one change; one after the other, both changes apply. Either is right.
+      const acceptable = [once];
+      if (answers.length === 2) acceptable.push(applyCartIntent(once, intent, id));
+      if (!acceptable.some((expected) => sameCart(expected, shown))) {
+        throw new Error(
+          `${journey}: after ${intent} ${id} the cart shows ${describeCart(shown)}, expected ${acceptable.map(describeCart).join(" or ")}`,
+        );
+      }
+      lines = shown;
+    }
+  }
+
+  /** Cart → checkout form → sandbox payment with the approved card → confirmation page. */
+  async checkout(journey) {
+    const plans = await this.ensurePlans();
+    let checkoutPage = await this.get("/checkout");
+    if (checkoutPage.status === 303) {
+      // An empty cart sends the customer back to it: put a plan in first.
+      const added = await this.submit(
+        "/cart",
+        { intent: "add", id: pick(plans) },
+        { mayDouble: false },
+      );
+      expectRedirect(added[0], /^\/cart$/);
+      expectStatus(await this.browser.follow(added[0]), 200);
+      checkoutPage = await this.get("/checkout");
+    }
+    expectStatus(checkoutPage, 200);
+    const idempotencyKey = inputValue(checkoutPage.body, "idempotency_key");
+    if (!idempotencyKey) throw new Error(`${journey}: the checkout form has no idempotency key`);
+    const told = this.recorder.ledger.order({ journey, idempotencyKey });
+    told.amountsShown.push(parseMoney(testIdText(checkoutPage.body, "checkout-total")));
+
+    const email = `${this.account.email.replace("@", `+${this.journeySerial}@`)}`;
+    const answers = await this.submit("/checkout", checkoutForm(email, idempotencyKey));
+    const paymentPages = toldBy(told, answers, /^\/sandbox\/pago\/chk_/);
+    if (new Set(paymentPages).size > 1) {
+      told.problems.push(`one checkout form led to two payment pages: ${paymentPages.join(", ")}`);
+    }
+    const confirmation = await this.pay(paymentPages.at(-1), told, /^\/confirmation\?pedido=/);
+    for (const location of confirmation.locations) {
+      told.refs.push(new URL(location, "http://x").searchParams.get("pedido"));
+    }
+    const page = confirmation.page;
+    told.folios.push(testIdText(page.body, "order-folio"));
+    told.amountsShown.push(parseMoney(testIdText(page.body, "order-total")));
+    told.shownStatus = testIdText(page.body, "order-status");
+    told.shownPaid = told.shownStatus === "Pagado";
+    // Once paid, the confirmation empties the cart; the next checkout starts a new one.
+  }
+
+  /**
+   * Pays on the sandbox's page with the approved card (sometimes twice, as an impatient
+   * customer), then follows the provider back to the store's page.
+   */
+  async pay(paymentPage, told, returnPattern) {
+    const page = expectStatus(await this.get(paymentPage), 200);
+    told.amountsShown.push(parseMoney(testIdText(page.body, "sandbox-amount")));
+    const answers = await this.submit(paymentPage, cardForm());
+    const locations = answers.map((answer) => expectRedirect(answer, returnPattern));
+    told.paidWithApprovedCard = true;
+    const landing = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+    return { locations, page: landing };
+  }
+
+  async signIn() {
+    if (this.signedIn) {
+      await think();
+      const out = await this.browser.post("/auth/sign-out", {});
+      expectRedirect(out, /^\/$/);
+      expectStatus(await this.browser.follow(out), 200);
+    }
+    expectStatus(await this.get("/auth/sign-in"), 200);
+    await this.signInWithForm();
+  }
+
+  async signInWithForm(redirectTo) {
+    const form = { username: this.account.email, password: this.account.password };
+    if (redirectTo) form.redirectTo = redirectTo;
+    const answers = await this.submit("/auth/sign-in", form);
+    // Without a page to come back to, the customer lands on their account.
+    for (const answer of answers) expectRedirect(answer, /^\/my-account/);
+    const landing = await this.browser.follow(answers.at(-1));
+    expectStatus(landing, 200);
+    expectStatus(await this.get("/my-account"), 200);
+  }
+
+  /** Signed in: the top-up form, the sandbox payment, the receipt. */
+  async topup(journey) {
+    let form = await this.get("/my-account/recarga");
+    if (form.status === 303) {
+      // Not signed in (or the session ended): the page sends the customer to sign in first.
+      expectRedirect(form, /^\/auth\/sign-in/);
+      await this.signInWithForm("/my-account/recarga");
+      form = await this.get("/my-account/recarga");
+    }
+    expectStatus(form, 200);
+    const idempotencyKey = inputValue(form.body, "idempotency_key");
+    if (!idempotencyKey) throw new Error(`${journey}: the top-up form has no idempotency key`);
+    const savedLines = inputValues(form.body, "saved_line").filter((value) =>
+      /^\d{10}$/.test(value),
+    );
+    const phoneNumber = pick(this.lines);
+    const amount = pick(TOPUP_AMOUNTS);
+    const fields = { amount: String(amount), idempotency_key: idempotencyKey };
+    if (savedLines.includes(phoneNumber) && chance(0.5)) {
+      // One tap on a line topped up before.
+      Object.assign(fields, {
+        saved_line: phoneNumber,
+        phone_number: "",
+        phone_number_confirm: "",
+      });
+    } else {
+      const typed = `${phoneNumber.slice(0, 2)} ${phoneNumber.slice(2, 6)} ${phoneNumber.slice(6)}`;
+      if (savedLines.length > 0) fields.saved_line = "otro";
+      Object.assign(fields, { phone_number: typed, phone_number_confirm: phoneNumber });
+    }
+    const told = this.recorder.ledger.topup({ journey, idempotencyKey, phoneNumber, amount });
+    const answers = await this.submit("/my-account/recarga", fields);
+    const paymentPages = toldBy(told, answers, /^\/sandbox\/pago\/chk_/);
+    if (new Set(paymentPages).size > 1) {
+      told.problems.push(`one top-up form led to two payment pages: ${paymentPages.join(", ")}`);
+    }
+    const receipt = await this.pay(paymentPages.at(-1), told, /^\/my-account\/recarga\/REC-/);
+    for (const location of receipt.locations) {
+      told.folios.push(decodeURIComponent(location.split("/").at(-1)));
+    }
+    told.folios.push(testIdText(receipt.page.body, "topup-folio"));
+    told.amountsShown.push(parseMoney(testIdText(receipt.page.body, "topup-amount")));
+    told.shownStatus = testIdText(receipt.page.body, "topup-status");
+    told.shownPaid = told.shownStatus === "Pagada";
+  }
+
+  /** A portability request for a number of its own; now and then a second one for a number already requested. */
+  async portability(journey) {
+    const repeat = this.portedNumbers.length > 0 && chance(REPEAT_PORTABILITY_PROBABILITY);
+    const phoneNumber = repeat
+      ? pick(this.portedNumbers)
+      : portabilityNumber(this.index, ++this.portabilitySerial);
+    const page = expectStatus(await this.get("/portabilidad"), 200);
+    const idempotencyKey = inputValue(page.body, "idempotency_key");
+    if (!idempotencyKey) throw new Error(`${journey}: the portability form has no idempotency key`);
+    const told = this.recorder.ledger.portability({ journey, idempotencyKey, phoneNumber });
+    const form = {
+      phone_number: `${phoneNumber.slice(0, 2)} ${phoneNumber.slice(2, 6)} ${phoneNumber.slice(6)}`,
+      nip: String(1000 + Math.floor(Math.random() * 9000)),
+      full_name: pick(["Ana Gómez Martínez", "Luis Hernández Soto", "María José Ruiz"]),
+      email: this.account.email,
+      curp: chance(0.3) ? validCurp().toLowerCase() : validCurp(),
+      current_carrier: pick(CARRIERS),
+      iccid: chance(0.5) ? validIccid() : "",
+      accept_terms: "on",
+      idempotency_key: idempotencyKey,
+    };
+    const answers = await this.submit("/portabilidad", form);
+    if (repeat) {
+      // The number already has an open request: the store refuses a second one (409) and names
+      // the first one's folio; nothing may be stored for this form.
+      for (const answer of answers) expectStatus(answer, 409);
+      told.outcome = "refused";
+      return;
+    }
+    const results = toldBy(told, answers, /^\/portabilidad\?solicitud=POR-/);
+    for (const location of results) {
+      told.folios.push(new URL(location, "http://x").searchParams.get("solicitud"));
+    }
+    const result = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+    const shownFolio = testIdText(result.body, "portability-folio");
+    if (!shownFolio) throw new HttpError(`${journey}: the result page shows no folio`, result);
+    told.folios.push(shownFolio);
+    this.portedNumbers.push(phoneNumber);
+  }
+}

@@ -1,0 +1,158 @@
+import { alertText } from "./pages.mjs";
+
+// Everything the soak observed: every answer's status and latency by route, the journeys, the
+// server errors with enough detail to report them, and the ledger of what customers were told.
+
+/** Details kept of the first failures of each kind (the counts are always complete). */
+const MAX_DETAILS = 20;
+
+/** What the customers were told, in the shape app/reliability/reconcile.ts reads. */
+export class Ledger {
+  orders = [];
+  topups = [];
+  portabilityRequests = [];
+
+  /** A checkout form about to be submitted; the journey fills in what the pages then show. */
+  order({ journey, idempotencyKey }) {
+    const told = {
+      journey,
+      idempotencyKey,
+      outcome: "unknown",
+      refs: [],
+      folios: [],
+      amountsShown: [],
+      paidWithApprovedCard: false,
+      shownPaid: false,
+      shownStatus: null,
+      problems: [],
+    };
+    this.orders.push(told);
+    return told;
+  }
+
+  topup({ journey, idempotencyKey, phoneNumber, amount }) {
+    const told = {
+      journey,
+      idempotencyKey,
+      phoneNumber,
+      amount,
+      outcome: "unknown",
+      folios: [],
+      amountsShown: [],
+      paidWithApprovedCard: false,
+      shownPaid: false,
+      shownStatus: null,
+      problems: [],
+    };
+    this.topups.push(told);
+    return told;
+  }
+
+  portability({ journey, idempotencyKey, phoneNumber }) {
+    const told = { journey, idempotencyKey, phoneNumber, outcome: "unknown", folios: [] };
+    this.portabilityRequests.push(told);
+    return told;
+  }
+}
+
+export class Recorder {
+  ledger = new Ledger();
+  requests = 0;
+  statusCounts = new Map();
+  /** route → { requests, statuses: Map, latencies: number[] } */
+  routes = new Map();
+  latencies = [];
+  serverErrors = [];
+  serverErrorCount = 0;
+  networkErrors = [];
+  networkErrorCount = 0;
+  journeys = new Map();
+  journeyFailures = [];
+  doubleSubmissions = 0;
+
+  #route(route) {
+    let entry = this.routes.get(route);
+    if (!entry) {
+      entry = { requests: 0, statuses: new Map(), latencies: [] };
+      this.routes.set(route, entry);
+    }
+    return entry;
+  }
+
+  recordResponse(response, latencyMs) {
+    this.requests += 1;
+    this.latencies.push(latencyMs);
+    this.statusCounts.set(response.status, (this.statusCounts.get(response.status) ?? 0) + 1);
+    const route = this.#route(response.route);
+    route.requests += 1;
+    route.latencies.push(latencyMs);
+    route.statuses.set(response.status, (route.statuses.get(response.status) ?? 0) + 1);
+    if (response.status >= 500) {
+      this.serverErrorCount += 1;
+      if (this.serverErrors.length < MAX_DETAILS) {
+        this.serverErrors.push({
+          method: response.method,
+          path: response.path,
+          status: response.status,
+          requestId: response.requestId,
+          said: alertText(response.body),
+        });
+      }
+    }
+  }
+
+  recordNetworkError(route, path, error) {
+    this.networkErrorCount += 1;
+    this.#route(route);
+    if (this.networkErrors.length < MAX_DETAILS) {
+      this.networkErrors.push({ route, path, error: error?.message ?? String(error) });
+    }
+  }
+
+  #journey(kind) {
+    let entry = this.journeys.get(kind);
+    if (!entry) {
+      entry = { started: 0, completed: 0, failed: 0, aborted: 0 };
+      this.journeys.set(kind, entry);
+    }
+    return entry;
+  }
+
+  journeyStarted(kind) {
+    this.#journey(kind).started += 1;
+  }
+
+  journeyCompleted(kind) {
+    this.#journey(kind).completed += 1;
+  }
+
+  /** Still under way when the soak stopped waiting; not a failure of the store. */
+  journeyAborted(kind) {
+    this.#journey(kind).aborted += 1;
+  }
+
+  journeyFailed(kind, journey, error) {
+    this.#journey(kind).failed += 1;
+    if (this.journeyFailures.length < MAX_DETAILS) {
+      const response = error?.response;
+      this.journeyFailures.push({
+        journey,
+        error: error?.message ?? String(error),
+        requestId: response?.requestId ?? null,
+        said: response ? alertText(response.body) : null,
+      });
+    }
+  }
+
+  doubleSubmitted() {
+    this.doubleSubmissions += 1;
+  }
+}
+
+/** The value below which `fraction` of the sorted values fall (nearest rank). */
+export function percentile(values, fraction) {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[rank];
+}

@@ -1,0 +1,217 @@
+// The soak's summary: one Markdown text, printed as it is (its tables are padded to read well in
+// a terminal) and written between markers into docs/reliability.md, as bench does for
+// docs/performance.md.
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { JOURNEY_KINDS } from "./journeys.mjs";
+import { percentile } from "./recorder.mjs";
+
+export const START_MARKER = "<!-- soak:start -->";
+export const END_MARKER = "<!-- soak:end -->";
+const MAX_LISTED = 10;
+
+const ms = (value) => `${value.toFixed(0)}`;
+
+/** A Markdown table with padded columns; `right` lists the columns aligned right (numbers). */
+function table(headers, rows, right = []) {
+  const cells = [headers, ...rows].map((row) => row.map(String));
+  const widths = headers.map((_, column) => Math.max(3, ...cells.map((row) => row[column].length)));
+  const line = (row) =>
+    `| ${row
+      .map((cell, column) =>
+        right.includes(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
+      )
+      .join(" | ")} |`;
+  const rule = `| ${widths
+    .map((width, column) =>
+      right.includes(column) ? `${"-".repeat(width - 1)}:` : "-".repeat(width),
+    )
+    .join(" | ")} |`;
+  return [line(cells[0]), rule, ...cells.slice(1).map(line)].join("\n");
+}
+
+const statusList = (statuses) =>
+  [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(", ");
+
+export function machineDescription() {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+/** The summary, and whether the run passed (see `passed` for what it takes). */
+export function buildReport({
+  settings,
+  loadAverageBefore,
+  recorder,
+  elapsedSeconds,
+  reconciliation,
+  server,
+  customersCpuSeconds,
+  identityStore,
+}) {
+  const { findings, notes, checked } = reconciliation;
+  const journeyRows = JOURNEY_KINDS.map((kind) => {
+    const entry = recorder.journeys.get(kind) ?? {
+      started: 0,
+      completed: 0,
+      failed: 0,
+      aborted: 0,
+    };
+    return [kind, entry.started, entry.completed, entry.failed, entry.aborted];
+  });
+  const totals = journeyRows.reduce(
+    (sum, row) => sum.map((value, index) => (index === 0 ? value : value + row[index])),
+    ["all", 0, 0, 0, 0],
+  );
+  const routeRows = [...recorder.routes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([route, entry]) => {
+      const clientErrors = [...entry.statuses].filter(([status]) => status >= 400 && status < 500);
+      const serverErrors = [...entry.statuses].filter(([status]) => status >= 500);
+      return [
+        route,
+        entry.requests,
+        ms(percentile(entry.latencies, 0.5)),
+        ms(percentile(entry.latencies, 0.99)),
+        clientErrors.length ? statusList(clientErrors) : "0",
+        serverErrors.reduce((sum, [, count]) => sum + count, 0),
+      ];
+    });
+  const tooManyRequests = recorder.statusCounts.get(429) ?? 0;
+  const findingCounts = new Map();
+  for (const finding of findings) {
+    findingCounts.set(finding.kind, (findingCounts.get(finding.kind) ?? 0) + 1);
+  }
+  const cleanExit = server.exit.code === 0;
+  const failedJourneys = totals[3];
+  // A request never answered fails a customer as surely as a 5xx; so does a journey the store
+  // answered wrongly (an unexpected 4xx, a cart that shows something else), a server that does
+  // not stop cleanly, and an identity store that would lose accounts at the next start.
+  const passed =
+    recorder.serverErrorCount === 0 &&
+    recorder.networkErrorCount === 0 &&
+    failedJourneys === 0 &&
+    findings.length === 0 &&
+    identityStore.ok &&
+    cleanExit;
+
+  const lines = [
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machineDescription()}: ` +
+      `${settings.clients} customers for ${settings.seconds} s (journeys under way at the end were finished: ${elapsedSeconds.toFixed(1)} s in all), ` +
+      `server \`node ${server.args.join(" ")}\`, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`; ` +
+      // The machine may be shared: its load before the run tells how much of it the soak had.
+      `load average before the run ${loadAverageBefore.map((load) => load.toFixed(1)).join(" / ")} (1 / 5 / 15 min).`,
+    "",
+    `**Result: ${passed ? "PASS" : "FAIL"}** — ${recorder.serverErrorCount} responses 5xx, ${recorder.networkErrorCount} requests without an answer, ${failedJourneys} failed journeys, ${findings.length} reconciliation findings; ` +
+      `server ${cleanExit ? "stopped by SIGTERM with exit code 0" : `did not stop cleanly: ${JSON.stringify(server.exit)}`}; ` +
+      `identity emulator's pool file ${identityStore.detail}.`,
+    "",
+    table(
+      ["Journey", "started", "completed", "failed", "cut off at the end"],
+      [...journeyRows, totals],
+      [1, 2, 3, 4],
+    ),
+    "",
+    table(
+      [
+        "Requests",
+        "req/s",
+        "p50 (ms)",
+        "p99 (ms)",
+        "5xx",
+        "double submissions",
+        "server peak RSS (MB)",
+        "CPU s: server / customers",
+      ],
+      [
+        [
+          recorder.requests,
+          (recorder.requests / elapsedSeconds).toFixed(0),
+          ms(percentile(recorder.latencies, 0.5)),
+          ms(percentile(recorder.latencies, 0.99)),
+          recorder.serverErrorCount,
+          recorder.doubleSubmissions,
+          server.peakRssMb === null ? "—" : server.peakRssMb.toFixed(0),
+          `${server.cpuSeconds === null ? "—" : server.cpuSeconds.toFixed(0)} / ${customersCpuSeconds.toFixed(0)}`,
+        ],
+      ],
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    ),
+    "",
+    `Status counts: ${statusList(recorder.statusCounts)}.` +
+      (tooManyRequests
+        ? ` **${tooManyRequests} answers were 429** although the sign-in limits were raised far above this load.`
+        : " No 429."),
+    "",
+    table(["Route", "requests", "p50 (ms)", "p99 (ms)", "4xx", "5xx"], routeRows, [1, 2, 3, 5]),
+    "",
+    "Reconciliation (customers' ledger against `storefront.sqlite` after the server stopped): " +
+      `${checked.toldOrders} orders, ${checked.toldTopups} top-ups and ${checked.toldPortabilityRequests} portability requests told to customers; ` +
+      `the database holds ${checked.orders} orders, ${checked.topups} top-ups, ${checked.portabilityRequests} portability requests and ${checked.payments} payments (${checked.approvedPayments} approved). ` +
+      (findings.length
+        ? `**${findings.length} findings**: ${[...findingCounts].map(([kind, count]) => `${kind} ${count}`).join(", ")}.`
+        : "No finding: every folio told exists exactly once, no row without its customer, every paid order and top-up has exactly one approved payment of its amount, no approved payment without its paid order or top-up, every order's total is the sum of its lines.") +
+      (notes.length
+        ? ` ${notes.length} rows were created by a request whose answer never arrived.`
+        : ""),
+  ];
+  const listed = (title, items, format) =>
+    items.length
+      ? [
+          "",
+          `${title}${items.length > MAX_LISTED ? ` (first ${MAX_LISTED} of ${items.length})` : ""}:`,
+          "",
+          ...items.slice(0, MAX_LISTED).map((item) => `- ${format(item)}`),
+        ]
+      : [];
+  lines.push(
+    ...listed(
+      "Reconciliation findings",
+      findings,
+      (finding) => `${finding.kind} (${finding.subject}): ${finding.detail}`,
+    ),
+    ...listed("Notes", notes, (note) => `${note.subject}: ${note.detail}`),
+    ...listed(
+      "Server errors (5xx)",
+      recorder.serverErrors,
+      (error) =>
+        `${error.method} ${error.path} → ${error.status} (request ${error.requestId ?? "?"})` +
+        (error.said ? ` — the page said "${error.said}"` : "") +
+        (error.logLine ? `; server log: \`${JSON.stringify(error.logLine)}\`` : ""),
+    ),
+    ...listed(
+      "Requests without an answer",
+      recorder.networkErrors,
+      (error) => `${error.path}: ${error.error}`,
+    ),
+    ...listed(
+      "Failed journeys",
+      recorder.journeyFailures,
+      (failure) =>
+        `${failure.journey}: ${failure.error}${failure.said ? ` — the page said "${failure.said}"` : ""}${failure.requestId ? ` (request ${failure.requestId})` : ""}`,
+    ),
+    ...listed("Server warnings and errors logged", server.problemLines, (line) => `\`${line}\``),
+  );
+  return { text: lines.join("\n"), passed };
+}
+
+/** Replaces the "Last run" block of docs/reliability.md (creating the file if needed). */
+export function writeLastRun(file, text) {
+  let current;
+  try {
+    current = readFileSync(file, "utf8");
+  } catch {
+    current = `# Reliability\n\n## Last run\n\n${START_MARKER}\n${END_MARKER}\n`;
+  }
+  if (!current.includes(START_MARKER) || !current.includes(END_MARKER)) {
+    current = `${current.trimEnd()}\n\n## Last run\n\n${START_MARKER}\n${END_MARKER}\n`;
+  }
+  const block = `${START_MARKER}\n${text}\n${END_MARKER}`;
+  writeFileSync(
+    file,
+    current.replace(new RegExp(`${START_MARKER}[\\s\\S]*${END_MARKER}`), () => block),
+  );
+}
