@@ -54,13 +54,22 @@ try {
     // Its simulation varies from run to run, so each page is audited RUNS times and the median run
     // (by performance score) is kept, as Lighthouse's own guidance on variability advises.
     const runs = [];
-    for (let run = 0; run < RUNS; run++) {
+    let brokenRuns = 0;
+    while (runs.length < RUNS) {
       const { lhr } = await lighthouse(`${base}${page}`, {
         port: chrome.port,
         output: "json",
         logLevel: "error",
         onlyCategories: Object.keys(TARGETS),
       });
+      // A run Lighthouse itself could not finish (a runtime error, no score) measured nothing
+      // about the page: it is run again, twice at most, rather than counted as a zero.
+      if (lhr.runtimeError || lhr.categories.performance?.score == null) {
+        brokenRuns += 1;
+        console.warn(`${page}: Lighthouse run failed (${lhr.runtimeError?.code ?? "no score"})`);
+        if (brokenRuns > 2) throw new Error(`${page}: Lighthouse could not complete a run`);
+        continue;
+      }
       runs.push(lhr);
     }
     runs.sort(
