@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { curpCheckDigit } from "./curp";
-import { isValidIccid, maskPhoneNumber, passesLuhn } from "./numbers";
+import { passesLuhn } from "~/lib/luhn";
+import { isValidIccid, maskPhoneNumber } from "./numbers";
 import { portabilitySchema, statusLookupSchema } from "./portability-schema";
 
 const curp = (() => {

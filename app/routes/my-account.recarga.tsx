@@ -63,19 +63,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const { topup } = created;
     if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-    const payment = await beginTopupPayment(
-      context,
-      request,
-      topup,
-      getFixedT("topup")("receipt.paymentDescription", {
-        folio: topup.folio,
-        amount: formatMoney(topup.amount),
-        masked: maskPhoneNumber(topup.phoneNumber),
-      }),
-    );
-    return redirect(payment.kind === "redirect" ? payment.url : receiptPath(topup.folio), {
-      status: 303,
-    });
+    const target = await beginTopupPayment(context, request, topup);
+    return redirect(target, { status: 303 });
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     return databaseBusy(

@@ -74,19 +74,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const topup = await loadOwnTopup(request, context, params.folio);
   if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-  const result = await beginTopupPayment(
-    context,
-    request,
-    topup,
-    getFixedT("topup")("receipt.paymentDescription", {
-      folio: topup.folio,
-      amount: formatMoney(topup.amount),
-      masked: maskPhoneNumber(topup.phoneNumber),
-    }),
-  );
-  return redirect(result.kind === "redirect" ? result.url : receiptPath(topup.folio), {
-    status: 303,
-  });
+  const target = await beginTopupPayment(context, request, topup);
+  return redirect(target, { status: 303 });
 }
 
 export default function TopupReceiptPage() {

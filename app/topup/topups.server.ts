@@ -3,11 +3,10 @@ import type { AppLoadContext } from "@remix-run/node";
 import { nextFolio } from "~/db/folio-counter.server";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { TopupStatus, TopupsTable } from "~/db/schema";
-import {
-  publicOrigin,
-  type BeginPaymentResult,
-  type PaymentPurpose,
-} from "~/payments/payments.server";
+import { formatMoney } from "~/catalog/money";
+import { getFixedT } from "~/i18n/i18n.server";
+import { publicOrigin, type PaymentPurpose } from "~/payments/payments.server";
+import { maskPhoneNumber } from "./phone";
 
 export const TOPUP_SERIES = "REC";
 export const TOPUP_PAYMENT_PURPOSE = "topup";
@@ -169,20 +168,27 @@ export function receiptPath(folio: string): string {
   return `/my-account/recarga/${encodeURIComponent(folio)}`;
 }
 
-/** Sends the customer to pay the top-up, resuming the payment in flight if there is one. */
-export function beginTopupPayment(
+/**
+ * Opens the top-up's payment, or resumes the one in flight; answers where the customer goes next:
+ * the provider's page, or the receipt when there is nothing to pay.
+ */
+export async function beginTopupPayment(
   context: AppLoadContext,
   request: Request,
   topup: Topup,
-  description: string,
-): Promise<BeginPaymentResult> {
+): Promise<string> {
   const origin = publicOrigin(context.config.PUBLIC_BASE_URL, request);
-  return context.payments.begin({
+  const payment = await context.payments.begin({
     purpose: TOPUP_PAYMENT_PURPOSE,
     reference: topup.id,
     amount: topup.amount,
-    description,
+    description: getFixedT("topup")("receipt.paymentDescription", {
+      folio: topup.folio,
+      amount: formatMoney(topup.amount),
+      masked: maskPhoneNumber(topup.phoneNumber),
+    }),
     returnUrl: `${origin}${receiptPath(topup.folio)}`,
     origin,
   });
+  return payment.kind === "redirect" ? payment.url : receiptPath(topup.folio);
 }

@@ -1,6 +1,10 @@
-// Valid Mexican form data for the simulated customers, built by the same rules the forms check
-// (app/portability/curp.ts, app/portability/numbers.ts, app/checkout/checkout-schema.ts), so
-// that every submission the soak means to be accepted is accepted.
+// Valid Mexican form data for the simulated customers, built with the very check digits the forms
+// verify (app/portability/curp.ts, app/lib/luhn.ts), so that every submission the soak means to be
+// accepted is accepted.
+import { tsImport } from "tsx/esm/api";
+
+const { curpCheckDigit } = await tsImport("../../app/portability/curp.ts", import.meta.url);
+const { passesLuhn } = await tsImport("../../app/lib/luhn.ts", import.meta.url);
 
 export const pick = (items) => items[Math.floor(Math.random() * items.length)];
 export const chance = (probability) => Math.random() < probability;
@@ -38,35 +42,12 @@ export function checkoutForm(email, idempotencyKey) {
   };
 }
 
-// RENAPO's check digit, as app/portability/curp.ts computes it.
-const CURP_CHECK_ALPHABET = "0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ";
-function curpCheckDigit(first17) {
-  let sum = 0;
-  for (let index = 0; index < 17; index++) {
-    sum += CURP_CHECK_ALPHABET.indexOf(first17[index]) * (18 - index);
-  }
-  return (10 - (sum % 10)) % 10;
-}
-
 /** A CURP that passes the form's pattern and check digit (initials, birth date, sex, state…). */
 export function validCurp() {
   const initials = pick(["GOMA", "LOHA", "PEGJ", "RUMF", "SAVM", "HEXL"]);
   const birth = `${pad(50 + Math.floor(Math.random() * 50), 2)}${pad(1 + Math.floor(Math.random() * 12), 2)}${pad(1 + Math.floor(Math.random() * 28), 2)}`;
   const first17 = `${initials}${birth}${pick(["H", "M"])}${pick(["DF", "JC", "NL", "PL", "YN"])}${pick(["RRN", "NTL", "SDR", "MRT"])}0`;
   return `${first17}${curpCheckDigit(first17)}`;
-}
-
-function passesLuhn(number) {
-  let sum = 0;
-  for (let index = 0; index < number.length; index++) {
-    let digit = Number(number[number.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 /** A 19-digit ICCID of a Mexican SIM (89 52 …) with its Luhn check digit. */

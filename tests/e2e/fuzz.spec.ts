@@ -236,7 +236,7 @@ test("10 000 hostile submissions to every form: no 5xx, and every refusal in Spa
 }) => {
   test.setTimeout(240_000);
   const port = freePort(test.info().workerIndex);
-  const base = `http://localhost:${port}`;
+  const base = `http://127.0.0.1:${port}`;
   const server = startServer({
     NODE_ENV: "test",
     PORT: String(port),
@@ -248,6 +248,7 @@ test("10 000 hostile submissions to every form: no 5xx, and every refusal in Spa
   const isSpanishMessage = (text: string) => messages.some((pattern) => pattern.test(text));
   const statuses = new Map<number, number>();
   const failures: string[] = [];
+  let transportRetries = 0;
   try {
     await waitForHealth(base, server);
     const setup = await playwright.request.newContext({ baseURL: base });
@@ -277,13 +278,20 @@ test("10 000 hostile submissions to every form: no 5xx, and every refusal in Spa
         if (submission.contentType) headers["Content-Type"] = submission.contentType;
         if (signedIn) headers.Cookie = sessionCookie;
         const label = `seed ${SEED} case ${index}: ${submission.route} (${submission.shape}${signedIn ? ", signed in" : ""})`;
-        let response: Response;
-        try {
-          response = await fetch(`${base}${submission.route}`, {
+        const send = () =>
+          fetch(`${base}${submission.route}`, {
             method: "POST",
             headers,
             body: submission.body,
             redirect: "manual",
+          });
+        let response: Response;
+        try {
+          // A connection lost once on a loaded machine is sent again; the same submission losing
+          // its answer twice is the server's doing (as a reset after an unread 1 MB body was).
+          response = await send().catch(() => {
+            transportRetries += 1;
+            return send();
           });
         } catch (error) {
           const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -319,8 +327,12 @@ test("10 000 hostile submissions to every form: no 5xx, and every refusal in Spa
   test
     .info()
     .annotations.push({ type: "statuses", description: `seed ${SEED}; ${summary.join(", ")}` });
-  console.log(`fuzz seed ${SEED}; ${summary.join(", ")}`);
+  console.log(
+    `fuzz seed ${SEED}; ${summary.join(", ")}; sent again after a lost connection: ${transportRetries}`,
+  );
   expect(failures.slice(0, 20), `${failures.length} failures, seed ${SEED}`).toEqual([]);
   expect([...statuses.values()].reduce((sum, count) => sum + count, 0)).toBe(SUBMISSIONS);
+  // A few lost connections are the machine; dozens (47 in 1 500 when they were a bug) are not.
+  expect(transportRetries, "connections lost and sent again").toBeLessThanOrEqual(3);
   expect(server.output.join("")).not.toMatch(/"level":50/);
 });

@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { passesLuhn } from "~/lib/luhn";
 import {
   cardBrand,
   createCardSchema,
   expiryIsCurrent,
-  passesLuhn,
   sandboxOutcome,
   TEST_CARDS,
 } from "./card-rules";

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { DeclineReason } from "../provider";
+import { passesLuhn } from "~/lib/luhn";
 
 /**
  * The sandbox's card form and its documented test cards. Messages are keys of the "commerce"
@@ -13,20 +14,6 @@ export const TEST_CARDS = {
 
 export function digitsOnly(value: string): string {
   return value.replace(/[\s-]/g, "");
-}
-
-export function passesLuhn(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let index = 0; index < digits.length; index++) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 export type CardBrand = "visa" | "mastercard" | "amex" | "other";
