@@ -31,32 +31,30 @@ interface ToldSubmission {
   outcome: SubmissionOutcome;
 }
 
-export interface ToldOrder extends ToldSubmission {
-  /** Order references the customer was sent to (`/confirmation?pedido=<ref>`). */
-  refs: readonly string[];
+/** What the pages of a paid journey (an order, a top-up) showed the customer. */
+interface ToldPaidSubmission extends ToldSubmission {
   /** Folios the pages showed; null where a page that should show one did not. */
   folios: readonly (string | null)[];
-  /** Totals shown on the checkout, payment and confirmation pages (whole pesos). */
+  /** Totals shown on the form, payment and result pages (whole pesos). */
   amountsShown: readonly (number | null)[];
   paidWithApprovedCard: boolean;
-  /** The confirmation page said "paid". */
+  /** The result page said "paid". */
   shownPaid: boolean;
-  /** The status text the confirmation page showed; null when the journey never got there. */
+  /** The status text the result page showed; null when the journey never got there. */
   shownStatus: string | null;
   /** Inconsistencies the journey itself saw (e.g. one form leading to two payment pages). */
   problems: readonly string[];
 }
 
-export interface ToldTopup extends ToldSubmission {
+export interface ToldOrder extends ToldPaidSubmission {
+  /** Order references the customer was sent to (`/confirmation?pedido=<ref>`). */
+  refs: readonly string[];
+}
+
+export interface ToldTopup extends ToldPaidSubmission {
   phoneNumber: string;
   /** The amount the customer chose. */
   amount: number;
-  folios: readonly (string | null)[];
-  amountsShown: readonly (number | null)[];
-  paidWithApprovedCard: boolean;
-  shownPaid: boolean;
-  shownStatus: string | null;
-  problems: readonly string[];
 }
 
 export interface ToldPortabilityRequest extends ToldSubmission {

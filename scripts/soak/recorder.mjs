@@ -6,6 +6,17 @@ import { alertText } from "./pages.mjs";
 /** Details kept of the first failures of each kind (the counts are always complete). */
 const MAX_DETAILS = 20;
 
+/** A paid journey before its pages have shown anything. */
+const nothingShownYet = () => ({
+  outcome: "unknown",
+  folios: [],
+  amountsShown: [],
+  paidWithApprovedCard: false,
+  shownPaid: false,
+  shownStatus: null,
+  problems: [],
+});
+
 /** What the customers were told, in the shape app/reliability/reconcile.ts reads. */
 export class Ledger {
   orders = [];
@@ -14,36 +25,13 @@ export class Ledger {
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
   order({ journey, idempotencyKey }) {
-    const told = {
-      journey,
-      idempotencyKey,
-      outcome: "unknown",
-      refs: [],
-      folios: [],
-      amountsShown: [],
-      paidWithApprovedCard: false,
-      shownPaid: false,
-      shownStatus: null,
-      problems: [],
-    };
+    const told = { journey, idempotencyKey, refs: [], ...nothingShownYet() };
     this.orders.push(told);
     return told;
   }
 
   topup({ journey, idempotencyKey, phoneNumber, amount }) {
-    const told = {
-      journey,
-      idempotencyKey,
-      phoneNumber,
-      amount,
-      outcome: "unknown",
-      folios: [],
-      amountsShown: [],
-      paidWithApprovedCard: false,
-      shownPaid: false,
-      shownStatus: null,
-      problems: [],
-    };
+    const told = { journey, idempotencyKey, phoneNumber, amount, ...nothingShownYet() };
     this.topups.push(told);
     return told;
   }
