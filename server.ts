@@ -9,7 +9,7 @@ import { pino } from "pino";
 import { refreshSessionIfDue } from "./app/auth/session.server";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
 import { getFixedT } from "./app/i18n/i18n.server";
-import { formRequestProblem, hasNoBody, WRITE_METHODS } from "./app/server/form-requests";
+import { formRequestProblem, readsAsEmptyForm } from "./app/server/form-requests";
 import { PageCache, isCacheablePageRequest, pageWithNonce } from "./app/server/page-cache";
 import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
@@ -95,22 +95,16 @@ app.use((req, res, next) => {
 });
 
 app.use((req, res, next) => {
-  const problem = formRequestProblem({
+  const formRequest = {
     method: req.method,
     path: req.path,
     contentType: req.get("content-type"),
     contentLength: req.get("content-length"),
     transferEncoding: req.get("transfer-encoding"),
-  });
+  };
+  const problem = formRequestProblem(formRequest);
   if (!problem) {
-    // A bodiless write is an empty form: Remix's `request.formData()` throws on any other type.
-    if (
-      WRITE_METHODS.has(req.method) &&
-      hasNoBody({
-        contentLength: req.get("content-length"),
-        transferEncoding: req.get("transfer-encoding"),
-      })
-    ) {
+    if (readsAsEmptyForm(formRequest)) {
       req.headers["content-type"] = "application/x-www-form-urlencoded";
     }
     return next();

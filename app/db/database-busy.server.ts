@@ -1,11 +1,22 @@
 import { data, type AppLoadContext } from "@remix-run/node";
+import { isDatabaseUnavailable } from "./db.server";
 
 /** The message of a write the database could not take; the form keeps what was typed. */
 export const DATABASE_BUSY_KEY = "common:errors.databaseBusy";
 const RETRY_AFTER_SECONDS = 5;
 
-/** Answers such a write: 503 with Retry-After, logged with the error code only. */
-export function databaseBusy<T>(context: AppLoadContext, what: string, error: unknown, body: T) {
+/**
+ * The answer to a write that failed with `error`: when the database could not take it for a
+ * moment, `body` with 503 and Retry-After (logged with the error code only); any other error is
+ * a bug and is thrown on to the error boundary.
+ */
+export function databaseBusyOrRethrow<T>(
+  context: AppLoadContext,
+  what: string,
+  error: unknown,
+  body: T,
+) {
+  if (!isDatabaseUnavailable(error)) throw error;
   context.logger.warn({
     msg: `${what} not saved: database unavailable`,
     requestId: context.requestId,

@@ -18,8 +18,7 @@ import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import { orderAccessHeaders, readOrderAccess, rememberOrder } from "~/checkout/order-access.server";
 import { beginOrderPayment, confirmationPath } from "~/checkout/order-payments.server";
 import { placeOrder } from "~/checkout/orders.server";
-import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
-import { isDatabaseUnavailable } from "~/db/db.server";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { FieldErrors, FormErrorSummary, SelectField, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -104,8 +103,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(target, { status: 303, headers });
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
-    if (!isDatabaseUnavailable(error)) throw error;
-    return databaseBusy(
+    return databaseBusyOrRethrow(
       context,
       "order",
       error,
@@ -177,7 +175,7 @@ export default function CheckoutPage() {
         <Form method="post" {...getFormProps(form)} className="space-y-8 lg:col-span-2">
           <FormErrorSummary
             formErrors={form.errors}
-            refused={lastResult?.status === "error" && !form.valid}
+            fieldsRefused={lastResult?.status === "error" && !form.valid}
             summaryKey="commerce:checkout.errorSummary"
           />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />

@@ -22,8 +22,7 @@ import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { maskPhoneNumber } from "~/topup/phone";
 import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
 import { beginTopupPayment, createTopup, receiptPath, savedLines } from "~/topup/topups.server";
-import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
-import { isDatabaseUnavailable } from "~/db/db.server";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 
 export const handle = { i18n: ["topup"] };
 
@@ -66,8 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const target = await beginTopupPayment(context, request, topup);
     return redirect(target, { status: 303 });
   } catch (error) {
-    if (!isDatabaseUnavailable(error)) throw error;
-    return databaseBusy(
+    return databaseBusyOrRethrow(
       context,
       "top-up",
       error,
@@ -107,7 +105,7 @@ export default function TopUpPage() {
       <Form method="post" {...getFormProps(form)} className="max-w-3xl space-y-8">
         <FormErrorSummary
           formErrors={form.errors}
-          refused={lastResult?.status === "error" && !form.valid}
+          fieldsRefused={lastResult?.status === "error" && !form.valid}
           summaryKey="topup:form.errorSummary"
         />
         <input type="hidden" name={fields.idempotency_key.name} value={key} />

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
-import { isDatabaseUnavailable } from "~/db/db.server";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { FORM_BODY_LIMIT_BYTES } from "~/server/form-requests";
 
@@ -24,8 +23,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     result = await context.payments.handleNotification(rawBody, request.headers);
   } catch (error) {
     // The provider delivers again later: nothing was applied, so the retry applies it once.
-    if (!isDatabaseUnavailable(error)) throw error;
-    return databaseBusy(context, "payment notification", error, { error: t(DATABASE_BUSY_KEY) });
+    return databaseBusyOrRethrow(context, "payment notification", error, {
+      error: t(DATABASE_BUSY_KEY),
+    });
   }
   if (result === "invalid") {
     return Response.json({ error: t("errors.notificationInvalidSignature") }, { status: 401 });

@@ -11,8 +11,7 @@ import {
 } from "@remix-run/react";
 import { formatMoney } from "~/catalog/money";
 import { FormErrorSummary, TextField } from "~/components/ui/form-field";
-import { DATABASE_BUSY_KEY, databaseBusy } from "~/db/database-busy.server";
-import { isDatabaseUnavailable } from "~/db/db.server";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
@@ -57,12 +56,11 @@ export async function action(args: ActionFunctionArgs) {
     const paid = await args.context.sandbox!.pay(checkout.id, submission.value.card_number);
     return redirect(paid?.return_url ?? checkout.return_url, { status: 303 });
   } catch (error) {
-    if (!isDatabaseUnavailable(error)) throw error;
     const reply = submission.reply({
       formErrors: [DATABASE_BUSY_KEY],
       hideFields: SENSITIVE_FIELDS,
     });
-    return databaseBusy(args.context, "sandbox payment", error, reply);
+    return databaseBusyOrRethrow(args.context, "sandbox payment", error, reply);
   }
 }
 
@@ -118,11 +116,7 @@ export default function SandboxPaymentPage() {
       {checkout.open ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
           <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
-          <FormErrorSummary
-            formErrors={form.errors}
-            refused={false}
-            summaryKey="commerce:checkout.errorSummary"
-          />
+          <FormErrorSummary formErrors={form.errors} />
           <TextField
             meta={fields.card_number}
             label={t("sandbox.fields.card_number")}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORM_BODY_LIMIT_BYTES, formRequestProblem } from "./form-requests";
+import { FORM_BODY_LIMIT_BYTES, formRequestProblem, readsAsEmptyForm } from "./form-requests";
 
 const form = {
   method: "POST",
@@ -26,8 +26,17 @@ describe("which form requests reach a page's action", () => {
 
   it("lets a bodiless POST through whatever its content type, as an empty form", () => {
     for (const contentLength of [undefined, "0"]) {
-      expect(formRequestProblem({ ...form, contentType: undefined, contentLength })).toBeNull();
+      for (const contentType of [undefined, "application/json"]) {
+        const bodiless = { ...form, contentType, contentLength };
+        expect(formRequestProblem(bodiless)).toBeNull();
+        expect(readsAsEmptyForm(bodiless)).toBe(true);
+      }
     }
+    expect(readsAsEmptyForm(form)).toBe(false);
+    expect(readsAsEmptyForm({ ...form, method: "GET", contentLength: undefined })).toBe(false);
+    expect(
+      readsAsEmptyForm({ ...form, contentLength: undefined, transferEncoding: "chunked" }),
+    ).toBe(false);
   });
 
   it("refuses other content types with 415", () => {

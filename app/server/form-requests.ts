@@ -6,7 +6,7 @@
  */
 export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 
-export const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 const OWN_RULES_PREFIXES = ["/payments/webhook/"];
 
@@ -14,26 +14,30 @@ export type FormRequestProblem =
   | { status: 411 | 413; key: "errors.formTooLarge" }
   | { status: 415; key: "errors.unsupportedForm" };
 
-type FormRequestHeaders = {
-  contentLength: string | undefined;
-  transferEncoding: string | undefined;
-};
-
-export function hasNoBody(request: FormRequestHeaders): boolean {
-  if (request.transferEncoding) return false;
-  return request.contentLength === undefined || Number(request.contentLength) === 0;
-}
-
-export function formRequestProblem(request: {
+interface FormRequest {
   method: string;
   path: string;
   contentType: string | undefined;
   contentLength: string | undefined;
   transferEncoding: string | undefined;
-}): FormRequestProblem | null {
-  if (!WRITE_METHODS.has(request.method.toUpperCase())) return null;
-  // A bodiless POST (a bare `fetch`, a script) carries nothing to misread: it reads as an empty form.
-  if (hasNoBody(request)) return null;
+}
+
+function hasNoBody(request: FormRequest): boolean {
+  if (request.transferEncoding) return false;
+  return request.contentLength === undefined || Number(request.contentLength) === 0;
+}
+
+/**
+ * A write without a body, whatever content type it claims, is an empty form: Remix's
+ * `request.formData()` would throw on any type but a form's.
+ */
+export function readsAsEmptyForm(request: FormRequest): boolean {
+  return WRITE_METHODS.has(request.method.toUpperCase()) && hasNoBody(request);
+}
+
+export function formRequestProblem(request: FormRequest): FormRequestProblem | null {
+  // A bodiless POST (a bare `fetch`, a script) carries nothing to misread.
+  if (!WRITE_METHODS.has(request.method.toUpperCase()) || hasNoBody(request)) return null;
   const ownRules = OWN_RULES_PREFIXES.some((prefix) => request.path.startsWith(prefix));
   if (!ownRules) {
     const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import {
+  expect,
+  request,
+  test,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import {
   deriveNotificationKey,
   SIGNATURE_HEADER,
@@ -40,6 +48,11 @@ async function running(env: Record<string, string>, port: number): Promise<Serve
   return server;
 }
 
+const openContexts: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(openContexts.splice(0).map((context) => context.close()));
+});
+
 /** A browser page on `base`, with or without JavaScript as the project says. */
 async function pageOn(browser: Browser, testInfo: TestInfo, base: string): Promise<Page> {
   const context = await browser.newContext({
@@ -47,6 +60,7 @@ async function pageOn(browser: Browser, testInfo: TestInfo, base: string): Promi
     locale: "es-MX",
     javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
   });
+  openContexts.push(context);
   return context.newPage();
 }
 
@@ -232,6 +246,7 @@ async function storefrontWithIdentityOutside(testInfo: TestInfo) {
   const hostPort = freePort(testInfo.workerIndex);
   const host = await running({}, hostPort);
   const hostBase = `http://localhost:${hostPort}`;
+  const identityAdmin = await request.newContext({ baseURL: hostBase });
   const outbox = await (await fetch(`${hostBase}/dev/outbox`)).text();
   const endpoint = new URL(/data-testid="emulator-endpoint">([^<]+)</.exec(outbox)![1]);
   const pool = JSON.parse(
@@ -249,8 +264,8 @@ async function storefrontWithIdentityOutside(testInfo: TestInfo) {
   };
   let store = await running(storeEnv, storePort);
   return {
-    /** The identity host: its outbox and admin API, for creating customers. */
-    hostBase,
+    /** The identity host's outbox and admin API, for creating customers. */
+    identityAdmin,
     proxy,
     base: `http://localhost:${storePort}`,
     output: () => store.output.join(""),
@@ -262,6 +277,7 @@ async function storefrontWithIdentityOutside(testInfo: TestInfo) {
     async stop() {
       await stopServer(store);
       await proxy.down();
+      await identityAdmin.dispose();
       await stopServer(host);
     },
   };
@@ -269,14 +285,12 @@ async function storefrontWithIdentityOutside(testInfo: TestInfo) {
 
 test("the identity service goes away and comes back: the Spanish network message (503, never a 500), sessions kept", async ({
   browser,
-  playwright,
 }, testInfo) => {
   test.setTimeout(90_000);
   const setup = await storefrontWithIdentityOutside(testInfo);
-  const host = await playwright.request.newContext({ baseURL: setup.hostBase });
   try {
-    const signedIn = await createCustomer(host, "caida");
-    const stranger = await createCustomer(host, "caida2");
+    const signedIn = await createCustomer(setup.identityAdmin, "caida");
+    const stranger = await createCustomer(setup.identityAdmin, "caida2");
     const page = await pageOn(browser, testInfo, setup.base);
     await page.goto("/auth/sign-in");
     await signIn(page, signedIn.email, signedIn.password);
@@ -326,21 +340,18 @@ test("the identity service goes away and comes back: the Spanish network message
     ).toBe(true);
     expect(setup.output()).not.toMatch(/"level":50/);
   } finally {
-    await host.dispose();
     await setup.stop();
   }
 });
 
 test("the server restarts mid-journey: the cart and the pending sign-in step survive", async ({
   browser,
-  playwright,
 }, testInfo) => {
   test.setTimeout(90_000);
   const setup = await storefrontWithIdentityOutside(testInfo);
-  const host = await playwright.request.newContext({ baseURL: setup.hostBase });
   try {
     const email = uniqueEmail("reinicio");
-    await adminCreateUser(host, email, "Temporal-1x");
+    await adminCreateUser(setup.identityAdmin, email, "Temporal-1x");
     const page = await pageOn(browser, testInfo, setup.base);
     await cartWith(page, "Conecta 100");
     await page.goto("/auth/sign-in");
@@ -355,7 +366,6 @@ test("the server restarts mid-journey: the cart and the pending sign-in step sur
     await expect(page).toHaveURL(/\/auth\/verify-user|\/my-account/);
     await expect(cartBadge(page)).toHaveText("1");
   } finally {
-    await host.dispose();
     await setup.stop();
   }
 });

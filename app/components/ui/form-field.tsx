@@ -14,25 +14,30 @@ export function singleSelectProps(meta: Parameters<typeof getSelectProps>[0]) {
 
 /**
  * Above a refused form: what the server said about the whole form (a conflict, the database
- * busy) or, when only fields are wrong, `summaryKey` pointing the customer to them.
+ * busy) or, when only fields are wrong (`fieldsRefused`), `summaryKey` pointing to them.
  */
 export function FormErrorSummary({
   formErrors,
-  refused,
+  fieldsRefused = false,
   summaryKey,
 }: {
   formErrors: string[] | undefined;
-  refused: boolean;
-  summaryKey: string;
+  fieldsRefused?: boolean;
+  summaryKey?: string;
 }) {
   const { t } = useTranslation();
-  if (!formErrors?.length && !refused) return null;
+  const messages = formErrors?.length
+    ? formErrors
+    : fieldsRefused && summaryKey
+      ? [summaryKey]
+      : [];
+  if (!messages.length) return null;
   return (
     <div
       role="alert"
       className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
     >
-      {(formErrors?.length ? formErrors : [summaryKey]).map((error) => (
+      {messages.map((error) => (
         <p key={error}>{t(error)}</p>
       ))}
     </div>
