@@ -1,23 +1,35 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import { broadcastDevReady, createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { pino } from "pino";
-import { refreshSessionIfDue } from "./app/auth/session.server";
+import { destination, pino } from "pino";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
 import { getFixedT } from "./app/i18n/i18n.server";
-import { formRequestProblem, readsAsEmptyForm } from "./app/server/form-requests";
+import { createRequestContext, isRedirectStatus } from "./app/lib/request-context.server";
+import {
+  FORM_BODY_LIMIT_BYTES,
+  formRequestProblem,
+  readsAsEmptyForm,
+} from "./app/server/form-requests";
+import { remixHeaders, sendRemixResponse } from "./app/server/express-remix.server";
 import { PageCache, isCacheablePageRequest, pageWithNonce } from "./app/server/page-cache";
+import {
+  discardThenHangUp,
+  isReadableMultipart,
+  readBodyWithin,
+} from "./app/server/request-body.server";
 import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // `tsx server.ts` runs from the project root; the production bundle runs from dist/.
 const projectRoot = path.basename(here) === "dist" ? path.dirname(here) : here;
+/** How long in-flight requests may take to finish after SIGTERM. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How long closing the database and the identity emulator may take after that. */
+const CLOSE_GRACE_MS = 5_000;
 const READINESS_TIMEOUT_MS = 2_000;
 /** Refused form bodies up to this size are read and discarded rather than cut off. */
 const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -33,15 +45,33 @@ try {
   throw error;
 }
 
-const logger = pino({
-  level: config.LOG_LEVEL,
-  base: undefined,
-  // Belt and braces: request logs never carry these, but a careless log call must not either.
-  redact: {
-    paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie", "nip", "*.nip"],
-    censor: "[oculto]",
-  },
+// Synchronous writes with no flush at exit: pino's exit-time flush retries a write to a closed
+// pipe for ever (the parent that read our output is gone), which kept the process alive after
+// SIGTERM. A write stdout cannot take now (a full pipe) fails instead of waiting; the lines wait
+// in a bounded buffer, and past it are dropped: logging never stalls the server or its shutdown.
+const logDestination = destination({
+  dest: 1,
+  sync: true,
+  maxLength: 4 * 1024 * 1024,
+  retryEAGAIN: () => false,
 });
+logDestination.on("error", () => {
+  // A closed or full stdout: pino already stops writing to a closed one.
+});
+// Opening stdout as a stream makes a pipe non-blocking, so a full one answers EAGAIN at once.
+void process.stdout.writable;
+const logger = pino(
+  {
+    level: config.LOG_LEVEL,
+    base: undefined,
+    // Belt and braces: request logs never carry these, but a careless log call must not either.
+    redact: {
+      paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie", "nip", "*.nip"],
+      censor: "[oculto]",
+    },
+  },
+  logDestination,
+);
 const services = await createServices(config, logger);
 const buildPath = config.SERVER_BUILD_PATH
   ? path.resolve(config.SERVER_BUILD_PATH)
@@ -50,9 +80,10 @@ const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 
 const app = express();
 app.disable("x-powered-by");
-if (config.TRUST_PROXY) app.set("trust proxy", true);
+// Only the proxies the operator named: X-Forwarded-For's first entries are the client's to write.
+if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
-const allowedOrigins = config.PUBLIC_BASE_URL ? [new URL(config.PUBLIC_BASE_URL).origin] : [];
+const allowedOrigins = [config.publicOrigin];
 
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
@@ -86,7 +117,8 @@ app.use((req, res, next) => {
   const crossSite = isCrossSiteWrite({
     method: req.method,
     origin: req.get("origin"),
-    host: req.get("host"),
+    secFetchSite: req.get("sec-fetch-site"),
+    requestOrigin: `${req.protocol}://${req.get("host") ?? ""}`,
     allowedOrigins,
   });
   if (!crossSite) return next();
@@ -150,7 +182,13 @@ app.get("/readyz", async (_req, res) => {
   res
     .status(ready ? 200 : 503)
     .set("Cache-Control", "no-store")
-    .json({ status: ready ? "ready" : "unavailable", checks: results });
+    .json({
+      status: ready ? "ready" : "unavailable",
+      checks: results,
+      // Stand-ins for real services: a production server runs on them only by the operator's choice.
+      testDoubles: config.testDoubles,
+      testEnvironment: config.isTestEnvironment,
+    });
 });
 
 const publicDir = path.join(projectRoot, "public");
@@ -172,20 +210,6 @@ app.use((req, res, next) => {
   next();
 });
 
-// Tokens near expiry are refreshed once, before any loader reads them.
-app.use(async (req, res, next) => {
-  try {
-    const refreshed = await refreshSessionIfDue(services, req.get("cookie") ?? null);
-    if (refreshed) {
-      for (const cookie of refreshed.setCookies) res.append("Set-Cookie", cookie);
-      req.headers.cookie = refreshed.cookieHeader;
-    }
-    next();
-  } catch (error) {
-    next(error);
-  }
-});
-
 const pageCache =
   config.PAGE_CACHE_SECONDS > 0
     ? new PageCache({
@@ -197,18 +221,15 @@ const pageCache =
 const appCookieNames = Object.values(services.cookies).map((cookie) => cookie.name);
 
 app.use((req, res, next) => {
-  if (
-    !pageCache ||
-    !isCacheablePageRequest({
-      method: req.method,
-      path: req.path,
-      cookieHeader: req.get("cookie"),
-      hasAuthorization: req.get("authorization") !== undefined,
-      appCookieNames,
-    })
-  ) {
-    return next();
-  }
+  // A request carrying none of the app's cookies gets a page made for nobody in particular.
+  res.locals.forNobodyInParticular = isCacheablePageRequest({
+    method: req.method,
+    path: req.path,
+    cookieHeader: req.get("cookie"),
+    hasAuthorization: req.get("authorization") !== undefined,
+    appCookieNames,
+  });
+  if (!pageCache || !res.locals.forNobodyInParticular) return next();
   const key = req.originalUrl;
   const nonce = res.locals.cspNonce as string;
   const cached = pageCache.get(key);
@@ -256,34 +277,112 @@ function hasAppSetCookie(header: number | string | string[] | undefined): boolea
   return lines.some((line) => !line.startsWith(`${I18N_COOKIE}=`));
 }
 
-app.all(
-  "*",
-  createRequestHandler({
-    build,
-    mode: build.mode,
-    getLoadContext: (req, res): AppLoadContext => ({
-      ...services,
+const handleRemixRequest = createRequestHandler(build, build.mode);
+
+/**
+ * The body of a write, read here within the form limit for every route (decision 0060); undefined
+ * for a read. When the body is refused, the answer is already sent and this resolves to null.
+ */
+async function readRequestBody(
+  req: express.Request,
+  res: express.Response,
+): Promise<Buffer<ArrayBuffer> | undefined | null> {
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  const t = getFixedT();
+  const body = await readBodyWithin(req, FORM_BODY_LIMIT_BYTES);
+  if (body === "too-large") {
+    logger.info({ msg: "body over the limit", requestId: res.locals.requestId });
+    res.status(413).type("text/plain; charset=utf-8").send(t("errors.formTooLarge"));
+    // The rest is never kept: discarded for a moment, then the connection is closed.
+    discardThenHangUp(req);
+    return null;
+  }
+  const contentType = req.get("content-type") ?? "";
+  if (
+    /^multipart\/form-data/i.test(contentType) &&
+    !(await isReadableMultipart(body, contentType))
+  ) {
+    logger.info({ msg: "malformed form refused", requestId: res.locals.requestId });
+    res.status(400).type("text/plain; charset=utf-8").send(t("errors.malformedForm"));
+    return null;
+  }
+  return body;
+}
+
+app.all("*", async (req, res, next) => {
+  try {
+    // A path only: an absolute-form request target names a host of the client's choosing.
+    if (!req.originalUrl.startsWith("/")) {
+      res.status(400).type("text/plain; charset=utf-8").send(getFixedT()("errors.badRequest"));
+      return;
+    }
+    const body = await readRequestBody(req, res);
+    if (body === null) return;
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    // The URL's origin is the configured one, never the Host header's (decision 0058).
+    const request = new Request(`${config.publicOrigin}${req.originalUrl}`, {
+      method: req.method,
+      headers: remixHeaders(req.headers),
+      body,
+      signal: controller.signal,
+    });
+    const context = await createRequestContext(services, {
+      cookieHeader: req.get("cookie") ?? null,
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
       clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       setPageCacheable: (cacheable) => {
         res.locals.pageCacheAllowed = cacheable;
       },
-    }),
-  }),
-);
+    });
+    const response = await handleRemixRequest(request, context);
+    const redirect = isRedirectStatus(response.status);
+    for (const cookie of context.jar.setCookieHeaders({ redirect })) {
+      res.append("Set-Cookie", cookie);
+    }
+    // What was rendered for one visitor stays with that visitor: only a page of a route without
+    // anything personal, for a request without the app's cookies, may be kept (decision 0060).
+    const forAnyone =
+      res.locals.forNobodyInParticular === true && res.locals.pageCacheAllowed === true;
+    if (!response.headers.has("Cache-Control") && !forAnyone) {
+      res.set("Cache-Control", "private, no-store");
+    }
+    await sendRemixResponse(res, response);
+  } catch (error) {
+    next(error);
+  }
+});
 
-const server = app.listen(config.PORT, config.HOST, () => {
-  logger.info({ msg: "listening", url: `http://localhost:${config.PORT}`, env: config.NODE_ENV });
+const server = app.listen(config.PORT, config.host, () => {
+  logger.info({
+    msg: "listening",
+    host: config.host,
+    port: config.PORT,
+    publicOrigin: config.publicOrigin,
+    env: config.NODE_ENV,
+    ...(config.testDoubles.length > 0 ? { testDoubles: config.testDoubles } : {}),
+  });
   // Only under `remix dev`, which sets REMIX_DEV_ORIGIN to learn when the new build is served.
   if (process.env.REMIX_DEV_ORIGIN) broadcastDevReady(build);
 });
 
 let shuttingDown = false;
-async function shutdown(signal: string) {
-  if (shuttingDown) return;
+function shutdown(signal: string) {
+  if (shuttingDown) {
+    // A second signal: the operator wants it gone now.
+    logger.warn({ msg: "second signal: exiting at once", signal });
+    process.exit(1);
+  }
   shuttingDown = true;
   logger.info({ msg: "shutting down", signal });
+  // Whatever hangs (a request, a closer), the process ends by then.
+  setTimeout(() => {
+    logger.error({ msg: "shutdown did not finish in time; exiting" });
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS + CLOSE_GRACE_MS).unref();
   const forced = setTimeout(() => {
     logger.warn({ msg: "in-flight requests did not finish in time; closing connections" });
     server.closeAllConnections();
@@ -303,5 +402,5 @@ async function shutdown(signal: string) {
   });
   server.closeIdleConnections();
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

@@ -6,6 +6,25 @@ import { ConfigError, loadConfig } from "./config.server";
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 const longSecret = "a".repeat(32);
+/** Production on the embedded test doubles, by the operator's explicit choice. */
+const productionTestEnvironment = {
+  NODE_ENV: "production",
+  SESSION_SECRET: "p".repeat(40),
+  PUBLIC_BASE_URL: "https://pruebas.conectamovil.mx",
+  ALLOW_SANDBOX_PAYMENTS: "true",
+  ALLOW_EMBEDDED_IDENTITY: "true",
+};
+
+/** The one-line message loadConfig refuses with. */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig({ DATA_DIR: tempDir(), ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
 
 describe("loadConfig", () => {
   it("starts with embedded defaults on a bare machine", () => {
@@ -26,14 +45,15 @@ describe("loadConfig", () => {
   });
 
   it("refuses to start in production without SESSION_SECRET, naming the variable", () => {
-    expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: tempDir() })).toThrowError(
+    const { SESSION_SECRET: _secret, ...withoutSecret } = productionTestEnvironment;
+    expect(refusal(withoutSecret)).toMatch(
       /^Invalid configuration: SESSION_SECRET: required in production/,
     );
   });
 
   it("reads a comma-separated secret list for rotation, newest first", () => {
     const config = loadConfig({
-      NODE_ENV: "production",
+      ...productionTestEnvironment,
       DATA_DIR: tempDir(),
       SESSION_SECRET: `${"n".repeat(40)}, ${longSecret}`,
     });
@@ -61,4 +81,74 @@ describe("loadConfig", () => {
     expect(message.startsWith(`Invalid configuration: ${variable}:`)).toBe(true);
     expect(message).not.toContain("\n");
   });
+
+  it("refuses production on the payment sandbox or the embedded emulator unless told, naming what is missing", () => {
+    const {
+      ALLOW_SANDBOX_PAYMENTS: _s,
+      ALLOW_EMBEDDED_IDENTITY: _i,
+      ...bare
+    } = productionTestEnvironment;
+    const both = refusal(bare);
+    expect(both).toMatch(/^Refusing to start in production without /);
+    expect(both).toContain("COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID");
+    expect(both).toContain("ALLOW_EMBEDDED_IDENTITY=true");
+    expect(both).toContain("PAYMENT_PROVIDER");
+    expect(both).toContain("ALLOW_SANDBOX_PAYMENTS=true");
+    expect(both).not.toContain("\n");
+
+    const withPool = refusal({
+      ...bare,
+      COGNITO_USER_POOL_ID: "us-west-2_Ab12CdE3f",
+      COGNITO_CLIENT_ID: "4l7kq2n5v8x1c3b6m9p0r2t4w6",
+    });
+    expect(withPool).not.toContain("COGNITO_USER_POOL_ID");
+    expect(withPool).toContain("ALLOW_SANDBOX_PAYMENTS=true");
+
+    const { PUBLIC_BASE_URL: _url, ...withoutAddress } = productionTestEnvironment;
+    expect(refusal(withoutAddress)).toContain("PUBLIC_BASE_URL");
+  });
+
+  it("runs production on test doubles only by opt-in, and says so", () => {
+    const config = loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() });
+    expect(config.testDoubles).toEqual(["payments", "identity"]);
+    expect(config.isTestEnvironment).toBe(true);
+    const development = loadConfig({ DATA_DIR: tempDir() });
+    expect(development.testDoubles).toEqual(["payments", "identity"]);
+    expect(development.isTestEnvironment).toBe(false);
+  });
+
+  it("listens on loopback outside production and on every interface in production", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe("127.0.0.1");
+    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "test" }).host).toBe("127.0.0.1");
+    expect(loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() }).host).toBe("0.0.0.0");
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
+  it("takes the public origin from configuration only, the listening port in development", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), PORT: "3100" }).publicOrigin).toBe(
+      "http://localhost:3100",
+    );
+    expect(loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() }).publicOrigin).toBe(
+      "https://pruebas.conectamovil.mx",
+    );
+  });
+
+  it.each([
+    ["false", false],
+    ["0", false],
+    ["1", 1],
+    ["2", 2],
+    ["10.0.0.1", ["10.0.0.1"]],
+    ["10.0.0.0/8, loopback", ["10.0.0.0/8", "loopback"]],
+    ["::1, fd00::/8", ["::1", "fd00::/8"]],
+  ])("TRUST_PROXY=%s trusts %j", (value, expected) => {
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(["true", "yes", "10.0.0.300", "10.0.0.0/33", "11"])(
+    "TRUST_PROXY=%s is refused, naming the variable",
+    (value) => {
+      expect(refusal({ TRUST_PROXY: value })).toMatch(/^Invalid configuration: TRUST_PROXY:/);
+    },
+  );
 });

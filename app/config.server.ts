@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import * as z from "zod";
 
@@ -13,7 +14,8 @@ const optionalUrl = z.url().optional();
 export const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Default: every interface in production, loopback elsewhere (decision 0058). */
+  HOST: z.string().min(1).optional(),
   SESSION_SECRET: z.string().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_BASE_URL: optionalUrl,
@@ -33,7 +35,14 @@ export const environmentSchema = z.object({
   SOCIAL_INSTAGRAM_URL: z.url().default("https://www.instagram.com/conectamovil"),
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/conectamovil"),
   CONTACT_EMAIL: z.email().default("hola@conectamovil.mx"),
-  TRUST_PROXY: booleanFlag.default(false),
+  /** false, the number of proxies in front of the server, or their addresses (decision 0059). */
+  TRUST_PROXY: z.string().default("false"),
+  /** Only the app's own sandbox so far; a real provider is chosen here. */
+  PAYMENT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
+  /** Production only: run on the payment sandbox anyway (a test environment). */
+  ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+  /** Production only: run the embedded identity emulator anyway (a test environment). */
+  ALLOW_EMBEDDED_IDENTITY: booleanFlag.default(false),
   /** Signs the payment sandbox's notifications; derived from SESSION_SECRET when absent. */
   PAYMENT_NOTIFICATION_SECRET: z.string().min(32, "at least 32 characters").optional(),
   // Identity (Amazon Cognito). Without a pool the server runs the embedded cognito-local emulator.
@@ -60,14 +69,35 @@ export const environmentSchema = z.object({
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   AUTH_RATE_LIMIT_PER_USERNAME: z.coerce.number().int().min(1).default(5),
+  /** Codes one address may be sent in the window (password resets, resent codes). */
+  AUTH_RATE_LIMIT_MESSAGES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
 
-export interface Config extends Omit<Environment, "SESSION_SECRET" | "DATA_DIR"> {
+/** The stand-ins for real services this server can run on. */
+export type TestDouble = "payments" | "identity";
+
+export interface Config extends Omit<
+  Environment,
+  "SESSION_SECRET" | "DATA_DIR" | "HOST" | "TRUST_PROXY"
+> {
   isProduction: boolean;
+  /** The interface to listen on. */
+  host: string;
+  /**
+   * The site's public origin, from configuration only: absolute URLs (the payment provider's
+   * return and notification addresses) are never built from a request's Host header.
+   */
+  publicOrigin: string;
+  /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses. */
+  trustProxy: false | number | string[];
+  /** The test doubles this server runs on instead of real services. */
+  testDoubles: TestDouble[];
+  /** Production on test doubles by the operator's choice: every page says it is a test site. */
+  isTestEnvironment: boolean;
   /** "cognito": a configured user pool; "embedded": the cognito-local emulator started by the app. */
   identityMode: "cognito" | "embedded";
   cognitoAuthFlow: "USER_SRP_AUTH" | "USER_PASSWORD_AUTH";
@@ -99,8 +129,96 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(values.DATA_DIR);
   const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);
   const identity = resolveIdentity(values);
-  const { SESSION_SECRET: _secret, DATA_DIR: _dir, ...rest } = values;
-  return { ...rest, ...identity, isProduction, dataDir, sessionSecrets };
+  const testDoubles: TestDouble[] = [
+    ...(values.PAYMENT_PROVIDER === "sandbox" ? (["payments"] as const) : []),
+    ...(identity.identityMode === "embedded" ? (["identity"] as const) : []),
+  ];
+  if (isProduction) refuseTestDoublesUnlessAllowed(values, testDoubles);
+  const {
+    SESSION_SECRET: _secret,
+    DATA_DIR: _dir,
+    HOST: host,
+    TRUST_PROXY: trustProxy,
+    ...rest
+  } = values;
+  return {
+    ...rest,
+    ...identity,
+    isProduction,
+    host: host ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
+    publicOrigin: values.PUBLIC_BASE_URL
+      ? new URL(values.PUBLIC_BASE_URL).origin
+      : `http://localhost:${values.PORT}`,
+    trustProxy: resolveTrustProxy(trustProxy),
+    testDoubles,
+    isTestEnvironment: isProduction && testDoubles.length > 0,
+    dataDir,
+    sessionSecrets,
+  };
+}
+
+/**
+ * Production runs on real services: a test double (card 4242 paying a real order, codes sent to
+ * nobody) only by the operator's explicit choice. One line names everything that is missing.
+ */
+function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDouble[]) {
+  const missing: string[] = [];
+  if (testDoubles.includes("identity") && !values.ALLOW_EMBEDDED_IDENTITY) {
+    missing.push(
+      "a real identity pool (COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID; ALLOW_EMBEDDED_IDENTITY=true runs a test environment on the embedded emulator)",
+    );
+  }
+  if (testDoubles.includes("payments") && !values.ALLOW_SANDBOX_PAYMENTS) {
+    missing.push(
+      "a real payment provider (PAYMENT_PROVIDER; ALLOW_SANDBOX_PAYMENTS=true runs a test environment on the payment sandbox)",
+    );
+  }
+  if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
+  if (missing.length > 0) {
+    throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
+  }
+}
+
+const NAMED_PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * `X-Forwarded-For` is a list the client starts and each proxy appends to: only the entries the
+ * configured proxies wrote can be believed, so "true" (believe the client's own first entry) is
+ * refused.
+ */
+function resolveTrustProxy(raw: string): false | number | string[] {
+  const value = raw.trim().toLowerCase();
+  if (value === "false" || value === "0") return false;
+  if (value === "true") {
+    throw new ConfigError(
+      "Invalid configuration: TRUST_PROXY: true would trust addresses the client writes; give the number of proxies in front of the server (e.g. 1) or their addresses",
+    );
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) {
+      throw new ConfigError("Invalid configuration: TRUST_PROXY: at most 10 proxies");
+    }
+    return hops;
+  }
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = entries.find((entry) => {
+    if (NAMED_PROXY_RANGES.has(entry)) return false;
+    const [address, prefix, ...extra] = entry.split("/");
+    if (extra.length > 0 || !isIP(address)) return true;
+    if (prefix === undefined) return false;
+    const max = isIP(address) === 4 ? 32 : 128;
+    return !/^\d+$/.test(prefix) || Number(prefix) > max;
+  });
+  if (invalid !== undefined || entries.length === 0) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY: "${invalid ?? raw}" is neither false, a number of proxies, nor an address or subnet (e.g. 10.0.0.1, 10.0.0.0/8, loopback)`,
+    );
+  }
+  return entries;
 }
 
 function resolveIdentity(values: Environment): Pick<Config, "identityMode" | "cognitoAuthFlow"> {

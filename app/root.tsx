@@ -5,7 +5,6 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  data,
   isRouteErrorResponse,
   useLocation,
   useRouteError,
@@ -35,12 +34,12 @@ export const links: LinksFunction = () => [
 
 export const handle = { i18n: ["common"] };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ context }: LoaderFunctionArgs) {
   const t = getFixedT();
   const { config } = context;
-  const { flash, headers } = takeFlash(context, request);
-  const cart = priceCart(readCart(context, request), context.catalogue.find);
-  const customer = getCustomer(request, context);
+  const flash = takeFlash(context);
+  const cart = priceCart(readCart(context), context.catalogue.find);
+  const customer = getCustomer(context);
   const shell: ShellData = {
     locale: "es",
     appTitle: t("app.title"),
@@ -60,8 +59,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       facebook: config.SOCIAL_FACEBOOK_URL,
     },
     contactEmail: config.CONTACT_EMAIL,
+    testEnvironment: config.isTestEnvironment,
   };
-  return data(shell, { headers });
+  return shell;
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -85,6 +85,15 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           {t("app.skipToContent")}
         </a>
+        {shell?.testEnvironment ? (
+          <p
+            role="note"
+            className="relative z-50 border-b-2 border-dashed border-amber-700 bg-amber-50 px-4 py-2 text-center font-semibold text-amber-900"
+            data-testid="test-environment-banner"
+          >
+            {t("app.testEnvironment")}
+          </p>
+        ) : null}
         <Navbar shell={shell} />
         {/* The bar is fixed outside the home page: keep content clear of it. */}
         <div className={pathname === "/" ? "" : "pt-16"} />

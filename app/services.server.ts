@@ -16,6 +16,7 @@ import {
   pendingSignInSchema,
   sessionTokensSchema,
   type PendingSignIn,
+  type Session,
 } from "./auth/session.server";
 import type { SessionTokens } from "./auth/tokens";
 import type { Config } from "./config.server";
@@ -35,8 +36,10 @@ import {
   createPortabilityRequests,
   type PortabilityRequests,
 } from "./portability/requests.server";
+import type { CookieJar } from "./lib/cookie-jar.server";
 import { flashSchema } from "./lib/flash.server";
 import type { Flash } from "./lib/flash";
+import { RateLimiter } from "./lib/rate-limit";
 
 /** Long-lived objects built once at start by server.ts and handed to every loader and action. */
 export interface Services {
@@ -60,14 +63,23 @@ export interface Services {
   };
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
   identity: IdentityService;
+  /** Attempt counters of every limited form (sign-in, codes, status lookups). */
+  rateLimiter: RateLimiter;
   /** Checks run by GET /readyz; each resolves when its dependency answers. */
   readinessChecks: Record<string, () => Promise<void>>;
   /** Run in order on shutdown. */
   closers: Array<() => Promise<void> | void>;
 }
 
-/** What each request adds to the services. */
+/** What each request adds to the services (built once per request by server.ts). */
 export interface RequestContext extends Services {
+  /** This request's cookies: each opened once; every Set-Cookie collected for the response. */
+  jar: CookieJar;
+  /**
+   * The signed-in customer: read once per request, checked against sign-outs and refreshed
+   * before any loader runs; replaced when an action signs in or out.
+   */
+  session: Session | null;
   cspNonce: string;
   requestId: string;
   /** The client's address (per-IP rate limits); honours X-Forwarded-For only with TRUST_PROXY. */
@@ -101,7 +113,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const payments = createPaymentService({ db, provider: sandbox, logger });
   payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
   payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
-  const identity = createIdentity(config, logger);
+  const rateLimiter = new RateLimiter();
+  const identity = createIdentity(config, logger, rateLimiter);
   return {
     config,
     logger,
@@ -155,6 +168,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       }),
     },
     identity,
+    rateLimiter,
     readinessChecks: { database: () => checkDatabase(db), identity: () => identity.ready() },
     closers: [() => identity.close(), () => db.destroy()],
   };

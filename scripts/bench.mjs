@@ -8,7 +8,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { serverArgs } from "./server-command.mjs";
+import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -34,6 +34,7 @@ function startServer(port, extraEnv = {}, nodeArgs = serverArgs()) {
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
+      ...productionTestEnvironment(`http://localhost:${port}`),
       DATA_DIR: dataDir,
       LOG_LEVEL: "silent",
       SESSION_SECRET: "benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz",

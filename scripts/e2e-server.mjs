@@ -16,6 +16,11 @@ const child = spawn(process.execPath, serverArgs(), {
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     SESSION_SECRET: "e2e-secret-that-is-long-enough-for-the-schema-0123456789",
+    // Every test browser comes from 127.0.0.1: with the default per-address limit (300 auth
+    // attempts in 15 min) a repeated run of the sign-in journeys is refused with 429s after a
+    // few minutes. The per-address limit is proven on a server of its own
+    // (security-process.spec.ts); the per-account limits stay at their defaults here.
+    AUTH_RATE_LIMIT_PER_IP: "1000000",
   },
 });
 const stop = (signal) => child.kill(signal);

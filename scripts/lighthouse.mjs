@@ -8,7 +8,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import chromiumFlags from "./chromium-flags.json" with { type: "json" };
-import { serverArgs } from "./server-command.mjs";
+import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3210);
 const PAGES = ["/", "/plans", "/cart", "/auth/sign-in", "/help-center"];
@@ -25,6 +25,7 @@ const server = spawn(process.execPath, serverArgs(), {
     NODE_ENV: "production",
     PORT: String(PORT),
     HOST: "127.0.0.1",
+    ...productionTestEnvironment(`http://localhost:${PORT}`),
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     SESSION_SECRET: "lighthouse-secret-0123456789-abcdefghijklmnopqrstuvwxyz",

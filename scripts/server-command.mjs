@@ -8,3 +8,15 @@ export function serverArgs() {
   if (command !== "node") throw new Error(`npm start must run node, not ${command}`);
   return args;
 }
+
+/**
+ * What a production server needs to run on the embedded test doubles (payment sandbox, identity
+ * emulator): the operator's explicit opt-in and the public address it answers on (decision 0058).
+ */
+export function productionTestEnvironment(publicOrigin) {
+  return {
+    ALLOW_SANDBOX_PAYMENTS: "true",
+    ALLOW_EMBEDDED_IDENTITY: "true",
+    PUBLIC_BASE_URL: publicOrigin,
+  };
+}

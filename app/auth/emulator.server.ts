@@ -219,7 +219,7 @@ export async function startEmbeddedCognito(options: {
       source: string,
       _clientId: string | null,
       _userPoolId: string,
-      user: EmulatorUser,
+      _user: EmulatorUser,
       code: string,
       _clientMetadata: unknown,
       delivery: { DeliveryMedium: "EMAIL" | "SMS"; Destination: string },
@@ -230,18 +230,14 @@ export async function startEmbeddedCognito(options: {
         purpose: source,
         code,
       });
-      if (source === "AdminCreateUser") {
-        // A temporary password is a password: it stays out of the log.
-        options.logger.info(
-          { to: delivery.Destination, purpose: source, outboxId: entry.id },
-          "identity emulator sent a temporary password (see /dev/outbox)",
-        );
-      } else {
-        options.logger.info(
-          { to: delivery.Destination, purpose: source, code, username: user.Username },
-          "identity emulator sent a code",
-        );
-      }
+      // Decision 0008: a code opens an account and an address is personal data; neither is
+      // logged. Outside production the outbox page shows them to the developer.
+      options.logger.info(
+        { purpose: source, medium: delivery.DeliveryMedium, outboxId: entry.id },
+        source === "AdminCreateUser"
+          ? "identity emulator sent a temporary password (see /dev/outbox)"
+          : "identity emulator sent a code (see /dev/outbox)",
+      );
     },
   };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getFixedT } from "~/i18n/i18n.server";
-import { mapCognitoError, type AuthErrorKey } from "./errors";
+import { answersAsCodeSent, mapCognitoError, type AuthErrorKey } from "./errors";
 
 const t = getFixedT("auth");
 
@@ -32,6 +32,9 @@ const cases: Array<[string, string, AuthErrorKey, number, Parameters<typeof mapC
     ["AliasExistsException", "An account with the given email already exists.", "emailExists", 400],
     ["UserNotFoundException", "User does not exist.", "userNotFound", 400, "ForgotPassword"],
     ["UserNotFoundException", "User does not exist.", "incorrectCredentials", 400, "InitiateAuth"],
+    // A code typed for an address without an account reads as a wrong code.
+    ["UserNotFoundException", "User does not exist.", "invalidCode", 400, "ConfirmForgotPassword"],
+    ["UserNotFoundException", "User does not exist.", "invalidCode", 400, "ConfirmSignUp"],
     ["InvalidPasswordException", "Invalid password", "incorrectCredentials", 400, "InitiateAuth"],
     [
       "InvalidPasswordException",
@@ -108,6 +111,7 @@ describe("mapCognitoError", () => {
       "unhandledChallenge",
       "mfaSetupInvalidResponse",
       "rateLimited",
+      "tooManyCodes",
       "accountNotConfirmedInTime",
       "autoSignInNotStarted",
     ]) {
@@ -121,5 +125,25 @@ describe("mapCognitoError", () => {
     expect(t("errors.incorrectCredentials")).toBe("Correo o contraseña incorrectos.");
     expect(t("errors.network")).toMatch(/^Error de red/);
     expect(t("errors.configuration")).toMatch(/^Error de configuración/);
+  });
+});
+
+describe("answersAsCodeSent: a password reset tells nothing about the account", () => {
+  it("answers an unknown address, a disabled account and one without a verified contact as sent", () => {
+    expect(answersAsCodeSent("UserNotFoundException", "User does not exist.")).toBe(true);
+    expect(answersAsCodeSent("NotAuthorizedException", "User is disabled.")).toBe(true);
+    expect(
+      answersAsCodeSent(
+        "InvalidParameterException",
+        "Cannot reset password for the user as there is no registered/verified email or phone_number",
+      ),
+    ).toBe(true);
+  });
+
+  it("keeps real failures as failures", () => {
+    expect(answersAsCodeSent("LimitExceededException", "Attempt limit exceeded")).toBe(false);
+    expect(answersAsCodeSent("CodeDeliveryFailureException", "")).toBe(false);
+    expect(answersAsCodeSent("NetworkError", "Network error")).toBe(false);
+    expect(answersAsCodeSent("InvalidParameterException", "1 validation error")).toBe(false);
   });
 });

@@ -33,6 +33,7 @@ export type AuthErrorKey =
   | "codeDeliveryFailed"
   | "unsupportedByEmulator"
   | "rateLimited"
+  | "tooManyCodes"
   | "totpSetupExpired"
   | "unknown";
 
@@ -101,10 +102,13 @@ export function mapCognitoError(
     case "AliasExistsException":
       return { key: "emailExists", status: 400 };
     case "UserNotFoundException":
-      // Signing in, an unknown email reads like a wrong password (no account enumeration).
-      return operation === "InitiateAuth"
-        ? { key: "incorrectCredentials", status: 400 }
-        : { key: "userNotFound", status: 400 };
+      // Signing in, an unknown email reads like a wrong password; a code for an unknown email
+      // reads like a wrong code, as Cognito answers with PreventUserExistenceErrors.
+      if (operation === "InitiateAuth") return { key: "incorrectCredentials", status: 400 };
+      if (operation === "ConfirmForgotPassword" || operation === "ConfirmSignUp") {
+        return { key: "invalidCode", status: 400 };
+      }
+      return { key: "userNotFound", status: 400 };
     case "LimitExceededException":
       return { key: "attemptLimitExceeded", status: 429 };
     case "TooManyFailedAttemptsException":
@@ -149,4 +153,23 @@ export function mapCognitoError(
     default:
       return { key: "unknown", status: 400 };
   }
+}
+
+/**
+ * Whether a refused password-reset request is answered as if the code went out: an unknown
+ * address, an account without a verified contact and a disabled account all read the same as a
+ * real account, as Cognito's PreventUserExistenceErrors answers, so the form never tells whether
+ * an address has an account.
+ */
+export function answersAsCodeSent(name: string, message: string = ""): boolean {
+  const code = name.includes("#") ? name.slice(name.lastIndexOf("#") + 1) : name;
+  if (code === "UserNotFoundException") return true;
+  if (code === "NotAuthorizedException") return has(message, "User is disabled");
+  if (code === "InvalidParameterException") {
+    return (
+      has(message, "Cannot reset password") ||
+      has(message, "no registered/verified email or phone_number")
+    );
+  }
+  return false;
 }

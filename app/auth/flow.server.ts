@@ -1,15 +1,16 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { getFixedT } from "~/i18n/i18n.server";
-import { flashHeaders } from "~/lib/flash.server";
-import type { Flash } from "~/lib/flash";
+import { setFlash } from "~/lib/flash.server";
 import { attributesRecord, isCognitoError } from "./cognito.server";
 import { mapCognitoError, type AuthErrorKey, type CognitoOperation } from "./errors";
 import { safeRedirectPath } from "./redirect";
 import {
-  clearAuthCookies,
-  pendingCookieHeaders,
+  clearPending,
+  endSession,
   sessionFromAuthentication,
+  setPending,
+  startSession,
   type PendingSignIn,
 } from "./session.server";
 import {
@@ -109,35 +110,31 @@ export function rateLimited(context: AppLoadContext, submission: Replyable, user
   });
 }
 
-/** Joins Set-Cookie lists and a flash into one Headers. */
-export function cookieHeaders(
-  context: AppLoadContext,
-  request: Request,
-  setCookies: string[],
-  flash?: Flash,
-): Headers {
-  const headers = flash ? flashHeaders(context, request, flash) : new Headers();
-  for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-  return headers;
+/**
+ * Counts a code Cognito is about to send to this address (a password reset, a code sent again):
+ * past the limit, a Spanish 429 instead, so that nobody can flood a customer's inbox. Counted
+ * for every address typed, known or not, so the answer tells nothing about which exist.
+ */
+export function messageLimited(context: AppLoadContext, submission: Replyable, username: string) {
+  const { rateLimiter, rateLimits } = context.identity;
+  const verdict = rateLimiter.consume([
+    { key: `messages:${username.toLowerCase()}`, rule: rateLimits.messagesPerAccount },
+  ]);
+  if (verdict.allowed) return null;
+  context.logger.warn({ requestId: context.requestId }, "codes to one address over the limit");
+  return errorReply(submission, "tooManyCodes", 429, {
+    "Retry-After": String(verdict.retryAfterSeconds),
+  });
 }
 
 /** An expired or missing sign-in state: back to sign-in with the spec's explanation. */
-export function signInStateExpired(context: AppLoadContext, request: Request, redirectTo?: string) {
+export function signInStateExpired(context: AppLoadContext, redirectTo?: string) {
   const target = redirectTo
     ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(safeRedirectPath(redirectTo))}`
     : authPath("sign-in");
-  return redirect(target, {
-    status: 303,
-    headers: cookieHeaders(
-      context,
-      request,
-      context.cookies.authPending.clear(request.headers.get("Cookie")),
-      {
-        kind: "error",
-        key: "auth:errors.signInStateExpired",
-      },
-    ),
-  });
+  clearPending(context);
+  setFlash(context, { kind: "error", key: "auth:errors.signInStateExpired" });
+  return redirect(target, { status: 303 });
 }
 
 /** The challenge parameters worth keeping for the next view (never a secret). */
@@ -158,7 +155,6 @@ function keptParameters(parameters: Record<string, string> | undefined) {
 
 interface SignInContext {
   context: AppLoadContext;
-  request: Request;
   submission: Replyable;
   username: string;
   redirectTo: string;
@@ -172,23 +168,15 @@ interface SignInContext {
 export async function continueSignIn(
   input: SignInContext & { response: AuthResponse },
 ): Promise<AuthActionResult> {
-  const { context, request, submission, response, username, redirectTo, previous } = input;
+  const { context, submission, response, username, redirectTo, previous } = input;
   const next = signInNextStep({ type: "response", response });
   if (!next || next.step === null) {
     context.logger.warn(
       { challenge: next && "unhandledChallenge" in next ? next.unhandledChallenge : "?" },
       "unhandled sign-in challenge",
     );
-    return errorReply(
-      submission,
-      "unhandledChallenge",
-      400,
-      cookieHeaders(
-        context,
-        request,
-        context.cookies.authPending.clear(request.headers.get("Cookie")),
-      ),
-    );
+    clearPending(context);
+    return errorReply(submission, "unhandledChallenge", 400);
   }
   if (next.step === "DONE") {
     return finishSignIn({ ...input, result: response.AuthenticationResult! });
@@ -219,17 +207,15 @@ export async function continueSignIn(
       return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken");
     }
   }
-  return redirect(authPath(next.view!), {
-    status: 303,
-    headers: cookieHeaders(context, request, pendingCookieHeaders(context, request, pending)),
-  });
+  setPending(context, pending);
+  return redirect(authPath(next.view!), { status: 303 });
 }
 
 /** Tokens arrived: store them, end the sign-in state, and offer to verify a contact if none is. */
 export async function finishSignIn(
   input: SignInContext & { result: AuthenticationResult },
 ): Promise<AuthActionResult> {
-  const { context, request, submission, result, username, redirectTo } = input;
+  const { context, submission, result, username, redirectTo } = input;
   const tokens = sessionFromAuthentication(result, {
     loginId: username,
     authFlowType: context.identity.client.authFlow,
@@ -242,28 +228,33 @@ export async function finishSignIn(
     // Spec §4: failing to fetch the attributes still completes the sign-in.
   }
   context.identity.rateLimiter.reset(`user:${username.toLowerCase()}`);
-  const cookieHeader = request.headers.get("Cookie");
-  const setCookies = [
-    ...context.cookies.authSession.write(tokens, cookieHeader),
-    ...context.cookies.authPending.clear(cookieHeader),
-  ];
+  startSession(context, tokens);
   const target = safeRedirectPath(redirectTo);
   if (afterSignInView(attributes) === "verify-user") {
     return redirect(`${authPath("verify-user")}?redirectTo=${encodeURIComponent(target)}`, {
       status: 303,
-      headers: cookieHeaders(context, request, setCookies),
     });
   }
-  return redirect(target, {
-    status: 303,
-    headers: cookieHeaders(context, request, setCookies, {
-      kind: "success",
-      key: "auth:flash.signedIn",
-    }),
-  });
+  setFlash(context, { kind: "success", key: "auth:flash.signedIn" });
+  return redirect(target, { status: 303 });
 }
 
-/** Sign-out everywhere it is needed: cookies cleared, refresh token revoked where supported. */
-export function signOutHeaders(context: AppLoadContext, request: Request, flash?: Flash) {
-  return cookieHeaders(context, request, clearAuthCookies(context, request), flash);
+/**
+ * Sign-out: Cognito revokes the refresh token (and the access tokens issued from it) where it
+ * can, and the session ends here for every copy of its cookie whatever Cognito answers.
+ */
+export async function signOut(context: AppLoadContext) {
+  const tokens = context.session?.tokens ?? context.jar.received(context.cookies.authSession);
+  if (tokens) {
+    try {
+      await context.identity.client.revokeToken(tokens.refreshToken);
+    } catch (error) {
+      // Not supported, unreachable or already revoked: the session ends here anyway.
+      context.logger.info(
+        { requestId: context.requestId, code: (error as { code?: string }).code ?? "unknown" },
+        "token revocation failed; the session is ended here",
+      );
+    }
+  }
+  await endSession(context);
 }

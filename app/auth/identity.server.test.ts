@@ -4,6 +4,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "~/config.server";
+import { RateLimiter } from "~/lib/rate-limit";
 import { isCognitoError } from "./cognito.server";
 import { createIdentity, type IdentityService } from "./identity.server";
 import { totpCode } from "./totp.server";
@@ -21,6 +22,7 @@ function embedded(
   const identity = createIdentity(
     loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, ...env }),
     logger,
+    new RateLimiter(),
   );
   started.push(identity);
   return { identity, dataDir };
@@ -166,10 +168,13 @@ describe("the embedded cognito-local", () => {
     expect(secondTarget!.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
-  it("has no outbox in production", async () => {
+  it("has no outbox in a production test environment", async () => {
     const { identity } = embedded(undefined, {
       NODE_ENV: "production",
       SESSION_SECRET: "p".repeat(40),
+      PUBLIC_BASE_URL: "https://pruebas.conectamovil.mx",
+      ALLOW_EMBEDDED_IDENTITY: "true",
+      ALLOW_SANDBOX_PAYMENTS: "true",
     });
     expect(identity.outbox).toBeNull();
     await identity.ready();

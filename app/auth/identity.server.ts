@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./cognito.server";
 import { Outbox, startEmbeddedCognito } from "./emulator.server";
-import { RateLimiter, type RateLimitRule } from "./rate-limit";
+import { RateLimiter, type RateLimitRule } from "~/lib/rate-limit";
 import type { PasswordPolicy } from "./schemas";
 
 /** Everything the auth routes need from the identity service, built once at start. */
@@ -15,7 +15,12 @@ export interface IdentityService {
   /** The emulator's address and pool (for the outbox page and tests); null with a real pool. */
   embeddedTarget(): Promise<CognitoTarget | null>;
   rateLimiter: RateLimiter;
-  rateLimits: { perIp: RateLimitRule; perUsername: RateLimitRule };
+  rateLimits: {
+    perIp: RateLimitRule;
+    perUsername: RateLimitRule;
+    /** Codes sent by e-mail or SMS to one address (password resets, resent codes). */
+    messagesPerAccount: RateLimitRule;
+  };
   /** Resolves when the service answers (GET /readyz). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -31,15 +36,20 @@ export function passwordPolicyFrom(config: Config): PasswordPolicy {
   };
 }
 
-export function createIdentity(config: Config, logger: Logger): IdentityService {
+export function createIdentity(
+  config: Config,
+  logger: Logger,
+  rateLimiter: RateLimiter,
+): IdentityService {
   const passwordPolicy = passwordPolicyFrom(config);
   const windowMs = config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
   const common = {
     passwordPolicy,
-    rateLimiter: new RateLimiter(),
+    rateLimiter,
     rateLimits: {
       perIp: { limit: config.AUTH_RATE_LIMIT_PER_IP, windowMs },
       perUsername: { limit: config.AUTH_RATE_LIMIT_PER_USERNAME, windowMs },
+      messagesPerAccount: { limit: config.AUTH_RATE_LIMIT_MESSAGES_PER_ACCOUNT, windowMs },
     },
   };
 
@@ -74,8 +84,9 @@ export function createIdentity(config: Config, logger: Logger): IdentityService 
   }
 
   if (config.isProduction) {
+    // Only with ALLOW_EMBEDDED_IDENTITY (config.server.ts refuses otherwise).
     logger.warn(
-      "no COGNITO_USER_POOL_ID: running the embedded identity emulator, which is not for real customers",
+      "test environment: running the embedded identity emulator (ALLOW_EMBEDDED_IDENTITY), not for real customers",
     );
   }
   const outbox = new Outbox();

@@ -1,12 +1,18 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { MAX_SET_COOKIE_BYTES, createSealedCookie } from "~/lib/sealed-cookie.server";
-import { CognitoError } from "./cognito.server";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "~/db/db.server";
+import { createCookieJar } from "~/lib/cookie-jar.server";
 import {
-  applySetCookies,
+  MAX_SET_COOKIE_BYTES,
+  createSealedCookie,
+  parseCookieHeader,
+} from "~/lib/sealed-cookie.server";
+import { CognitoError } from "./cognito.server";
+import { revokeSession } from "./revoked-sessions.server";
+import {
+  loadSession,
   pendingSignInSchema,
-  refreshSessionIfDue,
   sessionFromAuthentication,
   sessionTokensSchema,
   type PendingSignIn,
@@ -35,8 +41,16 @@ const sessionCookie = (secure = false) =>
   });
 
 /** The Cookie header a browser sends after receiving these Set-Cookie lines. */
-const browserSends = (setCookies: string[], previous: string | null = null) =>
-  applySetCookies(previous, setCookies);
+function browserSends(setCookies: string[], previous: string | null = null): string {
+  const cookies = parseCookieHeader(previous);
+  for (const line of setCookies) {
+    const [pair] = line.split(";");
+    const at = pair.indexOf("=");
+    if (line.includes("Max-Age=0")) cookies.delete(pair.slice(0, at));
+    else cookies.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  return [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+}
 
 describe("the session cookie with tokens of real Cognito size", () => {
   it("the tokens together do not fit one cookie, so they are chunked, every Set-Cookie under 4096 bytes", () => {
@@ -123,11 +137,12 @@ describe("the session cookie with tokens of real Cognito size", () => {
   });
 });
 
-describe("refreshSessionIfDue", () => {
+describe("loadSession: the session read once per request", () => {
   const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const jwt = (payload: object) => `${base64url({ alg: "RS256" })}.${base64url(payload)}.sig`;
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   const expiring: SessionTokens = {
+    sessionId: "session-id-0123456789",
     accessToken: jwt({ exp: nowSeconds() + 60, iat: nowSeconds() - 3540 }),
     idToken: jwt({ sub: "s", email: "a@b.mx" }),
     refreshToken: "refresh-1",
@@ -135,45 +150,66 @@ describe("refreshSessionIfDue", () => {
     signInDetails: { loginId: "a@b.mx", authFlowType: "USER_SRP_AUTH" },
   };
 
-  function servicesWith(refresh: () => Promise<unknown>) {
+  const databases: Db[] = [];
+  afterAll(async () => {
+    for (const db of databases) await db.destroy();
+  });
+
+  async function servicesWith(refresh: () => Promise<unknown>) {
     const cookie = sessionCookie();
+    const db = await openDatabase({ dataDir: null });
+    databases.push(db);
     return {
       cookie,
+      db,
       services: {
         cookies: { authSession: cookie },
         identity: { client: { refresh } },
-        logger: { info: vi.fn() },
-      } as unknown as Parameters<typeof refreshSessionIfDue>[0],
+        logger: { info: vi.fn(), error: vi.fn() },
+        db,
+      } as unknown as Parameters<typeof loadSession>[0],
     };
   }
 
   it("leaves a fresh session alone", async () => {
     const refresh = vi.fn();
-    const { cookie, services } = servicesWith(refresh);
-    const header = browserSends(cookie.write(realSize, null));
-    expect(await refreshSessionIfDue(services, header)).toBeNull();
+    const { cookie, services } = await servicesWith(refresh);
+    const jar = createCookieJar(browserSends(cookie.write(realSize, null)));
+    expect((await loadSession(services, jar))?.tokens).toEqual(realSize);
     expect(refresh).not.toHaveBeenCalled();
+    expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
   });
 
-  it("refreshes a token about to expire and keeps the refresh token Cognito did not replace", async () => {
+  it("reads a session signed out elsewhere as none, and removes its cookie", async () => {
+    const { cookie, services, db } = await servicesWith(vi.fn());
+    await revokeSession(db, realSize.sessionId, new Date(Date.now() + 60_000));
+    const jar = createCookieJar(browserSends(cookie.write(realSize, null)));
+    expect(await loadSession(services, jar)).toBeNull();
+    const setCookies = jar.setCookieHeaders({ redirect: false });
+    expect(setCookies.length).toBeGreaterThan(0);
+    expect(setCookies.every((line) => line.includes("Max-Age=0"))).toBe(true);
+  });
+
+  it("refreshes a token about to expire, keeping the session id and the refresh token Cognito did not replace", async () => {
     const newAccess = jwt({ exp: nowSeconds() + 3600, iat: nowSeconds() });
-    const { cookie, services } = servicesWith(async () => ({
+    const { cookie, services } = await servicesWith(async () => ({
       AccessToken: newAccess,
       IdToken: expiring.idToken,
     }));
-    const header = browserSends(cookie.write(expiring, null));
-    const result = await refreshSessionIfDue(services, header);
-    expect(cookie.read(result!.cookieHeader)).toMatchObject({
+    const jar = createCookieJar(browserSends(cookie.write(expiring, null)));
+    const session = await loadSession(services, jar);
+    expect(session?.tokens).toMatchObject({
       accessToken: newAccess,
       refreshToken: "refresh-1",
+      sessionId: expiring.sessionId,
     });
-    expect(result!.setCookies.every((line) => Buffer.byteLength(line) < MAX_SET_COOKIE_BYTES)).toBe(
-      true,
-    );
+    const setCookies = jar.setCookieHeaders({ redirect: false });
+    expect(cookie.read(browserSends(setCookies))).toMatchObject({ accessToken: newAccess });
+    expect(setCookies.every((line) => Buffer.byteLength(line) < MAX_SET_COOKIE_BYTES)).toBe(true);
   });
 
   it("signs the customer out when Cognito refuses the refresh token", async () => {
-    const { cookie, services } = servicesWith(async () => {
+    const { cookie, services } = await servicesWith(async () => {
       throw new CognitoError(
         "NotAuthorizedException",
         "Refresh Token has been revoked",
@@ -181,18 +217,19 @@ describe("refreshSessionIfDue", () => {
         "InitiateAuth",
       );
     });
-    const header = browserSends(cookie.write(expiring, null));
-    const result = await refreshSessionIfDue(services, header);
-    expect(result!.setCookies.every((line) => line.includes("Max-Age=0"))).toBe(true);
-    expect(cookie.read(result!.cookieHeader)).toBeNull();
+    const jar = createCookieJar(browserSends(cookie.write(expiring, null)));
+    expect(await loadSession(services, jar)).toBeNull();
+    const setCookies = jar.setCookieHeaders({ redirect: false });
+    expect(setCookies.every((line) => line.includes("Max-Age=0"))).toBe(true);
   });
 
   it("keeps the session when the service cannot be reached (network error)", async () => {
-    const { cookie, services } = servicesWith(async () => {
+    const { cookie, services } = await servicesWith(async () => {
       throw new CognitoError("NetworkError", "Network error", 0, "InitiateAuth");
     });
-    const header = browserSends(cookie.write(expiring, null));
-    expect(await refreshSessionIfDue(services, header)).toBeNull();
+    const jar = createCookieJar(browserSends(cookie.write(expiring, null)));
+    expect((await loadSession(services, jar))?.tokens).toEqual(expiring);
+    expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
   });
 
   it("shares one refresh between concurrent requests of the same customer", async () => {
@@ -200,11 +237,11 @@ describe("refreshSessionIfDue", () => {
       AccessToken: jwt({ exp: nowSeconds() + 3600 }),
       IdToken: expiring.idToken,
     }));
-    const { cookie, services } = servicesWith(refresh);
+    const { cookie, services } = await servicesWith(refresh);
     const header = browserSends(cookie.write(expiring, null));
     await Promise.all([
-      refreshSessionIfDue(services, header),
-      refreshSessionIfDue(services, header),
+      loadSession(services, createCookieJar(header)),
+      loadSession(services, createCookieJar(header)),
     ]);
     expect(refresh).toHaveBeenCalledTimes(1);
   });

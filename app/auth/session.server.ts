@@ -1,10 +1,12 @@
+import { randomBytes } from "node:crypto";
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
-import { flashHeaders } from "~/lib/flash.server";
-import { parseCookieHeader } from "~/lib/sealed-cookie.server";
+import type { CookieJar } from "~/lib/cookie-jar.server";
+import { setFlash } from "~/lib/flash.server";
 import type { Services } from "~/services.server";
 import { isCognitoError } from "./cognito.server";
 import { signInPathFor } from "./redirect";
+import { isSessionRevoked, revokeSession } from "./revoked-sessions.server";
 import {
   customerFromTokens,
   measureClockDrift,
@@ -19,6 +21,7 @@ export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 export const PENDING_MAX_AGE_SECONDS = 180;
 
 export const sessionTokensSchema: z.ZodType<SessionTokens> = z.object({
+  sessionId: z.string().min(16).max(64),
   accessToken: z.string().min(1),
   idToken: z.string().min(1),
   refreshToken: z.string().min(1),
@@ -56,21 +59,26 @@ export const pendingSignInSchema: z.ZodType<PendingSignIn> = z.object({
   expiresAt: z.number(),
 });
 
-type CookieContext = Pick<Services, "cookies">;
+/** Who is signed in for this request, and the tokens that prove it. */
+export interface Session {
+  tokens: SessionTokens;
+  customer: Customer;
+}
 
-export function readSession(context: CookieContext, request: Request): SessionTokens | null {
-  return context.cookies.authSession.read(request.headers.get("Cookie"));
+function newSessionId(): string {
+  return randomBytes(16).toString("base64url");
 }
 
 /** Tokens as they arrived from Cognito → the session to store. */
 export function sessionFromAuthentication(
   result: { AccessToken: string; IdToken: string; RefreshToken?: string },
   signInDetails: SessionTokens["signInDetails"],
-  previousRefreshToken?: string,
+  previous?: Pick<SessionTokens, "refreshToken" | "sessionId">,
 ): SessionTokens | null {
-  const refreshToken = result.RefreshToken ?? previousRefreshToken;
+  const refreshToken = result.RefreshToken ?? previous?.refreshToken;
   if (!refreshToken) return null;
   return {
+    sessionId: previous?.sessionId ?? newSessionId(),
     accessToken: result.AccessToken,
     idToken: result.IdToken,
     refreshToken,
@@ -79,10 +87,101 @@ export function sessionFromAuthentication(
   };
 }
 
+function sessionOf(tokens: SessionTokens | null): Session | null {
+  const customer = tokens ? customerFromTokens(tokens) : null;
+  return tokens && customer ? { tokens, customer } : null;
+}
+
+type SessionServices = Pick<Services, "cookies" | "identity" | "logger" | "db">;
+
+type RefreshOutcome = SessionTokens | "signed-out" | "unreachable";
+/** Per identity client (one per server), refresh token → the refresh it started. */
+const refreshesByClient = new WeakMap<object, Map<string, Promise<RefreshOutcome>>>();
+/**
+ * How long a refresh's outcome answers other requests that still carry the old tokens (sent
+ * before the browser stored the new cookie).
+ */
+const REFRESH_SHARED_MS = 30_000;
+
+/**
+ * Refreshes tokens about to expire. A refusal signs the customer out; an unreachable service
+ * keeps the session as it is, to try again on the next request. Requests of one customer that
+ * arrive together share one refresh, so a rotating refresh token is used once.
+ */
+function refreshed(services: SessionServices, tokens: SessionTokens) {
+  const { client } = services.identity;
+  let recentRefreshes = refreshesByClient.get(client);
+  if (!recentRefreshes) {
+    recentRefreshes = new Map();
+    refreshesByClient.set(client, recentRefreshes);
+  }
+  const recent = recentRefreshes;
+  let pending = recent.get(tokens.refreshToken);
+  if (!pending) {
+    pending = client
+      .refresh(tokens.refreshToken)
+      .then(
+        (result) =>
+          sessionFromAuthentication(result, tokens.signInDetails, tokens) ??
+          ("signed-out" as const),
+      )
+      .catch((error: unknown) => {
+        if (isCognitoError(error) && error.isNetwork) return "unreachable" as const;
+        const code = isCognitoError(error) ? error.code : "unexpected";
+        services.logger.info({ code }, "session refresh refused: signing out");
+        return "signed-out" as const;
+      })
+      .then((outcome) => {
+        // An unreachable service is asked again by the next request.
+        if (outcome === "unreachable") recent.delete(tokens.refreshToken);
+        else setTimeout(() => recent.delete(tokens.refreshToken), REFRESH_SHARED_MS).unref();
+        return outcome;
+      });
+    recent.set(tokens.refreshToken, pending);
+  }
+  return pending;
+}
+
+/**
+ * The session of this request, read once before any loader or action runs (server.ts): the
+ * cookie opened, checked against sign-outs, and its tokens refreshed when they are about to
+ * expire. What changes is written to the request's cookie jar.
+ */
+export async function loadSession(
+  services: SessionServices,
+  jar: CookieJar,
+): Promise<Session | null> {
+  const cookie = services.cookies.authSession;
+  let tokens = jar.get(cookie);
+  if (!tokens) return null;
+  try {
+    if (await isSessionRevoked(services.db, tokens.sessionId)) {
+      jar.clear(cookie);
+      return null;
+    }
+  } catch (error) {
+    // Without the database the sign-out cannot be checked: no session for this request, and the
+    // cookie stays for the next one.
+    services.logger.error({ err: error }, "session revocation check failed");
+    return null;
+  }
+  if (refreshDue(tokens, Date.now())) {
+    const outcome = await refreshed(services, tokens);
+    if (outcome === "signed-out") {
+      jar.clear(cookie);
+      return null;
+    }
+    if (outcome !== "unreachable") {
+      tokens = outcome;
+      jar.set(cookie, tokens);
+    }
+  }
+  return sessionOf(tokens);
+}
+
 /** The signed-in customer, or null. */
-export function getCustomer(request: Request, context: CookieContext): Customer | null {
-  const tokens = readSession(context, request);
-  return tokens ? customerFromTokens(tokens) : null;
+export function getCustomer(context: AppLoadContext): Customer | null {
+  return context.session?.customer ?? null;
 }
 
 export interface SignedIn {
@@ -95,96 +194,56 @@ export interface SignedIn {
  * in, and the access token for calls on their behalf. Anyone else is sent to sign-in, which
  * brings them back to this page (same-site path) afterwards.
  */
-export function requireCustomer(request: Request, context: AppLoadContext): SignedIn {
-  const tokens = readSession(context, request);
-  const customer = tokens ? customerFromTokens(tokens) : null;
-  if (tokens && customer) return { customer, accessToken: tokens.accessToken };
+export function requireCustomer(context: AppLoadContext, request: Request): SignedIn {
+  const { session } = context;
+  if (session) return { customer: session.customer, accessToken: session.tokens.accessToken };
   const url = new URL(request.url);
-  throw redirect(signInPathFor(`${url.pathname}${url.search}`), {
-    status: 303,
-    headers: flashHeaders(context, request, { kind: "info", key: "auth:flash.signInRequired" }),
+  setFlash(context, { kind: "info", key: "auth:flash.signInRequired" });
+  throw redirect(signInPathFor(`${url.pathname}${url.search}`), { status: 303 });
+}
+
+/** Tokens arrived: this browser is signed in, and any sign-in in progress is over. */
+export function startSession(context: AppLoadContext, tokens: SessionTokens) {
+  context.jar.set(context.cookies.authSession, tokens);
+  context.jar.clear(context.cookies.authPending);
+  context.session = sessionOf(tokens);
+}
+
+/**
+ * Signs this browser out and ends the session for every copy of its cookie: the session id is
+ * revoked until the longest-lived copy has expired. What this browser may reopen as a guest
+ * (orders, portability requests) is forgotten too, for the next person at the same browser.
+ */
+export async function endSession(context: AppLoadContext) {
+  const tokens = context.session?.tokens ?? context.jar.received(context.cookies.authSession);
+  if (tokens) {
+    await revokeSession(
+      context.db,
+      tokens.sessionId,
+      new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
+    );
+  }
+  const { jar, cookies } = context;
+  jar.clear(cookies.authSession);
+  jar.clear(cookies.authPending);
+  jar.clear(cookies.orderAccess);
+  jar.clear(cookies.portability);
+  context.session = null;
+}
+
+/** Remembers a sign-in waiting for its next step, for the spec's 180 seconds. */
+export function setPending(context: AppLoadContext, pending: Omit<PendingSignIn, "expiresAt">) {
+  context.jar.set(context.cookies.authPending, {
+    ...pending,
+    expiresAt: Date.now() + PENDING_MAX_AGE_SECONDS * 1000,
   });
 }
 
-export function pendingCookieHeaders(
-  context: CookieContext,
-  request: Request,
-  pending: Omit<PendingSignIn, "expiresAt">,
-): string[] {
-  return context.cookies.authPending.write(
-    { ...pending, expiresAt: Date.now() + PENDING_MAX_AGE_SECONDS * 1000 },
-    request.headers.get("Cookie"),
-  );
-}
-
-export function readPending(context: CookieContext, request: Request): PendingSignIn | null {
-  const pending = context.cookies.authPending.read(request.headers.get("Cookie"));
+export function readPending(context: AppLoadContext): PendingSignIn | null {
+  const pending = context.jar.get(context.cookies.authPending);
   return pending && pending.expiresAt > Date.now() ? pending : null;
 }
 
-/** Set-Cookie headers that end the session and any sign-in in progress. */
-export function clearAuthCookies(context: CookieContext, request: Request): string[] {
-  const header = request.headers.get("Cookie");
-  return [
-    ...context.cookies.authSession.clear(header),
-    ...context.cookies.authPending.clear(header),
-  ];
-}
-
-/**
- * A Cookie header as the browser will send it once these Set-Cookie headers are applied, so
- * that loaders of the same request see refreshed (or removed) tokens.
- */
-export function applySetCookies(cookieHeader: string | null, setCookies: string[]): string {
-  const cookies = parseCookieHeader(cookieHeader);
-  for (const setCookie of setCookies) {
-    const [pair, ...attributes] = setCookie.split(";");
-    const separator = pair.indexOf("=");
-    const name = pair.slice(0, separator).trim();
-    const expired = attributes.some((attribute) => attribute.trim().toLowerCase() === "max-age=0");
-    if (expired) cookies.delete(name);
-    else cookies.set(name, pair.slice(separator + 1));
-  }
-  return [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-}
-
-const refreshesInFlight = new Map<string, Promise<SessionTokens | "signed-out" | "unreachable">>();
-
-/**
- * Refreshes the tokens when the access token is about to expire, once per request before any
- * loader runs (server.ts). A refusal signs the customer out; an unreachable service keeps the
- * session as it is, to try again on the next request. Concurrent requests of one customer
- * share one refresh, so a rotating refresh token is used once.
- */
-export async function refreshSessionIfDue(
-  services: Pick<Services, "cookies" | "identity" | "logger">,
-  cookieHeader: string | null,
-): Promise<{ setCookies: string[]; cookieHeader: string } | null> {
-  const tokens = services.cookies.authSession.read(cookieHeader);
-  if (!tokens || !refreshDue(tokens, Date.now())) return null;
-  let pending = refreshesInFlight.get(tokens.refreshToken);
-  if (!pending) {
-    pending = services.identity.client
-      .refresh(tokens.refreshToken)
-      .then(
-        (result) =>
-          sessionFromAuthentication(result, tokens.signInDetails, tokens.refreshToken) ??
-          ("signed-out" as const),
-      )
-      .catch((error: unknown) => {
-        if (isCognitoError(error) && error.isNetwork) return "unreachable" as const;
-        const code = isCognitoError(error) ? error.code : "unexpected";
-        services.logger.info({ code }, "session refresh refused: signing out");
-        return "signed-out" as const;
-      })
-      .finally(() => refreshesInFlight.delete(tokens.refreshToken));
-    refreshesInFlight.set(tokens.refreshToken, pending);
-  }
-  const outcome = await pending;
-  if (outcome === "unreachable") return null;
-  const setCookies =
-    outcome === "signed-out"
-      ? [...services.cookies.authSession.clear(cookieHeader)]
-      : services.cookies.authSession.write(outcome, cookieHeader);
-  return { setCookies, cookieHeader: applySetCookies(cookieHeader, setCookies) };
+export function clearPending(context: AppLoadContext) {
+  context.jar.clear(context.cookies.authPending);
 }

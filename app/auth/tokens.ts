@@ -6,6 +6,8 @@
 
 /** The spec's "tokens held", as the session cookie stores them. */
 export interface SessionTokens {
+  /** Random id of this sign-in, kept across refreshes; sign-out revokes it server-side. */
+  sessionId: string;
   accessToken: string;
   idToken: string;
   refreshToken: string;

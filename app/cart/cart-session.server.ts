@@ -14,23 +14,13 @@ export const cartCookieSchema: z.ZodType<StoredCartItem[]> = z
   )
   .max(100);
 
-/** The cart in the request's cookie; absent, expired or tampered reads as empty. */
-export function readCart(context: AppLoadContext, request: Request): StoredCartItem[] {
-  return context.cookies.cart.read(request.headers.get("Cookie")) ?? [];
+/** The cart of this request; absent, expired or tampered reads as empty. */
+export function readCart(context: AppLoadContext): StoredCartItem[] {
+  return context.jar.get(context.cookies.cart) ?? [];
 }
 
-/** Set-Cookie headers that store `items` (an empty cart removes the cookie). */
-export function cartCookieHeaders(
-  context: AppLoadContext,
-  request: Request,
-  items: StoredCartItem[],
-  headers = new Headers(),
-): Headers {
-  const cookieHeader = request.headers.get("Cookie");
-  const cookies =
-    items.length === 0
-      ? context.cookies.cart.clear(cookieHeader)
-      : context.cookies.cart.write(items, cookieHeader);
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  return headers;
+/** Stores `items` (an empty cart removes the cookie). */
+export function saveCart(context: AppLoadContext, items: StoredCartItem[]) {
+  if (items.length === 0) context.jar.clear(context.cookies.cart);
+  else context.jar.set(context.cookies.cart, items);
 }

@@ -20,10 +20,8 @@ export const orderAccessSchema: z.ZodType<OrderAccess> = z.object({
   draft: z.object({ key: z.uuid(), cart: z.string().max(4000) }).nullable(),
 });
 
-export function readOrderAccess(context: AppLoadContext, request: Request): OrderAccess {
-  return (
-    context.cookies.orderAccess.read(request.headers.get("Cookie")) ?? { placed: [], draft: null }
-  );
+export function readOrderAccess(context: AppLoadContext): OrderAccess {
+  return context.jar.get(context.cookies.orderAccess) ?? { placed: [], draft: null };
 }
 
 export function canSeeOrder(access: OrderAccess, ref: string): boolean {
@@ -47,14 +45,6 @@ export function markCartCleared(access: OrderAccess, ref: string): OrderAccess {
   };
 }
 
-export function orderAccessHeaders(
-  context: AppLoadContext,
-  request: Request,
-  access: OrderAccess,
-  headers = new Headers(),
-): Headers {
-  for (const cookie of context.cookies.orderAccess.write(access, request.headers.get("Cookie"))) {
-    headers.append("Set-Cookie", cookie);
-  }
-  return headers;
+export function saveOrderAccess(context: AppLoadContext, access: OrderAccess) {
+  context.jar.set(context.cookies.orderAccess, access);
 }

@@ -1,10 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { nowIso } from "~/db/db.server";
-import {
-  publicOrigin,
-  type BeginPaymentResult,
-  type PaymentPurpose,
-} from "~/payments/payments.server";
+import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { markOrderPaid, type Order } from "./orders.server";
 
 export const ORDER_PAYMENT_PURPOSE = "order";
@@ -23,11 +19,11 @@ export function confirmationPath(ref: string): string {
 /** Sends the customer to pay the order, resuming the payment in flight if there is one. */
 export function beginOrderPayment(
   context: AppLoadContext,
-  request: Request,
   order: Order,
   description: string,
 ): Promise<BeginPaymentResult> {
-  const origin = publicOrigin(context.config.PUBLIC_BASE_URL, request);
+  // From configuration only: a Host header is the client's to write (decision 0058).
+  const origin = context.config.publicOrigin;
   return context.payments.begin({
     purpose: ORDER_PAYMENT_PURPOSE,
     reference: order.ref,

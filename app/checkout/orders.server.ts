@@ -64,7 +64,7 @@ export async function placeOrder(
   input: PlaceOrderInput,
 ): Promise<{ order: Order; created: boolean }> {
   if (input.lines.length === 0) throw new Error("An order needs at least one line");
-  const existing = await findOrderByKey(db, input.idempotencyKey);
+  const existing = await findOrderByIdempotencyKey(db, input.idempotencyKey);
   if (existing) return { order: existing, created: false };
   try {
     const written = await db.transaction().execute(async (trx) => {
@@ -121,13 +121,14 @@ export async function placeOrder(
   } catch (error) {
     // A concurrent submission with the same key won the race (PostgreSQL): use its order.
     if (!isUniqueViolation(error)) throw error;
-    const winner = await findOrderByKey(db, input.idempotencyKey);
+    const winner = await findOrderByIdempotencyKey(db, input.idempotencyKey);
     if (!winner) throw error;
     return { order: winner, created: false };
   }
 }
 
-async function findOrderByKey(db: Db, key: string): Promise<Order | null> {
+/** The order a checkout form with this idempotency key created, if any. */
+export async function findOrderByIdempotencyKey(db: Db, key: string): Promise<Order | null> {
   const row = await db
     .selectFrom("orders")
     .select("id")

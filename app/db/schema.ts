@@ -11,6 +11,7 @@ export interface Database {
   sandbox_checkouts: SandboxCheckoutsTable;
   portability_requests: PortabilityRequestsTable;
   topups: TopupsTable;
+  revoked_sessions: RevokedSessionsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -173,4 +174,14 @@ export interface TopupsTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+}
+
+/**
+ * Sessions ended by signing out. A copy of the session cookie saved before sign-out must not
+ * open the account again, so its id is kept here until no copy of the cookie can still be valid.
+ */
+export interface RevokedSessionsTable {
+  session_id: string;
+  /** ISO-8601: after this, every copy of the cookie has expired and the row can go. */
+  expires_at: string;
 }

@@ -8,27 +8,12 @@ export const flashSchema: z.ZodType<Flash> = z.object({
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
-/** Set-Cookie headers that carry a message to the next page the customer sees. */
-export function flashHeaders(context: AppLoadContext, request: Request, flash: Flash): Headers {
-  const headers = new Headers();
-  for (const cookie of context.cookies.flash.write(flash, request.headers.get("Cookie"))) {
-    headers.append("Set-Cookie", cookie);
-  }
-  return headers;
+/** A message for the next page the customer sees. */
+export function setFlash(context: AppLoadContext, flash: Flash) {
+  context.jar.set(context.cookies.flash, flash);
 }
 
-/** Reads the pending message, if any, and the headers that consume it. */
-export function takeFlash(
-  context: AppLoadContext,
-  request: Request,
-): { flash: Flash | null; headers: Headers } {
-  const cookieHeader = request.headers.get("Cookie");
-  const headers = new Headers();
-  const flash = context.cookies.flash.read(cookieHeader);
-  if (flash || cookieHeader?.includes(context.cookies.flash.name)) {
-    for (const cookie of context.cookies.flash.clear(cookieHeader)) {
-      headers.append("Set-Cookie", cookie);
-    }
-  }
-  return { flash, headers };
+/** The pending message, if any; it is gone once the page showing it is rendered. */
+export function takeFlash(context: AppLoadContext): Flash | null {
+  return context.jar.consume(context.cookies.flash);
 }

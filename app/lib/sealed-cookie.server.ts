@@ -26,14 +26,19 @@ export interface SealedCookieOptions<T> {
   schema: z.ZodType<T>;
 }
 
+/** The cookies a browser sent: its Cookie header, or that header already parsed. */
+export type CookieSource = string | null | ReadonlyMap<string, string>;
+
 export interface SealedCookie<T> {
   readonly name: string;
   /** The value, or null when the cookie is absent, tampered, truncated, expired or unreadable. */
-  read(cookieHeader: string | null): T | null;
+  read(cookies: CookieSource): T | null;
+  /** Whether the browser sent this cookie (or a chunk of it), readable or not. */
+  isPresent(cookies: CookieSource): boolean;
   /** Set-Cookie headers that store the value (and clear stale chunks). */
-  write(value: T, cookieHeader: string | null): string[];
+  write(value: T, cookies: CookieSource): string[];
   /** Set-Cookie headers that remove the cookie and every chunk of it. */
-  clear(cookieHeader: string | null): string[];
+  clear(cookies: CookieSource): string[];
 }
 
 interface Envelope {
@@ -41,6 +46,10 @@ interface Envelope {
   v: unknown;
   /** Expiry, epoch milliseconds; absent for browser-session cookies. */
   e?: number;
+}
+
+function parsed(cookies: CookieSource): ReadonlyMap<string, string> {
+  return typeof cookies === "string" || cookies === null ? parseCookieHeader(cookies) : cookies;
 }
 
 export function parseCookieHeader(header: string | null): Map<string, string> {
@@ -99,7 +108,7 @@ export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCo
   }
 
   /** The stored value: either the plain cookie or its chunks joined in order. */
-  function collect(cookies: Map<string, string>): string | null {
+  function collect(cookies: ReadonlyMap<string, string>): string | null {
     const whole = cookies.get(name);
     if (whole) return whole;
     const chunks: string[] = [];
@@ -111,7 +120,7 @@ export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCo
     return chunks.length > 0 ? chunks.join("") : null;
   }
 
-  function presentNames(cookies: Map<string, string>): string[] {
+  function presentNames(cookies: ReadonlyMap<string, string>): string[] {
     return [...cookies.keys()].filter(
       (cookieName) =>
         cookieName === name ||
@@ -121,11 +130,14 @@ export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCo
 
   return {
     name,
-    read(cookieHeader) {
-      const stored = collect(parseCookieHeader(cookieHeader));
+    read(cookies) {
+      const stored = collect(parsed(cookies));
       return stored ? open(stored) : null;
     },
-    write(value, cookieHeader) {
+    isPresent(cookies) {
+      return presentNames(parsed(cookies)).length > 0;
+    },
+    write(value, cookies) {
       const sealed = seal(value);
       const pieces: Array<[string, string]> = [];
       if (sealed.length <= CHUNK_VALUE_BYTES) {
@@ -141,16 +153,14 @@ export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCo
         if (pieces.length > MAX_CHUNKS) throw new Error(`Cookie ${name} is too large to store`);
       }
       const written = new Set(pieces.map(([pieceName]) => pieceName));
-      const stale = presentNames(parseCookieHeader(cookieHeader)).filter(
-        (cookieName) => !written.has(cookieName),
-      );
+      const stale = presentNames(parsed(cookies)).filter((cookieName) => !written.has(cookieName));
       return [
         ...pieces.map(([pieceName, pieceValue]) => `${pieceName}=${pieceValue}; ${attributes}`),
         ...stale.map((cookieName) => `${cookieName}=; ${expiredAttributes}`),
       ];
     },
-    clear(cookieHeader) {
-      const names = new Set([name, ...presentNames(parseCookieHeader(cookieHeader))]);
+    clear(cookies) {
+      const names = new Set([name, ...presentNames(parsed(cookies))]);
       return [...names].map((cookieName) => `${cookieName}=; ${expiredAttributes}`);
     },
   };

@@ -20,4 +20,6 @@ export interface ShellData {
     facebook: string;
   };
   contactEmail: string;
+  /** A production server the operator runs on test doubles: every page says so. */
+  testEnvironment: boolean;
 }

@@ -225,8 +225,3 @@ export function createPaymentService(options: {
     },
   };
 }
-
-/** This site's public address: PUBLIC_BASE_URL when configured, else the request's own origin. */
-export function publicOrigin(publicBaseUrl: string | undefined, request: Request): string {
-  return new URL(publicBaseUrl ?? request.url).origin;
-}

@@ -23,8 +23,11 @@ export interface PortabilityRequest {
 
 export type SubmitOutcome =
   | { kind: "accepted"; request: PortabilityRequest; created: boolean }
-  /** The number already has a request being processed: the customer should follow that one. */
-  | { kind: "open_request_exists"; folio: string };
+  /**
+   * The number already has a request being processed. Its folio is not part of the answer: whoever
+   * submitted this may not be the one who submitted that (a stranger's number).
+   */
+  | { kind: "open_request_exists" };
 
 export interface PortabilityRequests {
   /**
@@ -32,6 +35,8 @@ export interface PortabilityRequests {
    * submission created. A second open request for the same number is refused.
    */
   submit(input: PortabilityInput): Promise<SubmitOutcome>;
+  /** The request a form with this idempotency key created, if any. */
+  findByIdempotencyKey(key: string): Promise<PortabilityRequest | null>;
   /** The status lookup: both the folio and the number must match. */
   lookup(folio: string, phoneNumber: string): Promise<PortabilityRequest | null>;
   /** A request this browser submitted (its ids come from a sealed cookie), found by folio. */
@@ -92,7 +97,7 @@ export function createPortabilityRequests({
     const winner = await byKey(input.idempotency_key);
     if (winner) return { kind: "accepted", request: winner, created: false };
     const open = await openFor(input.phone_number);
-    return open ? { kind: "open_request_exists", folio: open.folio } : null;
+    return open ? { kind: "open_request_exists" } : null;
   }
 
   return {
@@ -100,7 +105,7 @@ export function createPortabilityRequests({
       const existing = await byKey(input.idempotency_key);
       if (existing) return { kind: "accepted", request: existing, created: false };
       const open = await openFor(input.phone_number);
-      if (open) return { kind: "open_request_exists", folio: open.folio };
+      if (open) return { kind: "open_request_exists" };
       const now = nowIso();
       const id = randomBytes(16).toString("base64url");
       try {
@@ -132,6 +137,8 @@ export function createPortabilityRequests({
         return outcome;
       }
     },
+
+    findByIdempotencyKey: byKey,
 
     async lookup(folio, phoneNumber) {
       const row = await requests()

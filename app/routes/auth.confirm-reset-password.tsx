@@ -3,11 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
+import { isCognitoError } from "~/auth/cognito.server";
+import { answersAsCodeSent } from "~/auth/errors";
 import {
   authT,
   cognitoErrorReply,
-  cookieHeaders,
   invalidReply,
+  messageLimited,
   rateLimited,
 } from "~/auth/flow.server";
 import {
@@ -16,7 +18,7 @@ import {
   type PasswordPolicy,
   type Translate,
 } from "~/auth/schemas";
-import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import {
@@ -26,6 +28,7 @@ import {
   PasswordRules,
   SubmitButton,
 } from "~/components/auth/form-parts";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -36,8 +39,8 @@ function schemaFor(intent: FormDataEntryValue | null, t: Translate, policy: Pass
   return intent === "resend" ? usernameOnlySchema(t) : confirmResetPasswordSchema(t, policy);
 }
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const pending = readPending(context, request);
+export function loader({ context }: LoaderFunctionArgs) {
+  const pending = readPending(context);
   return {
     title: authT()("confirmResetPassword.title"),
     username: pending?.username ?? "",
@@ -58,52 +61,39 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limited = rateLimited(context, submission, username);
   if (limited) return limited;
   const { client } = context.identity;
-  const redirectTo = readPending(context, request)?.redirectTo;
+  const redirectTo = readPending(context)?.redirectTo;
 
   if (intent === "resend" || !("password" in submission.value)) {
+    const tooMany = messageLimited(context, submission, username);
+    if (tooMany) return tooMany;
     try {
-      const sent = await client.forgotPassword(username);
-      const destination = sent.CodeDeliveryDetails?.Destination;
-      return redirect(authPath("confirm-reset-password"), {
-        status: 303,
-        headers: cookieHeaders(
-          context,
-          request,
-          pendingCookieHeaders(context, request, {
-            username,
-            redirectTo,
-            delivery: destination
-              ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-              : undefined,
-          }),
-          { kind: "success", key: "auth:flash.codeResent" },
-        ),
-      });
+      await client.forgotPassword(username);
     } catch (error) {
-      return cognitoErrorReply(context, submission, error, "ForgotPassword");
+      if (!isCognitoError(error) || !answersAsCodeSent(error.code, error.message)) {
+        return cognitoErrorReply(context, submission, error, "ForgotPassword");
+      }
     }
+    // As on the first request: the same answer whether the address has an account or not.
+    setPending(context, {
+      username,
+      redirectTo,
+      delivery: { destination: username, medium: "EMAIL" },
+    });
+    setFlash(context, { kind: "success", key: "auth:flash.codeResent" });
+    return redirect(authPath("confirm-reset-password"), { status: 303 });
   }
 
   const { confirmation_code, password } = submission.value;
   try {
     await client.confirmForgotPassword(username, confirmation_code, password);
     const next = resetPasswordNextStep("password-changed");
+    setPending(context, { username });
+    setFlash(context, { kind: "success", key: "auth:flash.passwordChanged" });
     return redirect(
       redirectTo
         ? `${authPath(next.view)}?redirectTo=${encodeURIComponent(redirectTo)}`
         : authPath(next.view),
-      {
-        status: 303,
-        headers: cookieHeaders(
-          context,
-          request,
-          pendingCookieHeaders(context, request, { username }),
-          {
-            kind: "success",
-            key: "auth:flash.passwordChanged",
-          },
-        ),
-      },
+      { status: 303 },
     );
   } catch (error) {
     return cognitoErrorReply(context, submission, error, "ConfirmForgotPassword");

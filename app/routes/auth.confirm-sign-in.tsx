@@ -31,20 +31,20 @@ const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> 
   [CHALLENGE.custom]: "custom",
 };
 
-function pendingChallenge(request: Request, context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context, request);
+function pendingChallenge(context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context);
   if (
     !pending?.challengeName ||
     !pending.session ||
     !CODE_CHALLENGES.includes(pending.challengeName)
   ) {
-    throw signInStateExpired(context, request);
+    throw signInStateExpired(context);
   }
   return pending as typeof pending & { challengeName: string; session: string };
 }
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const pending = pendingChallenge(request, context);
+export function loader({ context }: LoaderFunctionArgs) {
+  const pending = pendingChallenge(context);
   const kind = HEADING_BY_CHALLENGE[pending.challengeName];
   const destination = pending.parameters?.CODE_DELIVERY_DESTINATION;
   return {
@@ -55,7 +55,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const pending = pendingChallenge(request, context);
+  const pending = pendingChallenge(context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: confirmSignInSchema(authT() as Translate) });
   if (submission.status !== "success")
@@ -74,7 +74,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     return await continueSignIn({
       context,
-      request,
       submission,
       response,
       username: pending.username,
@@ -87,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
         "signInStateExpired"
     ) {
-      return signInStateExpired(context, request, pending.redirectTo);
+      return signInStateExpired(context, pending.redirectTo);
     }
     return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
   }

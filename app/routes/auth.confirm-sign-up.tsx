@@ -8,15 +8,16 @@ import { mapCognitoError } from "~/auth/errors";
 import {
   authT,
   cognitoErrorReply,
-  cookieHeaders,
   invalidReply,
+  messageLimited,
   rateLimited,
 } from "~/auth/flow.server";
 import { confirmSignUpSchema, usernameOnlySchema, type Translate } from "~/auth/schemas";
-import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { readPending, setPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -27,8 +28,8 @@ function schemaFor(intent: FormDataEntryValue | null, t: Translate) {
   return intent === "resend" ? usernameOnlySchema(t) : confirmSignUpSchema(t);
 }
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const pending = readPending(context, request);
+export function loader({ context }: LoaderFunctionArgs) {
+  const pending = readPending(context);
   return {
     title: authT()("confirmSignUp.title"),
     username: pending?.username ?? "",
@@ -37,29 +38,15 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Confirmed (now or before): sign-in with the email filled in. */
-function toSignIn(
-  context: ActionFunctionArgs["context"],
-  request: Request,
-  username: string,
-  key: string,
-) {
-  const redirectTo = readPending(context, request)?.redirectTo;
+function toSignIn(context: ActionFunctionArgs["context"], username: string, key: string) {
+  const redirectTo = readPending(context)?.redirectTo;
+  setPending(context, { username });
+  setFlash(context, { kind: "success", key });
   return redirect(
     redirectTo
       ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(redirectTo)}`
       : authPath("sign-in"),
-    {
-      status: 303,
-      headers: cookieHeaders(
-        context,
-        request,
-        pendingCookieHeaders(context, request, { username }),
-        {
-          kind: "success",
-          key,
-        },
-      ),
-    },
+    { status: 303 },
   );
 }
 
@@ -75,24 +62,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { client } = context.identity;
 
   if (intent === "resend") {
+    const tooMany = messageLimited(context, submission, username);
+    if (tooMany) return tooMany;
     try {
       const sent = await client.resendConfirmationCode(username);
       const destination = sent.CodeDeliveryDetails?.Destination;
-      return redirect(authPath("confirm-sign-up"), {
-        status: 303,
-        headers: cookieHeaders(
-          context,
-          request,
-          pendingCookieHeaders(context, request, {
-            username,
-            redirectTo: readPending(context, request)?.redirectTo,
-            delivery: destination
-              ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-              : undefined,
-          }),
-          { kind: "success", key: "auth:flash.codeResent" },
-        ),
+      setPending(context, {
+        username,
+        redirectTo: readPending(context)?.redirectTo,
+        delivery: destination
+          ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+          : undefined,
       });
+      setFlash(context, { kind: "success", key: "auth:flash.codeResent" });
+      return redirect(authPath("confirm-sign-up"), { status: 303 });
     } catch (error) {
       // Spec §4: "User is already confirmed." on resend counts as success.
       if (
@@ -100,7 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         mapCognitoError(error.code, error.message, "ResendConfirmationCode").key ===
           "alreadyConfirmed"
       ) {
-        return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");
+        return toSignIn(context, username, "auth:flash.alreadyConfirmed");
       }
       return cognitoErrorReply(context, submission, error, "ResendConfirmationCode");
     }
@@ -110,13 +93,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!code) return invalidReply(submission);
   try {
     await client.confirmSignUp(username, code);
-    return toSignIn(context, request, username, "auth:flash.signUpConfirmed");
+    return toSignIn(context, username, "auth:flash.signUpConfirmed");
   } catch (error) {
     if (
       isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "ConfirmSignUp").key === "alreadyConfirmed"
     ) {
-      return toSignIn(context, request, username, "auth:flash.alreadyConfirmed");
+      return toSignIn(context, username, "auth:flash.alreadyConfirmed");
     }
     return cognitoErrorReply(context, submission, error, "ConfirmSignUp");
   }

@@ -9,7 +9,7 @@ import { confirmVerifyUserSchema, type Translate } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, type ContactAttribute } from "~/auth/steps";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -26,7 +26,7 @@ function readQuery(request: Request): { attribute: ContactAttribute | null; redi
 }
 
 export function loader({ request, context }: LoaderFunctionArgs) {
-  requireCustomer(request, context);
+  requireCustomer(context, request);
   const { attribute, redirectTo } = readQuery(request);
   if (!attribute)
     throw redirect(`${authPath("verify-user")}?redirectTo=${encodeURIComponent(redirectTo)}`);
@@ -34,7 +34,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { accessToken, customer } = requireCustomer(request, context);
+  const { accessToken, customer } = requireCustomer(context, request);
   const { attribute, redirectTo } = readQuery(request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, {
@@ -54,10 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     return cognitoErrorReply(context, submission, error, "VerifyUserAttribute");
   }
-  return redirect(redirectTo, {
-    status: 303,
-    headers: flashHeaders(context, request, { kind: "success", key: "auth:flash.contactVerified" }),
-  });
+  setFlash(context, { kind: "success", key: "auth:flash.contactVerified" });
+  return redirect(redirectTo, { status: 303 });
 }
 
 export default function ConfirmVerifyUserPage() {

@@ -49,16 +49,16 @@ function requiredAttributes(raw: string | undefined): RequiredAttribute[] {
   }
 }
 
-function pendingChallenge(request: Request, context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context, request);
+function pendingChallenge(context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context);
   if (pending?.challengeName !== CHALLENGE.newPassword || !pending.session) {
-    throw signInStateExpired(context, request);
+    throw signInStateExpired(context);
   }
   return { ...pending, session: pending.session };
 }
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const pending = pendingChallenge(request, context);
+export function loader({ context }: LoaderFunctionArgs) {
+  const pending = pendingChallenge(context);
   return {
     title: authT()("forceNewPassword.title"),
     policy: context.identity.passwordPolicy,
@@ -67,7 +67,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const pending = pendingChallenge(request, context);
+  const pending = pendingChallenge(context);
   const attributes = requiredAttributes(pending.parameters?.requiredAttributes);
   const formData = await request.formData();
   const submission = parseWithZod(formData, {
@@ -94,7 +94,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     return await continueSignIn({
       context,
-      request,
       submission,
       response,
       username: pending.username,
@@ -107,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
         "signInStateExpired"
     ) {
-      return signInStateExpired(context, request, pending.redirectTo);
+      return signInStateExpired(context, pending.redirectTo);
     }
     return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
   }

@@ -3,27 +3,30 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
+import { isCognitoError } from "~/auth/cognito.server";
+import { answersAsCodeSent } from "~/auth/errors";
 import {
   authT,
   cognitoErrorReply,
-  cookieHeaders,
   invalidReply,
+  messageLimited,
   rateLimited,
 } from "~/auth/flow.server";
 import { usernameOnlySchema, type Translate } from "~/auth/schemas";
-import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/auth/route-headers";
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ context }: LoaderFunctionArgs) {
   return {
     title: authT()("forgotPassword.title"),
-    username: readPending(context, request)?.username ?? "",
+    username: readPending(context)?.username ?? "",
   };
 }
 
@@ -32,29 +35,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: usernameOnlySchema(authT() as Translate) });
   if (submission.status !== "success") return invalidReply(submission);
   const { username } = submission.value;
-  const limited = rateLimited(context, submission, username);
+  const limited =
+    rateLimited(context, submission, username) ?? messageLimited(context, submission, username);
   if (limited) return limited;
   try {
-    const sent = await context.identity.client.forgotPassword(username);
-    const destination = sent.CodeDeliveryDetails?.Destination;
-    const next = resetPasswordNextStep("code-sent");
-    return redirect(authPath(next.view), {
-      status: 303,
-      headers: cookieHeaders(
-        context,
-        request,
-        pendingCookieHeaders(context, request, {
-          username,
-          delivery: destination
-            ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-            : undefined,
-        }),
-        { kind: "success", key: "auth:flash.resetCodeSent" },
-      ),
-    });
+    await context.identity.client.forgotPassword(username);
   } catch (error) {
-    return cognitoErrorReply(context, submission, error, "ForgotPassword");
+    if (!isCognitoError(error) || !answersAsCodeSent(error.code, error.message)) {
+      return cognitoErrorReply(context, submission, error, "ForgotPassword");
+    }
   }
+  // The same answer for every address: the one typed, masked, whether it has an account or not.
+  setPending(context, { username, delivery: { destination: username, medium: "EMAIL" } });
+  setFlash(context, { kind: "success", key: "auth:flash.resetCodeSent" });
+  return redirect(authPath(resetPasswordNextStep("code-sent").view), { status: 303 });
 }
 
 export default function ForgotPasswordPage() {

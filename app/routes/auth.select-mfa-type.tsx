@@ -10,13 +10,12 @@ import {
   authT,
   cognitoErrorReply,
   continueSignIn,
-  cookieHeaders,
   invalidReply,
   rateLimited,
   signInStateExpired,
 } from "~/auth/flow.server";
 import { selectMfaTypeSchema, type Translate } from "~/auth/schemas";
-import { pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { readPending, setPending } from "~/auth/session.server";
 import {
   authPath,
   CHALLENGE,
@@ -37,9 +36,9 @@ export { headers } from "~/auth/route-headers";
  * Two of the spec's steps share this view: choosing which MFA answers this sign-in
  * (SELECT_MFA_TYPE) and choosing which MFA to set up (MFA_SETUP offering more than one).
  */
-function pendingChoice(request: Request, context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context, request);
-  if (!pending?.session) throw signInStateExpired(context, request);
+function pendingChoice(context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context);
+  if (!pending?.session) throw signInStateExpired(context);
   if (pending.challengeName === CHALLENGE.selection) {
     return {
       pending: { ...pending, session: pending.session },
@@ -54,7 +53,7 @@ function pendingChoice(request: Request, context: LoaderFunctionArgs["context"])
       types: setupMfaTypes(pending.parameters),
     };
   }
-  throw signInStateExpired(context, request);
+  throw signInStateExpired(context);
 }
 
 function schemaFor(t: Translate, types: MfaType[]) {
@@ -66,13 +65,13 @@ function schemaFor(t: Translate, types: MfaType[]) {
   });
 }
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const { purpose, types } = pendingChoice(request, context);
+export function loader({ context }: LoaderFunctionArgs) {
+  const { purpose, types } = pendingChoice(context);
   return { title: authT()(`selectMfaType.${purpose}.title`), purpose, types };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { pending, purpose, types } = pendingChoice(request, context);
+  const { pending, purpose, types } = pendingChoice(context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: schemaFor(authT() as Translate, types) });
   if (submission.status !== "success") return invalidReply(submission);
@@ -92,7 +91,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       });
       return await continueSignIn({
         context,
-        request,
         submission,
         response,
         username: pending.username,
@@ -103,18 +101,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (choice === "TOTP") {
       const associated = await client.associateSoftwareToken({ session: pending.session });
       const { expiresAt: _expires, ...rest } = pending;
-      return redirect(authPath("setup-totp"), {
-        status: 303,
-        headers: cookieHeaders(
-          context,
-          request,
-          pendingCookieHeaders(context, request, {
-            ...rest,
-            totpSecret: associated.SecretCode,
-            session: associated.Session ?? pending.session,
-          }),
-        ),
+      setPending(context, {
+        ...rest,
+        totpSecret: associated.SecretCode,
+        session: associated.Session ?? pending.session,
       });
+      return redirect(authPath("setup-totp"), { status: 303 });
     }
     return redirect(authPath("setup-email"), { status: 303 });
   } catch (error) {
@@ -123,7 +115,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
         "signInStateExpired"
     ) {
-      return signInStateExpired(context, request, pending.redirectTo);
+      return signInStateExpired(context, pending.redirectTo);
     }
     return cognitoErrorReply(
       context,

@@ -23,25 +23,25 @@ export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/auth/route-headers";
 
-function pendingSetup(request: Request, context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context, request);
+function pendingSetup(context: LoaderFunctionArgs["context"]) {
+  const pending = readPending(context);
   if (
     pending?.challengeName !== CHALLENGE.setup ||
     !pending.session ||
     !setupMfaTypes(pending.parameters).includes("EMAIL")
   ) {
-    throw signInStateExpired(context, request);
+    throw signInStateExpired(context);
   }
   return { ...pending, session: pending.session };
 }
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const pending = pendingSetup(request, context);
+export function loader({ context }: LoaderFunctionArgs) {
+  const pending = pendingSetup(context);
   return { title: authT()("setupEmail.title"), email: pending.username };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const pending = pendingSetup(request, context);
+  const pending = pendingSetup(context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: setupEmailSchema(authT() as Translate) });
   if (submission.status !== "success") return invalidReply(submission);
@@ -59,7 +59,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     return await continueSignIn({
       context,
-      request,
       submission,
       response,
       username: pending.username,
@@ -72,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
         "signInStateExpired"
     ) {
-      return signInStateExpired(context, request, pending.redirectTo);
+      return signInStateExpired(context, pending.redirectTo);
     }
     return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
   }

@@ -10,7 +10,6 @@ import {
   authT,
   cognitoErrorReply,
   continueSignIn,
-  cookieHeaders,
   errorReply,
   invalidReply,
   rateLimited,
@@ -19,7 +18,7 @@ import {
 import { QR_SIZE_PX, totpUri } from "~/auth/qr";
 import { qrDataUrl } from "~/auth/qr.server";
 import { setupTotpSchema, type Translate } from "~/auth/schemas";
-import { pendingCookieHeaders, readPending, requireCustomer } from "~/auth/session.server";
+import { clearPending, readPending, requireCustomer, setPending } from "~/auth/session.server";
 import { authPath, CHALLENGE } from "~/auth/steps";
 import {
   AuthCard,
@@ -29,6 +28,7 @@ import {
   useHydrated,
 } from "~/components/auth/form-parts";
 import { getFixedT } from "~/i18n/i18n.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -54,9 +54,9 @@ type Mode =
  * signed-in customer adding an authenticator app from the account overview.
  */
 function resolveMode(request: Request, context: LoaderFunctionArgs["context"]): Mode {
-  const pending = readPending(context, request);
+  const pending = readPending(context);
   if (pending?.challengeName === CHALLENGE.setup) {
-    if (!pending.totpSecret || !pending.session) throw signInStateExpired(context, request);
+    if (!pending.totpSecret || !pending.session) throw signInStateExpired(context);
     return {
       kind: "sign-in",
       username: pending.username,
@@ -66,7 +66,7 @@ function resolveMode(request: Request, context: LoaderFunctionArgs["context"]): 
       userIdForSrp: pending.userIdForSrp,
     };
   }
-  const { customer, accessToken } = requireCustomer(request, context);
+  const { customer, accessToken } = requireCustomer(context, request);
   const secret =
     pending && !pending.challengeName && pending.totpSecret && pending.username === customer.email
       ? pending.totpSecret
@@ -99,17 +99,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     try {
       const { SecretCode } = await client.associateSoftwareToken({ accessToken: mode.accessToken });
-      return redirect(authPath("setup-totp"), {
-        status: 303,
-        headers: cookieHeaders(
-          context,
-          request,
-          pendingCookieHeaders(context, request, {
-            username: mode.username,
-            totpSecret: SecretCode,
-          }),
-        ),
-      });
+      setPending(context, { username: mode.username, totpSecret: SecretCode });
+      return redirect(authPath("setup-totp"), { status: 303 });
     } catch (error) {
       return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken");
     }
@@ -132,18 +123,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
     }
-    return redirect("/my-account", {
-      status: 303,
-      headers: cookieHeaders(
-        context,
-        request,
-        context.cookies.authPending.clear(request.headers.get("Cookie")),
-        {
-          kind: "success",
-          key: "auth:flash.totpEnabled",
-        },
-      ),
-    });
+    clearPending(context);
+    setFlash(context, { kind: "success", key: "auth:flash.totpEnabled" });
+    return redirect("/my-account", { status: 303 });
   }
 
   try {
@@ -157,7 +139,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     return await continueSignIn({
       context,
-      request,
       submission,
       response,
       username: mode.username,
@@ -168,7 +149,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "VerifySoftwareToken").key === "signInStateExpired"
     ) {
-      return signInStateExpired(context, request, mode.redirectTo);
+      return signInStateExpired(context, mode.redirectTo);
     }
     return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
   }

@@ -8,13 +8,13 @@ import {
   authT,
   cognitoErrorReply,
   continueSignIn,
-  cookieHeaders,
   invalidReply,
+  messageLimited,
   rateLimited,
 } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { signInSchema, type Translate } from "~/auth/schemas";
-import { getCustomer, pendingCookieHeaders, readPending } from "~/auth/session.server";
+import { getCustomer, readPending, setPending } from "~/auth/session.server";
 import { authPath, signInNextStep } from "~/auth/steps";
 import {
   AuthCard,
@@ -24,7 +24,7 @@ import {
   HiddenRedirect,
   SubmitButton,
 } from "~/components/auth/form-parts";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
@@ -34,12 +34,10 @@ export { headers } from "~/auth/route-headers";
 
 /** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */
 function refuseWhenSignedIn(request: Request, context: LoaderFunctionArgs["context"]) {
-  if (!getCustomer(request, context)) return null;
+  if (!getCustomer(context)) return null;
   const target = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  return redirect(target, {
-    status: 303,
-    headers: flashHeaders(context, request, { kind: "info", key: "auth:errors.alreadySignedIn" }),
-  });
+  setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
+  return redirect(target, { status: 303 });
 }
 
 export function loader({ request, context }: LoaderFunctionArgs) {
@@ -50,7 +48,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
     title: authT()("signIn.title"),
     redirectTo: redirectTo ? safeRedirectPath(redirectTo) : undefined,
     // The email of a sign-up just confirmed (or a reset just finished), to save typing it again.
-    username: readPending(context, request)?.username ?? "",
+    username: readPending(context)?.username ?? "",
   };
 }
 
@@ -64,11 +62,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const redirectTo = safeRedirectPath(submission.value.redirectTo);
   // Carried to the confirmation and reset views only when a page asked for it.
   const requested = submission.value.redirectTo ? redirectTo : undefined;
-  if (getCustomer(request, context)) {
-    return redirect(redirectTo, {
-      status: 303,
-      headers: flashHeaders(context, request, { kind: "info", key: "auth:errors.alreadySignedIn" }),
-    });
+  if (getCustomer(context)) {
+    setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
+    return redirect(redirectTo, { status: 303 });
   }
   const limited = rateLimited(context, submission, username);
   if (limited) return limited;
@@ -76,50 +72,43 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { client } = context.identity;
   try {
     const response = await client.signIn(username, password);
-    return await continueSignIn({ context, request, submission, response, username, redirectTo });
+    return await continueSignIn({ context, submission, response, username, redirectTo });
   } catch (error) {
     const next = isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
     if (next?.step === "CONFIRM_SIGN_UP") {
-      // Cognito sent the code at sign-up; send a fresh one, as it may be long gone.
-      const delivery = await client.resendConfirmationCode(username).catch(() => null);
-      return redirect(authPath("confirm-sign-up"), {
-        status: 303,
-        headers: cookieHeaders(
-          context,
-          request,
-          pendingCookieHeaders(context, request, {
-            username,
-            redirectTo: requested,
-            delivery: delivery?.CodeDeliveryDetails?.Destination
-              ? {
-                  destination: delivery.CodeDeliveryDetails.Destination,
-                  medium: delivery.CodeDeliveryDetails.DeliveryMedium ?? "EMAIL",
-                }
-              : undefined,
-          }),
-          { kind: "info", key: "auth:flash.confirmSignUpFirst" },
-        ),
+      // Cognito sent the code at sign-up; send a fresh one, as it may be long gone, unless this
+      // address has had its share of codes (the last one still works).
+      const delivery = messageLimited(context, submission, username)
+        ? null
+        : await client.resendConfirmationCode(username).catch(() => null);
+      setPending(context, {
+        username,
+        redirectTo: requested,
+        delivery: delivery?.CodeDeliveryDetails?.Destination
+          ? {
+              destination: delivery.CodeDeliveryDetails.Destination,
+              medium: delivery.CodeDeliveryDetails.DeliveryMedium ?? "EMAIL",
+            }
+          : undefined,
       });
+      setFlash(context, { kind: "info", key: "auth:flash.confirmSignUpFirst" });
+      return redirect(authPath("confirm-sign-up"), { status: 303 });
     }
     if (next?.step === "RESET_PASSWORD") {
+      const tooMany = messageLimited(context, submission, username);
+      if (tooMany) return tooMany;
       try {
         const sent = await client.forgotPassword(username);
         const destination = sent.CodeDeliveryDetails?.Destination;
-        return redirect(authPath("confirm-reset-password"), {
-          status: 303,
-          headers: cookieHeaders(
-            context,
-            request,
-            pendingCookieHeaders(context, request, {
-              username,
-              redirectTo: requested,
-              delivery: destination
-                ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-                : undefined,
-            }),
-            { kind: "info", key: "auth:flash.passwordResetRequired" },
-          ),
+        setPending(context, {
+          username,
+          redirectTo: requested,
+          delivery: destination
+            ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+            : undefined,
         });
+        setFlash(context, { kind: "info", key: "auth:flash.passwordResetRequired" });
+        return redirect(authPath("confirm-reset-password"), { status: 303 });
       } catch (resetError) {
         return cognitoErrorReply(context, submission, resetError, "ForgotPassword");
       }

@@ -3,13 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import {
-  authT,
-  cognitoErrorReply,
-  cookieHeaders,
-  invalidReply,
-  rateLimited,
-} from "~/auth/flow.server";
+import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import {
   DEFAULT_DIAL_CODE,
@@ -18,7 +12,7 @@ import {
   signUpSchema,
   type Translate,
 } from "~/auth/schemas";
-import { getCustomer, pendingCookieHeaders } from "~/auth/session.server";
+import { getCustomer, setPending } from "~/auth/session.server";
 import { authPath, signUpNextStep } from "~/auth/steps";
 import {
   AuthCard,
@@ -32,19 +26,17 @@ import {
   useSubmitting,
 } from "~/components/auth/form-parts";
 import { singleSelectProps } from "~/components/ui/form-field";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/auth/route-headers";
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  if (getCustomer(request, context)) {
-    throw redirect(safeRedirectPath(null), {
-      status: 303,
-      headers: flashHeaders(context, request, { kind: "info", key: "auth:errors.alreadySignedIn" }),
-    });
+export function loader({ context }: LoaderFunctionArgs) {
+  if (getCustomer(context)) {
+    setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
+    throw redirect(safeRedirectPath(null), { status: 303 });
   }
   return { title: authT()("signUp.title"), policy: context.identity.passwordPolicy };
 }
@@ -70,20 +62,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = await context.identity.client.signUp({ username, password, attributes });
     const next = signUpNextStep(result);
     const destination = result.CodeDeliveryDetails?.Destination;
-    const setCookies = pendingCookieHeaders(context, request, {
+    setPending(context, {
       username,
       delivery: destination
         ? { destination, medium: result.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
         : undefined,
     });
-    return redirect(authPath(next.view), {
-      status: 303,
-      headers: cookieHeaders(context, request, setCookies, {
-        kind: "success",
-        key:
-          next.step === "CONFIRM_SIGN_UP" ? "auth:flash.signUpCodeSent" : "auth:flash.signUpDone",
-      }),
+    setFlash(context, {
+      kind: "success",
+      key: next.step === "CONFIRM_SIGN_UP" ? "auth:flash.signUpCodeSent" : "auth:flash.signUpDone",
     });
+    return redirect(authPath(next.view), { status: 303 });
   } catch (error) {
     return cognitoErrorReply(context, submission, error, "SignUp");
   }

@@ -4,7 +4,13 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { attributesRecord } from "~/auth/cognito.server";
-import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
+import {
+  authT,
+  cognitoErrorReply,
+  invalidReply,
+  messageLimited,
+  rateLimited,
+} from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { verifyUserSchema, type Translate } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
@@ -12,7 +18,7 @@ import { authPath, unverifiedContacts } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard, FormAlert, SubmitButton } from "~/components/auth/form-parts";
 import { RadioGroup } from "~/components/auth/radio-group";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -24,7 +30,7 @@ function target(request: Request) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { accessToken } = requireCustomer(request, context);
+  const { accessToken } = requireCustomer(context, request);
   let attributes: Record<string, string>;
   try {
     attributes = attributesRecord(await context.identity.client.getUser(accessToken));
@@ -42,11 +48,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { accessToken, customer } = requireCustomer(request, context);
+  const { accessToken, customer } = requireCustomer(context, request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: verifyUserSchema(authT() as Translate) });
   if (submission.status !== "success") return invalidReply(submission);
-  const limited = rateLimited(context, submission, customer.email);
+  const limited =
+    rateLimited(context, submission, customer.email) ??
+    messageLimited(context, submission, customer.email);
   if (limited) return limited;
   const attribute = submission.value.unverifiedAttr;
   try {
@@ -55,13 +63,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return cognitoErrorReply(context, submission, error, "GetUserAttributeVerificationCode");
   }
   const query = new URLSearchParams({ attr: attribute, redirectTo: target(request) });
-  return redirect(`${authPath("confirm-verify-user")}?${query}`, {
-    status: 303,
-    headers: flashHeaders(context, request, {
-      kind: "success",
-      key: "auth:flash.verificationCodeSent",
-    }),
-  });
+  setFlash(context, { kind: "success", key: "auth:flash.verificationCodeSent" });
+  return redirect(`${authPath("confirm-verify-user")}?${query}`, { status: 303 });
 }
 
 export default function VerifyUserPage() {

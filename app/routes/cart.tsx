@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { applyCartIntent, cartCount, cartTotal, isCartIntent, type CartIntent } from "~/cart/cart";
 import { priceCart } from "~/cart/cart-lines";
-import { cartCookieHeaders, readCart } from "~/cart/cart-session.server";
+import { readCart, saveCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
 import { CartActionForm, type CartActionData } from "~/components/commerce/cart-action-form";
 import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { sameSitePath } from "~/lib/same-site-path";
 
@@ -17,8 +17,8 @@ export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const cart = priceCart(readCart(context, request), context.catalogue.find);
+export function loader({ context }: LoaderFunctionArgs) {
+  const cart = priceCart(readCart(context), context.catalogue.find);
   return { title: getFixedT()("pages.cart.title"), ...cart };
 }
 
@@ -53,17 +53,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  const items = applyCartIntent(readCart(context, request), intent, plan?.id ?? "");
-  const headers = flashHeaders(context, request, {
+  saveCart(context, applyCartIntent(readCart(context), intent, plan?.id ?? ""));
+  setFlash(context, {
     kind: "success",
     key: flashKeys[intent],
     values: plan ? { name: plan.name } : undefined,
   });
-  cartCookieHeaders(context, request, items, headers);
-  if (form.get("response") === "data") {
-    return data<CartActionData>({ ok: true, error: null }, { headers });
-  }
-  return redirect(sameSitePath(form.get("redirectTo"), "/cart"), { status: 303, headers });
+  if (form.get("response") === "data") return data<CartActionData>({ ok: true, error: null });
+  return redirect(sameSitePath(form.get("redirectTo"), "/cart"), { status: 303 });
 }
 
 const controlClass =

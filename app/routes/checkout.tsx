@@ -15,30 +15,30 @@ import { readCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
 import { checkoutSchema } from "~/checkout/checkout-schema";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
-import { orderAccessHeaders, readOrderAccess, rememberOrder } from "~/checkout/order-access.server";
+import {
+  canSeeOrder,
+  readOrderAccess,
+  rememberOrder,
+  saveOrderAccess,
+} from "~/checkout/order-access.server";
 import { beginOrderPayment, confirmationPath } from "~/checkout/order-payments.server";
-import { placeOrder } from "~/checkout/orders.server";
+import { findOrderByIdempotencyKey, placeOrder } from "~/checkout/orders.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { FieldErrors, FormErrorSummary, SelectField, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-function emptyCartRedirect(context: LoaderFunctionArgs["context"], request: Request) {
-  return redirect("/cart", {
-    status: 303,
-    headers: flashHeaders(context, request, {
-      kind: "info",
-      key: "commerce:checkout.flash.emptyCart",
-    }),
-  });
+function emptyCartRedirect(context: LoaderFunctionArgs["context"]) {
+  setFlash(context, { kind: "info", key: "commerce:checkout.flash.emptyCart" });
+  return redirect("/cart", { status: 303 });
 }
 
 /**
@@ -46,22 +46,18 @@ function emptyCartRedirect(context: LoaderFunctionArgs["context"], request: Requ
  * submitted again — after going back, after a reload, from a second tab — finds the order the
  * first submission created. A different cart gets a new key, and so a new order.
  */
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const items = readCart(context, request);
+export function loader({ context }: LoaderFunctionArgs) {
+  const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
-  if (cart.lines.length === 0) throw emptyCartRedirect(context, request);
-  const access = readOrderAccess(context, request);
+  if (cart.lines.length === 0) throw emptyCartRedirect(context);
+  const access = readOrderAccess(context);
   const fingerprint = cartFingerprint(items);
-  let headers: Headers | undefined;
   let idempotencyKey = access.draft?.cart === fingerprint ? access.draft.key : null;
   if (!idempotencyKey) {
     idempotencyKey = crypto.randomUUID();
-    headers = orderAccessHeaders(context, request, {
-      ...access,
-      draft: { key: idempotencyKey, cart: fingerprint },
-    });
+    saveOrderAccess(context, { ...access, draft: { key: idempotencyKey, cart: fingerprint } });
   }
-  return data({ title: getFixedT()("pages.checkout.title"), cart, idempotencyKey }, { headers });
+  return { title: getFixedT()("pages.checkout.title"), cart, idempotencyKey };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -70,8 +66,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply(), { status: 400 });
   }
-  const cart = priceCart(readCart(context, request), context.catalogue.find);
-  if (cart.lines.length === 0) return emptyCartRedirect(context, request);
+  const cart = priceCart(readCart(context), context.catalogue.find);
+  if (cart.lines.length === 0) return emptyCartRedirect(context);
 
   const {
     idempotency_key: idempotencyKey,
@@ -79,28 +75,32 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ...customer
   } = submission.value;
   try {
+    const access = readOrderAccess(context);
+    if (access.draft?.key !== idempotencyKey) {
+      // Not the key of this browser's checkout: only its own order placed earlier under that
+      // key is found again (the form sent a second time); a key from elsewhere opens nothing.
+      const placed = await findOrderByIdempotencyKey(context.db, idempotencyKey);
+      if (!placed || !canSeeOrder(access, placed.ref)) {
+        return data(submission.reply({ formErrors: ["commerce:checkout.errors.staleForm"] }), {
+          status: 409,
+        });
+      }
+    }
     const { order } = await placeOrder(context.db, {
       idempotencyKey,
       customer,
       lines: cart.lines,
-      customerSub: getCustomer(request, context)?.sub ?? null,
+      customerSub: getCustomer(context)?.sub ?? null,
     });
-    const headers = orderAccessHeaders(
-      context,
-      request,
-      rememberOrder(readOrderAccess(context, request), order.ref),
-    );
-    if (order.status === "paid") {
-      return redirect(confirmationPath(order.ref), { status: 303, headers });
-    }
+    saveOrderAccess(context, rememberOrder(access, order.ref));
+    if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
     const payment = await beginOrderPayment(
       context,
-      request,
       order,
       getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
     );
     const target = payment.kind === "redirect" ? payment.url : confirmationPath(order.ref);
-    return redirect(target, { status: 303, headers });
+    return redirect(target, { status: 303 });
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
     return databaseBusyOrRethrow(

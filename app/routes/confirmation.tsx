@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, data, redirect, useLoaderData, useNavigation } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
-import { cartCookieHeaders } from "~/cart/cart-session.server";
+import { saveCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
 import {
   canSeeOrder,
   markCartCleared,
-  orderAccessHeaders,
   readOrderAccess,
+  saveOrderAccess,
 } from "~/checkout/order-access.server";
 import {
   beginOrderPayment,
@@ -29,11 +29,11 @@ export const meta = titleMeta;
  * fatal 404: a missing, unknown or foreign reference all look the same, so the page reveals
  * nothing about orders that are not yours.
  */
-async function loadOwnOrder(request: Request, context: LoaderFunctionArgs["context"]) {
+async function loadOwnOrder(context: LoaderFunctionArgs["context"], request: Request) {
   const ref = new URL(request.url).searchParams.get("pedido");
-  const access = readOrderAccess(context, request);
+  const access = readOrderAccess(context);
   const found = ref ? await findOrder(context.db, ref) : null;
-  const customerSub = getCustomer(request, context)?.sub;
+  const customerSub = getCustomer(context)?.sub;
   const order =
     found &&
     (canSeeOrder(access, found.ref) ||
@@ -45,7 +45,7 @@ async function loadOwnOrder(request: Request, context: LoaderFunctionArgs["conte
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { order: placed, access } = await loadOwnOrder(request, context);
+  const { order: placed, access } = await loadOwnOrder(context, request);
   let order = placed;
   let payment = await context.payments.latest(ORDER_PAYMENT_PURPOSE, order.ref);
   if (order.status === "pending_payment" && payment?.status === "pending") {
@@ -57,9 +57,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (order.status === "paid" && entry && !entry.cartCleared) {
     // The cart empties once, when the customer first sees the paid order; redirecting lets every
     // part of the page (the cart badge too) read the emptied cart.
-    const headers = cartCookieHeaders(context, request, []);
-    orderAccessHeaders(context, request, markCartCleared(access, order.ref), headers);
-    throw redirect(confirmationPath(order.ref), { headers });
+    saveCart(context, []);
+    saveOrderAccess(context, markCartCleared(access, order.ref));
+    throw redirect(confirmationPath(order.ref));
   }
   return {
     title: getFixedT()("pages.confirmation.title"),
@@ -78,11 +78,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** Pay again after a decline (or resume a payment left open), without losing the order. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { order } = await loadOwnOrder(request, context);
+  const { order } = await loadOwnOrder(context, request);
   if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
   const result = await beginOrderPayment(
     context,
-    request,
     order,
     getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
   );

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { attributesRecord, isCognitoError, type MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
-import { authT, cognitoErrorReply, invalidReply, signOutHeaders } from "~/auth/flow.server";
+import { authT, cognitoErrorReply, invalidReply, signOut } from "~/auth/flow.server";
 import { signInPathFor } from "~/auth/redirect";
 import { mfaPreferenceSchema, type Translate } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
@@ -15,7 +15,7 @@ import { RadioGroup } from "~/components/auth/radio-group";
 import { AccountHistorySection } from "~/components/topup/account-history";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
-import { flashHeaders } from "~/lib/flash.server";
+import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/topup/history.server";
 
@@ -29,15 +29,14 @@ const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {
 };
 
 /** Revoked or expired beyond refresh: the session is over. */
-function sessionEnded(context: LoaderFunctionArgs["context"], request: Request) {
-  return redirect(signInPathFor("/my-account"), {
-    status: 303,
-    headers: signOutHeaders(context, request, { kind: "info", key: "auth:errors.invalidTokens" }),
-  });
+async function sessionEnded(context: LoaderFunctionArgs["context"]) {
+  await signOut(context);
+  setFlash(context, { kind: "info", key: "auth:errors.invalidTokens" });
+  return redirect(signInPathFor("/my-account"), { status: 303 });
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { customer, accessToken } = requireCustomer(request, context);
+  const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
   const history = await loadAccountHistory(context.db, customer.sub);
   try {
@@ -57,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       isCognitoError(error) &&
       mapCognitoError(error.code, error.message, "GetUser").status === 401
     ) {
-      throw sessionEnded(context, request);
+      throw await sessionEnded(context);
     }
     // Unreachable service: show what the id token says; the session stays.
     return {
@@ -73,7 +72,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { accessToken } = requireCustomer(request, context);
+  const { accessToken } = requireCustomer(context, request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: mfaPreferenceSchema(authT() as Translate) });
   if (submission.status !== "success") return invalidReply(submission);
@@ -95,17 +94,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await client.setUserMfaPreference(accessToken, preference);
   } catch (error) {
     if (isCognitoError(error) && mapCognitoError(error.code, error.message).status === 401) {
-      return sessionEnded(context, request);
+      return sessionEnded(context);
     }
     return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");
   }
-  return redirect("/my-account", {
-    status: 303,
-    headers: flashHeaders(context, request, {
-      kind: "success",
-      key: choice === "NONE" ? "auth:flash.mfaDisabled" : "auth:flash.mfaPreferenceSaved",
-    }),
+  setFlash(context, {
+    kind: "success",
+    key: choice === "NONE" ? "auth:flash.mfaDisabled" : "auth:flash.mfaPreferenceSaved",
   });
+  return redirect("/my-account", { status: 303 });
 }
 
 export default function AccountOverviewPage() {

@@ -34,7 +34,7 @@ export const meta = titleMeta;
  * new visit is a new top-up — customers top up the same line every week.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { customer } = requireCustomer(request, context);
+  const { customer } = requireCustomer(context, request);
   return {
     title: getFixedT()("pages.topUp.title"),
     savedLines: await savedLines(context.db, customer.sub),
@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { customer } = requireCustomer(request, context);
+  const { customer } = requireCustomer(context, request);
   const lines = await savedLines(context.db, customer.sub);
   const submission = parseWithZod(await request.formData(), { schema: topupSchema(lines) });
   if (submission.status !== "success") {
@@ -62,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const { topup } = created;
     if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-    const target = await beginTopupPayment(context, request, topup);
+    const target = await beginTopupPayment(context, topup);
     return redirect(target, { status: 303 });
   } catch (error) {
     return databaseBusyOrRethrow(

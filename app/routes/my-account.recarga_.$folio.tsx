@@ -27,23 +27,23 @@ export const meta = titleMeta;
  * customer's look the same, so guessing folios reveals nothing.
  */
 async function loadOwnTopup(
-  request: Request,
   context: LoaderFunctionArgs["context"],
+  request: Request,
   folio: string | undefined,
 ): Promise<Topup> {
-  const { customer } = requireCustomer(request, context);
+  const { customer } = requireCustomer(context, request);
   const topup = folio ? await findCustomerTopup(context.db, customer.sub, folio) : null;
   if (!topup) throw data(null, { status: 404 });
   return topup;
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  let topup = await loadOwnTopup(request, context, params.folio);
+  let topup = await loadOwnTopup(context, request, params.folio);
   let payment = await context.payments.latest(TOPUP_PAYMENT_PURPOSE, topup.id);
   if (topup.status === "pending_payment" && payment?.status === "pending") {
     // Back from the provider before its notification arrived: ask it directly.
     payment = await context.payments.refresh(payment);
-    topup = await loadOwnTopup(request, context, params.folio);
+    topup = await loadOwnTopup(context, request, params.folio);
   }
   const offer = findTopupAmount(topup.amount);
   return data(
@@ -72,9 +72,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 /** Pay again after a decline (or resume a payment left open), without a second top-up. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const topup = await loadOwnTopup(request, context, params.folio);
+  const topup = await loadOwnTopup(context, request, params.folio);
   if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-  const target = await beginTopupPayment(context, request, topup);
+  const target = await beginTopupPayment(context, topup);
   return redirect(target, { status: 303 });
 }
 

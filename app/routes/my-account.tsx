@@ -4,7 +4,7 @@ import { requireCustomer } from "~/auth/session.server";
 
 /** The account area: every page inside needs a signed-in customer. */
 export function loader({ request, context }: LoaderFunctionArgs) {
-  const { customer } = requireCustomer(request, context);
+  const { customer } = requireCustomer(context, request);
   return { email: customer.email };
 }
 

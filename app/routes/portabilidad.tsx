@@ -20,8 +20,11 @@ import { CARRIERS } from "~/portability/carriers";
 import { carrierLabel, formatRequestDate } from "~/portability/display";
 import { maskPhoneNumber } from "~/portability/numbers";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
+import { LOOKUP_LIMITS } from "~/portability/lookup-limits";
 import {
-  readPortabilityAccess,
+  isOwnFormKey,
+  portabilityFormKey,
+  readSubmittedRequests,
   rememberPortabilityRequest,
 } from "~/portability/request-access.server";
 import type { PortabilityRequest } from "~/portability/requests.server";
@@ -52,12 +55,13 @@ function toView(request: PortabilityRequest, withEmail: boolean): RequestView {
   };
 }
 
-type LookupOutcome = "invalid" | "found" | "not_found" | "unavailable";
+type LookupOutcome = "invalid" | "found" | "not_found" | "unavailable" | "limited";
 const LOOKUP_STATUS: Record<LookupOutcome, number> = {
   invalid: 400,
   found: 200,
   not_found: 404,
   unavailable: 503,
+  limited: 429,
 };
 
 function logFailure(context: AppLoadContext, msg: string, error: unknown) {
@@ -73,6 +77,15 @@ async function lookUp(context: AppLoadContext, params: URLSearchParams) {
   const submission = parseWithZod(params, { schema: statusLookupSchema });
   if (submission.status !== "success") {
     return { result: submission.reply(), outcome: "invalid" as LookupOutcome, request: null };
+  }
+  // Folios are sequential: without a limit, someone who knows a number could try them all.
+  const verdict = context.rateLimiter.consume([
+    { key: `portability-lookup-ip:${context.clientIp}`, rule: LOOKUP_LIMITS.perIp },
+    { key: `portability-lookup-line:${submission.value.numero}`, rule: LOOKUP_LIMITS.perLine },
+  ]);
+  if (!verdict.allowed) {
+    context.logger.warn({ requestId: context.requestId }, "portability lookups over the limit");
+    return { result: submission.reply(), outcome: "limited" as LookupOutcome, request: null };
   }
   try {
     const found = await context.portability.lookup(submission.value.folio, submission.value.numero);
@@ -99,7 +112,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     try {
       const found = await context.portability.findSubmitted(
         submittedFolio,
-        readPortabilityAccess(context, request),
+        readSubmittedRequests(context),
       );
       submitted = found ? toView(found, true) : null;
     } catch (error) {
@@ -113,7 +126,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       title: getFixedT()("pages.portability.title"),
-      idempotencyKey: crypto.randomUUID(),
+      idempotencyKey: portabilityFormKey(context),
       submitted,
       submittedElsewhere: submittedFolio && !submitted ? submittedFolio : null,
       lookup,
@@ -122,7 +135,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-type Problem = { kind: "duplicate"; folio: string; phoneNumber: string } | { kind: "unavailable" };
+type Problem = { kind: "duplicate" | "staleForm" | "unavailable" };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: portabilitySchema });
@@ -144,23 +157,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   let outcome;
   try {
-    outcome = await context.portability.submit(submission.value);
+    const key = submission.value.idempotency_key;
+    if (isOwnFormKey(context, key)) {
+      outcome = await context.portability.submit(submission.value);
+    } else {
+      // Not the key this browser was given: only its own request sent earlier under that key is
+      // found again (the form sent a second time); a key from elsewhere opens nothing.
+      const earlier = await context.portability.findByIdempotencyKey(key);
+      if (!earlier || !readSubmittedRequests(context).includes(earlier.id)) {
+        return refuse(409, { kind: "staleForm" });
+      }
+      outcome = { kind: "accepted" as const, request: earlier };
+    }
   } catch (error) {
     logFailure(context, "portability request not saved", error);
     return refuse(503, { kind: "unavailable" });
   }
-  if (outcome.kind === "open_request_exists") {
-    return refuse(409, {
-      kind: "duplicate",
-      folio: outcome.folio,
-      phoneNumber: submission.value.phone_number,
-    });
-  }
+  if (outcome.kind === "open_request_exists") return refuse(409, { kind: "duplicate" });
   const { folio, id } = outcome.request;
-  return redirect(`/portabilidad?solicitud=${encodeURIComponent(folio)}`, {
-    status: 303,
-    headers: rememberPortabilityRequest(context, request, id),
-  });
+  rememberPortabilityRequest(context, id);
+  return redirect(`/portabilidad?solicitud=${encodeURIComponent(folio)}`, { status: 303 });
 }
 
 function Explanation() {
@@ -201,19 +217,15 @@ function ProblemAlert({ problem }: { problem: Problem }) {
       data-testid="portability-problem"
       className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
     >
+      <p>{t(`errors.${problem.kind}`)}</p>
       {problem.kind === "duplicate" ? (
-        <>
-          <p>{t("errors.duplicate", { folio: problem.folio })}</p>
-          <Link
-            to={`/portabilidad?${new URLSearchParams({ folio: problem.folio, numero: problem.phoneNumber })}#consulta`}
-            className="mt-1 inline-block font-semibold underline underline-offset-4"
-          >
-            {t("result.lookupLink", { folio: problem.folio })}
-          </Link>
-        </>
-      ) : (
-        <p>{t("errors.unavailable")}</p>
-      )}
+        <a
+          href="#consulta"
+          className="mt-1 inline-block font-semibold underline underline-offset-4"
+        >
+          {t("result.lookupLink")}
+        </a>
+      ) : null}
     </div>
   );
 }
@@ -454,12 +466,12 @@ function StatusLookup({
           <RequestDetails request={lookup.request} testId="portability-lookup" />
         </div>
       ) : null}
-      {lookup?.outcome === "not_found" || lookup?.outcome === "unavailable" ? (
+      {lookup && lookup.outcome !== "found" && lookup.outcome !== "invalid" ? (
         <p
           role="alert"
           className="mt-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
         >
-          {t(lookup.outcome === "not_found" ? "lookup.notFound" : "lookup.unavailable")}
+          {t(`lookup.${lookup.outcome}`)}
         </p>
       ) : null}
     </section>

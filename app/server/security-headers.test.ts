@@ -20,27 +20,56 @@ describe("securityHeaders", () => {
 });
 
 describe("isCrossSiteWrite", () => {
-  const base = { host: "tienda.example.mx", allowedOrigins: [] as string[] };
-  it("refuses a POST whose Origin is another site", () => {
-    expect(isCrossSiteWrite({ ...base, method: "POST", origin: "https://evil.example" })).toBe(
-      true,
-    );
-    expect(isCrossSiteWrite({ ...base, method: "POST", origin: "null" })).toBe(true);
+  const site = "https://tienda.example.mx";
+  const post = (headers: { origin?: string; secFetchSite?: string; allowedOrigins?: string[] }) =>
+    isCrossSiteWrite({
+      method: "POST",
+      origin: headers.origin,
+      secFetchSite: headers.secFetchSite,
+      requestOrigin: site,
+      allowedOrigins: headers.allowedOrigins ?? [],
+    });
+
+  it("refuses a POST whose Origin is another site, or a null Origin", () => {
+    expect(post({ origin: "https://evil.example" })).toBe(true);
+    expect(post({ origin: "null" })).toBe(true);
+    expect(post({ origin: "not a url" })).toBe(true);
   });
-  it("lets same-site posts, reads and server-to-server calls through", () => {
-    expect(isCrossSiteWrite({ ...base, method: "POST", origin: "https://tienda.example.mx" })).toBe(
-      false,
-    );
-    expect(isCrossSiteWrite({ ...base, method: "GET", origin: "https://evil.example" })).toBe(
-      false,
-    );
-    expect(isCrossSiteWrite({ ...base, method: "POST", origin: undefined })).toBe(false);
+
+  it("compares the scheme and the port too, not only the host", () => {
+    expect(post({ origin: "http://tienda.example.mx" })).toBe(true);
+    expect(post({ origin: "https://tienda.example.mx:8443" })).toBe(true);
+    expect(post({ origin: site })).toBe(false);
+  });
+
+  it("believes a browser that says the request is cross-site, whatever the Origin says", () => {
+    expect(post({ secFetchSite: "cross-site" })).toBe(true);
+    expect(post({ secFetchSite: "cross-site", origin: site })).toBe(true);
+    expect(post({ secFetchSite: "same-origin", origin: site })).toBe(false);
+  });
+
+  it("lets a POST without Origin through only when Sec-Fetch-Site is absent or same-origin", () => {
+    // Old browsers, and the payment provider's server-to-server notifications.
+    expect(post({})).toBe(false);
+    expect(post({ secFetchSite: "same-origin" })).toBe(false);
+    expect(post({ secFetchSite: "same-site" })).toBe(true);
+    expect(post({ secFetchSite: "none" })).toBe(true);
+  });
+
+  it("accepts the configured public origins, and never refuses a read", () => {
     expect(
-      isCrossSiteWrite({
-        ...base,
-        method: "POST",
+      post({
         origin: "https://www.conectamovil.mx",
         allowedOrigins: ["https://www.conectamovil.mx"],
+      }),
+    ).toBe(false);
+    expect(
+      isCrossSiteWrite({
+        method: "GET",
+        origin: "https://evil.example",
+        secFetchSite: "cross-site",
+        requestOrigin: site,
+        allowedOrigins: [],
       }),
     ).toBe(false);
   });

@@ -35,22 +35,31 @@ export function securityHeaders(options: {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * A state-changing request from another site's page is refused. Requests without Origin
- * (server-to-server notifications, old clients) pass: browsers always send it on cross-site POSTs.
+ * A state-changing request from another site's page is refused (decision 0005, revised in 0059):
+ * - a browser that says the request is cross-site (`Sec-Fetch-Site`) is believed;
+ * - an `Origin` must be this site's: the configured public origins, or the scheme, host and port
+ *   the request itself arrived on;
+ * - without `Origin`, only requests without `Sec-Fetch-Site` either pass (old browsers, and the
+ *   payment provider's server-to-server notifications), or a same-origin one.
  */
 export function isCrossSiteWrite(options: {
   method: string;
   origin: string | undefined;
-  host: string | undefined;
+  secFetchSite: string | undefined;
+  /** The origin the request arrived on: its scheme (as trusted proxies report it), host and port. */
+  requestOrigin: string;
   allowedOrigins: string[];
 }): boolean {
   if (SAFE_METHODS.has(options.method.toUpperCase())) return false;
-  if (!options.origin) return false;
+  const fetchSite = options.secFetchSite?.toLowerCase();
+  if (fetchSite === "cross-site") return true;
+  if (!options.origin) return fetchSite !== undefined && fetchSite !== "same-origin";
   if (options.origin === "null") return true;
-  if (options.allowedOrigins.includes(options.origin)) return false;
+  let origin: string;
   try {
-    return new URL(options.origin).host !== options.host;
+    origin = new URL(options.origin).origin;
   } catch {
     return true;
   }
+  return origin !== options.requestOrigin && !options.allowedOrigins.includes(origin);
 }

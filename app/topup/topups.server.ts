@@ -5,7 +5,7 @@ import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { TopupStatus, TopupsTable } from "~/db/schema";
 import { formatMoney } from "~/catalog/money";
 import { getFixedT } from "~/i18n/i18n.server";
-import { publicOrigin, type PaymentPurpose } from "~/payments/payments.server";
+import type { PaymentPurpose } from "~/payments/payments.server";
 import { maskPhoneNumber } from "./phone";
 
 export const TOPUP_SERIES = "REC";
@@ -172,12 +172,8 @@ export function receiptPath(folio: string): string {
  * Opens the top-up's payment, or resumes the one in flight; answers where the customer goes next:
  * the provider's page, or the receipt when there is nothing to pay.
  */
-export async function beginTopupPayment(
-  context: AppLoadContext,
-  request: Request,
-  topup: Topup,
-): Promise<string> {
-  const origin = publicOrigin(context.config.PUBLIC_BASE_URL, request);
+export async function beginTopupPayment(context: AppLoadContext, topup: Topup): Promise<string> {
+  const origin = context.config.publicOrigin;
   const payment = await context.payments.begin({
     purpose: TOPUP_PAYMENT_PURPOSE,
     reference: topup.id,

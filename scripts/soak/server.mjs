@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import readline from "node:readline";
-import { serverArgs } from "../server-command.mjs";
+import { productionTestEnvironment, serverArgs } from "../server-command.mjs";
 
 const STARTUP_TIMEOUT_MS = 30_000;
 /** server.ts lets in-flight requests finish for 10 s; a little more before we insist. */
@@ -57,6 +57,7 @@ export async function startServer({ dataDir, sessionSecret, logLevel, extraEnv =
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
+      ...productionTestEnvironment(origin),
       DATA_DIR: dataDir,
       SESSION_SECRET: sessionSecret,
       LOG_LEVEL: logLevel,

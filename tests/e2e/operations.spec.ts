@@ -1,10 +1,18 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { connect } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startServer, waitForHealth } from "../support/server-process";
+import { productionTestEnvironment } from "../../scripts/server-command.mjs";
+import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
+import { createCustomer } from "./support/customers";
 
 // Operator-facing behaviour of the server process itself; no browser involved, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
-let nextPort = 3190 + Math.floor(Math.random() * 5) * 2;
+/** A port of this worker's own (server-process.ts keeps workers apart). */
+const nextPort = () => freePort(test.info().workerIndex);
 
 test("a bad setting stops the start with one line naming the variable", async () => {
   const { output, exited } = startServer({ PORT: "abc" });
@@ -15,18 +23,19 @@ test("a bad setting stops the start with one line naming the variable", async ()
 });
 
 test("production refuses to start without SESSION_SECRET", async () => {
-  const { output, exited } = startServer({ NODE_ENV: "production", PORT: String(nextPort++) });
+  const { output, exited } = startServer({ NODE_ENV: "production", PORT: String(nextPort()) });
   expect(await exited).toBe(1);
   expect(output.join("")).toMatch(/^Invalid configuration: SESSION_SECRET:/);
 });
 
 test("production sends HSTS and secure headers, logs requests as JSON without query strings, and stops cleanly on SIGTERM", async () => {
-  const port = nextPort++;
+  const port = nextPort();
   const baseUrl = `http://localhost:${port}`;
   const server = startServer({
     NODE_ENV: "production",
     PORT: String(port),
     SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+    ...productionTestEnvironment(baseUrl),
   });
   try {
     await waitForHealth(baseUrl, server);
@@ -76,4 +85,175 @@ test("production sends HSTS and secure headers, logs requests as JSON without qu
   }
   expect(await server.exited).toBe(0);
   expect(server.output.join("")).toContain('"msg":"stopped"');
+});
+
+test("production refuses to start on the payment sandbox or the identity emulator unless told, in one line naming what is missing", async () => {
+  const { output, exited } = startServer({
+    NODE_ENV: "production",
+    PORT: String(nextPort()),
+    SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+  });
+  expect(await exited).toBe(1);
+  const lines = output.join("").trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^Refusing to start in production without /);
+  for (const named of ["COGNITO_USER_POOL_ID", "ALLOW_EMBEDDED_IDENTITY=true"]) {
+    expect(lines[0]).toContain(named);
+  }
+  for (const named of ["PAYMENT_PROVIDER", "ALLOW_SANDBOX_PAYMENTS=true", "PUBLIC_BASE_URL"]) {
+    expect(lines[0]).toContain(named);
+  }
+});
+
+test("a production test environment says so on every page and in /readyz", async ({ page }) => {
+  const port = nextPort();
+  const baseUrl = `http://localhost:${port}`;
+  const server = startServer({
+    NODE_ENV: "production",
+    PORT: String(port),
+    SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+    ...productionTestEnvironment(baseUrl),
+  });
+  try {
+    await waitForHealth(baseUrl, server);
+    const ready = await (await fetch(`${baseUrl}/readyz`)).json();
+    expect(ready).toMatchObject({ testEnvironment: true, testDoubles: ["payments", "identity"] });
+    for (const path of ["/", "/plans", "/help-center", "/auth/sign-in", "/cart"]) {
+      // Plain HTTP: the page as a browser without JavaScript gets it.
+      const html = await (await fetch(`${baseUrl}${path}`)).text();
+      expect(html, path).toContain('data-testid="test-environment-banner"');
+      expect(html, path).toContain("Entorno de pruebas");
+    }
+    await page.goto(`${baseUrl}/plans`);
+    await expect(page.getByTestId("test-environment-banner")).toBeVisible();
+    await expect(page.getByTestId("test-environment-banner")).toHaveText(/^Entorno de pruebas/);
+  } finally {
+    await stopServer(server);
+  }
+  // Outside production the test doubles are the embedded defaults, and no banner is shown.
+  const developmentPort = nextPort();
+  const development = startServer({ NODE_ENV: "test", PORT: String(developmentPort) });
+  try {
+    const base = `http://localhost:${developmentPort}`;
+    await waitForHealth(base, development);
+    expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
+      testEnvironment: false,
+      testDoubles: ["payments", "identity"],
+    });
+    expect(await (await fetch(`${base}/plans`)).text()).not.toContain("test-environment-banner");
+  } finally {
+    await stopServer(development);
+  }
+});
+
+/** An address of this machine that is not loopback, if it has one. */
+function externalAddress(): string | null {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) {
+      if (address.family === "IPv4" && !address.internal) return address.address;
+    }
+  }
+  return null;
+}
+
+test("outside production the server listens on loopback only, so its outbox stays off the network", async () => {
+  const port = nextPort();
+  const server = startServer({ NODE_ENV: "test", PORT: String(port) });
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}`, server);
+    const listening = server.output
+      .join("")
+      .split("\n")
+      .find((line) => line.includes('"msg":"listening"'));
+    expect(JSON.parse(listening!)).toMatchObject({ host: "127.0.0.1", port });
+    const external = externalAddress();
+    if (external) {
+      await expect(
+        fetch(`http://${external}:${port}/dev/outbox`, { signal: AbortSignal.timeout(3_000) }),
+      ).rejects.toThrow();
+    }
+  } finally {
+    await stopServer(server);
+  }
+});
+
+/** Whether any process of this process group is still alive. */
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("SIGTERM ends the server even when the process reading its output has gone", async ({
+  playwright,
+}) => {
+  test.setTimeout(60_000);
+  const port = nextPort();
+  const baseUrl = `http://localhost:${port}`;
+  // As an operator's supervisor does: `npm start` in its own process group, output through pipes.
+  const child = spawn("npm", ["start", "--silent"], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      PORT: String(port),
+      LOG_LEVEL: "info",
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "storefront-sigterm-")),
+      SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+    },
+  });
+  const output: string[] = [];
+  child.stdout.on("data", (chunk) => output.push(String(chunk)));
+  child.stderr.on("data", (chunk) => output.push(String(chunk)));
+  const groupId = child.pid!;
+  try {
+    await waitForHealth(baseUrl, { child, output });
+    // A customer signs in, as in the report: the server has logged and talked to the emulator.
+    const request = await playwright.request.newContext({ baseURL: baseUrl });
+    const customer = await createCustomer(request, "sigterm");
+    const signedIn = await request.post("/auth/sign-in", {
+      form: { username: customer.email, password: customer.password },
+      maxRedirects: 0,
+    });
+    expect(signedIn.status()).toBe(303);
+    await request.dispose();
+
+    // The parent goes away: nobody reads the pipes any more.
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const signalled = Date.now();
+    process.kill(-groupId, "SIGTERM");
+    await expect.poll(() => groupAlive(groupId), { timeout: 15_000 }).toBe(false);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+  } finally {
+    if (groupAlive(groupId)) process.kill(-groupId, "SIGKILL");
+  }
+});
+
+test("a second SIGTERM ends the server at once, while the first waits for requests in flight", async () => {
+  const port = nextPort();
+  const server = startServer({ NODE_ENV: "test", PORT: String(port) });
+  await waitForHealth(`http://localhost:${port}`, server);
+  // A request still sending its body keeps the first shutdown waiting (up to its grace period).
+  const inFlight = connect(port, "127.0.0.1");
+  inFlight.on("error", () => undefined);
+  await new Promise((resolve) => inFlight.once("connect", resolve));
+  inFlight.write(
+    "POST /cart HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nintent=add",
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server.child.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(server.child.exitCode).toBeNull();
+  const second = Date.now();
+  server.child.kill("SIGTERM");
+  const code = await server.exited;
+  expect(Date.now() - second).toBeLessThan(1_000);
+  expect(code).not.toBe(0);
+  expect(server.output.join("")).toContain("second signal");
+  inFlight.destroy();
 });

@@ -189,7 +189,10 @@ test("each invalid field says what is wrong in Spanish and keeps what was typed,
   await expect(form.getByText("Esa CURP no es válida. Revisa cada carácter.")).toBeVisible();
 });
 
-test("a second request for a number with an open one names the open folio", async ({ page }) => {
+test("a second request for a number with an open one learns nothing of the open one", async ({
+  page,
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000);
   const phoneNumber = uniquePhoneNumber();
   await page.goto("/portabilidad");
@@ -197,39 +200,49 @@ test("a second request for a number with an open one names the open folio", asyn
   await submitRequest(page);
   await expect(page).toHaveURL(/solicitud=POR-/);
   const folio = (await page.getByTestId("portability-folio").first().textContent()) ?? "";
+  expect(folio).toMatch(/^POR-/);
 
-  await page.getByRole("link", { name: "Enviar otra solicitud" }).click();
-  await expect(requestForm(page)).toBeVisible();
-  const email = await fillRequest(page, phoneNumber);
-  const bodies = recordResponses(page);
-  const refused = page.waitForResponse((response) => response.request().method() === "POST");
-  await submitRequest(page);
-  expect((await refused).status()).toBe(409);
+  // Someone else, in another browser, asks to port the same number.
+  const stranger = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
+  const other = await stranger.newPage();
+  try {
+    await other.goto("/portabilidad");
+    const email = await fillRequest(other, phoneNumber);
+    const bodies = recordResponses(other);
+    const refused = other.waitForResponse((response) => response.request().method() === "POST");
+    await submitRequest(other);
+    expect((await refused).status()).toBe(409);
 
-  const problem = page.getByTestId("portability-problem");
-  await expect(problem).toContainText(
-    `Ya tienes una solicitud abierta para este número con el folio ${folio}.`,
-  );
-  const form = requestForm(page);
-  await expect(form.getByLabel("Número a portar (10 dígitos)")).toHaveValue(spaced(phoneNumber));
-  await expect(form.getByLabel("Correo electrónico")).toHaveValue(email);
-  await expect(form.getByLabel("CURP")).toHaveValue(CURP.toLowerCase());
-  await expect(form.getByLabel("NIP de portabilidad (4 dígitos)")).toHaveValue("");
-  await expect(
-    form.getByText("Por tu seguridad no conservamos el NIP: vuelve a escribirlo."),
-  ).toBeVisible();
-  expect(await page.content()).not.toContain(NIP);
-  for (const body of await bodies()) expect(body).not.toContain(NIP);
-  await expectNoAxeViolations(page);
+    const problem = other.getByTestId("portability-problem");
+    await expect(problem).toContainText(
+      "Este número ya tiene una solicitud de portabilidad en proceso",
+    );
+    const form = requestForm(other);
+    await expect(form.getByLabel("Número a portar (10 dígitos)")).toHaveValue(spaced(phoneNumber));
+    await expect(form.getByLabel("Correo electrónico")).toHaveValue(email);
+    await expect(form.getByLabel("CURP")).toHaveValue(CURP.toLowerCase());
+    await expect(form.getByLabel("NIP de portabilidad (4 dígitos)")).toHaveValue("");
+    await expect(
+      form.getByText("Por tu seguridad no conservamos el NIP: vuelve a escribirlo."),
+    ).toBeVisible();
+    // Neither the open request's folio nor anything else of it reaches the other browser.
+    expect(await other.content()).not.toContain(folio);
+    expect(await other.content()).not.toContain(NIP);
+    for (const body of await bodies()) {
+      expect(body).not.toContain(folio);
+      expect(body).not.toContain(NIP);
+    }
+    await expectNoAxeViolations(other);
 
-  // The message leads to the open request's status.
-  await problem.getByRole("link", { name: `Consultar el estado de ${folio}` }).click();
-  await expect(
-    lookupForm(page).getByTestId("portability-lookup").getByTestId("portability-folio"),
-  ).toHaveText(folio);
-  await expect(
-    lookupForm(page).getByTestId("portability-lookup").getByTestId("portability-status"),
-  ).toHaveText("Recibida");
+    // The message points to the status lookup, which asks for the folio.
+    await problem.getByRole("link", { name: "Consultar el estado de una solicitud" }).click();
+    await expect(lookupForm(other).getByLabel("Folio")).toHaveValue("");
+  } finally {
+    await stranger.close();
+  }
 });
 
 test("the status lookup explains a malformed folio or number", async ({ page }, testInfo) => {

@@ -1,3 +1,7 @@
+import { readFileSync } from "node:fs";
+import { once } from "node:events";
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import {
   freePort,
@@ -6,7 +10,8 @@ import {
   waitForHealth,
   type ServerProcess,
 } from "../support/server-process";
-import { createAccount, signIn, uniqueEmail } from "./support/auth";
+import { productionTestEnvironment } from "../../scripts/server-command.mjs";
+import { createAccount, latestCode, signIn, uniqueEmail } from "./support/auth";
 import { addPlan, fillCheckout, submitCheckout } from "./support/commerce";
 
 // Checks that need a server of their own: its secrets, its limits, its mode, its logs.
@@ -78,7 +83,12 @@ test("in production every cookie is __Host-, Secure, HttpOnly and SameSite", asy
   const port = freePort(test.info().workerIndex);
   const base = `http://localhost:${port}`;
   const server = await running(
-    { NODE_ENV: "production", SESSION_SECRET: SECRET_A, LOG_LEVEL: "warn" },
+    {
+      NODE_ENV: "production",
+      SESSION_SECRET: SECRET_A,
+      LOG_LEVEL: "warn",
+      ...productionTestEnvironment(base),
+    },
     port,
   );
   try {
@@ -153,6 +163,7 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
   try {
     const email = uniqueEmail("bitacora");
     await createAccount(page, request, email);
+    const signUpCode = await latestCode(request, email, "SignUp");
     await signIn(page, email, secrets.password);
     await expect(page).not.toHaveURL(/\/auth\/sign-in/);
 
@@ -192,11 +203,20 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
     const sessionValues = (await request.storageState()).cookies.map((cookie) => cookie.value);
     const lines = server.output.join("").split("\n").filter(Boolean);
     expect(lines.length).toBeGreaterThan(20);
+    // A reset code as well: the emulator "sends" it, and must not log it.
+    await page.goto("/auth/forgot-password");
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    const resetCode = await latestCode(request, email, "ForgotPassword");
+
     const forbidden = [
       secrets.password,
       "Equivocada#99z",
       secrets.card,
       "4242 4242 4242 4242",
+      // The customer's e-mail address, whoever logs it (the identity emulator too).
+      email,
+      email.split("@")[0],
       ...[...cookies, ...sessionValues].filter((value) => value.length > 20),
     ];
     for (const line of lines) {
@@ -209,8 +229,9 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
       for (const text of strings) {
         for (const secret of forbidden) expect(text, line).not.toContain(secret);
         expect(text, line).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}/);
-        // Short secrets only count as whole values: a NIP or CVC is never a log field.
-        expect([secrets.cvc, secrets.nip], line).not.toContain(text);
+        // Short secrets only count as whole values: a NIP, CVC or code is never a log field.
+        expect([secrets.cvc, secrets.nip, signUpCode, resetCode], line).not.toContain(text);
+        expect(text, line).not.toMatch(new RegExp(`\\b(${signUpCode}|${resetCode})\\b`));
         expect(text, line).not.toMatch(
           new RegExp(`\\b(nip|cvc|cvv)\\b\\W*(${secrets.nip}|${secrets.cvc})`, "i"),
         );
@@ -219,6 +240,240 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
   } finally {
     await context.close();
     await request.dispose();
+    await stopServer(server);
+  }
+});
+
+/** A plain HTTP/1.1 request with headers of our choosing (fetch will not let us set Host). */
+function rawRequest(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path,
+        headers: options.headers,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(options.body);
+  });
+}
+
+/** A cookie jar for rawRequest: what the server sets, sent back. */
+class Jar {
+  private cookies = new Map<string, string>();
+  keep(headers: IncomingHttpHeaders) {
+    for (const line of headers["set-cookie"] ?? []) {
+      const [pair] = line.split(";");
+      const at = pair.indexOf("=");
+      if (line.includes("Max-Age=0")) this.cookies.delete(pair.slice(0, at));
+      else this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  }
+  get header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+test("the payment provider is told this site's configured address, never the Host a client sends", async () => {
+  // Stands for the host an attacker names in the Host header.
+  const trapped: string[] = [];
+  const trap = createServer((request, response) => {
+    trapped.push(`${request.method} ${request.url}`);
+    response.end("gracias");
+  });
+  await new Promise<void>((resolve) => trap.listen(0, "127.0.0.1", resolve));
+  const trapHost = `127.0.0.1:${(trap.address() as AddressInfo).port}`;
+  const port = freePort(test.info().workerIndex);
+  const server = await running({}, port);
+  const jar = new Jar();
+  const send = async (options: Parameters<typeof rawRequest>[1]) => {
+    const response = await rawRequest(port, {
+      ...options,
+      headers: { Host: trapHost, Cookie: jar.header, ...options.headers },
+    });
+    jar.keep(response.headers);
+    return response;
+  };
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+  try {
+    await send({ method: "POST", path: "/cart", headers: form, body: "intent=add&id=conecta-100" });
+    const checkout = await send({ path: "/checkout" });
+    const key = /name="idempotency_key" value="([^"]+)"/.exec(checkout.body)![1];
+    const placed = await send({
+      method: "POST",
+      path: "/checkout",
+      headers: form,
+      body: new URLSearchParams({
+        full_name: "Ana López",
+        email: "ana@ejemplo.mx",
+        phone_number: "5512345678",
+        street: "Insurgentes",
+        exterior_number: "1",
+        neighborhood: "Roma",
+        postal_code: "06700",
+        municipality: "Cuauhtémoc",
+        state: "CMX",
+        accept_terms: "on",
+        idempotency_key: key,
+      }).toString(),
+    });
+    expect(placed.status).toBe(303);
+    const paymentPage = placed.headers.location!;
+    expect(paymentPage).toMatch(/^\/sandbox\/pago\/chk_/);
+    const page = await send({ path: paymentPage });
+    expect(page.body).toContain(`href="http://localhost:${port}/confirmation?pedido=`);
+    expect(page.body).not.toContain(trapHost);
+    const paid = await send({
+      method: "POST",
+      path: paymentPage,
+      headers: form,
+      body: new URLSearchParams({
+        card_number: "4242424242424242",
+        card_expiry: "12/30",
+        card_cvc: "123",
+        cardholder_name: "Ana Lopez",
+      }).toString(),
+    });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.location).toMatch(
+      new RegExp(`^http://localhost:${port}/confirmation\\?pedido=`),
+    );
+    // The signed notification reached this server, not the client's host.
+    const returned = new URL(paid.headers.location!);
+    let confirmation = await send({ path: `${returned.pathname}${returned.search}` });
+    // The first view of a paid order empties the cart and shows the page again.
+    if (confirmation.status === 302)
+      confirmation = await send({ path: confirmation.headers.location! });
+    expect(confirmation.body).toContain("Pagado");
+    expect(trapped).toEqual([]);
+  } finally {
+    await stopServer(server);
+    trap.close();
+  }
+});
+
+/** The resident memory of a process, in bytes (Linux). */
+function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+test("a body sent without a declared length is refused at the limit, not read to the end", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({}, port);
+  try {
+    const before = residentBytes(server.child.pid!);
+    const limit = 200 * 1024 * 1024;
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let sent = 0;
+    let answeredAfter = -1;
+    let status = 0;
+    let closed = false;
+    const request = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/payments/webhook/sandbox",
+      headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+    });
+    request.on("response", (response) => {
+      answeredAfter = sent;
+      status = response.statusCode ?? 0;
+      response.resume();
+    });
+    request.on("error", () => undefined);
+    request.on("close", () => {
+      closed = true;
+    });
+    request.write("{");
+    while (sent < limit && answeredAfter < 0 && !closed) {
+      const flushed = request.write(chunk);
+      sent += chunk.length;
+      if (!flushed) {
+        // `once` rejects when the server closes the connection under us: that ends the loop too.
+        await Promise.race([
+          once(request, "drain").catch(() => undefined),
+          once(request, "close").catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, 2_000)),
+        ]);
+      }
+    }
+    await expect.poll(() => status, { timeout: 10_000 }).toBe(413);
+    request.destroy();
+    // Answered long before the client finished: the server stopped reading at 64 KB.
+    expect(answeredAfter).toBeGreaterThanOrEqual(0);
+    expect(answeredAfter).toBeLessThan(32 * 1024 * 1024);
+    expect(residentBytes(server.child.pid!) - before).toBeLessThan(64 * 1024 * 1024);
+    // And the server goes on answering.
+    expect((await fetch(`http://localhost:${port}/healthz`)).status).toBe(200);
+  } finally {
+    await stopServer(server);
+  }
+});
+
+test("behind one proxy, the address the proxy appended is the one limited, whatever the client writes first", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ TRUST_PROXY: "1", AUTH_RATE_LIMIT_PER_IP: "3" }, port);
+  try {
+    const attempt = (index: number) =>
+      fetch(`http://localhost:${port}/auth/sign-in`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          // The client's own entry changes each time; the proxy appended the real address.
+          "X-Forwarded-For": `198.51.100.${index}, 203.0.113.9`,
+        },
+        body: new URLSearchParams({
+          username: uniqueEmail(`proxy${index}`),
+          password: "Incorrecta#1x",
+        }),
+        redirect: "manual",
+      });
+    for (let index = 1; index <= 3; index++) expect((await attempt(index)).status).toBe(400);
+    const refused = await attempt(4);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Demasiados intentos.");
+  } finally {
+    await stopServer(server);
+  }
+});
+
+test("a malformed multipart form is refused with an info line in the log, never an error", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ LOG_LEVEL: "info" }, port);
+  try {
+    const response = await fetch(`http://localhost:${port}/checkout`, {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=roto" },
+      body: '--otro\r\nContent-Disposition: form-data; name="x"\r\n\r\ny',
+      redirect: "manual",
+    });
+    expect(response.status).toBe(400);
+    const entries = server.output
+      .join("")
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(entries.find((entry) => entry.msg === "malformed form refused")?.level).toBe(30);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+  } finally {
     await stopServer(server);
   }
 });

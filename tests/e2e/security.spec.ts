@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
+import { outboxCount } from "./support/auth";
 import { createCustomer } from "./support/customers";
 
 // Hostile requests against the shared server: tampered cookies, other sites' forms, redirects
@@ -142,6 +143,13 @@ test("another site's form is refused on every route that accepts one", async () 
 });
 
 const OFF_SITE = [
+  // Dot segments resolve to `//host` after a naive same-site check (the red-team finding).
+  "/..//sitio-ajeno.example",
+  "/.//sitio-ajeno.example",
+  "/a/..//sitio-ajeno.example",
+  "/%2e%2e//sitio-ajeno.example",
+  "/.%2E//sitio-ajeno.example",
+  "/..///sitio-ajeno.example/robar?x=1",
   "https://sitio-ajeno.example/robar",
   "//sitio-ajeno.example",
   "/\\sitio-ajeno.example",
@@ -158,9 +166,40 @@ const OFF_SITE = [
 
 function staysOnSite(location: string | null | undefined) {
   expect(location).toBeTruthy();
+  expect(location!.startsWith("//"), location!).toBe(false);
   const target = new URL(location!, BASE_URL);
   expect(target.origin, location!).toBe(new URL(BASE_URL).origin);
 }
+
+const decodeAttribute = (value: string) =>
+  value.replaceAll("&amp;", "&").replaceAll("&#x27;", "'").replaceAll("&quot;", '"');
+
+test("redirectTo never leaves the site for a signed-in customer either", async ({ playwright }) => {
+  const { browser } = await signedIn(playwright.request);
+  try {
+    for (const redirectTo of OFF_SITE) {
+      const query = `redirectTo=${encodeURIComponent(redirectTo)}`;
+      // Sign-in while signed in sends the customer on.
+      const signIn = await browser.get(`/auth/sign-in?${query}`, { maxRedirects: 0 });
+      expect(signIn.status(), redirectTo).toBe(303);
+      staysOnSite(signIn.headers().location);
+      // Verifying a contact that is already verified sends the customer on.
+      const verify = await browser.get(`/auth/verify-user?${query}`, { maxRedirects: 0 });
+      expect(verify.status(), redirectTo).toBe(303);
+      staysOnSite(verify.headers().location);
+      // The confirmation step's "skip" link.
+      const confirm = await browser.get(`/auth/confirm-verify-user?attr=email&${query}`, {
+        maxRedirects: 0,
+      });
+      expect(confirm.status(), redirectTo).toBe(200);
+      const skip = /<a [^>]*href="([^"]*)"[^>]*>Omitir por ahora<\/a>/.exec(await confirm.text());
+      expect(skip, redirectTo).not.toBeNull();
+      staysOnSite(decodeAttribute(skip![1]));
+    }
+  } finally {
+    await browser.dispose();
+  }
+});
 
 test("redirectTo never sends a customer to another site", async ({ playwright }) => {
   const setup = await playwright.request.newContext({ baseURL: BASE_URL });
@@ -220,4 +259,280 @@ test("guessing one account's password meets a Spanish 429 on the sixth try, even
     expect(await refused.text()).toContain("Demasiados intentos.");
   }
   await guesser.dispose();
+});
+
+/** The idempotency key of the form on a page. */
+function formKey(html: string): string {
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(html)?.[1];
+  expect(key).toBeTruthy();
+  return key!;
+}
+
+function checkoutForm(email: string, fullName: string, key: string) {
+  return {
+    full_name: fullName,
+    email,
+    phone_number: "5512345678",
+    street: "Calle Privada",
+    exterior_number: "77",
+    interior_number: "",
+    neighborhood: "Colonia Discreta",
+    postal_code: "06700",
+    municipality: "Cuauhtémoc",
+    state: "CMX",
+    accept_terms: "on",
+    idempotency_key: key,
+  };
+}
+
+/** Places an order from this browser; answers its confirmation address and key. */
+async function placeOrder(browser: APIRequestContext, email: string, fullName: string) {
+  await browser.post("/cart", { form: { intent: "add", id: "conecta-100" }, maxRedirects: 0 });
+  const key = formKey(await (await browser.get("/checkout")).text());
+  const placed = await browser.post("/checkout", {
+    form: checkoutForm(email, fullName, key),
+    maxRedirects: 0,
+  });
+  expect(placed.status()).toBe(303);
+  const payment = await browser.get(placed.headers().location!);
+  const confirmation = /href="([^"]*\/confirmation\?pedido=[^"]+)"/.exec(await payment.text());
+  expect(confirmation).not.toBeNull();
+  return { key, confirmation: decodeAttribute(confirmation![1]).replace(BASE_URL, "") };
+}
+
+function setCookieNames(response: { headersArray(): Array<{ name: string; value: string }> }) {
+  return response
+    .headersArray()
+    .filter((header) => header.name.toLowerCase() === "set-cookie")
+    .map((header) => header.value);
+}
+
+test("sign-out ends every copy of the session and forgets this browser's orders", async ({
+  playwright,
+}) => {
+  const { browser, customer } = await signedIn(playwright.request);
+  const { confirmation } = await placeOrder(browser, customer.email, "Ana Copia Segura");
+  expect((await browser.get(confirmation)).status()).toBe(200);
+  // Someone saves the cookies before the customer signs out.
+  const saved = cookieHeader(await cookiesOf(browser));
+
+  const out = await browser.post("/auth/sign-out", { maxRedirects: 0 });
+  expect(out.status()).toBe(303);
+  const cleared = setCookieNames(out).filter((line) => line.includes("Max-Age=0"));
+  expect(cleared.some((line) => line.startsWith("auth_session"))).toBe(true);
+  expect(cleared.some((line) => line.startsWith("orders="))).toBe(true);
+  // The next person at this browser cannot reopen the order.
+  expect((await browser.get(confirmation, { maxRedirects: 0 })).status()).toBe(404);
+  await browser.dispose();
+
+  // The saved copy opens nothing any more.
+  const account = await fetch(`${BASE_URL}/my-account`, {
+    headers: { Cookie: saved },
+    redirect: "manual",
+  });
+  expect(account.status).toBe(303);
+  expect(account.headers.get("location")).toMatch(/^\/auth\/sign-in/);
+  const home = await fetch(`${BASE_URL}/`, { headers: { Cookie: saved } });
+  expect(await home.text()).not.toContain(customer.email);
+  const topup = await fetch(`${BASE_URL}/my-account/recarga`, {
+    method: "POST",
+    headers: { Cookie: saved, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      phone_number: "5587654321",
+      phone_number_confirm: "5587654321",
+      amount: "100",
+      idempotency_key: crypto.randomUUID(),
+    }),
+    redirect: "manual",
+  });
+  expect(topup.status).toBe(303);
+  expect(topup.headers.get("location")).toMatch(/^\/auth\/sign-in/);
+});
+
+test("an idempotency key copied into another browser opens nothing there", async ({
+  playwright,
+}) => {
+  const owner = await playwright.request.newContext({ baseURL: BASE_URL });
+  const stranger = await playwright.request.newContext({ baseURL: BASE_URL });
+  try {
+    // Checkout: the owner's order, then the stranger sends the owner's key.
+    const ownerEmail = `duena.${Date.now()}@ejemplo.mx`;
+    const { key } = await placeOrder(owner, ownerEmail, "Dueña Del Pedido");
+    await stranger.post("/cart", {
+      form: { intent: "add", id: "conecta-200" },
+      maxRedirects: 0,
+    });
+    await stranger.get("/checkout");
+    const copied = await stranger.post("/checkout", {
+      form: checkoutForm("extrano@ejemplo.mx", "Persona Extraña", key),
+      maxRedirects: 0,
+    });
+    expect(copied.status()).toBe(409);
+    const refusal = await copied.text();
+    expect(refusal).toContain("Esta página de pago ya no es válida en este navegador.");
+    for (const secret of [ownerEmail, "Dueña Del Pedido", "PED-"]) {
+      expect(refusal).not.toContain(secret);
+    }
+    // The owner sending the same form again finds the same order.
+    const again = await owner.post("/checkout", {
+      form: checkoutForm(ownerEmail, "Dueña Del Pedido", key),
+      maxRedirects: 0,
+    });
+    expect(again.status()).toBe(303);
+
+    // Portability: the same rule for the request form.
+    const portabilityForm = (phone: string, email: string, formKeyValue: string) => ({
+      phone_number: phone,
+      nip: "7391",
+      full_name: "Titular Original",
+      email,
+      curp: "GOMA850312MDFRRN09",
+      current_carrier: "telcel",
+      accept_terms: "on",
+      idempotency_key: formKeyValue,
+    });
+    const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const ownerKey = formKey(await (await owner.get("/portabilidad")).text());
+    const submitted = await owner.post("/portabilidad", {
+      form: portabilityForm(phone, ownerEmail, ownerKey),
+      maxRedirects: 0,
+    });
+    expect(submitted.status()).toBe(303);
+    const folio = /solicitud=(POR-[\d-]+)/.exec(submitted.headers().location!)![1];
+    await stranger.get("/portabilidad");
+    const replayed = await stranger.post("/portabilidad", {
+      form: portabilityForm("5500000001", "extrano@ejemplo.mx", ownerKey),
+      maxRedirects: 0,
+    });
+    expect(replayed.status()).toBe(409);
+    const replayedBody = await replayed.text();
+    expect(replayedBody).toContain("Este formulario ya no es válido en este navegador.");
+    for (const secret of [folio, ownerEmail, phone.slice(-4)]) {
+      expect(replayedBody).not.toContain(secret);
+    }
+    // The owner's own second submission still lands on its request.
+    const resent = await owner.post("/portabilidad", {
+      form: portabilityForm(phone, ownerEmail, ownerKey),
+      maxRedirects: 0,
+    });
+    expect(resent.status()).toBe(303);
+    expect(resent.headers().location).toContain(folio);
+  } finally {
+    await owner.dispose();
+    await stranger.dispose();
+  }
+});
+
+test("pages showing personal data tell browsers and proxies not to keep them", async ({
+  playwright,
+}) => {
+  const { browser, customer } = await signedIn(playwright.request);
+  try {
+    const { confirmation } = await placeOrder(browser, customer.email, "Ana Privada");
+    const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const key = formKey(await (await browser.get("/portabilidad")).text());
+    const submitted = await browser.post("/portabilidad", {
+      form: {
+        phone_number: phone,
+        nip: "7391",
+        full_name: "Ana Privada",
+        email: customer.email,
+        curp: "GOMA850312MDFRRN09",
+        current_carrier: "telcel",
+        accept_terms: "on",
+        idempotency_key: key,
+      },
+      maxRedirects: 0,
+    });
+    for (const page of [
+      "/my-account",
+      "/my-account/recarga",
+      confirmation,
+      submitted.headers().location!,
+      "/checkout",
+      "/",
+    ]) {
+      await browser.post("/cart", { form: { intent: "add", id: "conecta-100" }, maxRedirects: 0 });
+      const response = await browser.get(page, { maxRedirects: 0 });
+      expect(response.status(), page).toBe(200);
+      const cacheControl = response.headers()["cache-control"] ?? "";
+      expect(cacheControl, page).toContain("no-store");
+      expect(cacheControl, page).toContain("private");
+    }
+  } finally {
+    await browser.dispose();
+  }
+  // A page rendered for nobody in particular is not marked private.
+  const anonymous = await fetch(`${BASE_URL}/plans`);
+  expect(anonymous.headers.get("cache-control") ?? "").not.toContain("private");
+});
+
+test("a password reset answers the same for any address, and sends one address five codes at most", async ({
+  playwright,
+}) => {
+  const setup = await playwright.request.newContext({ baseURL: BASE_URL });
+  const known = (await createCustomer(setup, "restablecer")).email;
+  const unknown = `nadie.${Date.now()}@ejemplo.mx`;
+  try {
+    for (const email of [known, unknown]) {
+      const browser = await playwright.request.newContext({ baseURL: BASE_URL });
+      const ask = () =>
+        browser.post("/auth/forgot-password", { form: { username: email }, maxRedirects: 0 });
+      const first = await ask();
+      expect(first.status(), email).toBe(303);
+      expect(first.headers().location, email).toBe("/auth/confirm-reset-password");
+      const page = await (await browser.get("/auth/confirm-reset-password")).text();
+      const masked = `${email[0]}***${email.slice(email.indexOf("@"))}`;
+      expect(page, email).toContain(`Si ${masked} tiene una cuenta, te enviamos un código.`);
+      expect(page, email).not.toContain("No existe una cuenta");
+      for (let request = 2; request <= 5; request++) expect((await ask()).status()).toBe(303);
+      const refused = await ask();
+      expect(refused.status(), email).toBe(429);
+      expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+      expect(await refused.text()).toContain("Ya enviamos varios códigos a este correo.");
+      await browser.dispose();
+    }
+    expect(await outboxCount(setup, known, "ForgotPassword")).toBe(5);
+  } finally {
+    await setup.dispose();
+  }
+});
+
+test("a cross-site check believes Sec-Fetch-Site and compares the scheme", async () => {
+  const post = (headers: Record<string, string>) =>
+    fetch(`${BASE_URL}/cart`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: "intent=add&id=conecta-100",
+      redirect: "manual",
+    });
+  const secure = BASE_URL.replace(/^http:/, "https:");
+  const refusedCases: Record<string, Record<string, string>> = {
+    crossSiteWithOwnOrigin: { Origin: BASE_URL, "Sec-Fetch-Site": "cross-site" },
+    sameSiteWithoutOrigin: { "Sec-Fetch-Site": "same-site" },
+    otherScheme: { Origin: secure },
+  };
+  for (const [name, headers] of Object.entries(refusedCases)) {
+    const refused = await post(headers);
+    expect(refused.status, name).toBe(403);
+    expect(await refused.text(), name).toContain("origen no permitido");
+  }
+  expect((await post({ Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" })).status).toBe(303);
+  // An old browser sends neither header.
+  expect((await post({})).status).toBe(303);
+});
+
+test("a malformed multipart form is a Spanish 400 on every form route", async () => {
+  for (const route of ["/cart", "/checkout", "/auth/sign-in", "/portabilidad"]) {
+    for (const contentType of ["multipart/form-data; boundary=----limite", "multipart/form-data"]) {
+      const response = await fetch(`${BASE_URL}${route}`, {
+        method: "POST",
+        headers: { "Content-Type": contentType },
+        body: '------otro-limite\r\nContent-Disposition: form-data; name="intent"\r\n\r\nadd',
+        redirect: "manual",
+      });
+      expect(response.status, `${route} ${contentType}`).toBe(400);
+      expect(await response.text()).toContain("el formulario llegó incompleto o dañado");
+    }
+  }
 });

@@ -32,7 +32,11 @@ export function startServer(env: Record<string, string>): ServerProcess {
   return { child, output, exited, dataDir };
 }
 
-export async function waitForHealth(baseUrl: string, server: ServerProcess, timeoutMs = 30_000) {
+export async function waitForHealth(
+  baseUrl: string,
+  server: { child: { exitCode: number | null }; output: string[] },
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null)

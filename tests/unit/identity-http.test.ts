@@ -4,8 +4,8 @@ import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { refreshSessionIfDue } from "~/auth/session.server";
 import { loadConfig } from "~/config.server";
+import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
 import { MAX_SET_COOKIE_BYTES, parseCookieHeader } from "~/lib/sealed-cookie.server";
 import * as confirmSignIn from "~/routes/auth.confirm-sign-in";
 import * as confirmSignUp from "~/routes/auth.confirm-sign-up";
@@ -16,7 +16,7 @@ import * as signIn from "~/routes/auth.sign-in";
 import * as signOut from "~/routes/auth.sign-out";
 import * as signUp from "~/routes/auth.sign-up";
 import * as outbox from "~/routes/dev.outbox";
-import { createServices } from "~/services.server";
+import { createServices, type Services } from "~/services.server";
 import { fixture, srpServer, startCognitoStub, startSilentServer } from "./support/cognito-stub";
 
 /**
@@ -36,10 +36,7 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function contextFor(
-  endpoint: string,
-  extra: Record<string, string> = {},
-): Promise<AppLoadContext> {
+async function contextFor(endpoint: string, extra: Record<string, string> = {}): Promise<Services> {
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "identity-http-")),
@@ -53,13 +50,18 @@ async function contextFor(
   });
   const services = await createServices(config, pino({ level: "silent" }));
   cleanups.push(() => services.db.destroy());
-  return {
-    ...services,
+  return services;
+}
+
+/** One request's context, built as server.ts builds it. */
+function requestContext(services: Services, browser: Browser) {
+  return createRequestContext(services, {
+    cookieHeader: browser.header,
     cspNonce: "",
     requestId: "test",
     clientIp: "203.0.113.7",
     setPageCacheable: () => undefined,
-  };
+  });
 }
 
 /** A browser: keeps the cookies the server sets and sends them back. */
@@ -95,11 +97,12 @@ type RouteFunction = (args: {
 
 async function call(
   fn: RouteFunction,
-  context: AppLoadContext,
+  services: Services,
   browser: Browser,
   url: string,
   form?: Record<string, string>,
 ): Promise<Outcome> {
+  const context = await requestContext(services, browser);
   const request = new Request(`http://localhost${url}`, {
     method: form ? "POST" : "GET",
     headers: {
@@ -136,15 +139,19 @@ async function call(
   } else {
     outcome = { status: 200, location: null, setCookies: [], data: result, headers: new Headers() };
   }
+  // What server.ts adds: the cookies the request's jar collected.
+  outcome.setCookies.push(
+    ...context.jar.setCookieHeaders({ redirect: isRedirectStatus(outcome.status) }),
+  );
   browser.keep(outcome.setCookies);
   return outcome;
 }
 
 const formErrors = (outcome: Outcome) =>
   (outcome.data as { error?: Record<string, string[]> }).error?.[""];
-const flashKey = (context: AppLoadContext, browser: Browser) =>
+const flashKey = (context: Services, browser: Browser) =>
   context.cookies.flash.read(browser.header)?.key;
-const signedIn = (context: AppLoadContext, browser: Browser) =>
+const signedIn = (context: Services, browser: Browser) =>
   context.cookies.authSession.read(browser.header);
 
 async function stubbed(
@@ -362,6 +369,27 @@ describe("throttling and code errors", () => {
     ]);
   });
 
+  it("an address without an account gets the same answer as one with an account", async () => {
+    const { context } = await stubbed({
+      ForgotPassword: ["ForgotPassword.200.json", "ForgotPassword.UserNotFound.400.json"],
+    });
+    const answers = [];
+    for (const username of [EMAIL, "nadie@ejemplo.mx"]) {
+      const browser = new Browser();
+      const outcome = await call(forgotPassword.action, context, browser, "/auth/forgot-password", {
+        username,
+      });
+      answers.push({ status: outcome.status, location: outcome.location });
+      expect(flashKey(context, browser)).toBe("auth:flash.resetCodeSent");
+      expect(context.cookies.authPending.read(browser.header)?.delivery).toEqual({
+        destination: username,
+        medium: "EMAIL",
+      });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]).toEqual({ status: 303, location: "/auth/confirm-reset-password" });
+  });
+
   it("TooManyFailedAttempts on a confirmation code: 429 with the Spanish message", async () => {
     const { context, browser } = await stubbed({
       ConfirmSignUp: "ConfirmSignUp.TooManyFailedAttempts.400.json",
@@ -485,11 +513,13 @@ describe("an unreachable or slow identity service", () => {
       ),
     );
 
-    const unreachable = await contextFor("http://127.0.0.1:9/");
-    expect(await refreshSessionIfDue(unreachable, browser.header)).toBeNull();
+    const unreachable = await requestContext(await contextFor("http://127.0.0.1:9/"), browser);
+    expect(unreachable.session?.customer.email).toBe(EMAIL);
+    expect(unreachable.jar.setCookieHeaders({ redirect: false })).toEqual([]);
 
-    const refused = await refreshSessionIfDue(context, browser.header);
-    browser.keep(refused!.setCookies);
+    const refused = await requestContext(context, browser);
+    expect(refused.session).toBeNull();
+    browser.keep(refused.jar.setCookieHeaders({ redirect: false }));
     expect(signedIn(context, browser)).toBeNull();
   });
 });
@@ -563,6 +593,27 @@ describe("sign-out", () => {
     expect(
       [...parseCookieHeader(browser.header).keys()].filter((name) => name.startsWith("auth_")),
     ).toEqual([]);
+  });
+
+  it("ends the session for a copy of the cookie kept from before the sign-out", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: "GetUser.200.json",
+      RevokeToken: (() => ({ status: 200, body: {} })) as never,
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const copy = new Browser();
+    copy.cookies = new Map(browser.cookies);
+    expect((await requestContext(context, copy)).session).not.toBeNull();
+    await call(signOut.action, context, browser, "/auth/sign-out", {});
+    const afterwards = await requestContext(context, copy);
+    expect(afterwards.session).toBeNull();
+    // The copy's session cookie is removed too.
+    expect(
+      afterwards.jar
+        .setCookieHeaders({ redirect: false })
+        .every((line) => line.includes("Max-Age=0")),
+    ).toBe(true);
   });
 
   it("still signs out when revocation is not supported", async () => {
