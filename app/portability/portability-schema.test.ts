@@ -26,7 +26,7 @@ const valid = {
   current_carrier: "telcel",
   iccid: "",
   accept_terms: "on",
-  idempotency_key: "3b241101-e2bb-4255-8caf-4136c566a962",
+  idempotency_key: "Qm9sYS1kZS1wcnVl.c2lnbmF0dXJhLWRlLXBydQ",
 };
 
 const errorsOf = (input: Record<string, unknown>) => {

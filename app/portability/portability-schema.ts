@@ -22,6 +22,9 @@ export const mexicanNumber = (requiredKey: string, formatKey: string) =>
         .regex(MEXICAN_MOBILE_NUMBER, message(formatKey)),
     );
 
+/** A form's idempotency key: a random part and its signature for the browser it was given to. */
+export const PORTABILITY_FORM_KEY = /^[\w-]{16}\.[\w-]{22}$/;
+
 export const portabilitySchema = z.object({
   phone_number: mexicanNumber("phoneRequired", "phoneFormat"),
   nip: z
@@ -58,7 +61,7 @@ export const portabilitySchema = z.object({
     .transform((value) => (value ? normalizeDigits(value) : undefined))
     .pipe(z.string().refine(isValidIccid, message("iccidInvalid")).optional()),
   accept_terms: z.literal("on", message("acceptTerms")),
-  idempotency_key: z.uuid(message("expired")),
+  idempotency_key: z.string().regex(PORTABILITY_FORM_KEY, message("expired")),
 });
 
 export type PortabilityInput = z.infer<typeof portabilitySchema>;

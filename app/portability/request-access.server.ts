@@ -1,18 +1,19 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
+import { PORTABILITY_FORM_KEY } from "./portability-schema";
 
 /**
- * What this browser holds of portability: the idempotency key of the form it was given, and the
+ * What this browser holds of portability: a secret its form keys are signed with, and the
  * requests it just submitted, so that the page after the redirect can show the folio, the line
  * and the e-mail address. A submitted request is shown for an hour; afterwards the customer uses
  * the status lookup (folio and number), which shows nothing personal.
  *
- * The key is kept here, not only in the form, so that a key copied into another browser opens
- * nothing there (decision 0057).
+ * Each view of the form gets a new idempotency key, signed with this browser's secret: a key
+ * copied into another browser opens nothing there (decision 0057).
  */
 export interface PortabilityAccess {
-  formKey: string | null;
+  formSecret: string;
   submitted: Array<{ id: string; at: number }>;
 }
 
@@ -22,45 +23,54 @@ const SUBMITTED_VISIBLE_MS = 60 * 60 * 1000;
 const MAX_REMEMBERED_REQUESTS = 5;
 
 export const portabilityAccessSchema: z.ZodType<PortabilityAccess> = z.object({
-  formKey: z.uuid().nullable(),
+  formSecret: z.string().min(16).max(64),
   submitted: z
     .array(z.object({ id: z.string().min(16).max(64), at: z.number() }))
     .max(MAX_REMEMBERED_REQUESTS),
 });
 
-function readAccess(context: AppLoadContext): PortabilityAccess {
-  return context.jar.get(context.cookies.portability) ?? { formKey: null, submitted: [] };
+function readAccess(context: AppLoadContext): PortabilityAccess | null {
+  return context.jar.get(context.cookies.portability);
+}
+
+function signature(secret: string, nonce: string): string {
+  return createHmac("sha256", secret).update(nonce).digest("base64url").slice(0, 22);
 }
 
 /** The requests this browser submitted within the hour. */
 export function readSubmittedRequests(context: AppLoadContext, now = Date.now()): string[] {
-  return readAccess(context)
-    .submitted.filter((entry) => now - entry.at < SUBMITTED_VISIBLE_MS)
+  return (readAccess(context)?.submitted ?? [])
+    .filter((entry) => now - entry.at < SUBMITTED_VISIBLE_MS)
     .map((entry) => entry.id);
 }
 
-/** The idempotency key of this browser's portability form, issued on its first visit. */
+/** A new idempotency key for one view of the form, signed for this browser. */
 export function portabilityFormKey(context: AppLoadContext): string {
-  const access = readAccess(context);
-  if (access.formKey) return access.formKey;
-  const formKey = randomUUID();
-  context.jar.set(context.cookies.portability, { ...access, formKey });
-  return formKey;
+  let access = readAccess(context);
+  if (!access) {
+    access = { formSecret: randomBytes(16).toString("base64url"), submitted: [] };
+    context.jar.set(context.cookies.portability, access);
+  }
+  const nonce = randomBytes(12).toString("base64url");
+  return `${nonce}.${signature(access.formSecret, nonce)}`;
 }
 
-/** Whether a submitted key is the one this browser was given. */
+/** Whether a submitted key was given to this browser. */
 export function isOwnFormKey(context: AppLoadContext, key: string): boolean {
-  return readAccess(context).formKey === key;
+  const access = readAccess(context);
+  if (!access || !PORTABILITY_FORM_KEY.test(key)) return false;
+  const [nonce, given] = key.split(".");
+  const expected = Buffer.from(signature(access.formSecret, nonce));
+  return timingSafeEqual(expected, Buffer.from(given));
 }
 
-/**
- * After a request is recorded: this browser may see it, and its next request gets a new key.
- */
+/** After a request is recorded: this browser may see it for an hour. */
 export function rememberPortabilityRequest(context: AppLoadContext, id: string, now = Date.now()) {
-  const { submitted } = readAccess(context);
+  const access = readAccess(context);
+  if (!access) return;
   context.jar.set(context.cookies.portability, {
-    formKey: randomUUID(),
-    submitted: [...submitted.filter((entry) => entry.id !== id), { id, at: now }].slice(
+    ...access,
+    submitted: [...access.submitted.filter((entry) => entry.id !== id), { id, at: now }].slice(
       -MAX_REMEMBERED_REQUESTS,
     ),
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "~/db/db.server";
@@ -23,6 +24,10 @@ afterEach(async () => {
 
 const curp = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
 
+/** A form key of the shape the form issues (its signature is checked by the route, not here). */
+const formKey = () =>
+  `${randomBytes(12).toString("base64url")}.${randomBytes(16).toString("base64url").slice(0, 22)}`;
+
 function request(overrides: Partial<Record<string, string>> = {}): PortabilityInput {
   return portabilitySchema.parse({
     phone_number: "55 1234 5678",
@@ -32,7 +37,7 @@ function request(overrides: Partial<Record<string, string>> = {}): PortabilityIn
     curp,
     current_carrier: "telcel",
     accept_terms: "on",
-    idempotency_key: crypto.randomUUID(),
+    idempotency_key: formKey(),
     ...overrides,
   });
 }
@@ -108,7 +113,7 @@ describe("a portability request", () => {
         .values({
           id: "racing-request-id",
           folio: "POR-2026-999999",
-          idempotency_key: crypto.randomUUID(),
+          idempotency_key: formKey(),
           phone_number: "5512345678",
           nip_sealed: "v1.x",
           full_name: "Otra Persona",

@@ -35,8 +35,6 @@ export interface PortabilityRequests {
    * submission created. A second open request for the same number is refused.
    */
   submit(input: PortabilityInput): Promise<SubmitOutcome>;
-  /** The request a form with this idempotency key created, if any. */
-  findByIdempotencyKey(key: string): Promise<PortabilityRequest | null>;
   /** The status lookup: both the folio and the number must match. */
   lookup(folio: string, phoneNumber: string): Promise<PortabilityRequest | null>;
   /** A request this browser submitted (its ids come from a sealed cookie), found by folio. */
@@ -137,8 +135,6 @@ export function createPortabilityRequests({
         return outcome;
       }
     },
-
-    findByIdempotencyKey: byKey,
 
     async lookup(folio, phoneNumber) {
       const row = await requests()

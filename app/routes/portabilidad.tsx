@@ -157,18 +157,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   let outcome;
   try {
-    const key = submission.value.idempotency_key;
-    if (isOwnFormKey(context, key)) {
-      outcome = await context.portability.submit(submission.value);
-    } else {
-      // Not the key this browser was given: only its own request sent earlier under that key is
-      // found again (the form sent a second time); a key from elsewhere opens nothing.
-      const earlier = await context.portability.findByIdempotencyKey(key);
-      if (!earlier || !readSubmittedRequests(context).includes(earlier.id)) {
-        return refuse(409, { kind: "staleForm" });
-      }
-      outcome = { kind: "accepted" as const, request: earlier };
+    // A key this browser was not given (copied from another one, or signed with a secret this
+    // browser no longer holds) opens nothing: the form comes back with a key of its own.
+    if (!isOwnFormKey(context, submission.value.idempotency_key)) {
+      return refuse(409, { kind: "staleForm" });
     }
+    outcome = await context.portability.submit(submission.value);
   } catch (error) {
     logFailure(context, "portability request not saved", error);
     return refuse(503, { kind: "unavailable" });

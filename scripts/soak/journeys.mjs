@@ -330,8 +330,8 @@ export class SimulatedCustomer {
     };
     const answers = await this.submit("/portabilidad", form);
     if (repeat) {
-      // The number already has an open request: the store refuses a second one (409) and names
-      // the first one's folio; nothing may be stored for this form.
+      // The number already has an open request: the store refuses a second one (409) without
+      // naming the first one's folio; nothing may be stored for this form.
       for (const answer of answers) expectStatus(answer, 409);
       told.outcome = "refused";
       return;

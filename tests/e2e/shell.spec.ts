@@ -140,3 +140,25 @@ test("health endpoints answer as JSON", async ({ request }) => {
   expect(ready.status()).toBe(200);
   expect(await ready.json()).toMatchObject({ status: "ready" });
 });
+
+test("a message shown with the page stays in place when the page turns interactive, so a tap lands where it was aimed", async ({
+  page,
+}, testInfo) => {
+  test.skip(
+    testInfo.project.name === "js-disabled",
+    "the page turns interactive only with JavaScript",
+  );
+  // Scripts a little late, as on a slow phone: the page is visible before it is interactive.
+  await page.route("**/build/**", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await page.goto("/my-account/recarga", { waitUntil: "domcontentloaded" });
+  await expect(page.getByTestId("flash")).toHaveText("Inicia sesión para continuar.");
+  const button = page.getByRole("button", { name: "Iniciar sesión" });
+  const before = await button.boundingBox();
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(500);
+  expect(await button.boundingBox()).toEqual(before);
+  await expect(page.getByTestId("flash")).toHaveText("Inicia sesión para continuar.");
+});
