@@ -1,6 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
+import { createCookieJar } from "~/lib/cookie-jar.server";
+import { createSealedCookie } from "~/lib/sealed-cookie.server";
 import { curpCheckDigit } from "~/portability/curp";
+import { portabilityAccessSchema, portabilityFormKey } from "~/portability/request-access.server";
 import type { PortabilityRequests } from "~/portability/requests.server";
 import { action } from "./portabilidad";
 
@@ -21,8 +24,28 @@ const form = {
   curp,
   current_carrier: "telcel",
   accept_terms: "on",
-  idempotency_key: "3b241101-e2bb-4255-8caf-4136c566a962",
 };
+
+const portabilityCookie = createSealedCookie({
+  name: "portabilidad",
+  secrets: ["portability-route-test-".padEnd(40, "r")],
+  secure: false,
+  schema: portabilityAccessSchema,
+});
+
+/** A browser that has seen the form: its cookie, and the key the form gave it. */
+function browserWithForm() {
+  const visit = {
+    jar: createCookieJar(null),
+    cookies: { portability: portabilityCookie },
+  } as unknown as AppLoadContext;
+  const key = portabilityFormKey(visit);
+  const cookieHeader = visit.jar
+    .setCookieHeaders({ redirect: false })
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return { key, jar: createCookieJar(cookieHeader) };
+}
 
 interface Replied {
   data: {
@@ -38,10 +61,17 @@ describe("the portability action", () => {
     const portability = {
       submit: vi.fn().mockRejectedValue(new Error("SQLITE_BUSY: database is locked")),
     } as unknown as PortabilityRequests;
-    const context = { portability, logger, requestId: "r1" } as unknown as AppLoadContext;
+    const browser = browserWithForm();
+    const context = {
+      portability,
+      logger,
+      requestId: "r1",
+      jar: browser.jar,
+      cookies: { portability: portabilityCookie },
+    } as unknown as AppLoadContext;
 
     const response = (await action({
-      request: post(form),
+      request: post({ ...form, idempotency_key: browser.key }),
       context,
       params: {},
     })) as unknown as Replied;
