@@ -20,7 +20,7 @@ import {
   isReadableMultipart,
   readBodyWithin,
 } from "./app/server/request-body.server";
-import { isCrossSiteWrite, securityHeaders } from "./app/server/security-headers";
+import { isCrossSiteWrite, isServedHost, securityHeaders } from "./app/server/security-headers";
 import { createServices } from "./app/services.server";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +31,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How long closing the database and the identity emulator may take after that. */
 const CLOSE_GRACE_MS = 5_000;
 const READINESS_TIMEOUT_MS = 2_000;
+/** How long a client may take to send a whole request. */
+const REQUEST_TIMEOUT_MS = 30_000;
 /** Refused form bodies up to this size are read and discarded rather than cut off. */
 const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
 
@@ -83,7 +85,7 @@ app.disable("x-powered-by");
 // Only the proxies the operator named: X-Forwarded-For's first entries are the client's to write.
 if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
-const allowedOrigins = [config.publicOrigin];
+const { allowedOrigins } = config;
 
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
@@ -113,12 +115,20 @@ app.use((req, res, next) => {
   next();
 });
 
+if (!config.isProduction) {
+  // Only this machine's names for the site (decision 0059): no DNS rebinding onto the outbox.
+  app.use((req, res, next) => {
+    if (isServedHost(req.get("host"), allowedOrigins)) return next();
+    logger.warn({ msg: "unknown host refused", requestId: res.locals.requestId });
+    res.status(421).type("text/plain; charset=utf-8").send(getFixedT()("errors.unknownHost"));
+  });
+}
+
 app.use((req, res, next) => {
   const crossSite = isCrossSiteWrite({
     method: req.method,
     origin: req.get("origin"),
     secFetchSite: req.get("sec-fetch-site"),
-    requestOrigin: `${req.protocol}://${req.get("host") ?? ""}`,
     allowedOrigins,
   });
   if (!crossSite) return next();
@@ -289,7 +299,15 @@ async function readRequestBody(
 ): Promise<Buffer<ArrayBuffer> | undefined | null> {
   if (req.method === "GET" || req.method === "HEAD") return undefined;
   const t = getFixedT();
-  const body = await readBodyWithin(req, FORM_BODY_LIMIT_BYTES);
+  let body: Awaited<ReturnType<typeof readBodyWithin>>;
+  try {
+    body = await readBodyWithin(req, FORM_BODY_LIMIT_BYTES);
+  } catch {
+    // The client went away while sending: nobody is left to answer.
+    logger.info({ msg: "request body cut off by the client", requestId: res.locals.requestId });
+    res.destroy();
+    return null;
+  }
   if (body === "too-large") {
     logger.info({ msg: "body over the limit", requestId: res.locals.requestId });
     res.status(413).type("text/plain; charset=utf-8").send(t("errors.formTooLarge"));
@@ -356,6 +374,19 @@ app.all("*", async (req, res, next) => {
   }
 });
 
+// Anything thrown past the routes: logged with its stack in the JSON log, and a plain Spanish page
+// for the customer, never Express's own page with the stack in it.
+app.use(
+  (error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+    logger.error({ err: error, requestId: res.locals.requestId }, "unhandled server error");
+    if (res.headersSent) return next(error);
+    res
+      .status(500)
+      .type("text/plain; charset=utf-8")
+      .send(getFixedT()("errors.serverErrorMessage"));
+  },
+);
+
 const server = app.listen(config.PORT, config.host, () => {
   logger.info({
     msg: "listening",
@@ -368,6 +399,9 @@ const server = app.listen(config.PORT, config.host, () => {
   // Only under `remix dev`, which sets REMIX_DEV_ORIGIN to learn when the new build is served.
   if (process.env.REMIX_DEV_ORIGIN) broadcastDevReady(build);
 });
+
+// A form is a few kilobytes: a request still arriving after this is a client holding a slot.
+server.requestTimeout = REQUEST_TIMEOUT_MS;
 
 let shuttingDown = false;
 function shutdown(signal: string) {

@@ -151,4 +151,45 @@ describe("loadConfig", () => {
       expect(refusal({ TRUST_PROXY: value })).toMatch(/^Invalid configuration: TRUST_PROXY:/);
     },
   );
+
+  it("requires https addresses in production, except on this machine", () => {
+    expect(
+      refusal({ ...productionTestEnvironment, PUBLIC_BASE_URL: "http://www.conectamovil.mx" }),
+    ).toMatch(/^Invalid configuration: PUBLIC_BASE_URL: must be an https address/);
+    expect(
+      refusal({
+        ...productionTestEnvironment,
+        COGNITO_USER_POOL_ID: "us-west-2_Ab12CdE3f",
+        COGNITO_CLIENT_ID: "4l7kq2n5v8x1c3b6m9p0r2t4w6",
+        COGNITO_ENDPOINT: "http://cognito.interno:9229/",
+      }),
+    ).toMatch(/^Invalid configuration: COGNITO_ENDPOINT: must be an https address/);
+    expect(
+      loadConfig({
+        ...productionTestEnvironment,
+        DATA_DIR: tempDir(),
+        PUBLIC_BASE_URL: "http://localhost:3000",
+      }).publicOrigin,
+    ).toBe("http://localhost:3000");
+  });
+
+  it("accepts forms from the public origin only in production; outside it from this machine's names", () => {
+    expect(
+      loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() }).allowedOrigins,
+    ).toEqual(["https://pruebas.conectamovil.mx"]);
+    expect(loadConfig({ DATA_DIR: tempDir(), PORT: "3100" }).allowedOrigins).toEqual([
+      "http://localhost:3100",
+      "http://127.0.0.1:3100",
+      "http://[::1]:3100",
+    ]);
+  });
+
+  it("names the site after a particular listening address outside production", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: "192.168.1.20" }).publicOrigin).toBe(
+      "http://192.168.1.20:3000",
+    );
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: "0.0.0.0" }).publicOrigin).toBe(
+      "http://localhost:3000",
+    );
+  });
 });

@@ -92,6 +92,11 @@ export interface Config extends Omit<
    * return and notification addresses) are never built from a request's Host header.
    */
   publicOrigin: string;
+  /**
+   * The origins forms may be posted from, and (outside production) the only hosts served: the
+   * public origin, and outside production the loopback names of the listening port.
+   */
+  allowedOrigins: string[];
   /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses. */
   trustProxy: false | number | string[];
   /** The test doubles this server runs on instead of real services. */
@@ -133,7 +138,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(values.PAYMENT_PROVIDER === "sandbox" ? (["payments"] as const) : []),
     ...(identity.identityMode === "embedded" ? (["identity"] as const) : []),
   ];
-  if (isProduction) refuseTestDoublesUnlessAllowed(values, testDoubles);
+  if (isProduction) {
+    refuseTestDoublesUnlessAllowed(values, testDoubles);
+    requireHttps(values);
+  }
   const {
     SESSION_SECRET: _secret,
     DATA_DIR: _dir,
@@ -141,20 +149,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     TRUST_PROXY: trustProxy,
     ...rest
   } = values;
+  const listening = host ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
+  const publicOrigin = values.PUBLIC_BASE_URL
+    ? new URL(values.PUBLIC_BASE_URL).origin
+    : `http://${developmentHostName(listening)}:${values.PORT}`;
   return {
     ...rest,
     ...identity,
     isProduction,
-    host: host ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
-    publicOrigin: values.PUBLIC_BASE_URL
-      ? new URL(values.PUBLIC_BASE_URL).origin
-      : `http://localhost:${values.PORT}`,
+    host: listening,
+    publicOrigin,
+    allowedOrigins: isProduction
+      ? [publicOrigin]
+      : [
+          ...new Set([
+            publicOrigin,
+            ...["localhost", "127.0.0.1", "[::1]"].map((name) => `http://${name}:${values.PORT}`),
+          ]),
+        ],
     trustProxy: resolveTrustProxy(trustProxy),
     testDoubles,
     isTestEnvironment: isProduction && testDoubles.length > 0,
     dataDir,
     sessionSecrets,
   };
+}
+
+/**
+ * Outside production, the site's name is the listening address when it is a particular one
+ * (a developer's LAN address); on loopback or every interface it is `localhost`, the name a
+ * browser on this machine uses (cookies are kept per name, so the payment's return must use it).
+ */
+function developmentHostName(listening: string): string {
+  if (["0.0.0.0", "::", "127.0.0.1", "::1", "localhost"].includes(listening)) return "localhost";
+  return isIP(listening) === 6 ? `[${listening}]` : listening;
 }
 
 /**
@@ -176,6 +204,26 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
+  }
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * In production the public address and the identity endpoint are https: a customer's session
+ * and an identity service's answers never cross a network in clear. A server tried out on this
+ * machine (localhost) is the exception.
+ */
+function requireHttps(values: Environment) {
+  for (const variable of ["PUBLIC_BASE_URL", "COGNITO_ENDPOINT"] as const) {
+    const value = values[variable];
+    if (!value) continue;
+    const url = new URL(value);
+    if (url.protocol !== "https:" && !LOOPBACK_NAMES.has(url.hostname)) {
+      throw new ConfigError(
+        `Invalid configuration: ${variable}: must be an https address in production (http only on localhost)`,
+      );
+    }
   }
 }
 

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "~/db/db.server";
+import { describe, expect, it, vi } from "vitest";
 import { createCookieJar } from "~/lib/cookie-jar.server";
 import {
   MAX_SET_COOKIE_BYTES,
@@ -9,7 +8,6 @@ import {
   parseCookieHeader,
 } from "~/lib/sealed-cookie.server";
 import { CognitoError } from "./cognito.server";
-import { revokeSession } from "./revoked-sessions.server";
 import {
   loadSession,
   pendingSignInSchema,
@@ -150,49 +148,30 @@ describe("loadSession: the session read once per request", () => {
     signInDetails: { loginId: "a@b.mx", authFlowType: "USER_SRP_AUTH" },
   };
 
-  const databases: Db[] = [];
-  afterAll(async () => {
-    for (const db of databases) await db.destroy();
-  });
-
-  async function servicesWith(refresh: () => Promise<unknown>) {
+  function servicesWith(refresh: () => Promise<unknown>) {
     const cookie = sessionCookie();
-    const db = await openDatabase({ dataDir: null });
-    databases.push(db);
     return {
       cookie,
-      db,
       services: {
         cookies: { authSession: cookie },
         identity: { client: { refresh } },
         logger: { info: vi.fn(), error: vi.fn() },
-        db,
       } as unknown as Parameters<typeof loadSession>[0],
     };
   }
 
   it("leaves a fresh session alone", async () => {
     const refresh = vi.fn();
-    const { cookie, services } = await servicesWith(refresh);
+    const { cookie, services } = servicesWith(refresh);
     const jar = createCookieJar(browserSends(cookie.write(realSize, null)));
     expect((await loadSession(services, jar))?.tokens).toEqual(realSize);
     expect(refresh).not.toHaveBeenCalled();
     expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
   });
 
-  it("reads a session signed out elsewhere as none, and removes its cookie", async () => {
-    const { cookie, services, db } = await servicesWith(vi.fn());
-    await revokeSession(db, realSize.sessionId, new Date(Date.now() + 60_000));
-    const jar = createCookieJar(browserSends(cookie.write(realSize, null)));
-    expect(await loadSession(services, jar)).toBeNull();
-    const setCookies = jar.setCookieHeaders({ redirect: false });
-    expect(setCookies.length).toBeGreaterThan(0);
-    expect(setCookies.every((line) => line.includes("Max-Age=0"))).toBe(true);
-  });
-
   it("refreshes a token about to expire, keeping the session id and the refresh token Cognito did not replace", async () => {
     const newAccess = jwt({ exp: nowSeconds() + 3600, iat: nowSeconds() });
-    const { cookie, services } = await servicesWith(async () => ({
+    const { cookie, services } = servicesWith(async () => ({
       AccessToken: newAccess,
       IdToken: expiring.idToken,
     }));
@@ -209,7 +188,7 @@ describe("loadSession: the session read once per request", () => {
   });
 
   it("signs the customer out when Cognito refuses the refresh token", async () => {
-    const { cookie, services } = await servicesWith(async () => {
+    const { cookie, services } = servicesWith(async () => {
       throw new CognitoError(
         "NotAuthorizedException",
         "Refresh Token has been revoked",
@@ -224,7 +203,7 @@ describe("loadSession: the session read once per request", () => {
   });
 
   it("keeps the session when the service cannot be reached (network error)", async () => {
-    const { cookie, services } = await servicesWith(async () => {
+    const { cookie, services } = servicesWith(async () => {
       throw new CognitoError("NetworkError", "Network error", 0, "InitiateAuth");
     });
     const jar = createCookieJar(browserSends(cookie.write(expiring, null)));
@@ -237,7 +216,7 @@ describe("loadSession: the session read once per request", () => {
       AccessToken: jwt({ exp: nowSeconds() + 3600 }),
       IdToken: expiring.idToken,
     }));
-    const { cookie, services } = await servicesWith(refresh);
+    const { cookie, services } = servicesWith(refresh);
     const header = browserSends(cookie.write(expiring, null));
     await Promise.all([
       loadSession(services, createCookieJar(header)),

@@ -6,7 +6,7 @@ import { setFlash } from "~/lib/flash.server";
 import type { Services } from "~/services.server";
 import { isCognitoError } from "./cognito.server";
 import { signInPathFor } from "./redirect";
-import { isSessionRevoked, revokeSession } from "./revoked-sessions.server";
+import { revokeBrowserAccess } from "./browser-access.server";
 import {
   customerFromTokens,
   measureClockDrift,
@@ -92,7 +92,7 @@ function sessionOf(tokens: SessionTokens | null): Session | null {
   return tokens && customer ? { tokens, customer } : null;
 }
 
-type SessionServices = Pick<Services, "cookies" | "identity" | "logger" | "db">;
+type SessionServices = Pick<Services, "cookies" | "identity" | "logger">;
 
 type RefreshOutcome = SessionTokens | "signed-out" | "unreachable";
 /** Per identity client (one per server), refresh token → the refresh it started. */
@@ -143,9 +143,9 @@ function refreshed(services: SessionServices, tokens: SessionTokens) {
 }
 
 /**
- * The session of this request, read once before any loader or action runs (server.ts): the
- * cookie opened, checked against sign-outs, and its tokens refreshed when they are about to
- * expire. What changes is written to the request's cookie jar.
+ * The session of this request, read once before any loader or action runs (request-context:
+ * after the sign-outs are checked): the cookie opened, and its tokens refreshed when they are
+ * about to expire. What changes is written to the request's cookie jar.
  */
 export async function loadSession(
   services: SessionServices,
@@ -154,17 +154,6 @@ export async function loadSession(
   const cookie = services.cookies.authSession;
   let tokens = jar.get(cookie);
   if (!tokens) return null;
-  try {
-    if (await isSessionRevoked(services.db, tokens.sessionId)) {
-      jar.clear(cookie);
-      return null;
-    }
-  } catch (error) {
-    // Without the database the sign-out cannot be checked: no session for this request, and the
-    // cookie stays for the next one.
-    services.logger.error({ err: error }, "session revocation check failed");
-    return null;
-  }
   if (refreshDue(tokens, Date.now())) {
     const outcome = await refreshed(services, tokens);
     if (outcome === "signed-out") {
@@ -210,25 +199,14 @@ export function startSession(context: AppLoadContext, tokens: SessionTokens) {
 }
 
 /**
- * Signs this browser out and ends the session for every copy of its cookie: the session id is
- * revoked until the longest-lived copy has expired. What this browser may reopen as a guest
- * (orders, portability requests) is forgotten too, for the next person at the same browser.
+ * Signs this browser out and ends the session for every copy of its cookie. What this browser
+ * may reopen as a guest (orders, portability requests) is closed too, for the next person at the
+ * same browser and for any copy of those cookies.
  */
 export async function endSession(context: AppLoadContext) {
-  const tokens = context.session?.tokens ?? context.jar.received(context.cookies.authSession);
-  if (tokens) {
-    await revokeSession(
-      context.db,
-      tokens.sessionId,
-      new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
-    );
-  }
-  const { jar, cookies } = context;
-  jar.clear(cookies.authSession);
-  jar.clear(cookies.authPending);
-  jar.clear(cookies.orderAccess);
-  jar.clear(cookies.portability);
+  context.jar.clear(context.cookies.authPending);
   context.session = null;
+  await revokeBrowserAccess(context);
 }
 
 /** Remembers a sign-in waiting for its next step, for the spec's 180 seconds. */

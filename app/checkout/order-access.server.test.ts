@@ -8,7 +8,7 @@ import {
 } from "./order-access.server";
 
 const ref = (index: number) => `order-reference-${String(index).padStart(6, "0")}`;
-const empty: OrderAccess = { placed: [], draft: null };
+const empty: OrderAccess = { accessId: "access-id-0123456789", placed: [], draft: null };
 
 describe("the orders a browser may see", () => {
   it("are only the ones it placed", () => {
@@ -29,6 +29,7 @@ describe("the orders a browser may see", () => {
 
   it("note when the cart was emptied for a paid order and drop the checkout in progress", () => {
     const access: OrderAccess = {
+      ...empty,
       placed: [
         { ref: ref(1), cartCleared: false },
         { ref: ref(2), cartCleared: false },
@@ -36,6 +37,7 @@ describe("the orders a browser may see", () => {
       draft: { key: "0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4e", cart: "conecta-50*1" },
     };
     expect(markCartCleared(access, ref(2))).toEqual({
+      accessId: empty.accessId,
       placed: [
         { ref: ref(1), cartCleared: false },
         { ref: ref(2), cartCleared: true },
@@ -49,7 +51,7 @@ describe("the orders a browser may see", () => {
       false,
     );
     expect(
-      orderAccessSchema.safeParse({ placed: [], draft: { key: "not-a-uuid", cart: "" } }).success,
+      orderAccessSchema.safeParse({ ...empty, draft: { key: "not-a-uuid", cart: "" } }).success,
     ).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ export interface Database {
   sandbox_checkouts: SandboxCheckoutsTable;
   portability_requests: PortabilityRequestsTable;
   topups: TopupsTable;
-  revoked_sessions: RevokedSessionsTable;
+  revoked_access: RevokedAccessTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -177,11 +177,12 @@ export interface TopupsTable {
 }
 
 /**
- * Sessions ended by signing out. A copy of the session cookie saved before sign-out must not
- * open the account again, so its id is kept here until no copy of the cookie can still be valid.
+ * What a browser held when its customer signed out: the session, and the guest access to orders
+ * and portability requests. A copy of those cookies saved before sign-out must open nothing, so
+ * their ids are kept here until no copy of the cookie can still be valid.
  */
-export interface RevokedSessionsTable {
-  session_id: string;
+export interface RevokedAccessTable {
+  access_id: string;
   /** ISO-8601: after this, every copy of the cookie has expired and the row can go. */
   expires_at: string;
 }

@@ -13,6 +13,8 @@ export interface CookieJar {
   received<T>(cookie: SealedCookie<T>): T | null;
   set<T>(cookie: SealedCookie<T>, value: T): void;
   clear<T>(cookie: SealedCookie<T>): void;
+  /** Reads the cookie as absent for this request, without removing it from the browser. */
+  forget<T>(cookie: SealedCookie<T>): void;
   /**
    * Reads a one-time value (a flash message) and removes it once the page that shows it is
    * rendered. A redirect shows nothing, so the value waits for the page after it.
@@ -24,8 +26,11 @@ export interface CookieJar {
 
 interface Entry {
   value: unknown;
-  /** "sent": unchanged; "written": set or cleared; "consumed": cleared unless redirected. */
-  state: "sent" | "written" | "consumed";
+  /**
+   * "sent": unchanged; "written": set or cleared; "consumed": cleared unless redirected;
+   * "forgotten": absent for this request, left in the browser.
+   */
+  state: "sent" | "written" | "consumed" | "forgotten";
   lines: string[];
 }
 
@@ -63,6 +68,12 @@ export function createCookieJar(cookieHeader: string | null): CookieJar {
       entry.value = null;
       entry.state = "written";
       entry.lines = cookie.isPresent(sent) ? cookie.clear(sent) : [];
+    },
+    forget(cookie) {
+      const entry = entryOf(cookie);
+      entry.value = null;
+      entry.state = "forgotten";
+      entry.lines = [];
     },
     consume(cookie) {
       const entry = entryOf(cookie);

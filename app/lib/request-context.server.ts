@@ -1,12 +1,14 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { dropRevokedAccess } from "~/auth/browser-access.server";
 import { loadSession } from "~/auth/session.server";
 import type { Services } from "~/services.server";
 import { createCookieJar } from "./cookie-jar.server";
 
 /**
  * The context every loader and action of one request receives: the long-lived services, the
- * request's cookie jar and its session, read once (and checked against sign-outs, and refreshed)
- * before any loader runs. server.ts builds it, and commits the jar once the answer is known.
+ * request's cookie jar and its session. Before any loader runs, the cookies are checked against
+ * sign-outs (one query) and the session is read and refreshed, once. server.ts builds it, and
+ * commits the jar once the answer is known.
  */
 export async function createRequestContext(
   services: Services,
@@ -20,6 +22,7 @@ export async function createRequestContext(
 ): Promise<AppLoadContext> {
   const { cookieHeader, ...rest } = request;
   const jar = createCookieJar(cookieHeader);
+  await dropRevokedAccess(services, jar);
   return { ...services, ...rest, jar, session: await loadSession(services, jar) };
 }
 

@@ -31,6 +31,8 @@ export type CookieSource = string | null | ReadonlyMap<string, string>;
 
 export interface SealedCookie<T> {
   readonly name: string;
+  /** How long a copy of the cookie stays valid after it was written. */
+  readonly maxAgeSeconds?: number;
   /** The value, or null when the cookie is absent, tampered, truncated, expired or unreadable. */
   read(cookies: CookieSource): T | null;
   /** Whether the browser sent this cookie (or a chunk of it), readable or not. */
@@ -130,6 +132,7 @@ export function createSealedCookie<T>(options: SealedCookieOptions<T>): SealedCo
 
   return {
     name,
+    maxAgeSeconds: options.maxAgeSeconds,
     read(cookies) {
       const stored = collect(parsed(cookies));
       return stored ? open(stored) : null;

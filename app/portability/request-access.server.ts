@@ -13,6 +13,8 @@ import { PORTABILITY_FORM_KEY } from "./portability-schema";
  * copied into another browser opens nothing there (decision 0057).
  */
 export interface PortabilityAccess {
+  /** Random: revoked at sign-out, so a copy of the cookie opens nothing afterwards (0056). */
+  accessId: string;
   formSecret: string;
   submitted: Array<{ id: string; at: number }>;
 }
@@ -23,6 +25,7 @@ const SUBMITTED_VISIBLE_MS = 60 * 60 * 1000;
 const MAX_REMEMBERED_REQUESTS = 5;
 
 export const portabilityAccessSchema: z.ZodType<PortabilityAccess> = z.object({
+  accessId: z.string().min(16).max(64),
   formSecret: z.string().min(16).max(64),
   submitted: z
     .array(z.object({ id: z.string().min(16).max(64), at: z.number() }))
@@ -48,7 +51,11 @@ export function readSubmittedRequests(context: AppLoadContext, now = Date.now())
 export function portabilityFormKey(context: AppLoadContext): string {
   let access = readAccess(context);
   if (!access) {
-    access = { formSecret: randomBytes(16).toString("base64url"), submitted: [] };
+    access = {
+      accessId: randomBytes(16).toString("base64url"),
+      formSecret: randomBytes(16).toString("base64url"),
+      submitted: [],
+    };
     context.jar.set(context.cookies.portability, access);
   }
   const nonce = randomBytes(12).toString("base64url");

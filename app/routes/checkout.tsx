@@ -10,13 +10,14 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
-import { cartFingerprint, priceCart, type PricedCart } from "~/cart/cart-lines";
+import { priceCart, type PricedCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
 import { checkoutSchema } from "~/checkout/checkout-schema";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import {
   canSeeOrder,
+  checkoutKey,
   readOrderAccess,
   rememberOrder,
   saveOrderAccess,
@@ -41,32 +42,25 @@ function emptyCartRedirect(context: LoaderFunctionArgs["context"]) {
   return redirect("/cart", { status: 303 });
 }
 
-/**
- * The idempotency key of this checkout: the same as long as the cart is the same, so a form
- * submitted again — after going back, after a reload, from a second tab — finds the order the
- * first submission created. A different cart gets a new key, and so a new order.
- */
 export function loader({ context }: LoaderFunctionArgs) {
   const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
   if (cart.lines.length === 0) throw emptyCartRedirect(context);
-  const access = readOrderAccess(context);
-  const fingerprint = cartFingerprint(items);
-  let idempotencyKey = access.draft?.cart === fingerprint ? access.draft.key : null;
-  if (!idempotencyKey) {
-    idempotencyKey = crypto.randomUUID();
-    saveOrderAccess(context, { ...access, draft: { key: idempotencyKey, cart: fingerprint } });
-  }
-  return { title: getFixedT()("pages.checkout.title"), cart, idempotencyKey };
+  return {
+    title: getFixedT()("pages.checkout.title"),
+    cart,
+    idempotencyKey: checkoutKey(context, items),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: checkoutSchema });
   if (submission.status !== "success") {
-    return data(submission.reply(), { status: 400 });
+    return data({ result: submission.reply(), idempotencyKey: null }, { status: 400 });
   }
-  const cart = priceCart(readCart(context), context.catalogue.find);
+  const items = readCart(context);
+  const cart = priceCart(items, context.catalogue.find);
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
   const {
@@ -81,9 +75,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // key is found again (the form sent a second time); a key from elsewhere opens nothing.
       const placed = await findOrderByIdempotencyKey(context.db, idempotencyKey);
       if (!placed || !canSeeOrder(access, placed.ref)) {
-        return data(submission.reply({ formErrors: ["commerce:checkout.errors.staleForm"] }), {
-          status: 409,
-        });
+        // The form again, with this browser's own key: sending it once more places the order.
+        return data(
+          {
+            result: submission.reply({
+              formErrors: ["commerce:checkout.errors.staleForm"],
+              hideFields: ["idempotency_key"],
+            }),
+            idempotencyKey: checkoutKey(context, items),
+          },
+          { status: 409 },
+        );
       }
     }
     const { order } = await placeOrder(context.db, {
@@ -103,12 +105,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(target, { status: 303 });
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
-    return databaseBusyOrRethrow(
-      context,
-      "order",
-      error,
-      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
-    );
+    return databaseBusyOrRethrow(context, "order", error, {
+      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+      idempotencyKey: null,
+    });
   }
 }
 
@@ -142,8 +142,12 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
 }
 
 export default function CheckoutPage() {
-  const { cart, idempotencyKey } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const loaded = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.result;
+  const { cart } = loaded;
+  // A refused key is replaced by the one the answer carries (loaders do not run again after a 4xx).
+  const idempotencyKey = actionData?.idempotencyKey ?? loaded.idempotencyKey;
   const navigation = useNavigation();
   const { t } = useTranslation("commerce");
   const [form, fields] = useForm({

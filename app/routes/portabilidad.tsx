@@ -82,6 +82,10 @@ async function lookUp(context: AppLoadContext, params: URLSearchParams) {
   const verdict = context.rateLimiter.consume([
     { key: `portability-lookup-ip:${context.clientIp}`, rule: LOOKUP_LIMITS.perIp },
     { key: `portability-lookup-line:${submission.value.numero}`, rule: LOOKUP_LIMITS.perLine },
+    {
+      key: `portability-lookup-line-day:${submission.value.numero}`,
+      rule: LOOKUP_LIMITS.perLinePerDay,
+    },
   ]);
   if (!verdict.allowed) {
     context.logger.warn({ requestId: context.requestId }, "portability lookups over the limit");
@@ -141,18 +145,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: portabilitySchema });
   // The NIP is never sent back: the customer types it again.
   const hideFields = ["nip"];
-  const refuse = (status: number, problem: Problem | null) =>
-    data(
+  const refuse = (status: number, problem: Problem | null) => {
+    // A key this browser cannot use is replaced: sending the form once more then works.
+    const stale = problem?.kind === "staleForm";
+    return data(
       {
         result: submission.reply({
-          hideFields,
+          hideFields: stale ? [...hideFields, "idempotency_key"] : hideFields,
           ...(problem ? { formErrors: [`portability:errors.${problem.kind}`] } : {}),
         }),
         problem,
         repliedAt: Date.now(),
+        idempotencyKey: stale ? portabilityFormKey(context) : null,
       },
       { status },
     );
+  };
   if (submission.status !== "success") return refuse(400, null);
 
   let outcome;
@@ -269,7 +277,9 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
         <input
           type="hidden"
           name={fields.idempotency_key.name}
-          value={fields.idempotency_key.initialValue ?? idempotencyKey}
+          value={
+            actionData?.idempotencyKey ?? fields.idempotency_key.initialValue ?? idempotencyKey
+          }
         />
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWrite, securityHeaders } from "./security-headers";
+import { isCrossSiteWrite, isServedHost, securityHeaders } from "./security-headers";
 
 describe("securityHeaders", () => {
   it("allows only scripts carrying this response's nonce", () => {
@@ -26,8 +26,7 @@ describe("isCrossSiteWrite", () => {
       method: "POST",
       origin: headers.origin,
       secFetchSite: headers.secFetchSite,
-      requestOrigin: site,
-      allowedOrigins: headers.allowedOrigins ?? [],
+      allowedOrigins: headers.allowedOrigins ?? [site],
     });
 
   it("refuses a POST whose Origin is another site, or a null Origin", () => {
@@ -68,9 +67,20 @@ describe("isCrossSiteWrite", () => {
         method: "GET",
         origin: "https://evil.example",
         secFetchSite: "cross-site",
-        requestOrigin: site,
-        allowedOrigins: [],
+        allowedOrigins: [site],
       }),
     ).toBe(false);
+  });
+});
+
+describe("isServedHost", () => {
+  const origins = ["http://localhost:3000", "http://127.0.0.1:3000"];
+  it("serves the site's own names and ports only", () => {
+    expect(isServedHost("localhost:3000", origins)).toBe(true);
+    expect(isServedHost("127.0.0.1:3000", origins)).toBe(true);
+    expect(isServedHost("LOCALHOST:3000", origins)).toBe(true);
+    expect(isServedHost("rebind.attacker.example:3000", origins)).toBe(false);
+    expect(isServedHost("localhost:3001", origins)).toBe(false);
+    expect(isServedHost(undefined, origins)).toBe(false);
   });
 });

@@ -37,8 +37,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * A state-changing request from another site's page is refused (decision 0005, revised in 0059):
  * - a browser that says the request is cross-site (`Sec-Fetch-Site`) is believed;
- * - an `Origin` must be this site's: the configured public origins, or the scheme, host and port
- *   the request itself arrived on;
+ * - an `Origin` must be one of this site's configured origins (scheme, host and port);
  * - without `Origin`, only requests without `Sec-Fetch-Site` either pass (old browsers, and the
  *   payment provider's server-to-server notifications), or a same-origin one.
  */
@@ -46,8 +45,6 @@ export function isCrossSiteWrite(options: {
   method: string;
   origin: string | undefined;
   secFetchSite: string | undefined;
-  /** The origin the request arrived on: its scheme (as trusted proxies report it), host and port. */
-  requestOrigin: string;
   allowedOrigins: string[];
 }): boolean {
   if (SAFE_METHODS.has(options.method.toUpperCase())) return false;
@@ -61,5 +58,15 @@ export function isCrossSiteWrite(options: {
   } catch {
     return true;
   }
-  return origin !== options.requestOrigin && !options.allowedOrigins.includes(origin);
+  return !options.allowedOrigins.includes(origin);
+}
+
+/**
+ * Outside production only the site's own names are served. A page on another name that resolves
+ * to this machine (DNS rebinding) could otherwise post forms whose Origin matches its own Host,
+ * and read the development outbox's codes.
+ */
+export function isServedHost(host: string | undefined, allowedOrigins: string[]): boolean {
+  if (!host) return false;
+  return allowedOrigins.some((origin) => new URL(origin).host === host.toLowerCase());
 }

@@ -296,3 +296,24 @@ test("with JavaScript the badge updates at once, without leaving the page, and b
   await expect(pending).toBeDisabled();
   await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
 });
+
+test("a checkout form this browser no longer recognises is refused once, then sent again it places the order", async ({
+  page,
+  context,
+}) => {
+  await cartWith(page, "Conecta 100");
+  await page.goto("/checkout");
+  await fillCheckout(page, uniqueEmail("caducada"));
+  // The browser loses what it held of the checkout (its cookie expired, or a sign-out in another
+  // tab forgot it); the cart stays.
+  const cookies = await context.cookies();
+  await context.clearCookies();
+  await context.addCookies(cookies.filter((cookie) => cookie.name !== "orders"));
+  await submitCheckout(page);
+  await expect(page.getByRole("alert").first()).toContainText(
+    "Esta página de pago ya no es válida en este navegador.",
+  );
+  await expect(page.getByLabel("Nombre completo")).toHaveValue("Ana López Hernández");
+  await submitCheckout(page);
+  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
+});

@@ -11,6 +11,16 @@ import { createCustomer } from "./support/customers";
 // Operator-facing behaviour of the server process itself; no browser involved, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
+/** A production server on the embedded test doubles, as a staging operator would run one. */
+function startProductionTestEnvironment(port: number) {
+  return startServer({
+    NODE_ENV: "production",
+    PORT: String(port),
+    SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+    ...productionTestEnvironment(`http://localhost:${port}`),
+  });
+}
+
 /** A port of this worker's own (server-process.ts keeps workers apart). */
 const nextPort = () => freePort(test.info().workerIndex);
 
@@ -31,12 +41,7 @@ test("production refuses to start without SESSION_SECRET", async () => {
 test("production sends HSTS and secure headers, logs requests as JSON without query strings, and stops cleanly on SIGTERM", async () => {
   const port = nextPort();
   const baseUrl = `http://localhost:${port}`;
-  const server = startServer({
-    NODE_ENV: "production",
-    PORT: String(port),
-    SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
-    ...productionTestEnvironment(baseUrl),
-  });
+  const server = startProductionTestEnvironment(port);
   try {
     await waitForHealth(baseUrl, server);
     const response = await fetch(`${baseUrl}/plans?filtro=secreto`);
@@ -108,12 +113,7 @@ test("production refuses to start on the payment sandbox or the identity emulato
 test("a production test environment says so on every page and in /readyz", async ({ page }) => {
   const port = nextPort();
   const baseUrl = `http://localhost:${port}`;
-  const server = startServer({
-    NODE_ENV: "production",
-    PORT: String(port),
-    SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
-    ...productionTestEnvironment(baseUrl),
-  });
+  const server = startProductionTestEnvironment(port);
   try {
     await waitForHealth(baseUrl, server);
     const ready = await (await fetch(`${baseUrl}/readyz`)).json();

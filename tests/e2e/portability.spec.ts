@@ -270,3 +270,22 @@ test("a result link opened in another browser shows no personal data", async ({ 
   await expect(page.getByText(/solo se muestra durante una hora/)).toBeVisible();
   await expect(lookupForm(page).getByLabel("Folio")).toHaveValue("POR-2026-000001");
 });
+
+test("a request form this browser no longer recognises is refused once, then sent again it is received", async ({
+  page,
+  context,
+}) => {
+  await page.goto("/portabilidad");
+  const email = await fillRequest(page, uniquePhoneNumber());
+  // The browser loses what it held of the form (its cookie expired, or a sign-out in another tab).
+  await context.clearCookies();
+  await submitRequest(page);
+  const problem = page.getByTestId("portability-problem");
+  await expect(problem).toContainText("Este formulario ya no es válido en este navegador.");
+  const form = requestForm(page);
+  await expect(form.getByLabel("Correo electrónico")).toHaveValue(email);
+  await form.getByLabel("NIP de portabilidad (4 dígitos)").fill(NIP);
+  await submitRequest(page);
+  await expect(page).toHaveURL(/solicitud=POR-/);
+  await expect(page.getByTestId("portability-folio").first()).toHaveText(/^POR-\d{4}-\d{6}$/);
+});

@@ -301,7 +301,16 @@ test("the payment provider is told this site's configured address, never the Hos
   await new Promise<void>((resolve) => trap.listen(0, "127.0.0.1", resolve));
   const trapHost = `127.0.0.1:${(trap.address() as AddressInfo).port}`;
   const port = freePort(test.info().workerIndex);
-  const server = await running({}, port);
+  // Production: outside it, a Host that is not one of the site's names is refused outright.
+  const server = await running(
+    {
+      NODE_ENV: "production",
+      SESSION_SECRET: SECRET_A,
+      LOG_LEVEL: "warn",
+      ...productionTestEnvironment(`http://localhost:${port}`),
+    },
+    port,
+  );
   const jar = new Jar();
   const send = async (options: Parameters<typeof rawRequest>[1]) => {
     const response = await rawRequest(port, {
@@ -473,6 +482,69 @@ test("a malformed multipart form is refused with an info line in the log, never 
       .map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(entries.find((entry) => entry.msg === "malformed form refused")?.level).toBe(30);
     expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+  } finally {
+    await stopServer(server);
+  }
+});
+
+test("outside production a page on another name that resolves here (DNS rebinding) is refused", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({}, port);
+  try {
+    const rebound = "rebind.sitio-ajeno.example";
+    const outbox = await rawRequest(port, {
+      path: "/dev/outbox",
+      headers: { Host: `${rebound}:${port}` },
+    });
+    expect(outbox.status).toBe(421);
+    expect(outbox.body).toContain("esta dirección no corresponde");
+    const reset = await rawRequest(port, {
+      method: "POST",
+      path: "/auth/forgot-password",
+      headers: {
+        Host: `${rebound}:${port}`,
+        Origin: `http://${rebound}:${port}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: "username=alguien%40ejemplo.mx",
+    });
+    expect(reset.status).toBe(421);
+    // The site's own names still work.
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      expect(
+        (await rawRequest(port, { path: "/dev/outbox", headers: { Host: host } })).status,
+      ).toBe(200);
+    }
+  } finally {
+    await stopServer(server);
+  }
+});
+
+test("a client that hangs up while sending a form leaves no error and no stack trace", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ LOG_LEVEL: "info" }, port);
+  try {
+    const request = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/payments/webhook/sandbox",
+      headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+    });
+    request.on("error", () => undefined);
+    request.write('{"payment_id":');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    request.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await fetch(`http://localhost:${port}/healthz`)).status).toBe(200);
+    const output = server.output.join("");
+    expect(output).not.toMatch(/\n\s+at /);
+    const entries = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(entries.some((entry) => entry.msg === "request body cut off by the client")).toBe(true);
   } finally {
     await stopServer(server);
   }

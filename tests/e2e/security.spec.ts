@@ -285,6 +285,19 @@ function checkoutForm(email: string, fullName: string, key: string) {
   };
 }
 
+function portabilityForm(phone: string, email: string, key: string) {
+  return {
+    phone_number: phone,
+    nip: "7391",
+    full_name: "Titular Original",
+    email,
+    curp: "GOMA850312MDFRRN09",
+    current_carrier: "telcel",
+    accept_terms: "on",
+    idempotency_key: key,
+  };
+}
+
 /** Places an order from this browser; answers its confirmation address and key. */
 async function placeOrder(browser: APIRequestContext, email: string, fullName: string) {
   await browser.post("/cart", { form: { intent: "add", id: "conecta-100" }, maxRedirects: 0 });
@@ -334,6 +347,12 @@ test("sign-out ends every copy of the session and forgets this browser's orders"
   expect(account.headers.get("location")).toMatch(/^\/auth\/sign-in/);
   const home = await fetch(`${BASE_URL}/`, { headers: { Cookie: saved } });
   expect(await home.text()).not.toContain(customer.email);
+  // Nor does the saved guest access to the order (a signed-in order's page needs the session).
+  const order = await fetch(`${BASE_URL}${confirmation}`, {
+    headers: { Cookie: saved },
+    redirect: "manual",
+  });
+  expect(order.status).toBe(404);
   const topup = await fetch(`${BASE_URL}/my-account/recarga`, {
     method: "POST",
     headers: { Cookie: saved, "Content-Type": "application/x-www-form-urlencoded" },
@@ -381,16 +400,6 @@ test("an idempotency key copied into another browser opens nothing there", async
     expect(again.status()).toBe(303);
 
     // Portability: the same rule for the request form.
-    const portabilityForm = (phone: string, email: string, formKeyValue: string) => ({
-      phone_number: phone,
-      nip: "7391",
-      full_name: "Titular Original",
-      email,
-      curp: "GOMA850312MDFRRN09",
-      current_carrier: "telcel",
-      accept_terms: "on",
-      idempotency_key: formKeyValue,
-    });
     const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
     const ownerKey = formKey(await (await owner.get("/portabilidad")).text());
     const submitted = await owner.post("/portabilidad", {
@@ -432,16 +441,7 @@ test("pages showing personal data tell browsers and proxies not to keep them", a
     const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
     const key = formKey(await (await browser.get("/portabilidad")).text());
     const submitted = await browser.post("/portabilidad", {
-      form: {
-        phone_number: phone,
-        nip: "7391",
-        full_name: "Ana Privada",
-        email: customer.email,
-        curp: "GOMA850312MDFRRN09",
-        current_carrier: "telcel",
-        accept_terms: "on",
-        idempotency_key: key,
-      },
+      form: portabilityForm(phone, customer.email, key),
       maxRedirects: 0,
     });
     for (const page of [

@@ -2,7 +2,7 @@ import type { Migration } from "kysely";
 import * as commerce from "./0001-commerce";
 import * as portability from "./0002-portability";
 import * as topups from "./0003-topups";
-import * as revokedSessions from "./0004-revoked-sessions";
+import * as revokedAccess from "./0004-revoked-access";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -12,5 +12,5 @@ export const migrations: Record<string, Migration> = {
   "0001-commerce": commerce,
   "0002-portability": portability,
   "0003-topups": topups,
-  "0004-revoked-sessions": revokedSessions,
+  "0004-revoked-access": revokedAccess,
 };

@@ -1,0 +1,113 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCookieJar, type CookieJar } from "~/lib/cookie-jar.server";
+import { openDatabase, type Db } from "~/db/db.server";
+import { loadConfig } from "~/config.server";
+import { createServices, type Services } from "~/services.server";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { dropRevokedAccess, revokeBrowserAccess } from "./browser-access.server";
+import type { SessionTokens } from "./tokens";
+
+let services: Services;
+let db: Db;
+beforeEach(async () => {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "browser-access-")),
+    SESSION_SECRET: "browser-access-secret-that-is-long-enough-0123",
+    // A configured pool: no emulator is started for these tests.
+    COGNITO_USER_POOL_ID: "us-west-2_Ab12CdE3f",
+    COGNITO_CLIENT_ID: "4l7kq2n5v8x1c3b6m9p0r2t4w6",
+    COGNITO_ENDPOINT: "http://127.0.0.1:9/",
+  });
+  services = await createServices(config, pino({ level: "silent" }));
+  db = services.db;
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+const tokens: SessionTokens = {
+  sessionId: "session-id-0123456789",
+  accessToken: "a.b.c",
+  idToken: "a.b.c",
+  refreshToken: "r",
+  clockDrift: 0,
+  signInDetails: { loginId: "a@b.mx", authFlowType: "USER_SRP_AUTH" },
+};
+
+/** A browser holding a session and access to an order and a portability request. */
+function browserHeader(): string {
+  const jar = createCookieJar(null);
+  jar.set(services.cookies.authSession, tokens);
+  jar.set(services.cookies.orderAccess, {
+    accessId: "orders-id-0123456789",
+    placed: [{ ref: "order-reference-0000001", cartCleared: true }],
+    draft: null,
+  });
+  jar.set(services.cookies.portability, {
+    accessId: "porta-id-0123456789",
+    formSecret: "secret-0123456789abcdef",
+    submitted: [],
+  });
+  return jar
+    .setCookieHeaders({ redirect: false })
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+const held = (jar: CookieJar) => ({
+  session: jar.get(services.cookies.authSession),
+  orders: jar.get(services.cookies.orderAccess),
+  portability: jar.get(services.cookies.portability),
+});
+
+describe("sign-out for every copy of the browser's cookies", () => {
+  it("a copy saved before sign-out opens nothing afterwards, and is removed", async () => {
+    const saved = browserHeader();
+    const before = createCookieJar(saved);
+    await dropRevokedAccess(services, before);
+    expect(Object.values(held(before)).every((value) => value !== null)).toBe(true);
+
+    const signingOut = createCookieJar(saved);
+    await revokeBrowserAccess({ ...services, jar: signingOut, requestId: "r" } as AppLoadContext);
+    expect(
+      signingOut.setCookieHeaders({ redirect: true }).every((l) => l.includes("Max-Age=0")),
+    ).toBe(true);
+
+    const copy = createCookieJar(saved);
+    await dropRevokedAccess(services, copy);
+    expect(held(copy)).toEqual({ session: null, orders: null, portability: null });
+    expect(copy.setCookieHeaders({ redirect: false }).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("signs out even when the database cannot record it, and says so in the log", async () => {
+    const saved = browserHeader();
+    await db.destroy();
+    const signingOut = createCookieJar(saved);
+    const errors: unknown[] = [];
+    const logger = { error: (...args: unknown[]) => errors.push(args) };
+    await revokeBrowserAccess({
+      ...services,
+      logger,
+      jar: signingOut,
+      requestId: "r",
+    } as unknown as AppLoadContext);
+    expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(3);
+    expect(errors).toHaveLength(1);
+    db = await openDatabase({ dataDir: null });
+  });
+
+  it("without the database, nothing is opened for the request and nothing is removed", async () => {
+    const saved = browserHeader();
+    await db.destroy();
+    const jar = createCookieJar(saved);
+    await dropRevokedAccess({ ...services, logger: pino({ level: "silent" }) }, jar);
+    expect(held(jar)).toEqual({ session: null, orders: null, portability: null });
+    expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
+    db = await openDatabase({ dataDir: null });
+  });
+});

@@ -1,0 +1,79 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { CookieJar } from "~/lib/cookie-jar.server";
+import type { SealedCookie } from "~/lib/sealed-cookie.server";
+import type { Services } from "~/services.server";
+import { revokeAccess, revokedAmong } from "./revoked-access.server";
+
+/**
+ * The cookies that open something to whoever holds them: the session, and the guest access to the
+ * orders and portability requests placed from this browser. Each carries a random id; sign-out
+ * revokes them all, so a copy saved before it opens nothing afterwards (decision 0056).
+ */
+interface AccessCookie {
+  cookie: SealedCookie<unknown>;
+  idOf(value: unknown): string;
+}
+
+function accessCookies(cookies: Services["cookies"]): AccessCookie[] {
+  const entry = <T>(cookie: SealedCookie<T>, idOf: (value: T) => string): AccessCookie => ({
+    cookie: cookie as SealedCookie<unknown>,
+    idOf: idOf as (value: unknown) => string,
+  });
+  return [
+    entry(cookies.authSession, (tokens) => tokens.sessionId),
+    entry(cookies.orderAccess, (access) => access.accessId),
+    entry(cookies.portability, (access) => access.accessId),
+  ];
+}
+
+/**
+ * Before any loader runs: the access cookies this browser sent whose ids were revoked read as
+ * absent from now on, and are removed from the browser (one query for all of them).
+ */
+export async function dropRevokedAccess(
+  services: Pick<Services, "cookies" | "db" | "logger">,
+  jar: CookieJar,
+): Promise<void> {
+  const held = accessCookies(services.cookies).flatMap(({ cookie, idOf }) => {
+    const value = jar.get(cookie);
+    return value === null ? [] : [{ cookie, id: idOf(value) }];
+  });
+  if (held.length === 0) return;
+  let revoked: Set<string>;
+  try {
+    revoked = await revokedAmong(
+      services.db,
+      held.map((entry) => entry.id),
+    );
+  } catch (error) {
+    // Without the database a sign-out cannot be checked: nothing is opened for this request,
+    // and the cookies stay for the next one.
+    services.logger.error({ err: error }, "revocation check failed");
+    for (const { cookie } of held) jar.forget(cookie);
+    return;
+  }
+  for (const { cookie, id } of held) if (revoked.has(id)) jar.clear(cookie);
+}
+
+/**
+ * Sign-out: every access cookie this browser holds is removed, then revoked until the last
+ * possible copy of it has expired. A database that cannot take the revocation is logged; the
+ * browser is signed out anyway.
+ */
+export async function revokeBrowserAccess(context: AppLoadContext): Promise<void> {
+  const now = Date.now();
+  const revoked = accessCookies(context.cookies).flatMap(({ cookie, idOf }) => {
+    const value = context.jar.received(cookie);
+    context.jar.clear(cookie);
+    if (value === null) return [];
+    return [{ id: idOf(value), until: new Date(now + (cookie.maxAgeSeconds ?? 0) * 1000) }];
+  });
+  try {
+    await revokeAccess(context.db, revoked);
+  } catch (error) {
+    context.logger.error(
+      { err: error, requestId: context.requestId },
+      "sign-out: the revocation could not be recorded; the cookies were removed",
+    );
+  }
+}
