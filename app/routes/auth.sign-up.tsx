@@ -22,8 +22,6 @@ import {
   FormAlert,
   PasswordRules,
   SubmitButton,
-  useHydrated,
-  useSubmitting,
 } from "~/components/auth/form-parts";
 import { singleSelectProps } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
@@ -82,8 +80,6 @@ export default function SignUpPage() {
   const { t } = useTranslation("auth");
   const { policy } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const hydrated = useHydrated();
-  const submitting = useSubmitting();
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { country_code: DEFAULT_DIAL_CODE },
@@ -92,10 +88,6 @@ export default function SignUpPage() {
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: signUpSchema(t as Translate, policy) }),
   });
-  // Spec §5: disabled while errors exist or a request is pending. Only with JavaScript, which
-  // can re-enable it; without JavaScript the server's answer is the check.
-  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id);
-  const blocked = hydrated && (submitting || fieldErrors.length > 0);
   return (
     <>
       <AuthTabs active="sign-up" />
@@ -154,7 +146,7 @@ export default function SignUpPage() {
             <FieldErrors meta={fields.country_code} />
           </fieldset>
           <FormAlert errors={form.errors} />
-          <SubmitButton pendingLabel={t("signUp.pending")} disabled={blocked}>
+          <SubmitButton pendingLabel={t("signUp.pending")}>
             {t("signUp.submit")}
           </SubmitButton>
         </Form>
