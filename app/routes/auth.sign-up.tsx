@@ -146,9 +146,7 @@ export default function SignUpPage() {
             <FieldErrors meta={fields.country_code} />
           </fieldset>
           <FormAlert errors={form.errors} />
-          <SubmitButton pendingLabel={t("signUp.pending")}>
-            {t("signUp.submit")}
-          </SubmitButton>
+          <SubmitButton pendingLabel={t("signUp.pending")}>{t("signUp.submit")}</SubmitButton>
         </Form>
       </AuthCard>
     </>
