@@ -99,6 +99,7 @@ app.use((req, res, next) => {
       nonce,
       isProduction: config.isProduction,
       isDevelopment: config.NODE_ENV === "development",
+      formTargets: services.payments.provider.pageOrigins,
     }),
   );
   res.on("finish", () => {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { PAYMENT_METHODS } from "~/payments/provider";
 import { MEXICAN_STATES } from "./mexican-states";
 
 /**
@@ -40,6 +41,8 @@ export const checkoutSchema = z.object({
     .regex(/^\d{5}$/, required("postalCodeDigits")),
   municipality: text("municipality", 120),
   state: z.enum(MEXICAN_STATES, required("stateRequired")),
+  // The form offers card checked: a request without a choice pays by card.
+  payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
   accept_terms: z.literal("on", required("acceptTerms")),
   idempotency_key: z.uuid(required("expired")),
 });

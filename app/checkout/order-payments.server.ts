@@ -1,26 +1,35 @@
-import type { AppLoadContext } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nowIso } from "~/db/db.server";
+import { getFixedT } from "~/i18n/i18n.server";
+import { setFlash } from "~/lib/flash.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
-import { markOrderPaid, type Order } from "./orders.server";
+import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
+import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
+import { confirmationPath } from "./paths";
 
 export const ORDER_PAYMENT_PURPOSE = "order";
 
-/** An approved payment of an order marks the order paid, in the same transaction. */
+/**
+ * An approved payment of an order marks the order paid; a voucher or transfer that expired
+ * unpaid cancels it. Each in the transaction that settles the payment.
+ */
 export const orderPaymentPurpose: PaymentPurpose = {
   async onApproved(trx, payment) {
     await markOrderPaid(trx, payment.reference, nowIso());
   },
+  async onExpired(trx, payment) {
+    await cancelOrder(trx, payment.reference, nowIso());
+  },
 };
 
-export function confirmationPath(ref: string): string {
-  return `/confirmation?pedido=${encodeURIComponent(ref)}`;
-}
-
-/** Sends the customer to pay the order, resuming the payment in flight if there is one. */
+/**
+ * Opens the order's payment by the chosen method, or resumes the one in flight. Throws
+ * PaymentProviderUnavailable when the provider cannot be reached: the order stays, pending.
+ */
 export function beginOrderPayment(
   context: AppLoadContext,
   order: Order,
-  description: string,
+  method: PaymentMethod,
 ): Promise<BeginPaymentResult> {
   // From configuration only: a Host header is the client's to write (decision 0058).
   const origin = context.config.publicOrigin;
@@ -28,8 +37,31 @@ export function beginOrderPayment(
     purpose: ORDER_PAYMENT_PURPOSE,
     reference: order.ref,
     amount: order.total,
-    description,
+    method,
+    description: getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
     returnUrl: `${origin}${confirmationPath(order.ref)}`,
     origin,
+    customerEmail: order.customer.email,
   });
+}
+
+/**
+ * Where the customer goes to pay the order by this method: the provider's page, or the order's
+ * page with the voucher or transfer details. A provider out of reach leaves the order pending,
+ * and the order's page says so in Spanish with the way to try again.
+ */
+export async function payOrder(
+  context: AppLoadContext,
+  order: Order,
+  method: PaymentMethod,
+): Promise<Response> {
+  try {
+    const result = await beginOrderPayment(context, order, method);
+    const target = result.kind === "redirect" ? result.url : confirmationPath(order.ref);
+    return redirect(target, { status: 303 });
+  } catch (error) {
+    if (!isPaymentProviderUnavailable(error)) throw error;
+    setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
+    return redirect(confirmationPath(order.ref), { status: 303 });
+  }
 }

@@ -49,7 +49,7 @@ export function newOrderRef(): string {
 
 export interface PlaceOrderInput {
   idempotencyKey: string;
-  customer: Omit<CheckoutInput, "idempotency_key" | "accept_terms">;
+  customer: Omit<CheckoutInput, "idempotency_key" | "accept_terms" | "payment_method">;
   lines: readonly CartLine[];
   /** The signed-in customer's Cognito `sub`, so the order shows in their account. */
   customerSub?: string | null;
@@ -179,6 +179,17 @@ export async function markOrderPaid(db: Db, ref: string, paidAt: string): Promis
   const result = await db
     .updateTable("orders")
     .set({ status: "paid", paid_at: paidAt, updated_at: paidAt })
+    .where("id", "=", ref)
+    .where("status", "=", "pending_payment")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Cancels an order still waiting for payment (its voucher expired); false otherwise. */
+export async function cancelOrder(db: Db, ref: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable("orders")
+    .set({ status: "cancelled", updated_at: at })
     .where("id", "=", ref)
     .where("status", "=", "pending_payment")
     .executeTakeFirst();

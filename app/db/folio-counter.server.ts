@@ -10,6 +10,15 @@ import { formatFolio, yearInMexico } from "./folio";
  */
 export async function nextFolio(db: Db, series: string, date = new Date()): Promise<string> {
   const year = yearInMexico(date);
+  return formatFolio(series, year, await nextNumber(db, series, year));
+}
+
+/** The next number of a series that never restarts (kept as year 0): 1, 2, 3… */
+export function nextInSeries(db: Db, series: string): Promise<number> {
+  return nextNumber(db, series, 0);
+}
+
+async function nextNumber(db: Db, series: string, year: number): Promise<number> {
   const row = await db
     .insertInto("folio_counters")
     .values({ series, year, last_number: 1 })
@@ -20,5 +29,5 @@ export async function nextFolio(db: Db, series: string, date = new Date()): Prom
     )
     .returning("last_number")
     .executeTakeFirstOrThrow();
-  return formatFolio(series, year, Number(row.last_number));
+  return Number(row.last_number);
 }

@@ -12,6 +12,7 @@ export interface Database {
   portability_requests: PortabilityRequestsTable;
   topups: TopupsTable;
   revoked_access: RevokedAccessTable;
+  payment_events: PaymentEventsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -44,7 +45,8 @@ export interface PlansTable {
   updated_at: string;
 }
 
-export type OrderStatus = "pending_payment" | "paid";
+/** cancelled: its cash voucher or transfer expired unpaid. */
+export type OrderStatus = "pending_payment" | "paid" | "cancelled";
 
 export interface OrdersTable {
   /** Unguessable reference (128 random bits): the only way to reach an order from outside. */
@@ -90,7 +92,11 @@ export interface FolioCountersTable {
   last_number: number;
 }
 
-export type PaymentStatus = "pending" | "approved" | "declined";
+/**
+ * expired: a voucher or transfer not paid in time (what it paid is cancelled); replaced: the
+ * customer chose another method before paying (what it paid still waits for payment).
+ */
+export type PaymentStatus = "pending" | "approved" | "declined" | "expired" | "replaced";
 
 export interface PaymentsTable {
   id: string;
@@ -109,9 +115,25 @@ export interface PaymentsTable {
   created_at: string;
   updated_at: string;
   settled_at: string | null;
+  /** "card", "cash" or "spei" (app/payments/provider.ts). */
+  method: string;
+  /** JSON of the voucher or transfer details (PaymentInstructions), once the provider issued them. */
+  instructions: string | null;
+  /** The voucher number or transfer reference: unique, never handed out twice. */
+  instruction_reference: string | null;
+  /** When a voucher or transfer stops being payable (ISO-8601). */
+  expires_at: string | null;
 }
 
-export type SandboxCheckoutStatus = "open" | "approved" | "declined";
+/** A provider notification already applied (its id), so that a repeat changes nothing. */
+export interface PaymentEventsTable {
+  provider: string;
+  event_id: string;
+  received_at: string;
+}
+
+/** expired: a voucher past its date, or a checkout closed when the customer chose another way. */
+export type SandboxCheckoutStatus = "open" | "approved" | "declined" | "expired";
 
 /** The sandbox provider's own records, as a real provider would keep them on its side. */
 export interface SandboxCheckoutsTable {
@@ -128,6 +150,12 @@ export interface SandboxCheckoutsTable {
   card_last4: string | null;
   created_at: string;
   completed_at: string | null;
+  method: string;
+  /** A cash voucher's number, or a transfer's numeric reference. */
+  reference: string | null;
+  /** The CLABE a transfer goes to (one per checkout). */
+  clabe: string | null;
+  expires_at: string | null;
 }
 
 /** received and in_progress are open: a number has at most one open request. */
@@ -157,7 +185,8 @@ export interface PortabilityRequestsTable {
   updated_at: string;
 }
 
-export type TopupStatus = "pending_payment" | "paid";
+/** cancelled: its cash voucher or transfer expired unpaid. */
+export type TopupStatus = "pending_payment" | "paid" | "cancelled";
 
 export interface TopupsTable {
   /** Random id (128 bits); pages name a top-up by folio, always together with its owner. */

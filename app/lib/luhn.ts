@@ -12,3 +12,11 @@ export function passesLuhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+
+/** The digit that, appended to `digits`, makes the whole pass the Luhn check. */
+export function luhnCheckDigit(digits: string): number {
+  for (let candidate = 0; candidate < 10; candidate++) {
+    if (passesLuhn(`${digits}${candidate}`)) return candidate;
+  }
+  throw new Error("A Luhn check digit needs digits");
+}

@@ -5,7 +5,9 @@ import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "~/checkout/order-payments.server";
 import { findOrder, placeOrder, type Order } from "~/checkout/orders.server";
 import { openDatabase, type Db } from "~/db/db.server";
-import { createPaymentService, type PaymentService } from "./payments.server";
+import { createPaymentService, paymentInstructions, type PaymentService } from "./payments.server";
+import { isValidClabe } from "./clabe";
+import type { PaymentMethod } from "./provider";
 import { TEST_CARDS } from "./sandbox/card-rules";
 import { createSandboxGateway, type SandboxGateway } from "./sandbox/sandbox.server";
 import {
@@ -18,7 +20,21 @@ const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 const key = deriveNotificationKey("unit-test-secret-that-is-long-enough-0123456789");
 const origin = "http://tienda.test";
 
+const customer = {
+  full_name: "Ana López",
+  email: "ana@example.com",
+  phone_number: "5512345678",
+  street: "Calle 1",
+  exterior_number: "10",
+  interior_number: undefined,
+  neighborhood: "Centro",
+  postal_code: "06000",
+  municipality: "Cuauhtémoc",
+  state: "CMX" as const,
+};
+
 let db: Db;
+let catalogue: ReturnType<typeof createCatalogue>;
 let sandbox: SandboxGateway;
 let payments: PaymentService;
 let order: Order;
@@ -29,7 +45,7 @@ let reachable: boolean;
 
 beforeEach(async () => {
   db = await openDatabase({ dataDir: null });
-  const catalogue = createCatalogue(db);
+  catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   delivered = [];
   reachable = true;
@@ -41,22 +57,11 @@ beforeEach(async () => {
     return new Response(null, { status: result === "invalid" ? 401 : 200 });
   }) as unknown as typeof fetch;
   sandbox = createSandboxGateway({ db, notificationKeys: [key], logger, fetch: fakeFetch });
-  payments = createPaymentService({ db, provider: sandbox, logger });
+  payments = createPaymentService({ db, provider: sandbox, logger, voucherHours: 72 });
   payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
   ({ order } = await placeOrder(db, {
     idempotencyKey: crypto.randomUUID(),
-    customer: {
-      full_name: "Ana López",
-      email: "ana@example.com",
-      phone_number: "5512345678",
-      street: "Calle 1",
-      exterior_number: "10",
-      interior_number: undefined,
-      neighborhood: "Centro",
-      postal_code: "06000",
-      municipality: "Cuauhtémoc",
-      state: "CMX",
-    },
+    customer,
     lines: priceCart([{ id: "conecta-200", quantity: 2 }], catalogue.find).lines,
   }));
 });
@@ -64,14 +69,16 @@ afterEach(async () => {
   await db.destroy();
 });
 
-function begin() {
+function begin(method: PaymentMethod = "card") {
   return payments.begin({
     purpose: ORDER_PAYMENT_PURPOSE,
     reference: order.ref,
     amount: order.total,
+    method,
     description: `Pedido ${order.folio}`,
     returnUrl: `${origin}/confirmation?pedido=${order.ref}`,
     origin,
+    customerEmail: "ana@example.com",
   });
 }
 
@@ -128,6 +135,7 @@ describe("paying an order through the sandbox", () => {
     const result = await begin();
     const checkoutId = await checkoutIdOf(result);
     const forged = JSON.stringify({
+      event_id: "evt_forged",
       checkout_id: checkoutId,
       payment_id: result.payment.id,
       status: "approved",
@@ -147,6 +155,7 @@ describe("paying an order through the sandbox", () => {
   it("refuses a correctly signed notification for another amount", async () => {
     const result = await begin();
     const body = JSON.stringify({
+      event_id: "evt_other_amount",
       checkout_id: await checkoutIdOf(result),
       payment_id: result.payment.id,
       status: "approved",
@@ -206,10 +215,172 @@ describe("paying an order through the sandbox", () => {
         purpose: "unknown",
         reference: "x",
         amount: 1,
+        method: "card",
         description: "x",
         returnUrl: origin,
         origin,
+        customerEmail: null,
       }),
     ).rejects.toThrow();
+  });
+});
+
+describe("paying later: cash at a store or a SPEI transfer", () => {
+  const instructionsOf = async () =>
+    paymentInstructions((await payments.latest(ORDER_PAYMENT_PURPOSE, order.ref))!);
+
+  it("issues a cash voucher at once: a reference never handed out before, 72 hours to pay", async () => {
+    const before = Date.now();
+    const result = await begin("cash");
+    expect(result.kind).toBe("instructions");
+    const voucher = await instructionsOf();
+    expect(voucher).toMatchObject({ method: "cash", reference: expect.stringMatching(/^\d{14}$/) });
+    const expires = Date.parse(voucher!.expiresAt);
+    expect(expires - before).toBeGreaterThanOrEqual(72 * 3600_000 - 1000);
+    expect(expires - before).toBeLessThan(72 * 3600_000 + 60_000);
+    expect((await findOrder(db, order.ref))?.status).toBe("pending_payment");
+    // The same form sent again gets the same voucher.
+    expect((await begin("cash")).payment.id).toBe(result.payment.id);
+    expect(await instructionsOf()).toEqual(voucher);
+  });
+
+  it("gives each SPEI transfer its own CLABE with a valid control digit and a reference", async () => {
+    await begin("spei");
+    const transfer = await instructionsOf();
+    expect(transfer).toMatchObject({ method: "spei", reference: expect.stringMatching(/^\d{7}$/) });
+    if (transfer?.method !== "spei") throw new Error("expected a transfer");
+    expect(isValidClabe(transfer.clabe)).toBe(true);
+  });
+
+  it("never hands out the same voucher reference or CLABE twice", async () => {
+    const issued = new Set<string>();
+    for (let index = 0; index < 20; index++) {
+      const other = await placeOrder(db, {
+        idempotencyKey: crypto.randomUUID(),
+        customer,
+        lines: priceCart([{ id: "conecta-100", quantity: 1 }], catalogue.find).lines,
+      });
+      const result = await payments.begin({
+        purpose: ORDER_PAYMENT_PURPOSE,
+        reference: other.order.ref,
+        amount: other.order.total,
+        method: index % 2 ? "cash" : "spei",
+        description: "x",
+        returnUrl: origin,
+        origin,
+        customerEmail: null,
+      });
+      const instructions = paymentInstructions(result.payment)!;
+      issued.add(instructions.method === "cash" ? instructions.reference : instructions.clabe);
+    }
+    expect(issued.size).toBe(20);
+  });
+
+  it("marks the order paid when the store reports the voucher paid; a second report changes nothing", async () => {
+    const result = await begin("cash");
+    const checkout = result.payment.provider_reference!;
+    await sandbox.simulate(checkout, "paid");
+    expect((await findOrder(db, order.ref))?.status).toBe("paid");
+    const { body, headers } = delivered[0];
+    expect(await payments.handleNotification(body, headers)).toBe("duplicate");
+    expect(await sandbox.simulate(checkout, "expired")).toMatchObject({ status: "approved" });
+    expect((await findOrder(db, order.ref))?.status).toBe("paid");
+  });
+
+  it("cancels the order when the voucher expires; a payment reported afterwards changes nothing", async () => {
+    const result = await begin("spei");
+    const checkout = result.payment.provider_reference!;
+    await sandbox.simulate(checkout, "expired");
+    expect((await findOrder(db, order.ref))?.status).toBe("cancelled");
+    expect(await payments.latest(ORDER_PAYMENT_PURPOSE, order.ref)).toMatchObject({
+      status: "expired",
+    });
+    // A late (forged-order) approval for the expired payment, correctly signed, changes nothing.
+    const late = JSON.stringify({
+      event_id: "evt_late_approval",
+      checkout_id: checkout,
+      payment_id: result.payment.id,
+      status: "approved",
+      amount: order.total,
+      currency: "MXN",
+      decline_reason: null,
+      card_brand: null,
+      card_last4: null,
+    });
+    const headers = new Headers({ [SIGNATURE_HEADER]: signNotification(key, late) });
+    expect(await payments.handleNotification(late, headers)).toBe("duplicate");
+    expect((await findOrder(db, order.ref))?.status).toBe("cancelled");
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ msg: "payment notification for a payment no longer pending" }),
+    );
+  });
+
+  it("expires a voucher past its date when nobody reports it: the sweep asks the provider", async () => {
+    const result = await begin("cash");
+    await db
+      .updateTable("sandbox_checkouts")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", result.payment.provider_reference!)
+      .execute();
+    await db
+      .updateTable("payments")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", result.payment.id)
+      .execute();
+    expect(await payments.refreshOverdue()).toBe(1);
+    expect((await findOrder(db, order.ref))?.status).toBe("cancelled");
+    expect(await payments.refreshOverdue()).toBe(0);
+  });
+
+  it("lets the customer pay another way: the voucher is closed first, and the order stays", async () => {
+    const voucher = await begin("cash");
+    const card = await begin("card");
+    expect(card.kind).toBe("redirect");
+    expect(card.payment.id).not.toBe(voucher.payment.id);
+    const replaced = await db
+      .selectFrom("payments")
+      .select("status")
+      .where("id", "=", voucher.payment.id)
+      .executeTakeFirstOrThrow();
+    expect(replaced.status).toBe("replaced");
+    // The closed voucher can no longer be paid at the store.
+    expect(await sandbox.simulate(voucher.payment.provider_reference!, "paid")).toMatchObject({
+      status: "expired",
+    });
+    expect((await findOrder(db, order.ref))?.status).toBe("pending_payment");
+    await sandbox.pay(await checkoutIdOf(card), TEST_CARDS.approved);
+    expect((await findOrder(db, order.ref))?.status).toBe("paid");
+  });
+
+  it("applies a notification once by its id, whatever order the notifications arrive in", async () => {
+    const result = await begin("cash");
+    const checkout = result.payment.provider_reference!;
+    const notice = (status: string, eventId: string) => {
+      const body = JSON.stringify({
+        event_id: eventId,
+        checkout_id: checkout,
+        payment_id: result.payment.id,
+        status,
+        amount: order.total,
+        currency: "MXN",
+        decline_reason: null,
+        card_brand: null,
+        card_last4: null,
+      });
+      return payments.handleNotification(
+        body,
+        new Headers({ [SIGNATURE_HEADER]: signNotification(key, body) }),
+      );
+    };
+    expect(await notice("approved", "evt_1")).toBe("applied");
+    expect(await notice("approved", "evt_1")).toBe("duplicate");
+    expect(await notice("expired", "evt_2")).toBe("duplicate");
+    expect((await findOrder(db, order.ref))?.status).toBe("paid");
+    const approved = await db
+      .selectFrom("payments")
+      .selectAll()
+      .where("status", "=", "approved")
+      .execute();
+    expect(approved).toHaveLength(1);
   });
 });

@@ -1,17 +1,27 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
+import * as z from "zod";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { PaymentsTable } from "~/db/schema";
-import type { PaymentOutcome, PaymentProvider } from "./provider";
+import {
+  isPaymentProviderUnavailable,
+  PaymentProviderUnavailable,
+  type PaymentInstructions,
+  type PaymentMethod,
+  type PaymentOutcome,
+  type PaymentProvider,
+} from "./provider";
 
 export type Payment = PaymentsTable;
 
 /**
- * What the store does when a payment of one purpose is approved. It runs inside the transaction
- * that records the approval, so both happen exactly once or not at all.
+ * What the store does when a payment of one purpose settles. Each runs inside the transaction
+ * that records the payment's new state, so both happen exactly once or not at all.
  */
 export interface PaymentPurpose {
   onApproved(trx: Db, payment: Payment): Promise<void>;
+  /** A voucher or transfer was not paid in time: what it paid is cancelled. */
+  onExpired(trx: Db, payment: Payment): Promise<void>;
 }
 
 export interface BeginPaymentInput {
@@ -20,15 +30,21 @@ export interface BeginPaymentInput {
   /** The id of the thing being paid. */
   reference: string;
   amount: number;
+  method: PaymentMethod;
   description: string;
   /** Absolute URL the customer comes back to. */
   returnUrl: string;
   /** This site's public origin, for the notification address. */
   origin: string;
+  /** Where the provider may send its own receipt or voucher. */
+  customerEmail: string | null;
 }
 
 export type BeginPaymentResult =
-  { kind: "redirect"; url: string; payment: Payment } | { kind: "already_paid"; payment: Payment };
+  | { kind: "redirect"; url: string; payment: Payment }
+  /** A voucher or transfer to show the customer, on the store's own page. */
+  | { kind: "instructions"; payment: Payment }
+  | { kind: "already_paid"; payment: Payment };
 
 export type SettleResult = "applied" | "duplicate" | "pending" | "rejected";
 
@@ -37,28 +53,83 @@ export interface PaymentService {
   registerPurpose(purpose: string, handler: PaymentPurpose): void;
   /**
    * Opens a payment for the thing, or resumes the one in flight: a double submission sends the
-   * customer to the same payment page. After a decline, a new payment is opened.
+   * customer to the same payment page or voucher. After a decline, a new payment is opened; a
+   * different method closes the unpaid checkout first. Throws PaymentProviderUnavailable when
+   * the provider cannot be reached: the thing being paid is kept, and the customer retries.
    */
   begin(input: BeginPaymentInput): Promise<BeginPaymentResult>;
   latest(purpose: string, reference: string): Promise<Payment | null>;
-  /** Verifies and applies a provider notification. */
+  /** Verifies and applies a provider notification, once per notification. */
   handleNotification(rawBody: string, headers: Headers): Promise<SettleResult | "invalid">;
   /** Applies an outcome: the status changes once; replays and stale outcomes change nothing. */
-  settle(outcome: PaymentOutcome): Promise<SettleResult>;
+  settle(outcome: PaymentOutcome, eventId?: string | null): Promise<SettleResult>;
   /** Asks the provider about a payment still pending here and applies the answer. */
   refresh(payment: Payment): Promise<Payment>;
+  /** Asks the provider about every voucher past its date; answers how many were asked about. */
+  refreshOverdue(now?: Date): Promise<number>;
+}
+
+const instructionsSchema: z.ZodType<PaymentInstructions> = z.discriminatedUnion("method", [
+  z.object({
+    method: z.literal("cash"),
+    reference: z.string(),
+    expiresAt: z.string(),
+    hostedUrl: z.string().nullable(),
+  }),
+  z.object({
+    method: z.literal("spei"),
+    clabe: z.string(),
+    reference: z.string(),
+    bank: z.string(),
+    beneficiary: z.string(),
+    expiresAt: z.string(),
+    hostedUrl: z.string().nullable(),
+  }),
+]);
+
+/** The voucher or transfer details stored with a payment, or null. */
+export function paymentInstructions(payment: Pick<Payment, "instructions">) {
+  if (!payment.instructions) return null;
+  try {
+    const parsed = instructionsSchema.safeParse(JSON.parse(payment.instructions));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What identifies a voucher or transfer among all others; it is never handed out twice. */
+function instructionReference(instructions: PaymentInstructions): string {
+  return instructions.method === "cash"
+    ? `cash:${instructions.reference}`
+    : `spei:${instructions.clabe}:${instructions.reference}`;
+}
+
+function instructionColumns(instructions: PaymentInstructions | null) {
+  return instructions
+    ? {
+        instructions: JSON.stringify(instructions),
+        instruction_reference: instructionReference(instructions),
+        expires_at: instructions.expiresAt,
+      }
+    : {};
 }
 
 function newPaymentId(): string {
   return `pay_${randomBytes(12).toString("base64url")}`;
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
 export function createPaymentService(options: {
   db: Db;
   provider: PaymentProvider;
   logger: Pick<Logger, "info" | "warn" | "error">;
+  /** How long a cash voucher or a transfer may be paid. */
+  voucherHours?: number;
 }): PaymentService {
   const { db, provider, logger } = options;
+  const voucherHours = options.voucherHours ?? 72;
   const purposes = new Map<string, PaymentPurpose>();
 
   async function latest(purpose: string, reference: string) {
@@ -109,6 +180,10 @@ export function createPaymentService(options: {
           created_at: now,
           updated_at: now,
           settled_at: null,
+          method: input.method,
+          instructions: null,
+          instruction_reference: null,
+          expires_at: null,
         };
         await trx.insertInto("payments").values(payment).execute();
         return payment;
@@ -122,9 +197,59 @@ export function createPaymentService(options: {
     }
   }
 
-  async function settle(outcome: PaymentOutcome): Promise<SettleResult> {
-    if (outcome.status === "pending") return "pending";
+  function providerUnavailable(error: unknown, paymentId: string | null) {
+    logger.warn({
+      msg: "payment provider unavailable",
+      provider: provider.name,
+      paymentId,
+      reason: error instanceof Error ? error.message : "unknown",
+    });
+  }
+
+  /** Calls the provider; a failure to reach it is the customer's "try again", never a 500. */
+  async function reach<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isPaymentProviderUnavailable(error)) throw error;
+      providerUnavailable(error, null);
+      throw new PaymentProviderUnavailable(error);
+    }
+  }
+
+  /**
+   * The customer chose another method while a payment was pending: its checkout is closed at the
+   * provider first, so that it can no longer be paid. Answers whether the thing got paid meanwhile.
+   */
+  async function replace(payment: Payment): Promise<"replaced" | "paid"> {
+    if (payment.provider_reference) {
+      const closed = await reach(() => provider.close(payment.provider_reference!));
+      if (closed === "paid") {
+        const now = await refresh(payment);
+        if (now.status === "approved") return "paid";
+      }
+    }
+    const now = nowIso();
+    await db
+      .updateTable("payments")
+      .set({ status: "replaced", settled_at: now, updated_at: now })
+      .where("id", "=", payment.id)
+      .where("status", "=", "pending")
+      .execute();
+    logger.info({ msg: "payment replaced by another method", paymentId: payment.id });
+    return "replaced";
+  }
+
+  async function settle(outcome: PaymentOutcome, eventId?: string | null): Promise<SettleResult> {
     return db.transaction().execute(async (trx) => {
+      if (eventId) {
+        const recorded = await trx
+          .insertInto("payment_events")
+          .values({ provider: provider.name, event_id: eventId, received_at: nowIso() })
+          .onConflict((conflict) => conflict.columns(["provider", "event_id"]).doNothing())
+          .executeTakeFirst();
+        if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return "duplicate";
+      }
       const payment = await trx
         .selectFrom("payments")
         .selectAll()
@@ -133,19 +258,37 @@ export function createPaymentService(options: {
       if (
         !payment ||
         Number(payment.amount) !== outcome.amount ||
-        payment.currency !== outcome.currency ||
+        payment.currency.toUpperCase() !== outcome.currency.toUpperCase() ||
         (payment.provider_reference !== null &&
           payment.provider_reference !== outcome.providerReference)
       ) {
         logger.warn({
           msg: "payment outcome does not match a payment",
           paymentId: outcome.paymentId,
+          status: outcome.status,
         });
         return "rejected";
       }
+      const now = nowIso();
+      if (outcome.status === "pending") {
+        // The customer chose a voucher or transfer at the provider's page: keep its details.
+        if (outcome.instructions && !payment.instructions && payment.status === "pending") {
+          await trx
+            .updateTable("payments")
+            .set({
+              ...instructionColumns(outcome.instructions),
+              method: outcome.instructions.method,
+              provider_reference: outcome.providerReference,
+              updated_at: now,
+            })
+            .where("id", "=", payment.id)
+            .where("status", "=", "pending")
+            .execute();
+        }
+        return "pending";
+      }
       const handler = purposes.get(payment.purpose);
       if (!handler) throw new Error(`No handler for payment purpose ${payment.purpose}`);
-      const now = nowIso();
       const changed = await trx
         .updateTable("payments")
         .set({
@@ -161,12 +304,66 @@ export function createPaymentService(options: {
         .where("id", "=", payment.id)
         .where("status", "=", "pending")
         .executeTakeFirst();
-      if (Number(changed.numUpdatedRows) !== 1) return "duplicate";
-      if (outcome.status === "approved") {
-        await handler.onApproved(trx, { ...payment, status: "approved", settled_at: now });
+      if (Number(changed.numUpdatedRows) !== 1) {
+        if (payment.status !== outcome.status) {
+          // A payment already paid, expired or replaced: the late news changes nothing.
+          logger.warn({
+            msg: "payment notification for a payment no longer pending",
+            paymentId: payment.id,
+            status: payment.status,
+            notified: outcome.status,
+          });
+        }
+        return "duplicate";
+      }
+      const settled = { ...payment, status: outcome.status, settled_at: now };
+      if (outcome.status === "approved") await handler.onApproved(trx, settled);
+      // A voucher or transfer issued and not paid in time ends what it paid for; a provider's
+      // page left unfinished (no voucher issued) only ends this payment: the customer may pay again.
+      if (outcome.status === "expired" && payment.instructions) {
+        await handler.onExpired(trx, settled);
       }
       logger.info({ msg: "payment settled", paymentId: payment.id, status: outcome.status });
       return "applied";
+    });
+  }
+
+  /** Never throws for the provider: a page that asks shows what is known here instead. */
+  async function refresh(payment: Payment): Promise<Payment> {
+    if (payment.status !== "pending" || !payment.provider_reference) return payment;
+    let outcome: PaymentOutcome | null;
+    try {
+      outcome = await provider.retrieve(payment.provider_reference);
+    } catch (error) {
+      providerUnavailable(error, payment.id);
+      return payment;
+    }
+    if (outcome && outcome.paymentId === payment.id) await settle(outcome);
+    return (await findPayment(payment.id)) ?? payment;
+  }
+
+  /**
+   * A voucher or transfer past its date that the provider still holds open (a provider whose
+   * transfers never lapse on their own): it is closed there, so it can no longer be paid, and
+   * expires here. Paid meanwhile, the payment is applied instead.
+   */
+  async function expireOverdue(payment: Payment): Promise<void> {
+    const current = await refresh(payment);
+    if (current.status !== "pending" || !current.provider_reference) return;
+    const closed = await reach(() => provider.close(current.provider_reference!));
+    if (closed === "paid") {
+      await refresh(current);
+      return;
+    }
+    await settle({
+      paymentId: current.id,
+      providerReference: current.provider_reference,
+      status: "expired",
+      amount: Number(current.amount),
+      currency: current.currency,
+      declineReason: null,
+      card: null,
+      instructions: null,
     });
   }
 
@@ -177,51 +374,78 @@ export function createPaymentService(options: {
     },
     async begin(input) {
       if (!purposes.has(input.purpose)) throw new Error(`Unknown payment purpose ${input.purpose}`);
-      const payment = await openOrResume(input);
+      let payment = await openOrResume(input);
       if (payment.status === "approved") return { kind: "already_paid", payment };
+      if (payment.method !== input.method) {
+        if ((await replace(payment)) === "paid") {
+          return { kind: "already_paid", payment: (await findPayment(payment.id)) ?? payment };
+        }
+        payment = await openOrResume(input);
+        if (payment.status === "approved") return { kind: "already_paid", payment };
+      }
       if (payment.checkout_url) return { kind: "redirect", url: payment.checkout_url, payment };
-      const checkout = await provider.createCheckout({
-        paymentId: payment.id,
-        amount: Number(payment.amount),
-        currency: "MXN",
-        description: input.description,
-        returnUrl: input.returnUrl,
-        notifyUrl: `${input.origin}/payments/webhook/${provider.name}`,
-      });
-      await db
-        .updateTable("payments")
-        .set({
-          provider_reference: checkout.providerReference,
-          checkout_url: checkout.redirectUrl,
-          updated_at: nowIso(),
-        })
-        .where("id", "=", payment.id)
-        .execute();
-      return {
-        kind: "redirect",
-        url: checkout.redirectUrl,
-        payment: {
-          ...payment,
-          provider_reference: checkout.providerReference,
-          checkout_url: checkout.redirectUrl,
-        },
+      if (payment.instructions) return { kind: "instructions", payment };
+      const deadline = new Date(Date.now() + voucherHours * HOUR_MS);
+      const checkout = await reach(() =>
+        provider.createCheckout({
+          paymentId: payment.id,
+          amount: Number(payment.amount),
+          currency: "MXN",
+          method: input.method,
+          description: input.description,
+          returnUrl: input.returnUrl,
+          notifyUrl: `${input.origin}/payments/webhook/${provider.name}`,
+          expiresAt: deadline,
+          customerEmail: input.customerEmail,
+        }),
+      );
+      const stored = {
+        provider_reference: checkout.providerReference,
+        checkout_url: checkout.redirectUrl,
+        // Known before the provider's page has issued the voucher: the sweep finds it even if
+        // that news is lost.
+        expires_at: input.method === "card" ? null : deadline.toISOString(),
+        ...instructionColumns(checkout.instructions),
+        updated_at: nowIso(),
       };
+      await db.updateTable("payments").set(stored).where("id", "=", payment.id).execute();
+      payment = { ...payment, ...stored };
+      return checkout.redirectUrl
+        ? { kind: "redirect", url: checkout.redirectUrl, payment }
+        : { kind: "instructions", payment };
     },
     latest,
     async handleNotification(rawBody, headers) {
-      const outcome = provider.verifyNotification(rawBody, headers);
-      if (!outcome) {
+      const notification = await provider.parseNotification(rawBody, headers);
+      if (notification === "invalid") {
         logger.warn({ msg: "payment notification refused: bad signature or body" });
         return "invalid";
       }
-      return settle(outcome);
+      if (!notification.outcome) return "duplicate";
+      return settle(notification.outcome, notification.eventId);
     },
     settle,
-    async refresh(payment) {
-      if (payment.status !== "pending" || !payment.provider_reference) return payment;
-      const outcome = await provider.retrieve(payment.provider_reference);
-      if (outcome && outcome.paymentId === payment.id) await settle(outcome);
-      return (await findPayment(payment.id)) ?? payment;
+    refresh,
+    async refreshOverdue(now = new Date()) {
+      const overdue = await db
+        .selectFrom("payments")
+        .selectAll()
+        .where("status", "=", "pending")
+        .where("expires_at", "<", now.toISOString())
+        .limit(100)
+        .execute();
+      for (const payment of overdue) {
+        try {
+          await expireOverdue(payment);
+        } catch (error) {
+          logger.warn({
+            msg: "overdue payment not refreshed",
+            paymentId: payment.id,
+            reason: error instanceof Error ? error.message : "unknown",
+          });
+        }
+      }
+      return overdue.length;
     },
   };
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { carrierLabel, formatRequestDate } from "./display";
+import { formatDateTime } from "~/lib/dates";
+import { carrierLabel } from "./display";
 
 describe("request display", () => {
   it("dates a request in Mexico City time", () => {
-    expect(formatRequestDate("2026-01-01T03:30:00.000Z")).toMatch(/31 de diciembre de 2025/);
+    expect(formatDateTime("2026-01-01T03:30:00.000Z")).toMatch(/31 de diciembre de 2025/);
   });
 
   it("names the carrier by its brand, and 'other' in Spanish", () => {

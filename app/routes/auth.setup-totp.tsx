@@ -20,13 +20,8 @@ import { qrDataUrl } from "~/auth/qr.server";
 import { setupTotpSchema, type Translate } from "~/auth/schemas";
 import { clearPending, readPending, requireCustomer, setPending } from "~/auth/session.server";
 import { authPath, CHALLENGE } from "~/auth/steps";
-import {
-  AuthCard,
-  Field,
-  FormAlert,
-  SubmitButton,
-  useHydrated,
-} from "~/components/auth/form-parts";
+import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { useHydrated } from "~/lib/use-hydrated";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";

@@ -22,9 +22,11 @@ import {
   rememberOrder,
   saveOrderAccess,
 } from "~/checkout/order-access.server";
-import { beginOrderPayment, confirmationPath } from "~/checkout/order-payments.server";
+import { payOrder } from "~/checkout/order-payments.server";
+import { confirmationPath } from "~/checkout/paths";
 import { findOrderByIdempotencyKey, placeOrder } from "~/checkout/orders.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
+import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { FieldErrors, FormErrorSummary, SelectField, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -50,6 +52,7 @@ export function loader({ context }: LoaderFunctionArgs) {
     title: getFixedT()("pages.checkout.title"),
     cart,
     idempotencyKey: checkoutKey(context, items),
+    voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
   };
 }
 
@@ -64,10 +67,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
   const {
-    idempotency_key: idempotencyKey,
+    idempotency_key: submittedKey,
     accept_terms: _accepted,
+    payment_method: method,
     ...customer
   } = submission.value;
+  let idempotencyKey = submittedKey;
   try {
     const access = readOrderAccess(context);
     if (access.draft?.key !== idempotencyKey) {
@@ -88,21 +93,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
         );
       }
     }
-    const { order } = await placeOrder(context.db, {
-      idempotencyKey,
-      customer,
-      lines: cart.lines,
-      customerSub: getCustomer(context)?.sub ?? null,
-    });
-    saveOrderAccess(context, rememberOrder(access, order.ref));
+    const place = () =>
+      placeOrder(context.db, {
+        idempotencyKey,
+        customer,
+        lines: cart.lines,
+        customerSub: getCustomer(context)?.sub ?? null,
+      });
+    let { order } = await place();
+    if (order.status === "cancelled") {
+      // That order's voucher expired unpaid: buying the same cart again is a new order.
+      saveOrderAccess(context, { ...rememberOrder(access, order.ref), draft: null });
+      idempotencyKey = checkoutKey(context, items);
+      ({ order } = await place());
+    }
+    saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
     if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
-    const payment = await beginOrderPayment(
-      context,
-      order,
-      getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
-    );
-    const target = payment.kind === "redirect" ? payment.url : confirmationPath(order.ref);
-    return redirect(target, { status: 303 });
+    return await payOrder(context, order, method);
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
     return databaseBusyOrRethrow(context, "order", error, {
@@ -152,6 +159,7 @@ export default function CheckoutPage() {
   const { t } = useTranslation("commerce");
   const [form, fields] = useForm({
     lastResult,
+    defaultValue: { payment_method: "card" },
     constraint: getZodConstraint(checkoutSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -243,6 +251,7 @@ export default function CheckoutPage() {
               options={MEXICAN_STATES.map((code) => ({ value: code, label: t(`states.${code}`) }))}
             />
           </fieldset>
+          <PaymentMethodChoice meta={fields.payment_method} voucherHours={loaded.voucherHours} />
           <div>
             <div className="flex items-start gap-3">
               <input

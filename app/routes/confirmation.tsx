@@ -1,5 +1,6 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, data, redirect, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
 import { saveCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
@@ -9,13 +10,14 @@ import {
   readOrderAccess,
   saveOrderAccess,
 } from "~/checkout/order-access.server";
-import {
-  beginOrderPayment,
-  confirmationPath,
-  ORDER_PAYMENT_PURPOSE,
-} from "~/checkout/order-payments.server";
+import { ORDER_PAYMENT_PURPOSE, payOrder } from "~/checkout/order-payments.server";
+import { confirmationPath } from "~/checkout/paths";
 import { findOrder } from "~/checkout/orders.server";
+import { PayForm } from "~/components/payments/pay-form";
+import { PaymentInstructions } from "~/components/payments/payment-instructions";
 import { PageHeader } from "~/components/ui/page-header";
+import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { paymentView } from "~/payments/payment-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
@@ -64,40 +66,35 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.confirmation.title"),
     order,
-    payment: payment
-      ? {
-          status: payment.status,
-          declineReason: payment.decline_reason,
-          cardBrand: payment.card_brand,
-          cardLast4: payment.card_last4,
-          checkoutUrl: payment.status === "pending" ? payment.checkout_url : null,
-        }
-      : null,
+    payment: paymentView(payment),
+    voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
   };
 }
 
-/** Pay again after a decline (or resume a payment left open), without losing the order. */
+/**
+ * Pay after a decline, resume a payment left open, or pay another way than the voucher issued,
+ * without losing the order.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { order } = await loadOwnOrder(context, request);
-  if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
-  const result = await beginOrderPayment(
-    context,
-    order,
-    getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
-  );
-  return redirect(result.kind === "redirect" ? result.url : confirmationPath(order.ref), {
-    status: 303,
-  });
+  if (order.status !== "pending_payment") {
+    return redirect(confirmationPath(order.ref), { status: 303 });
+  }
+  const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  return payOrder(context, order, submission.value.payment_method);
 }
 
 export default function ConfirmationPage() {
-  const { order, payment } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
+  const { order, payment, voucherHours } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("commerce");
   const paid = order.status === "paid";
-  const declined = !paid && payment?.status === "declined";
-  const statusKey = paid ? "paid" : declined ? "declined" : "pending_payment";
-  const retrying = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const cancelled = order.status === "cancelled";
+  const pending = order.status === "pending_payment";
+  const declined = pending && payment?.status === "declined";
+  const instructions = pending ? (payment?.instructions ?? null) : null;
+  const statusKey = declined ? "declined" : order.status;
   const { delivery } = order;
 
   return (
@@ -105,9 +102,13 @@ export default function ConfirmationPage() {
       <PageHeader title={t("common:pages.confirmation.heading")}>
         {paid
           ? t("confirmation.paidLead", { name: order.customer.fullName })
-          : declined
-            ? null
-            : t("confirmation.pendingLead")}
+          : cancelled
+            ? t("confirmation.cancelledLead", { folio: order.folio })
+            : declined
+              ? null
+              : instructions
+                ? t("confirmation.voucherLead")
+                : t("confirmation.pendingLead")}
       </PageHeader>
 
       <dl className="mb-8 grid gap-4 sm:grid-cols-3" data-testid="order-facts">
@@ -120,7 +121,7 @@ export default function ConfirmationPage() {
         <div className="rounded-lg border border-slate-200 bg-white p-4">
           <dt className="text-sm font-medium text-slate-700">{t("confirmation.status")}</dt>
           <dd
-            className={`text-2xl font-extrabold ${paid ? "text-primary-dark" : declined ? "text-error" : "text-slate-900"}`}
+            className={`text-2xl font-extrabold ${paid ? "text-primary-dark" : declined || cancelled ? "text-error" : "text-slate-900"}`}
             data-testid="order-status"
           >
             {t(`confirmation.statuses.${statusKey}`)}
@@ -153,28 +154,35 @@ export default function ConfirmationPage() {
         </section>
       ) : null}
 
-      {!paid ? (
-        <Form method="post" className="mb-8 flex flex-wrap items-center gap-4">
-          <button
-            type="submit"
-            disabled={retrying}
-            className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
+      {instructions ? (
+        <PaymentInstructions instructions={instructions} amount={order.total} />
+      ) : null}
+
+      {pending ? (
+        <PayForm
+          payment={payment}
+          voucherHours={voucherHours}
+          lastResult={lastResult}
+          submitLabel={
+            declined
+              ? t("confirmation.retry")
+              : payment?.checkoutUrl
+                ? t("confirmation.payNow")
+                : t("confirmation.pay")
+          }
+          refreshTo={declined ? null : confirmationPath(order.ref)}
+        />
+      ) : null}
+
+      {cancelled ? (
+        <p className="mb-8 print:hidden">
+          <Link
+            to="/cart"
+            className="inline-block rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark"
           >
-            {retrying
-              ? t("confirmation.retrying")
-              : declined
-                ? t("confirmation.retry")
-                : t("confirmation.payNow")}
-          </button>
-          {!declined ? (
-            <Link
-              to={confirmationPath(order.ref)}
-              className="font-medium text-secondary underline underline-offset-4"
-            >
-              {t("confirmation.pendingRefresh")}
-            </Link>
-          ) : null}
-        </Form>
+            {t("confirmation.newOrder")}
+          </Link>
+        </p>
       ) : null}
 
       <div className="grid gap-8 lg:grid-cols-2">

@@ -12,7 +12,8 @@ import {
 import type { FocusEvent } from "react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatMoney } from "~/catalog/money";
-import { ChoiceGroup } from "~/components/topup/choice-group";
+import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
+import { ChoiceGroup } from "~/components/ui/choice-group";
 import { FormErrorSummary, TextField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -21,10 +22,12 @@ import { titleMeta } from "~/lib/meta";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { maskPhoneNumber } from "~/topup/phone";
 import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
-import { beginTopupPayment, createTopup, receiptPath, savedLines } from "~/topup/topups.server";
+import { receiptPath } from "~/topup/paths";
+import { createTopup, payTopup, savedLines } from "~/topup/topups.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 
-export const handle = { i18n: ["topup"] };
+// The payment methods are worded once, in the commerce messages.
+export const handle = { i18n: ["topup", "commerce"] };
 
 export const meta = titleMeta;
 
@@ -39,6 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: getFixedT()("pages.topUp.title"),
     savedLines: await savedLines(context.db, customer.sub),
     idempotencyKey: crypto.randomUUID(),
+    voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
   };
 }
 
@@ -49,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply(), { status: 400 });
   }
-  const { phoneNumber, amount, idempotencyKey } = submission.value;
+  const { phoneNumber, amount, idempotencyKey, method } = submission.value;
   try {
     const created = await createTopup(context.db, {
       customerSub: customer.sub,
@@ -62,8 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const { topup } = created;
     if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-    const target = await beginTopupPayment(context, topup);
-    return redirect(target, { status: 303 });
+    return await payTopup(context, topup, method, customer.email);
   } catch (error) {
     return databaseBusyOrRethrow(
       context,
@@ -75,14 +78,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TopUpPage() {
-  const { savedLines: lines, idempotencyKey } = useLoaderData<typeof loader>();
+  const { savedLines: lines, idempotencyKey, voucherHours } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation("topup");
   const schema = topupSchema(lines);
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { saved_line: lines[0] },
+    defaultValue: { saved_line: lines[0], payment_method: "card" },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -177,6 +180,7 @@ export default function TopUpPage() {
             };
           })}
         />
+        <PaymentMethodChoice meta={fields.payment_method} voucherHours={voucherHours} />
         <div>
           <button
             type="submit"

@@ -1,5 +1,6 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, data, redirect, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatMoney } from "~/catalog/money";
 import { PageHeader } from "~/components/ui/page-header";
@@ -7,12 +8,16 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { findTopupAmount, formatData } from "~/topup/amounts";
-import { formatDateTime } from "~/topup/dates";
+import { formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "~/topup/phone";
+import { PayForm } from "~/components/payments/pay-form";
+import { receiptPath } from "~/topup/paths";
+import { PaymentInstructions } from "~/components/payments/payment-instructions";
+import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { paymentView } from "~/payments/payment-view.server";
 import {
-  beginTopupPayment,
   findCustomerTopup,
-  receiptPath,
+  payTopup,
   TOPUP_PAYMENT_PURPOSE,
   type Topup,
 } from "~/topup/topups.server";
@@ -30,11 +35,11 @@ async function loadOwnTopup(
   context: LoaderFunctionArgs["context"],
   request: Request,
   folio: string | undefined,
-): Promise<Topup> {
+): Promise<Topup & { customerEmail: string }> {
   const { customer } = requireCustomer(context, request);
   const topup = folio ? await findCustomerTopup(context.db, customer.sub, folio) : null;
   if (!topup) throw data(null, { status: 404 });
-  return topup;
+  return { ...topup, customerEmail: customer.email };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -57,35 +62,37 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         status: topup.status,
         offer: offer ? { validityDays: offer.validityDays, data: formatData(offer.dataMb) } : null,
       },
-      payment: payment
-        ? {
-            status: payment.status,
-            declineReason: payment.decline_reason,
-            cardBrand: payment.card_brand,
-            cardLast4: payment.card_last4,
-          }
-        : null,
+      payment: paymentView(payment),
+      voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
-/** Pay again after a decline (or resume a payment left open), without a second top-up. */
+/**
+ * Pay after a decline, resume a payment left open, or pay another way than the voucher issued,
+ * without a second top-up.
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const topup = await loadOwnTopup(context, request, params.folio);
-  if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-  const target = await beginTopupPayment(context, topup);
-  return redirect(target, { status: 303 });
+  if (topup.status !== "pending_payment") {
+    return redirect(receiptPath(topup.folio), { status: 303 });
+  }
+  const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  return payTopup(context, topup, submission.value.payment_method, topup.customerEmail);
 }
 
 export default function TopupReceiptPage() {
-  const { receipt, payment } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
+  const { receipt, payment, voucherHours } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("topup");
   const paid = receipt.status === "paid";
-  const declined = !paid && payment?.status === "declined";
-  const statusKey = paid ? "paid" : declined ? "declined" : "pending_payment";
-  const retrying = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const cancelled = receipt.status === "cancelled";
+  const pending = receipt.status === "pending_payment";
+  const declined = pending && payment?.status === "declined";
+  const instructions = pending ? (payment?.instructions ?? null) : null;
+  const statusKey = declined ? "declined" : receipt.status;
   const fact = (label: string, value: string, testId: string, tone = "text-slate-900") => (
     <div className="rounded-lg border border-slate-200 bg-white p-4">
       <dt className="text-sm font-medium text-slate-700">{label}</dt>
@@ -98,7 +105,15 @@ export default function TopupReceiptPage() {
   return (
     <>
       <PageHeader title={t("receipt.heading")}>
-        {paid ? t("receipt.paidLead") : declined ? null : t("receipt.pendingLead")}
+        {paid
+          ? t("receipt.paidLead")
+          : cancelled
+            ? t("receipt.cancelledLead", { folio: receipt.folio })
+            : declined
+              ? null
+              : instructions
+                ? t("receipt.voucherLead")
+                : t("receipt.pendingLead")}
       </PageHeader>
 
       <dl className="mb-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5" data-testid="topup-receipt">
@@ -110,7 +125,7 @@ export default function TopupReceiptPage() {
           t("receipt.status"),
           t(`receipt.statuses.${statusKey}`),
           "topup-status",
-          paid ? "text-primary-dark" : declined ? "text-error" : "text-slate-900",
+          paid ? "text-primary-dark" : declined || cancelled ? "text-error" : "text-slate-900",
         )}
       </dl>
 
@@ -150,24 +165,24 @@ export default function TopupReceiptPage() {
         </section>
       ) : null}
 
-      {!paid ? (
-        <Form method="post" className="mb-8 flex flex-wrap items-center gap-4">
-          <button
-            type="submit"
-            disabled={retrying}
-            className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
-          >
-            {retrying ? t("receipt.retrying") : declined ? t("receipt.retry") : t("receipt.payNow")}
-          </button>
-          {!declined ? (
-            <Link
-              to={receiptPath(receipt.folio)}
-              className="font-medium text-secondary underline underline-offset-4"
-            >
-              {t("receipt.refresh")}
-            </Link>
-          ) : null}
-        </Form>
+      {instructions ? (
+        <PaymentInstructions instructions={instructions} amount={receipt.amount} />
+      ) : null}
+
+      {pending ? (
+        <PayForm
+          payment={payment}
+          voucherHours={voucherHours}
+          lastResult={lastResult}
+          submitLabel={
+            declined
+              ? t("receipt.retry")
+              : payment?.checkoutUrl
+                ? t("receipt.payNow")
+                : t("receipt.pay")
+          }
+          refreshTo={declined ? null : receiptPath(receipt.folio)}
+        />
       ) : null}
 
       <p className="flex flex-wrap gap-6">

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { isPaymentProviderUnavailable } from "~/payments/provider";
 
 /**
  * POST /payments/webhook/<provider> — the provider's server-to-server notification. Only a
@@ -19,6 +20,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     result = await context.payments.handleNotification(rawBody, request.headers);
   } catch (error) {
     // The provider delivers again later: nothing was applied, so the retry applies it once.
+    if (isPaymentProviderUnavailable(error)) {
+      return Response.json(
+        { error: t("errors.notificationRetryLater") },
+        { status: 503, headers: { "Retry-After": "60" } },
+      );
+    }
     return databaseBusyOrRethrow(context, "payment notification", error, {
       error: t(DATABASE_BUSY_KEY),
     });

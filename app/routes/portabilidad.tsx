@@ -17,7 +17,8 @@ import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { titleMeta } from "~/lib/meta";
 import { CARRIERS } from "~/portability/carriers";
-import { carrierLabel, formatRequestDate } from "~/portability/display";
+import { formatDateTime } from "~/lib/dates";
+import { carrierLabel } from "~/portability/display";
 import { maskPhoneNumber } from "~/portability/numbers";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { LOOKUP_LIMITS } from "~/portability/lookup-limits";
@@ -366,7 +367,7 @@ function RequestDetails({ request, testId }: { request: RequestView; testId: str
       carrierLabel(request.carrier, t("form.otherCarrier")),
       "portability-carrier",
     ],
-    [t("result.createdAt"), formatRequestDate(request.createdAt), "portability-created"],
+    [t("result.createdAt"), formatDateTime(request.createdAt), "portability-created"],
   ];
   return (
     <dl data-testid={testId} className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">

@@ -15,6 +15,9 @@ import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.ser
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
+import { formatDateTime } from "~/lib/dates";
+import { formatClabe } from "~/payments/clabe";
+import type { PaymentMethod } from "~/payments/provider";
 import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
 
 export const handle = { i18n: ["commerce"] };
@@ -38,6 +41,10 @@ export async function loader(args: LoaderFunctionArgs) {
       description: checkout.description,
       open: checkout.status === "open",
       returnUrl: checkout.return_url,
+      method: checkout.method as PaymentMethod,
+      reference: checkout.reference,
+      clabe: checkout.clabe ? formatClabe(checkout.clabe) : null,
+      expires: checkout.expires_at ? formatDateTime(checkout.expires_at) : null,
     },
   };
 }
@@ -48,7 +55,19 @@ const SENSITIVE_FIELDS = ["card_number", "card_cvc"];
 export async function action(args: ActionFunctionArgs) {
   const checkout = await findCheckout(args);
   if (checkout.status !== "open") return redirect(checkout.return_url, { status: 303 });
-  const submission = parseWithZod(await args.request.formData(), { schema: createCardSchema() });
+  const formData = await args.request.formData();
+  if (checkout.method !== "card") {
+    // The simulator of a voucher paid at a store, a transfer received, or either expiring.
+    const intent = formData.get("intent");
+    if (intent !== "paid" && intent !== "expired") return data(null, { status: 400 });
+    try {
+      const done = await args.context.sandbox!.simulate(checkout.id, intent);
+      return redirect(done?.return_url ?? checkout.return_url, { status: 303 });
+    } catch (error) {
+      return databaseBusyOrRethrow(args.context, "sandbox simulation", error, null);
+    }
+  }
+  const submission = parseWithZod(formData, { schema: createCardSchema() });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: SENSITIVE_FIELDS }), { status: 400 });
   }
@@ -79,11 +98,6 @@ export default function SandboxPaymentPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cardSchema }),
   });
   const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const testCards = [
-    { number: TEST_CARDS.approved, outcome: t("sandbox.testCards.approved") },
-    { number: TEST_CARDS.declined, outcome: t("sandbox.testCards.declined") },
-    { number: TEST_CARDS.insufficientFunds, outcome: t("sandbox.testCards.insufficientFunds") },
-  ];
 
   return (
     <div className="mx-auto max-w-2xl">
@@ -113,7 +127,9 @@ export default function SandboxPaymentPage() {
         </div>
       </dl>
 
-      {checkout.open ? (
+      {checkout.method !== "card" ? (
+        <SandboxSimulator checkout={checkout} />
+      ) : checkout.open ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
           <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
           <FormErrorSummary formErrors={form.errors} />
@@ -172,6 +188,20 @@ export default function SandboxPaymentPage() {
         </div>
       )}
 
+      {checkout.method === "card" ? <TestCards /> : null}
+    </div>
+  );
+}
+
+function TestCards() {
+  const { t } = useTranslation("commerce");
+  const testCards = [
+    { number: TEST_CARDS.approved, outcome: t("sandbox.testCards.approved") },
+    { number: TEST_CARDS.declined, outcome: t("sandbox.testCards.declined") },
+    { number: TEST_CARDS.insufficientFunds, outcome: t("sandbox.testCards.insufficientFunds") },
+  ];
+  return (
+    <>
       <section
         aria-labelledby="sandbox-test-cards"
         className="mt-8 rounded-lg border border-slate-200 bg-white p-4"
@@ -191,6 +221,72 @@ export default function SandboxPaymentPage() {
           ))}
         </ul>
       </section>
-    </div>
+    </>
+  );
+}
+
+type LoadedCheckout = ReturnType<typeof useLoaderData<typeof loader>>["checkout"];
+
+/** The provider's side of a voucher or a transfer: what the store or the bank would report. */
+function SandboxSimulator({ checkout }: { checkout: LoadedCheckout }) {
+  const { t } = useTranslation("commerce");
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const method = checkout.method === "spei" ? "spei" : "cash";
+  const fact = (label: string, value: string | null, testId: string) =>
+    value ? (
+      <div>
+        <dt className="text-sm text-slate-700">{label}</dt>
+        <dd className="break-all font-mono font-semibold" data-testid={testId}>
+          {value}
+        </dd>
+      </div>
+    ) : null;
+  return (
+    <section aria-labelledby="sandbox-simulator" className="mt-6 space-y-4">
+      <h2 id="sandbox-simulator" className="text-xl font-bold text-slate-900">
+        {t(`sandbox.simulatorHeading.${method}`)}
+      </h2>
+      <dl className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3">
+        {fact(t("payment.instructions.clabe"), checkout.clabe, "sandbox-clabe")}
+        {fact(t("payment.instructions.reference"), checkout.reference, "sandbox-reference")}
+        {fact(t("payment.instructions.expires"), checkout.expires, "sandbox-expires")}
+      </dl>
+      {checkout.open ? (
+        <Form method="post" className="space-y-3">
+          <p className="text-slate-800">{t("sandbox.simulatorIntro")}</p>
+          <div className="flex flex-wrap gap-4">
+            <button
+              type="submit"
+              name="intent"
+              value="paid"
+              disabled={sending}
+              className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
+            >
+              {t(`sandbox.simulatePaid.${method}`)}
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="expired"
+              disabled={sending}
+              className="rounded border border-slate-900 px-6 py-3 font-semibold text-slate-900 hover:bg-slate-100 disabled:cursor-wait"
+            >
+              {t("sandbox.simulateExpired")}
+            </button>
+          </div>
+        </Form>
+      ) : (
+        <div className="rounded-lg border border-slate-200 bg-white p-4">
+          <p>{t("sandbox.expired")}</p>
+        </div>
+      )}
+      <a
+        href={checkout.returnUrl}
+        className="inline-block font-medium text-secondary underline underline-offset-4"
+      >
+        {t("sandbox.backToStore")}
+      </a>
+    </section>
   );
 }

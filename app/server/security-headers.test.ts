@@ -13,6 +13,20 @@ describe("securityHeaders", () => {
     expect(headers["Strict-Transport-Security"]).toBeUndefined();
   });
 
+  it("lets forms lead to this site only, and to the payment provider's page when it has one", () => {
+    const own = securityHeaders({ nonce: "n", isProduction: true, isDevelopment: false });
+    expect(own["Content-Security-Policy"]).toContain("form-action 'self';");
+    const stripe = securityHeaders({
+      nonce: "n",
+      isProduction: true,
+      isDevelopment: false,
+      formTargets: ["https://checkout.stripe.com"],
+    });
+    expect(stripe["Content-Security-Policy"]).toContain(
+      "form-action 'self' https://checkout.stripe.com;",
+    );
+  });
+
   it("adds HSTS in production", () => {
     const headers = securityHeaders({ nonce: "n", isProduction: true, isDevelopment: false });
     expect(headers["Strict-Transport-Security"]).toMatch(/max-age=31536000/);

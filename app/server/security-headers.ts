@@ -3,6 +3,8 @@ export function securityHeaders(options: {
   nonce: string;
   isProduction: boolean;
   isDevelopment: boolean;
+  /** Other sites a form may lead to: the payment provider's hosted page. */
+  formTargets?: readonly string[];
 }): Record<string, string> {
   const connectSources = ["'self'", ...(options.isDevelopment ? ["ws://localhost:*"] : [])];
   const policy = [
@@ -13,7 +15,7 @@ export function securityHeaders(options: {
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src ${connectSources.join(" ")}`,
-    "form-action 'self'",
+    ["form-action 'self'", ...(options.formTargets ?? [])].join(" "),
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",

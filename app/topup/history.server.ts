@@ -1,9 +1,10 @@
-import { confirmationPath } from "~/checkout/order-payments.server";
+import { confirmationPath } from "~/checkout/paths";
 import { listCustomerOrders } from "~/checkout/orders.server";
 import type { Db } from "~/db/db.server";
-import { formatDateTime } from "./dates";
+import { formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "./phone";
-import { listCustomerTopups, receiptPath, savedLines } from "./topups.server";
+import { receiptPath } from "./paths";
+import { listCustomerTopups, savedLines } from "./topups.server";
 
 const RECENT = 5;
 

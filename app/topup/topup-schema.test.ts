@@ -30,6 +30,7 @@ describe("the top-up form", () => {
       amount: 100,
       idempotencyKey: KEY,
       fromSavedLine: false,
+      method: "card",
     });
   });
 
@@ -116,6 +117,7 @@ describe("the top-up form", () => {
       amount: 50,
       idempotencyKey: KEY,
       fromSavedLine: true,
+      method: "card",
     });
   });
 
@@ -171,5 +173,26 @@ describe("masked lines", () => {
   it("show the area code and the last four digits only", () => {
     expect(maskPhoneNumber("5512345678")).toBe("55 •••• 5678");
     expect(maskPhoneNumber("garbage")).toBe("••••");
+  });
+
+  it("pays by the method chosen, card when the form sends none, and refuses an unknown one", () => {
+    const base = {
+      phone_number: "5512345678",
+      phone_number_confirm: "5512345678",
+      amount: "100",
+      idempotency_key: crypto.randomUUID(),
+    };
+    for (const method of ["card", "cash", "spei"]) {
+      const parsed = topupSchema([]).safeParse({ ...base, payment_method: method });
+      expect(parsed.success && parsed.data.method).toBe(method);
+    }
+    const none = topupSchema([]).safeParse(base);
+    expect(none.success && none.data.method).toBe("card");
+    const unknown = topupSchema([]).safeParse({ ...base, payment_method: "bitcoin" });
+    expect(unknown.success).toBe(false);
+    expect(unknown.error?.issues[0]).toMatchObject({
+      path: ["payment_method"],
+      message: "topup:errors.paymentMethodRequired",
+    });
   });
 });

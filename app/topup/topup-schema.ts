@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { isPaymentMethod, type PaymentMethod } from "~/payments/provider";
 import { OFFERED_AMOUNTS } from "./amounts";
 import { normalisePhoneNumber } from "./phone";
 
@@ -14,6 +15,7 @@ export interface TopupInput {
   idempotencyKey: string;
   /** True when the customer picked a line they had topped up before. */
   fromSavedLine: boolean;
+  method: PaymentMethod;
 }
 
 /**
@@ -30,6 +32,7 @@ export function topupSchema(savedLines: readonly string[]) {
       phone_number_confirm: z.string().optional(),
       amount: z.string().optional(),
       idempotency_key: z.string().optional(),
+      payment_method: z.string().optional(),
     })
     .superRefine((raw, ctx) => {
       const issue = (path: string, key: string) =>
@@ -58,6 +61,10 @@ export function topupSchema(savedLines: readonly string[]) {
       if (!raw.idempotency_key || !z.uuid().safeParse(raw.idempotency_key).success) {
         issue("idempotency_key", "expired");
       }
+      // The form offers card checked: a request without a choice pays by card.
+      if (raw.payment_method !== undefined && !isPaymentMethod(raw.payment_method)) {
+        issue("payment_method", "paymentMethodRequired");
+      }
     })
     .transform((raw): TopupInput => {
       const chosen = raw.saved_line && raw.saved_line !== OTHER_LINE ? raw.saved_line : null;
@@ -66,6 +73,7 @@ export function topupSchema(savedLines: readonly string[]) {
         amount: Number(raw.amount),
         idempotencyKey: raw.idempotency_key ?? "",
         fromSavedLine: chosen !== null,
+        method: isPaymentMethod(raw.payment_method) ? raw.payment_method : "card",
       };
     });
 }

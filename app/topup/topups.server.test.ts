@@ -24,14 +24,17 @@ const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 /** A provider that opens a page per payment and lets the test decide each outcome. */
 const provider: PaymentProvider = {
   name: "fake",
+  pageOrigins: ["https://pagos.test"],
   async createCheckout(input) {
     return {
       providerReference: `ref_${input.paymentId}`,
       redirectUrl: `https://pagos.test/${input.paymentId}`,
+      instructions: null,
     };
   },
-  verifyNotification: () => null,
+  parseNotification: async () => "invalid",
   retrieve: async () => null,
+  close: async () => "closed",
 };
 
 let db: Db;
@@ -61,9 +64,11 @@ function beginPayment(topup: Topup) {
     purpose: TOPUP_PAYMENT_PURPOSE,
     reference: topup.id,
     amount: topup.amount,
+    method: "card",
     description: `Recarga ${topup.folio}`,
     returnUrl: `https://tienda.test/my-account/recarga/${topup.folio}`,
     origin: "https://tienda.test",
+    customerEmail: null,
   });
 }
 
@@ -76,6 +81,7 @@ function outcome(paymentId: string, status: "approved" | "declined", amount = 10
     currency: "MXN",
     declineReason: status === "declined" ? "card_declined" : null,
     card: { brand: "visa", last4: "4242" },
+    instructions: null,
   };
 }
 

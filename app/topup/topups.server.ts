@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nextFolio } from "~/db/folio-counter.server";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { TopupStatus, TopupsTable } from "~/db/schema";
 import { formatMoney } from "~/catalog/money";
 import { getFixedT } from "~/i18n/i18n.server";
-import type { PaymentPurpose } from "~/payments/payments.server";
+import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
+import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
+import { setFlash } from "~/lib/flash.server";
+import { receiptPath } from "./paths";
 import { maskPhoneNumber } from "./phone";
 
 export const TOPUP_SERIES = "REC";
@@ -157,27 +160,46 @@ export async function markTopupPaid(db: Db, id: string, paidAt: string): Promise
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** An approved payment of a top-up marks it paid, in the same transaction. */
+/** Cancels a top-up still waiting for payment (its voucher expired); false otherwise. */
+export async function cancelTopup(db: Db, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable("topups")
+    .set({ status: "cancelled", updated_at: at })
+    .where("id", "=", id)
+    .where("status", "=", "pending_payment")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * An approved payment of a top-up marks it paid; a voucher or transfer that expired unpaid
+ * cancels it. Each in the transaction that settles the payment.
+ */
 export const topupPaymentPurpose: PaymentPurpose = {
   async onApproved(trx, payment) {
     await markTopupPaid(trx, payment.reference, nowIso());
   },
+  async onExpired(trx, payment) {
+    await cancelTopup(trx, payment.reference, nowIso());
+  },
 };
 
-export function receiptPath(folio: string): string {
-  return `/my-account/recarga/${encodeURIComponent(folio)}`;
-}
-
 /**
- * Opens the top-up's payment, or resumes the one in flight; answers where the customer goes next:
- * the provider's page, or the receipt when there is nothing to pay.
+ * Opens the top-up's payment by the chosen method, or resumes the one in flight. Throws
+ * PaymentProviderUnavailable when the provider cannot be reached: the top-up stays, pending.
  */
-export async function beginTopupPayment(context: AppLoadContext, topup: Topup): Promise<string> {
+export function beginTopupPayment(
+  context: AppLoadContext,
+  topup: Topup,
+  method: PaymentMethod,
+  customerEmail: string | null,
+): Promise<BeginPaymentResult> {
   const origin = context.config.publicOrigin;
-  const payment = await context.payments.begin({
+  return context.payments.begin({
     purpose: TOPUP_PAYMENT_PURPOSE,
     reference: topup.id,
     amount: topup.amount,
+    method,
     description: getFixedT("topup")("receipt.paymentDescription", {
       folio: topup.folio,
       amount: formatMoney(topup.amount),
@@ -185,6 +207,28 @@ export async function beginTopupPayment(context: AppLoadContext, topup: Topup): 
     }),
     returnUrl: `${origin}${receiptPath(topup.folio)}`,
     origin,
+    customerEmail,
   });
-  return payment.kind === "redirect" ? payment.url : receiptPath(topup.folio);
+}
+
+/**
+ * Where the customer goes to pay the top-up by this method: the provider's page, or the receipt
+ * with the voucher or transfer details. A provider out of reach leaves the top-up pending, and
+ * the receipt says so in Spanish with the way to try again.
+ */
+export async function payTopup(
+  context: AppLoadContext,
+  topup: Topup,
+  method: PaymentMethod,
+  customerEmail: string | null,
+): Promise<Response> {
+  try {
+    const result = await beginTopupPayment(context, topup, method, customerEmail);
+    const target = result.kind === "redirect" ? result.url : receiptPath(topup.folio);
+    return redirect(target, { status: 303 });
+  } catch (error) {
+    if (!isPaymentProviderUnavailable(error)) throw error;
+    setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
+    return redirect(receiptPath(topup.folio), { status: 303 });
+  }
 }

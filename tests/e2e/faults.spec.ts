@@ -144,17 +144,21 @@ test("a payment notification replayed, forged or ahead of the customer is applie
       ).status;
     expect(orderStatus()).toBe("paid");
 
-    // The provider delivers the same notification again, three times at once.
-    const body = JSON.stringify({
-      checkout_id: checkoutId,
-      payment_id: payment.id,
-      status: "approved",
-      amount: payment.amount,
-      currency: "MXN",
-      decline_reason: null,
-      card_brand: "visa",
-      card_last4: "4242",
-    });
+    // The provider delivers the same notification again, three times at once, then the same
+    // news under another event id.
+    const notification = (eventId: string) =>
+      JSON.stringify({
+        event_id: eventId,
+        checkout_id: checkoutId,
+        payment_id: payment.id,
+        status: "approved",
+        amount: payment.amount,
+        currency: "MXN",
+        decline_reason: null,
+        card_brand: "visa",
+        card_last4: "4242",
+      });
+    const body = notification("evt_replayed");
     const key = deriveNotificationKey(NOTIFICATION_SECRET);
     const deliver = (raw: string, signature: string) =>
       fetch(`${base}/payments/webhook/sandbox`, {
@@ -166,6 +170,8 @@ test("a payment notification replayed, forged or ahead of the customer is applie
       [1, 2, 3].map(() => deliver(body, signNotification(key, body))),
     );
     for (const replay of replays) expect(replay.status).toBe(200);
+    const sameNews = notification("evt_another");
+    expect((await deliver(sameNews, signNotification(key, sameNews))).status).toBe(200);
 
     // Forged: signed with another key, or a signed body changed afterwards.
     const forgedKey = deriveNotificationKey("someone-else-secret-0123456789-abcdefghijkl");

@@ -1,15 +1,9 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Link, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { PasswordPolicy } from "~/auth/schemas";
-
-/** True once React has taken over the server-rendered page (JavaScript enhancements only). */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** True while this page's form is being sent (JavaScript only; without it the browser shows progress). */
 export function useSubmitting(): boolean {

@@ -17,7 +17,7 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
   const linkClass = "text-slate-100 underline-offset-4 hover:underline";
 
   return (
-    <footer className="mt-16 bg-slate-900 text-slate-100" data-testid="footer">
+    <footer className="mt-16 bg-slate-900 text-slate-100 print:hidden" data-testid="footer">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-social">
           <h2 id="footer-social" className={headingClass}>

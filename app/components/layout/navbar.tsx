@@ -122,7 +122,7 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
 
   return (
     <header
-      className={`${isHome ? "sticky" : "fixed inset-x-0"} top-0 z-40 border-b border-slate-200 transition-colors ${barStyles[stage]}`}
+      className={`${isHome ? "sticky" : "fixed inset-x-0"} top-0 z-40 border-b border-slate-200 transition-colors print:hidden ${barStyles[stage]}`}
       data-scroll-stage={stage}
       data-testid="navbar"
     >

@@ -3,6 +3,7 @@ import * as commerce from "./0001-commerce";
 import * as portability from "./0002-portability";
 import * as topups from "./0003-topups";
 import * as revokedAccess from "./0004-revoked-access";
+import * as paymentMethods from "./0005-payment-methods";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002-portability": portability,
   "0003-topups": topups,
   "0004-revoked-access": revokedAccess,
+  "0005-payment-methods": paymentMethods,
 };

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { DeclineReason } from "../provider";
+import type { CardBrand, DeclineReason } from "../provider";
 import { passesLuhn } from "~/lib/luhn";
 
 /**
@@ -15,8 +15,6 @@ export const TEST_CARDS = {
 export function digitsOnly(value: string): string {
   return value.replace(/[\s-]/g, "");
 }
-
-export type CardBrand = "visa" | "mastercard" | "amex" | "other";
 
 export function cardBrand(digits: string): CardBrand {
   if (/^4/.test(digits)) return "visa";

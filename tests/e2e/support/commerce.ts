@@ -79,3 +79,23 @@ export async function cartWith(page: Page, planName: string) {
   await page.goto("/plans");
   await addPlan(page, planName, 1);
 }
+
+export const PAYMENT_METHOD = {
+  card: "Tarjeta de crédito o débito",
+  cash: "Efectivo en tienda",
+  spei: "Transferencia SPEI",
+} as const;
+
+export function choosePaymentMethod(page: Page, method: keyof typeof PAYMENT_METHOD) {
+  return page.getByRole("radio", { name: new RegExp(`^${PAYMENT_METHOD[method]}`) }).check();
+}
+
+/**
+ * In the test environment nobody pays at a store or a bank: the sandbox's simulator (linked from
+ * the voucher) reports a payment or the voucher's expiry, and brings the customer back.
+ */
+export async function simulateVoucher(page: Page, button: RegExp) {
+  await page.getByTestId("payment-simulator").click();
+  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
+  await page.getByRole("button", { name: button }).click();
+}

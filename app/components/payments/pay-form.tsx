@@ -1,0 +1,59 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useTranslation } from "~/i18n/react";
+import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import type { PaymentView } from "~/payments/payment-view.server";
+import { PaymentMethodChoice } from "./payment-method-choice";
+
+/**
+ * Pay what is waiting for payment: the method (the current one checked) and one button. With a
+ * voucher already issued, the same form offers to pay another way instead.
+ */
+export function PayForm({
+  payment,
+  voucherHours,
+  lastResult,
+  submitLabel,
+  refreshTo,
+}: {
+  payment: PaymentView | null;
+  voucherHours: number;
+  lastResult?: SubmissionResult<string[]>;
+  submitLabel: string;
+  /** The page itself, to look for news of a payment in progress. */
+  refreshTo: string | null;
+}) {
+  const { t } = useTranslation("commerce");
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const [form, fields] = useForm({
+    id: "pagar",
+    lastResult,
+    defaultValue: { payment_method: payment?.method ?? "card" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: paymentChoiceSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="mb-8 space-y-4 print:hidden">
+      <PaymentMethodChoice
+        meta={fields.payment_method}
+        voucherHours={voucherHours}
+        legend={payment?.instructions ? t("payment.switchLegend") : undefined}
+      />
+      <div className="flex flex-wrap items-center gap-4">
+        <button
+          type="submit"
+          disabled={sending}
+          className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
+        >
+          {sending ? t("confirmation.retrying") : submitLabel}
+        </button>
+        {refreshTo ? (
+          <Link to={refreshTo} className="font-medium text-secondary underline underline-offset-4">
+            {t("confirmation.pendingRefresh")}
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
