@@ -117,6 +117,41 @@ describe("loadConfig", () => {
     expect(development.isTestEnvironment).toBe(false);
   });
 
+  it("runs on Stripe only with both its keys; a test-mode key in production is a test environment", () => {
+    const stripe = {
+      ...productionTestEnvironment,
+      ALLOW_SANDBOX_PAYMENTS: "false",
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_live_51AbCdEf",
+      STRIPE_WEBHOOK_SECRET: "whsec_AbCdEf123",
+    };
+    const { STRIPE_WEBHOOK_SECRET: _w, ...withoutWebhookSecret } = stripe;
+    expect(refusal(withoutWebhookSecret)).toBe(
+      "Invalid configuration: STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=stripe",
+    );
+    const { STRIPE_SECRET_KEY: _k, ...withoutKey } = stripe;
+    expect(refusal(withoutKey)).toMatch(/^Invalid configuration: STRIPE_SECRET_KEY: required/);
+    // The key itself never appears in the message.
+    const malformed = refusal({ ...stripe, STRIPE_SECRET_KEY: "pk_live_publishable" });
+    expect(malformed).toMatch(/^Invalid configuration: STRIPE_SECRET_KEY: /);
+    expect(malformed).not.toContain("pk_live_publishable");
+
+    const live = loadConfig({ ...stripe, DATA_DIR: tempDir() });
+    expect(live.testDoubles).toEqual(["identity"]);
+    const testMode = { ...stripe, STRIPE_SECRET_KEY: "sk_test_51AbCdEf" };
+    expect(refusal(testMode)).toContain("a live Stripe key");
+    const allowed = loadConfig({
+      ...testMode,
+      ALLOW_SANDBOX_PAYMENTS: "true",
+      DATA_DIR: tempDir(),
+    });
+    expect(allowed.testDoubles).toEqual(["payments", "identity"]);
+    expect(allowed.isTestEnvironment).toBe(true);
+    expect(refusal({ ...stripe, STRIPE_API_URL: "http://stripe-stub.interno:12111" })).toMatch(
+      /^Invalid configuration: STRIPE_API_URL: must be an https address/,
+    );
+  });
+
   it("listens on loopback outside production and on every interface in production", () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe("127.0.0.1");
     expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "test" }).host).toBe("127.0.0.1");

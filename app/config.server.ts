@@ -37,8 +37,24 @@ export const environmentSchema = z.object({
   CONTACT_EMAIL: z.email().default("hola@conectamovil.mx"),
   /** false, the number of proxies in front of the server, or their addresses (decision 0059). */
   TRUST_PROXY: z.string().default("false"),
-  /** Only the app's own sandbox so far; a real provider is chosen here. */
-  PAYMENT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
+  /** The app's own sandbox (embedded default) or Stripe (decision 0065). */
+  PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
+  /** A secret or restricted key; a test-mode key makes a test environment in production. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "una clave secreta de Stripe (sk_live_…, sk_test_…)")
+    .optional(),
+  /** The signing secret of the webhook endpoint <PUBLIC_BASE_URL>/payments/webhook/stripe. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "el secreto de firma del webhook (whsec_…)")
+    .optional(),
+  /** Another address for Stripe's API (a local stand-in in tests); absent, api.stripe.com. */
+  STRIPE_API_URL: optionalUrl,
+  /** How long a call to Stripe may take (it is tried twice) before the customer is asked to try again. */
+  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(500).max(12_000).default(8_000),
+  /** How long a cash voucher or a SPEI transfer may be paid, in hours (at most a week). */
+  PAYMENT_VOUCHER_HOURS: z.coerce.number().int().min(1).max(168).default(72),
   /** Production only: run on the payment sandbox anyway (a test environment). */
   ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
   /** Production only: run the embedded identity emulator anyway (a test environment). */
@@ -134,8 +150,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(values.DATA_DIR);
   const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);
   const identity = resolveIdentity(values);
+  requireStripeKeys(values);
   const testDoubles: TestDouble[] = [
-    ...(values.PAYMENT_PROVIDER === "sandbox" ? (["payments"] as const) : []),
+    ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
+      ? (["payments"] as const)
+      : []),
     ...(identity.identityMode === "embedded" ? (["identity"] as const) : []),
   ];
   if (isProduction) {
@@ -198,13 +217,34 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
   }
   if (testDoubles.includes("payments") && !values.ALLOW_SANDBOX_PAYMENTS) {
     missing.push(
-      "a real payment provider (PAYMENT_PROVIDER; ALLOW_SANDBOX_PAYMENTS=true runs a test environment on the payment sandbox)",
+      values.PAYMENT_PROVIDER === "stripe"
+        ? "a live Stripe key (STRIPE_SECRET_KEY is a test-mode key; ALLOW_SANDBOX_PAYMENTS=true runs a test environment on it)"
+        : "a real payment provider (PAYMENT_PROVIDER=stripe; ALLOW_SANDBOX_PAYMENTS=true runs a test environment on the payment sandbox)",
     );
   }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
   }
+}
+
+/** Stripe needs both its keys; a missing one would only show at the first payment. */
+function requireStripeKeys(values: Environment) {
+  if (values.PAYMENT_PROVIDER !== "stripe") return;
+  for (const variable of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+    if (!values[variable]) {
+      throw new ConfigError(
+        `Invalid configuration: ${variable}: required when PAYMENT_PROVIDER=stripe`,
+      );
+    }
+  }
+}
+
+/** A Stripe key of its test mode: no money moves, whatever the customer is shown. */
+function isStripeTestMode(values: Environment): boolean {
+  return (
+    values.PAYMENT_PROVIDER === "stripe" && /^(sk|rk)_test_/.test(values.STRIPE_SECRET_KEY ?? "")
+  );
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -215,7 +255,7 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * machine (localhost) is the exception.
  */
 function requireHttps(values: Environment) {
-  for (const variable of ["PUBLIC_BASE_URL", "COGNITO_ENDPOINT"] as const) {
+  for (const variable of ["PUBLIC_BASE_URL", "COGNITO_ENDPOINT", "STRIPE_API_URL"] as const) {
     const value = values[variable];
     if (!value) continue;
     const url = new URL(value);

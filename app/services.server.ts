@@ -24,6 +24,7 @@ import { checkDatabase, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
 import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
+import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
 import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
 import { createSealedCookie, type SealedCookie } from "./lib/sealed-cookie.server";
 import {
@@ -93,6 +94,20 @@ declare module "@remix-run/node" {
   interface AppLoadContext extends RequestContext {}
 }
 
+/** Stripe's settings; config.server.ts has checked that both keys are present. */
+function stripeOptions(config: Config): StripeProviderOptions {
+  return {
+    secretKey: config.STRIPE_SECRET_KEY!,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+    apiUrl: config.STRIPE_API_URL,
+    timeoutMs: config.STRIPE_TIMEOUT_MS,
+    storeOrigin: config.publicOrigin,
+  };
+}
+
+/** How often vouchers and transfers past their date are looked up at the provider. */
+const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
+
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const secure = config.isProduction;
   const db = await openDatabase({
@@ -102,17 +117,33 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   });
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
-  const sandbox = createSandboxGateway({
+  const sandbox =
+    config.PAYMENT_PROVIDER === "sandbox"
+      ? createSandboxGateway({
+          db,
+          notificationKeys: (config.PAYMENT_NOTIFICATION_SECRET
+            ? [config.PAYMENT_NOTIFICATION_SECRET]
+            : config.sessionSecrets
+          ).map(deriveNotificationKey),
+          logger,
+        })
+      : null;
+  const payments = createPaymentService({
     db,
-    notificationKeys: (config.PAYMENT_NOTIFICATION_SECRET
-      ? [config.PAYMENT_NOTIFICATION_SECRET]
-      : config.sessionSecrets
-    ).map(deriveNotificationKey),
+    provider: sandbox ?? createStripeProvider(stripeOptions(config)),
     logger,
+    voucherHours: config.PAYMENT_VOUCHER_HOURS,
   });
-  const payments = createPaymentService({ db, provider: sandbox, logger });
   payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
   payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
+  // Vouchers and transfers past their date are settled even if nobody opens their page again
+  // and the provider's notice was lost.
+  const overdueSweep = setInterval(() => {
+    payments
+      .refreshOverdue()
+      .catch((error: unknown) => logger.warn({ err: error }, "overdue payments sweep failed"));
+  }, OVERDUE_SWEEP_MS);
+  overdueSweep.unref();
   const rateLimiter = new RateLimiter();
   const identity = createIdentity(config, logger, rateLimiter);
   return {
@@ -170,6 +201,6 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     identity,
     rateLimiter,
     readinessChecks: { database: () => checkDatabase(db), identity: () => identity.ready() },
-    closers: [() => identity.close(), () => db.destroy()],
+    closers: [() => clearInterval(overdueSweep), () => identity.close(), () => db.destroy()],
   };
 }
