@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.server";
+import { ConfigError, environmentSchema, loadConfig } from "./config.server";
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 const longSecret = "a".repeat(32);
@@ -27,6 +27,14 @@ function refusal(env: Record<string, string>): string {
 }
 
 describe("loadConfig", () => {
+  it(".env.example names every variable the server reads", () => {
+    const example = readFileSync(path.join(__dirname, "../.env.example"), "utf8");
+    const missing = Object.keys(environmentSchema.shape).filter(
+      (variable) => !new RegExp(`^#? ?${variable}=`, "m").test(example),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it("starts with embedded defaults on a bare machine", () => {
     const dataDir = tempDir();
     const config = loadConfig({ DATA_DIR: dataDir });
