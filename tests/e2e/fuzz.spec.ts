@@ -27,8 +27,13 @@ const FORMS: Record<string, string[]> = {
     "phone_number_confirm",
     "saved_line",
     "amount",
+    "payment_method",
     "idempotency_key",
   ],
+  // Paying an order or a top-up again (an unknown one: a 404 page), and the sandbox's pages.
+  "/confirmation?pedido=ord_fuzz": ["payment_method"],
+  "/my-account/recarga/REC-000001": ["payment_method"],
+  "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],
   "/auth/sign-up": ["username", "password", "confirm_password", "country_code", "phone_number"],
   "/auth/forgot-password": ["username"],

@@ -26,6 +26,7 @@ import { setSpanishValidationMessages } from "~/lib/validation-messages";
 import { createCardSchema } from "~/payments/sandbox/card-rules";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
+import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { isLocaleText } from "../support/locale-texts";
 
 // Issue 8: every action's schema, fed what no browser sends (wrong types, repeated and unknown
@@ -41,8 +42,16 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
   "portability status": { schema: statusLookupSchema, fields: ["folio", "numero"] },
   "top-up": {
     schema: topupSchema(["5512345678"]),
-    fields: ["saved_line", "phone_number", "phone_number_confirm", "amount", "idempotency_key"],
+    fields: [
+      "saved_line",
+      "phone_number",
+      "phone_number_confirm",
+      "amount",
+      "payment_method",
+      "idempotency_key",
+    ],
   },
+  "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method"] },
   "sandbox card": {
     schema: createCardSchema(),
     fields: ["card_number", "card_expiry", "card_cvc", "cardholder_name"],
