@@ -62,7 +62,8 @@ describe("parseActivationCode (SGP.22 §4.1)", () => {
     ["later versions' extra fields", "LPA:1$smdp.example.com$ABC$$1$KEYID"],
     ["surrounding whitespace", " LPA:1$smdp.example.com$ABC"],
     ["a trailing newline", "LPA:1$smdp.example.com$ABC\n"],
-    ["a very long matching ID", `LPA:1$smdp.example.com$${"A".repeat(600)}`],
+    ["a very long matching ID", `LPA:1$smdp.example.com$${"A".repeat(256)}`],
+    ["a very long code", `LPA:1$smdp.example.com$ABC$1.${"2.".repeat(600)}3`],
   ])("refuses %s", (_what, code) => {
     expect(parseActivationCode(code)).toBeNull();
   });

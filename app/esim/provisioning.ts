@@ -59,13 +59,14 @@ export const LPA_PREFIX = "LPA:";
 const AC_FORMAT = "1";
 
 /**
- * A practical bound: an activation code is read from a QR code, and no well-formed one comes
- * near it (253 is the longest DNS name). Not a limit taken from the specification.
+ * A practical bound on what is read at all, above the longest address (253) and matching ID
+ * (255) together. Not a limit taken from the specification.
  */
-const MAX_ACTIVATION_CODE_LENGTH = 512;
+const MAX_ACTIVATION_CODE_LENGTH = 1024;
 
 /** SGP.22 §4.1.1: upper-case alphanumerics and "-" in any combination. */
 const MATCHING_ID = /^[0-9A-Z-]+$/;
+/** A practical bound (real matching IDs are a few dozen characters); not from the specification. */
 const MAX_MATCHING_ID_LENGTH = 255;
 
 /** An object identifier in dotted decimal notation. */
