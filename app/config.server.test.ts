@@ -13,6 +13,7 @@ const productionTestEnvironment = {
   PUBLIC_BASE_URL: "https://pruebas.conectamovil.mx",
   ALLOW_SANDBOX_PAYMENTS: "true",
   ALLOW_EMBEDDED_IDENTITY: "true",
+  ALLOW_SANDBOX_ESIM: "true",
 };
 
 /** The one-line message loadConfig refuses with. */
@@ -94,6 +95,7 @@ describe("loadConfig", () => {
     const {
       ALLOW_SANDBOX_PAYMENTS: _s,
       ALLOW_EMBEDDED_IDENTITY: _i,
+      ALLOW_SANDBOX_ESIM: _e,
       ...bare
     } = productionTestEnvironment;
     const both = refusal(bare);
@@ -102,6 +104,8 @@ describe("loadConfig", () => {
     expect(both).toContain("ALLOW_EMBEDDED_IDENTITY=true");
     expect(both).toContain("PAYMENT_PROVIDER");
     expect(both).toContain("ALLOW_SANDBOX_PAYMENTS=true");
+    expect(both).toContain("ESIM_PROVIDER=es2plus");
+    expect(both).toContain("ALLOW_SANDBOX_ESIM=true");
     expect(both).not.toContain("\n");
 
     const withPool = refusal({
@@ -118,11 +122,30 @@ describe("loadConfig", () => {
 
   it("runs production on test doubles only by opt-in, and says so", () => {
     const config = loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() });
-    expect(config.testDoubles).toEqual(["payments", "identity"]);
+    expect(config.testDoubles).toEqual(["payments", "identity", "esim"]);
     expect(config.isTestEnvironment).toBe(true);
     const development = loadConfig({ DATA_DIR: tempDir() });
-    expect(development.testDoubles).toEqual(["payments", "identity"]);
+    expect(development.testDoubles).toEqual(["payments", "identity", "esim"]);
     expect(development.isTestEnvironment).toBe(false);
+  });
+
+  it("issues eSIM codes from an SM-DP+ only with its address and our identifier, over https", () => {
+    const es2plus = {
+      ...productionTestEnvironment,
+      ALLOW_SANDBOX_ESIM: "false",
+      ESIM_PROVIDER: "es2plus",
+      ES2PLUS_BASE_URL: "https://smdp.operador.mx",
+      ES2PLUS_REQUESTER_ID: "conecta-movil",
+    };
+    const { ES2PLUS_REQUESTER_ID: _r, ...withoutRequester } = es2plus;
+    expect(refusal(withoutRequester)).toBe(
+      "Invalid configuration: ES2PLUS_REQUESTER_ID: required when ESIM_PROVIDER=es2plus",
+    );
+    expect(refusal({ ...es2plus, ES2PLUS_BASE_URL: "http://smdp.operador.mx" })).toMatch(
+      /^Invalid configuration: ES2PLUS_BASE_URL: must be an https address/,
+    );
+    const real = loadConfig({ ...es2plus, DATA_DIR: tempDir() });
+    expect(real.testDoubles).toEqual(["payments", "identity"]);
   });
 
   it("runs on Stripe only with both its keys; a test-mode key in production is a test environment", () => {
@@ -145,7 +168,7 @@ describe("loadConfig", () => {
     expect(malformed).not.toContain("pk_live_publishable");
 
     const live = loadConfig({ ...stripe, DATA_DIR: tempDir() });
-    expect(live.testDoubles).toEqual(["identity"]);
+    expect(live.testDoubles).toEqual(["identity", "esim"]);
     const testMode = { ...stripe, STRIPE_SECRET_KEY: "sk_test_51AbCdEf" };
     expect(refusal(testMode)).toContain("a live Stripe key");
     const allowed = loadConfig({
@@ -153,7 +176,7 @@ describe("loadConfig", () => {
       ALLOW_SANDBOX_PAYMENTS: "true",
       DATA_DIR: tempDir(),
     });
-    expect(allowed.testDoubles).toEqual(["payments", "identity"]);
+    expect(allowed.testDoubles).toEqual(["payments", "identity", "esim"]);
     expect(allowed.isTestEnvironment).toBe(true);
     expect(refusal({ ...stripe, STRIPE_API_URL: "http://stripe-stub.interno:12111" })).toMatch(
       /^Invalid configuration: STRIPE_API_URL: must be an https address/,

@@ -57,6 +57,18 @@ export const environmentSchema = z.object({
   PAYMENT_VOUCHER_HOURS: z.coerce.number().int().min(1).max(168).default(72),
   /** Production only: run on the payment sandbox anyway (a test environment). */
   ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+  /** Where eSIM activation codes come from: the app's sandbox, or the operator's SM-DP+ (ES2+). */
+  ESIM_PROVIDER: z.enum(["sandbox", "es2plus"]).default("sandbox"),
+  /** The SM-DP+'s ES2+ base address (https), e.g. https://smdp.example.com. */
+  ES2PLUS_BASE_URL: optionalUrl,
+  /** Our functionRequesterIdentifier, agreed with the SM-DP+. */
+  ES2PLUS_REQUESTER_ID: z.string().min(1).optional(),
+  /** The profile type to download, when the SM-DP+ holds more than one. */
+  ES2PLUS_PROFILE_TYPE: z.string().min(1).optional(),
+  /** How long each ES2+ call may take before the customer is asked to refresh. */
+  ES2PLUS_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8_000),
+  /** Production only: issue sandbox eSIM codes anyway (a test environment). */
+  ALLOW_SANDBOX_ESIM: booleanFlag.default(false),
   /** Production only: run the embedded identity emulator anyway (a test environment). */
   ALLOW_EMBEDDED_IDENTITY: booleanFlag.default(false),
   /** Signs the payment sandbox's notifications; derived from SESSION_SECRET when absent. */
@@ -87,6 +99,9 @@ export const environmentSchema = z.object({
   AUTH_RATE_LIMIT_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   /** Codes one address may be sent in the window (password resets, resent codes). */
   AUTH_RATE_LIMIT_MESSAGES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  /** New top-ups allowed per hour from one address and to one number (card testing, mistakes). */
+  TOPUP_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  TOPUP_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });
@@ -94,7 +109,7 @@ export const environmentSchema = z.object({
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** The stand-ins for real services this server can run on. */
-export type TestDouble = "payments" | "identity";
+export type TestDouble = "payments" | "identity" | "esim";
 
 export interface Config extends Omit<
   Environment,
@@ -151,11 +166,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);
   const identity = resolveIdentity(values);
   requireStripeKeys(values);
+  requireEs2PlusSettings(values);
   const testDoubles: TestDouble[] = [
     ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
       ? (["payments"] as const)
       : []),
     ...(identity.identityMode === "embedded" ? (["identity"] as const) : []),
+    ...(values.ESIM_PROVIDER === "sandbox" ? (["esim"] as const) : []),
   ];
   if (isProduction) {
     refuseTestDoublesUnlessAllowed(values, testDoubles);
@@ -222,6 +239,11 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
         : "a real payment provider (PAYMENT_PROVIDER=stripe; ALLOW_SANDBOX_PAYMENTS=true runs a test environment on the payment sandbox)",
     );
   }
+  if (testDoubles.includes("esim") && !values.ALLOW_SANDBOX_ESIM) {
+    missing.push(
+      "a real eSIM provider (ESIM_PROVIDER=es2plus; ALLOW_SANDBOX_ESIM=true runs a test environment on sandbox codes)",
+    );
+  }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
@@ -235,6 +257,18 @@ function requireStripeKeys(values: Environment) {
     if (!values[variable]) {
       throw new ConfigError(
         `Invalid configuration: ${variable}: required when PAYMENT_PROVIDER=stripe`,
+      );
+    }
+  }
+}
+
+/** The SM-DP+ needs its address and our identifier; a missing one would only show at a sale. */
+function requireEs2PlusSettings(values: Environment) {
+  if (values.ESIM_PROVIDER !== "es2plus") return;
+  for (const variable of ["ES2PLUS_BASE_URL", "ES2PLUS_REQUESTER_ID"] as const) {
+    if (!values[variable]) {
+      throw new ConfigError(
+        `Invalid configuration: ${variable}: required when ESIM_PROVIDER=es2plus`,
       );
     }
   }
@@ -255,7 +289,12 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * machine (localhost) is the exception.
  */
 function requireHttps(values: Environment) {
-  for (const variable of ["PUBLIC_BASE_URL", "COGNITO_ENDPOINT", "STRIPE_API_URL"] as const) {
+  for (const variable of [
+    "PUBLIC_BASE_URL",
+    "COGNITO_ENDPOINT",
+    "STRIPE_API_URL",
+    "ES2PLUS_BASE_URL",
+  ] as const) {
     const value = values[variable];
     if (!value) continue;
     const url = new URL(value);

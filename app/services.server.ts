@@ -41,6 +41,9 @@ import type { CookieJar } from "./lib/cookie-jar.server";
 import { flashSchema } from "./lib/flash.server";
 import type { Flash } from "./lib/flash";
 import { RateLimiter } from "./lib/rate-limit";
+import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
+import type { EsimProvisioner } from "./esim/provisioning";
+import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 
 /** Long-lived objects built once at start by server.ts and handed to every loader and action. */
 export interface Services {
@@ -52,6 +55,8 @@ export interface Services {
   /** The app-served test payment provider; null when a real provider is configured. */
   sandbox: SandboxGateway | null;
   portability: PortabilityRequests;
+  /** Issues eSIM activation codes: the sandbox, or the operator's SM-DP+. */
+  esim: EsimProvisioner;
   cookies: {
     flash: SealedCookie<Flash>;
     cart: SealedCookie<StoredCartItem[]>;
@@ -105,6 +110,19 @@ function stripeOptions(config: Config): StripeProviderOptions {
   };
 }
 
+/** config.server.ts has checked that ES2+ has its address and requester id. */
+function esimProvisioner(config: Config): EsimProvisioner {
+  if (config.ESIM_PROVIDER === "es2plus") {
+    return createEs2PlusProvisioner({
+      baseUrl: config.ES2PLUS_BASE_URL!,
+      requesterId: config.ES2PLUS_REQUESTER_ID!,
+      profileType: config.ES2PLUS_PROFILE_TYPE,
+      timeoutMs: config.ES2PLUS_TIMEOUT_MS,
+    });
+  }
+  return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
+}
+
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
 
@@ -154,6 +172,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     payments,
     sandbox,
     portability: createPortabilityRequests({ db, nipBox: createNipBox(config.sessionSecrets) }),
+    esim: esimProvisioner(config),
     cookies: {
       flash: createSealedCookie({
         name: "flash",

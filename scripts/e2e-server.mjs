@@ -18,9 +18,11 @@ const child = spawn(process.execPath, serverArgs(), {
     SESSION_SECRET: "e2e-secret-that-is-long-enough-for-the-schema-0123456789",
     // Every test browser comes from 127.0.0.1: with the default per-address limit (300 auth
     // attempts in 15 min) a repeated run of the sign-in journeys is refused with 429s after a
-    // few minutes. The per-address limit is proven on a server of its own
+    // few minutes. The per-address limits are proven on a server of their own
     // (security-process.spec.ts); the per-account limits stay at their defaults here.
     AUTH_RATE_LIMIT_PER_IP: "1000000",
+    // The same for top-ups; the per-number limit stays at its default (topup.spec.ts).
+    TOPUP_RATE_LIMIT_PER_IP: "1000000",
   },
 });
 const stop = (signal) => child.kill(signal);

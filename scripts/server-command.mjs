@@ -16,6 +16,7 @@ export function serverArgs() {
 export function productionTestEnvironment(publicOrigin) {
   return {
     ALLOW_SANDBOX_PAYMENTS: "true",
+    ALLOW_SANDBOX_ESIM: "true",
     ALLOW_EMBEDDED_IDENTITY: "true",
     PUBLIC_BASE_URL: publicOrigin,
   };

@@ -175,6 +175,7 @@ describe("the embedded cognito-local", () => {
       PUBLIC_BASE_URL: "https://pruebas.conectamovil.mx",
       ALLOW_EMBEDDED_IDENTITY: "true",
       ALLOW_SANDBOX_PAYMENTS: "true",
+      ALLOW_SANDBOX_ESIM: "true",
     });
     expect(identity.outbox).toBeNull();
     await identity.ready();

@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { resources } from "~/i18n/i18n.server";
-import { checkoutSchema } from "./checkout-schema";
+import { checkoutSchema, simTypesForCart } from "./checkout-schema";
 import { MEXICAN_STATES } from "./mexican-states";
 
 const valid = {
+  sim_type: "physical",
   full_name: "Ana López Hernández",
   email: "ana@example.com",
   phone_number: "5512345678",
@@ -20,16 +21,20 @@ const valid = {
 };
 
 /** Submits the form as a browser would (conform turns empty fields into "missing"). */
-function submit(overrides: Record<string, string | null>) {
+function submit(overrides: Record<string, string | null>, schema = checkoutSchema()) {
   const formData = new FormData();
   for (const [name, value] of Object.entries({ ...valid, ...overrides })) {
     if (value !== null) formData.set(name, value);
   }
-  return parseWithZod(formData, { schema: checkoutSchema });
+  return parseWithZod(formData, { schema });
 }
 
-function errorsOf(overrides: Record<string, string | null>, field: string): string[] {
-  const submission = submit(overrides);
+function errorsOf(
+  overrides: Record<string, string | null>,
+  field: string,
+  schema = checkoutSchema(),
+): string[] {
+  const submission = submit(overrides, schema);
   if (submission.status !== "error") throw new Error(`expected ${field} to be refused`);
   return submission.error?.[field] ?? [];
 }
@@ -46,7 +51,8 @@ describe("the checkout schema", () => {
     expect(submission.status).toBe("success");
     if (submission.status !== "success") return;
     expect(submission.value.phone_number).toBe("5512345678");
-    expect(submission.value.state).toBe("CMX");
+    expect(submission.value.sim_type).toBe("physical");
+    expect(submission.value.delivery?.state).toBe("CMX");
   });
 
   it("lets the interior number be left out", () => {
@@ -109,8 +115,43 @@ describe("the checkout schema", () => {
     expectMessage(errorsOf({ idempotency_key: "1234" }, "idempotency_key"), "expired");
   });
 
-  it("reports every invalid field of an empty form at once", () => {
-    const submission = parseWithZod(new FormData(), { schema: checkoutSchema });
+  it("asks for the SIM type before anything else", () => {
+    expectMessage(errorsOf({ sim_type: null }, "sim_type"), "simTypeRequired");
+    expectMessage(errorsOf({ sim_type: "nano" }, "sim_type"), "simTypeRequired");
+  });
+
+  it("needs no address for an eSIM, and ignores one sent anyway", () => {
+    const empty = Object.fromEntries(
+      ["street", "exterior_number", "neighborhood", "postal_code", "municipality", "state"].map(
+        (name) => [name, null],
+      ),
+    );
+    const bare = submit({ sim_type: "esim", ...empty });
+    expect(bare.status).toBe("success");
+    if (bare.status === "success") expect(bare.value.delivery).toBeNull();
+    const leftover = submit({ sim_type: "esim", postal_code: "12" });
+    expect(leftover.status).toBe("success");
+    if (leftover.status === "success") expect(leftover.value.delivery).toBeNull();
+  });
+
+  it("refuses a SIM type the plans in the cart do not come with", () => {
+    expectMessage(
+      errorsOf({ sim_type: "physical" }, "sim_type", checkoutSchema(["esim"])),
+      "simTypeUnavailable",
+    );
+    expect(submit({ sim_type: "esim" }, checkoutSchema(["esim"])).status).toBe("success");
+  });
+
+  it("offers the SIM types every plan of the cart comes with", () => {
+    expect(simTypesForCart([["physical", "esim"], ["esim"]])).toEqual(["esim"]);
+    expect(simTypesForCart([["physical", "esim"]])).toEqual(["physical", "esim"]);
+    expect(simTypesForCart([["physical"], ["esim"]])).toEqual([]);
+  });
+
+  it("reports every invalid field of an empty physical-SIM form at once", () => {
+    const formData = new FormData();
+    formData.set("sim_type", "physical");
+    const submission = parseWithZod(formData, { schema: checkoutSchema() });
     if (submission.status !== "error") throw new Error("expected the empty form to be refused");
     expect(Object.keys(submission.error ?? {}).sort()).toEqual(
       [

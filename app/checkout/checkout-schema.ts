@@ -1,4 +1,6 @@
+import { getZodConstraint } from "@conform-to/zod/v4";
 import * as z from "zod";
+import { SIM_TYPES, type SimType } from "~/catalog/terms";
 import { PAYMENT_METHODS } from "~/payments/provider";
 import { MEXICAN_STATES } from "./mexican-states";
 
@@ -15,7 +17,7 @@ const text = (key: string, max: number) =>
     .min(1, required(`${key}Required`))
     .max(max, required("tooLong"));
 
-export const checkoutSchema = z.object({
+const orderFields = {
   full_name: z
     .string(required("fullNameRequired"))
     .trim()
@@ -31,6 +33,13 @@ export const checkoutSchema = z.object({
     .string(required("phoneRequired"))
     .transform((value) => value.replace(/[\s().-]/g, ""))
     .pipe(z.string().regex(/^\d{10}$/, required("phoneDigits"))),
+  // The form offers card checked: a request without a choice pays by card.
+  payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
+  accept_terms: z.literal("on", required("acceptTerms")),
+  idempotency_key: z.uuid(required("expired")),
+};
+
+const deliveryFields = {
   street: text("street", 120),
   exterior_number: text("exteriorNumber", 20),
   interior_number: z.string().trim().max(20, required("tooLong")).optional(),
@@ -41,13 +50,87 @@ export const checkoutSchema = z.object({
     .regex(/^\d{5}$/, required("postalCodeDigits")),
   municipality: text("municipality", 120),
   state: z.enum(MEXICAN_STATES, required("stateRequired")),
-  // The form offers card checked: a request without a choice pays by card.
-  payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
-  accept_terms: z.literal("on", required("acceptTerms")),
-  idempotency_key: z.uuid(required("expired")),
-});
+};
 
-export type CheckoutInput = z.infer<typeof checkoutSchema>;
+export type DeliveryAddress = z.infer<z.ZodObject<typeof deliveryFields>>;
+
+export interface CheckoutInput {
+  full_name: string;
+  email: string;
+  phone_number: string;
+  sim_type: SimType;
+  /** Where a physical SIM goes; null for an eSIM, which needs no address. */
+  delivery: DeliveryAddress | null;
+  payment_method: (typeof PAYMENT_METHODS)[number];
+  idempotency_key: string;
+}
+
+/**
+ * The checkout form for a cart whose plans can all be had with the SIM types `simTypes`. A
+ * physical SIM needs the delivery address; an eSIM needs none, and whatever the address fields
+ * still hold (a form without JavaScript keeps them on the page) is ignored.
+ */
+const checkoutForm = z.discriminatedUnion(
+  "sim_type",
+  [
+    z.object({ sim_type: z.literal("physical"), ...orderFields, ...deliveryFields }),
+    z.object({ sim_type: z.literal("esim"), ...orderFields }),
+  ],
+  required("simTypeRequired"),
+);
+
+/**
+ * The HTML constraints of the form's fields (required, maxLength…). The address fields are only
+ * required of a physical SIM, so they carry no `required`: a browser without JavaScript must let
+ * an eSIM order through with the address left empty.
+ */
+export const checkoutConstraint = getZodConstraint(checkoutForm);
+
+export function checkoutSchema(simTypes: readonly SimType[] = SIM_TYPES) {
+  return checkoutForm
+    .superRefine((value, ctx) => {
+      if (!simTypes.includes(value.sim_type)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["sim_type"],
+          message: `commerce:checkout.errors.simTypeUnavailable`,
+        });
+      }
+    })
+    .transform((value): CheckoutInput => {
+      const common = {
+        full_name: value.full_name,
+        email: value.email,
+        phone_number: value.phone_number,
+        payment_method: value.payment_method,
+        idempotency_key: value.idempotency_key,
+      };
+      if (value.sim_type === "esim") return { ...common, sim_type: "esim", delivery: null };
+      const { street, exterior_number, interior_number, neighborhood, postal_code } = value;
+      return {
+        ...common,
+        sim_type: "physical",
+        delivery: {
+          street,
+          exterior_number,
+          interior_number,
+          neighborhood,
+          postal_code,
+          municipality: value.municipality,
+          state: value.state,
+        },
+      };
+    });
+}
 
 /** The checkout fields in form order (the browser tests and the form share it). */
-export const CHECKOUT_FIELDS = Object.keys(checkoutSchema.shape) as Array<keyof CheckoutInput>;
+export const CHECKOUT_FIELDS = [
+  ...(["full_name", "email", "phone_number", "sim_type"] as const),
+  ...(Object.keys(deliveryFields) as Array<keyof DeliveryAddress>),
+  ...(["payment_method", "accept_terms", "idempotency_key"] as const),
+];
+
+/** The SIM types every plan of the cart can be had with (none: the cart mixes exclusive plans). */
+export function simTypesForCart(planSimTypes: ReadonlyArray<readonly SimType[]>): SimType[] {
+  return SIM_TYPES.filter((type) => planSimTypes.every((types) => types.includes(type)));
+}

@@ -25,13 +25,16 @@ const customer: PlaceOrderInput["customer"] = {
   full_name: "Ana López",
   email: "ana@example.com",
   phone_number: "5512345678",
-  street: "Av. Insurgentes Sur",
-  exterior_number: "1234",
-  interior_number: undefined,
-  neighborhood: "Del Valle",
-  postal_code: "03100",
-  municipality: "Benito Juárez",
-  state: "CMX",
+  sim_type: "physical",
+  delivery: {
+    street: "Av. Insurgentes Sur",
+    exterior_number: "1234",
+    interior_number: undefined,
+    neighborhood: "Del Valle",
+    postal_code: "03100",
+    municipality: "Benito Juárez",
+    state: "CMX",
+  },
 };
 
 function input(key: string, items = [{ id: "conecta-150", quantity: 2 }]): PlaceOrderInput {
@@ -55,8 +58,19 @@ describe("placing an order", () => {
         lineTotal: 300,
       },
     ]);
-    expect(order.delivery.interiorNumber).toBeNull();
+    expect(order.simType).toBe("physical");
+    expect(order.delivery?.interiorNumber).toBeNull();
     expect(await findOrder(db, order.ref)).toEqual(order);
+  });
+
+  it("keeps an eSIM order without a delivery address", async () => {
+    const { order } = await placeOrder(db, {
+      ...input("esim-order"),
+      customer: { ...customer, sim_type: "esim", delivery: null },
+    });
+    expect(order.simType).toBe("esim");
+    expect(order.delivery).toBeNull();
+    expect((await findOrder(db, order.ref))?.delivery).toBeNull();
   });
 
   it("creates one order per idempotency key, however often it is submitted", async () => {

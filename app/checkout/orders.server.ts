@@ -3,6 +3,7 @@ import type { CartLine } from "~/cart/cart-lines";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
+import { isSimType, type SimType } from "~/catalog/terms";
 import type { CheckoutInput } from "./checkout-schema";
 
 export const ORDER_SERIES = "PED";
@@ -30,6 +31,8 @@ export interface Order {
     email: string;
     phoneNumber: string;
   };
+  simType: SimType;
+  /** Where the physical SIM goes; null for an eSIM order. */
   delivery: {
     street: string;
     exteriorNumber: string;
@@ -38,7 +41,7 @@ export interface Order {
     postalCode: string;
     municipality: string;
     state: string;
-  };
+  } | null;
   lines: OrderLine[];
 }
 
@@ -49,7 +52,7 @@ export function newOrderRef(): string {
 
 export interface PlaceOrderInput {
   idempotencyKey: string;
-  customer: Omit<CheckoutInput, "idempotency_key" | "accept_terms" | "payment_method">;
+  customer: Omit<CheckoutInput, "idempotency_key" | "payment_method">;
   lines: readonly CartLine[];
   /** The signed-in customer's Cognito `sub`, so the order shows in their account. */
   customerSub?: string | null;
@@ -76,6 +79,7 @@ export async function placeOrder(
       if (again) return { ref: again.id, created: false };
       const now = nowIso();
       const total = input.lines.reduce((sum, line) => sum + line.lineTotal, 0);
+      const { delivery } = input.customer;
       const row: OrdersTable = {
         id: newOrderRef(),
         folio: await nextFolio(trx, ORDER_SERIES),
@@ -85,13 +89,14 @@ export async function placeOrder(
         full_name: input.customer.full_name,
         email: input.customer.email,
         phone_number: input.customer.phone_number,
-        street: input.customer.street,
-        exterior_number: input.customer.exterior_number,
-        interior_number: input.customer.interior_number || null,
-        neighborhood: input.customer.neighborhood,
-        postal_code: input.customer.postal_code,
-        municipality: input.customer.municipality,
-        state: input.customer.state,
+        sim_type: input.customer.sim_type,
+        street: delivery?.street ?? "",
+        exterior_number: delivery?.exterior_number ?? "",
+        interior_number: delivery?.interior_number || null,
+        neighborhood: delivery?.neighborhood ?? "",
+        postal_code: delivery?.postal_code ?? "",
+        municipality: delivery?.municipality ?? "",
+        state: delivery?.state ?? "",
         terms_accepted_at: now,
         created_at: now,
         updated_at: now,
@@ -146,6 +151,7 @@ export async function findOrder(db: Db, ref: string): Promise<Order | null> {
     .where("order_id", "=", ref)
     .orderBy("position")
     .execute();
+  const simType: SimType = isSimType(row.sim_type) ? row.sim_type : "physical";
   return {
     ref: row.id,
     folio: row.folio,
@@ -155,15 +161,19 @@ export async function findOrder(db: Db, ref: string): Promise<Order | null> {
     paidAt: row.paid_at,
     customerSub: row.customer_sub,
     customer: { fullName: row.full_name, email: row.email, phoneNumber: row.phone_number },
-    delivery: {
-      street: row.street,
-      exteriorNumber: row.exterior_number,
-      interiorNumber: row.interior_number,
-      neighborhood: row.neighborhood,
-      postalCode: row.postal_code,
-      municipality: row.municipality,
-      state: row.state,
-    },
+    simType,
+    delivery:
+      simType === "esim"
+        ? null
+        : {
+            street: row.street,
+            exteriorNumber: row.exterior_number,
+            interiorNumber: row.interior_number,
+            neighborhood: row.neighborhood,
+            postalCode: row.postal_code,
+            municipality: row.municipality,
+            state: row.state,
+          },
     lines: lines.map((line) => ({
       planId: line.plan_id,
       planName: line.plan_name,

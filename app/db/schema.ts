@@ -13,6 +13,7 @@ export interface Database {
   topups: TopupsTable;
   revoked_access: RevokedAccessTable;
   payment_events: PaymentEventsTable;
+  esim_activations: EsimActivationsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -72,6 +73,22 @@ export interface OrdersTable {
   paid_at: string | null;
   /** The Cognito `sub` of the customer signed in at checkout; null for a guest. */
   customer_sub: string | null;
+  /** "physical" or "esim" (~/catalog/terms). An eSIM order's address columns are empty strings. */
+  sim_type: string;
+}
+
+/** The activation code of one eSIM of a paid order (position counts the order's SIMs from 0). */
+export interface EsimActivationsTable {
+  order_id: string;
+  position: number;
+  /** Which provisioner issued it ("sandbox", "es2plus"). */
+  provisioner: string;
+  /** The LPA activation code the QR encodes: LPA:1$<SM-DP+ address>$<matching id>. */
+  activation_code: string;
+  iccid: string;
+  /** 1: issued by the sandbox, installs nothing; the page says so. */
+  test_code: Flag;
+  created_at: string;
 }
 
 export interface OrderLinesTable {
@@ -189,13 +206,15 @@ export interface PortabilityRequestsTable {
 export type TopupStatus = "pending_payment" | "paid" | "cancelled";
 
 export interface TopupsTable {
-  /** Random id (128 bits); pages name a top-up by folio, always together with its owner. */
+  /** Random id (128 bits): the receipt's address (/recarga/<id>), unguessable. */
   id: string;
   /** Human folio, REC-YYYY-NNNNNN. */
   folio: string;
   idempotency_key: string;
-  /** The Cognito `sub` of the customer who owns it: every query filters by it. */
-  customer_sub: string;
+  /** The Cognito `sub` of the customer signed in when topping up; null without an account. */
+  customer_sub: string | null;
+  /** Where the receipt goes, if the customer gave an address. */
+  email: string | null;
   /** The ten digits of the line topped up. */
   phone_number: string;
   amount: number;

@@ -11,3 +11,18 @@ const mexicoCityDateTime = new Intl.DateTimeFormat("es-MX", {
 export function formatDateTime(iso: string): string {
   return mexicoCityDateTime.format(new Date(iso));
 }
+
+const mexicoCityDate = new Intl.DateTimeFormat("es-MX", {
+  dateStyle: "long",
+  timeZone: "America/Mexico_City",
+});
+
+/** "3 de marzo de 2026" in Mexico City time. */
+export function formatDate(iso: string): string {
+  return mexicoCityDate.format(new Date(iso));
+}
+
+/** The instant `days` whole days after `iso` (what a validity of that many days runs to). */
+export function addDays(iso: string, days: number): string {
+  return new Date(new Date(iso).getTime() + days * 24 * 60 * 60 * 1000).toISOString();
+}

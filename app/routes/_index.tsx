@@ -11,6 +11,13 @@ export const handle = { i18n: ["commerce"], pageCache: true };
 // The home page has no page title of its own: the tab shows the app title alone.
 export const meta = titleMeta;
 
+/** The journeys customers come for besides buying a plan. */
+const SHORTCUTS = [
+  { key: "topUp", to: "/recarga" },
+  { key: "portability", to: "/portabilidad" },
+  { key: "esim", to: "/plans?sim_type=esim" },
+] as const;
+
 export function loader({ context }: LoaderFunctionArgs) {
   return { plans: context.catalogue.plans() };
 }
@@ -24,6 +31,28 @@ export default function HomePage() {
         <p>{t("common:app.tagline")}</p>
         <p className="mt-2 text-base">{t("home.intro")}</p>
       </PageHeader>
+      <section aria-labelledby="home-shortcuts" className="mb-10">
+        <h2 id="home-shortcuts" className="sr-only">
+          {t("home.shortcutsHeading")}
+        </h2>
+        <ul className="grid gap-4 md:grid-cols-3" data-testid="home-shortcuts">
+          {SHORTCUTS.map(({ key, to }) => (
+            <li key={key} className="rounded-lg border border-slate-200 bg-white p-5">
+              <h3 className="text-lg font-bold text-slate-900">
+                {t(`home.shortcuts.${key}.title`)}
+              </h3>
+              <p className="mt-1 text-slate-800">{t(`home.shortcuts.${key}.text`)}</p>
+              <Link
+                to={to}
+                prefetch="intent"
+                className="mt-3 inline-block font-semibold text-secondary underline underline-offset-4"
+              >
+                {t(`home.shortcuts.${key}.link`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
       <section aria-labelledby="home-plans">
         <div className="mb-4 flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="home-plans" className="text-2xl font-bold text-slate-900">

@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   Form,
+  Link,
   data,
   redirect,
   useActionData,
@@ -13,7 +14,10 @@ import { getCustomer } from "~/auth/session.server";
 import { priceCart, type PricedCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
-import { checkoutSchema } from "~/checkout/checkout-schema";
+import { PHYSICAL_SIM_DELIVERY, SHIPPING_PRICE, SIM_PRICE, type SimType } from "~/catalog/terms";
+import { questionHref } from "~/components/help/help-article";
+import { ChoiceGroup } from "~/components/ui/choice-group";
+import { checkoutConstraint, checkoutSchema, simTypesForCart } from "~/checkout/checkout-schema";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import {
   canSeeOrder,
@@ -51,27 +55,33 @@ export function loader({ context }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.checkout.title"),
     cart,
+    simTypes: simTypesFor(cart),
     idempotencyKey: checkoutKey(context, items),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
   };
 }
 
+/** The SIM types every plan of the cart comes with; empty when the cart mixes exclusive plans. */
+function simTypesFor(cart: PricedCart): SimType[] {
+  return simTypesForCart(cart.lines.map((line) => line.plan.simTypes));
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: checkoutSchema });
+  const items = readCart(context);
+  const cart = priceCart(items, context.catalogue.find);
+  const simTypes = simTypesFor(cart);
+  const submission = parseWithZod(formData, { schema: checkoutSchema(simTypes) });
+  if (cart.lines.length > 0 && simTypes.length === 0) {
+    const result = submission.reply({ formErrors: ["commerce:checkout.errors.simTypeMixedCart"] });
+    return data({ result, idempotencyKey: null }, { status: 400 });
+  }
   if (submission.status !== "success") {
     return data({ result: submission.reply(), idempotencyKey: null }, { status: 400 });
   }
-  const items = readCart(context);
-  const cart = priceCart(items, context.catalogue.find);
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
-  const {
-    idempotency_key: submittedKey,
-    accept_terms: _accepted,
-    payment_method: method,
-    ...customer
-  } = submission.value;
+  const { idempotency_key: submittedKey, payment_method: method, ...customer } = submission.value;
   let idempotencyKey = submittedKey;
   try {
     const access = readOrderAccess(context);
@@ -120,6 +130,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 function OrderSummary({ cart }: { cart: PricedCart }) {
+  const extras = SIM_PRICE + SHIPPING_PRICE;
   const { t } = useTranslation("commerce");
   return (
     <section
@@ -139,6 +150,10 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
             <span className="font-medium">{formatMoney(line.lineTotal)}</span>
           </li>
         ))}
+        <li className="flex justify-between gap-4 py-2" data-testid="checkout-sim-and-shipping">
+          <span>{t("checkout.simAndShipping")}</span>
+          <span className="font-medium">{extras ? formatMoney(extras) : t("checkout.free")}</span>
+        </li>
       </ul>
       <p className="mt-4 flex justify-between border-t border-slate-300 pt-4 text-lg font-bold">
         <span>{t("cart.total")}</span>
@@ -148,22 +163,94 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
   );
 }
 
+function SimTypeChoice({
+  meta,
+  cart,
+  simTypes,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  cart: PricedCart;
+  simTypes: SimType[];
+}) {
+  const { t } = useTranslation("commerce");
+  if (simTypes.length === 0) {
+    return (
+      <div
+        role="alert"
+        className="rounded border-l-4 border-error bg-error-soft px-4 py-4 text-slate-900"
+        data-testid="sim-type-mixed"
+      >
+        <p>{t("checkout.sim.mixed")}</p>
+        <Link to="/cart" className="mt-2 inline-block font-medium text-secondary underline">
+          {t("checkout.sim.mixedLink")}
+        </Link>
+      </div>
+    );
+  }
+  const exclusive = (only: SimType) =>
+    cart.lines
+      .filter((line) => line.plan.simTypes.length === 1 && line.plan.simTypes[0] === only)
+      .map((line) => line.plan.name)
+      .join(", ");
+  const onlyPhysical = exclusive("physical");
+  const onlyEsim = exclusive("esim");
+  return (
+    <div className="space-y-3" data-testid="sim-type">
+      <ChoiceGroup
+        meta={meta}
+        legend={t("checkout.sim.legend")}
+        choices={simTypes.map((type) => ({
+          value: type,
+          label: t(`checkout.sim.${type}.label`),
+          description: t(`checkout.sim.${type}.description`, {
+            cityMin: PHYSICAL_SIM_DELIVERY.cities.minDays,
+            cityMax: PHYSICAL_SIM_DELIVERY.cities.maxDays,
+            elsewhereMax: PHYSICAL_SIM_DELIVERY.elsewhere.maxDays,
+          }),
+          testId: `sim-type-${type}`,
+        }))}
+      />
+      {onlyPhysical ? (
+        <p className="text-sm text-slate-700">
+          {t("checkout.sim.onlyPhysical", { plans: onlyPhysical })}
+        </p>
+      ) : null}
+      {onlyEsim ? (
+        <p className="text-sm text-slate-700">{t("checkout.sim.onlyEsim", { plans: onlyEsim })}</p>
+      ) : null}
+      {simTypes.includes("esim") ? (
+        <p className="text-sm text-slate-700">
+          {t("checkout.sim.compatibility")}{" "}
+          <Link
+            to={questionHref("mi-telefono-es-compatible-con-esim")}
+            className="font-medium text-secondary underline underline-offset-4"
+          >
+            {t("checkout.sim.compatibilityLink")}
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export default function CheckoutPage() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
-  const { cart } = loaded;
+  const { cart, simTypes } = loaded;
   // A refused key is replaced by the one the answer carries (loaders do not run again after a 4xx).
   const idempotencyKey = actionData?.idempotencyKey ?? loaded.idempotencyKey;
   const navigation = useNavigation();
   const { t } = useTranslation("commerce");
+  const schema = checkoutSchema(simTypes);
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { payment_method: "card" },
-    constraint: getZodConstraint(checkoutSchema),
+    // A physical SIM works in any phone: it is the safe choice when both are possible.
+    defaultValue: { payment_method: "card", sim_type: simTypes[0] },
+    constraint: checkoutConstraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const terms = fields.accept_terms;
@@ -215,10 +302,17 @@ export default function CheckoutPage() {
               inputMode="tel"
             />
           </fieldset>
-          <fieldset className="grid gap-4 sm:grid-cols-2">
+          <SimTypeChoice meta={fields.sim_type} cart={cart} simTypes={simTypes} />
+          {/* Hidden by CSS while eSIM is chosen (tailwind.css), with or without JavaScript. */}
+          <fieldset className="grid gap-4 sm:grid-cols-2" data-delivery-fields>
             <legend className="mb-2 text-xl font-bold text-slate-900">
               {t("checkout.addressHeading")}
             </legend>
+            {simTypes.includes("esim") ? (
+              <p className="text-sm text-slate-700 sm:col-span-2" data-esim-only>
+                {t("checkout.sim.noAddress")}
+              </p>
+            ) : null}
             <TextField
               meta={fields.street}
               label={t("checkout.fields.street")}

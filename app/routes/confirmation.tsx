@@ -4,6 +4,7 @@ import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/r
 import { getCustomer } from "~/auth/session.server";
 import { saveCart } from "~/cart/cart-session.server";
 import { formatMoney } from "~/catalog/money";
+import { LINE_ACTIVATION, PHYSICAL_SIM_DELIVERY } from "~/catalog/terms";
 import {
   canSeeOrder,
   markCartCleared,
@@ -12,7 +13,10 @@ import {
 } from "~/checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE, payOrder } from "~/checkout/order-payments.server";
 import { confirmationPath } from "~/checkout/paths";
-import { findOrder } from "~/checkout/orders.server";
+import { findOrder, type Order } from "~/checkout/orders.server";
+import { EsimActivations } from "~/components/commerce/esim-activations";
+import { ensureEsimActivations } from "~/esim/activations.server";
+import { activationQrSvg } from "~/esim/qr.server";
 import { PayForm } from "~/components/payments/pay-form";
 import { PaymentInstructions } from "~/components/payments/payment-instructions";
 import { PageHeader } from "~/components/ui/page-header";
@@ -68,7 +72,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     order,
     payment: paymentView(payment),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    esim:
+      order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null,
   };
+}
+
+/**
+ * The paid eSIM order's activation codes, each with its QR code drawn on the server as SVG and
+ * shown as an image (a data URL, like the authenticator's QR): no JavaScript, no inline markup.
+ */
+async function esimView(context: LoaderFunctionArgs["context"], order: Order) {
+  const result = await ensureEsimActivations(context.db, context.esim, context.logger, order);
+  if (result.status !== "ready") return { status: result.status, activations: [] };
+  const t = getFixedT("commerce");
+  const activations = await Promise.all(
+    result.activations.map(async (activation) => {
+      const label = t("confirmation.esim.qrLabel", { number: activation.position + 1 });
+      const svg = await activationQrSvg(activation.activationCode, { label });
+      return {
+        ...activation,
+        qrLabel: label,
+        qrSrc: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+      };
+    }),
+  );
+  return { status: result.status, activations };
 }
 
 /**
@@ -86,7 +114,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmationPage() {
-  const { order, payment, voucherHours } = useLoaderData<typeof loader>();
+  const { order, payment, voucherHours, esim } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("commerce");
   const paid = order.status === "paid";
@@ -174,6 +202,8 @@ export default function ConfirmationPage() {
         />
       ) : null}
 
+      {esim ? <EsimActivations {...esim} refreshTo={confirmationPath(order.ref)} /> : null}
+
       {cancelled ? (
         <p className="mb-8 print:hidden">
           <Link
@@ -224,20 +254,26 @@ export default function ConfirmationPage() {
             <h2 id="order-delivery" className="text-xl font-bold text-slate-900">
               {t("confirmation.deliveryHeading")}
             </h2>
-            <address className="mt-3 not-italic text-slate-800" data-testid="order-delivery">
-              {order.customer.fullName}
-              <br />
-              {delivery.street} {delivery.exteriorNumber}
-              {delivery.interiorNumber
-                ? `, ${t("confirmation.interior", { number: delivery.interiorNumber })}`
-                : ""}
-              <br />
-              {delivery.neighborhood}, {t("confirmation.postalCode", { code: delivery.postalCode })}
-              <br />
-              {delivery.municipality}, {t(`states.${delivery.state}`)}
-            </address>
+            <p className="mt-3 text-slate-800" data-testid="order-sim-type">
+              {t("confirmation.simType")}: {t(`confirmation.simTypes.${order.simType}`)}
+            </p>
+            {delivery ? (
+              <address className="mt-3 not-italic text-slate-800" data-testid="order-delivery">
+                {order.customer.fullName}
+                <br />
+                {delivery.street} {delivery.exteriorNumber}
+                {delivery.interiorNumber
+                  ? `, ${t("confirmation.interior", { number: delivery.interiorNumber })}`
+                  : ""}
+                <br />
+                {delivery.neighborhood},{" "}
+                {t("confirmation.postalCode", { code: delivery.postalCode })}
+                <br />
+                {delivery.municipality}, {t(`states.${delivery.state}`)}
+              </address>
+            ) : null}
             <h3 className="mt-4 font-bold text-slate-900">{t("confirmation.contactHeading")}</h3>
-            <p className="text-slate-800">
+            <p className="text-slate-800 break-words">
               {order.customer.email} · {order.customer.phoneNumber}
             </p>
           </section>
@@ -251,8 +287,21 @@ export default function ConfirmationPage() {
               </h2>
               <ol className="mt-3 list-decimal space-y-2 pl-5 text-slate-800">
                 <li>{t("confirmation.nextSteps.email", { email: order.customer.email })}</li>
-                <li>{t("confirmation.nextSteps.delivery")}</li>
-                <li>{t("confirmation.nextSteps.activate")}</li>
+                <li>
+                  {delivery
+                    ? t("confirmation.nextSteps.deliveryPhysical", {
+                        cityMin: PHYSICAL_SIM_DELIVERY.cities.minDays,
+                        cityMax: PHYSICAL_SIM_DELIVERY.cities.maxDays,
+                        elsewhereMax: PHYSICAL_SIM_DELIVERY.elsewhere.maxDays,
+                      })
+                    : t("confirmation.nextSteps.deliveryEsim")}
+                </li>
+                <li>
+                  {t("confirmation.nextSteps.activate", {
+                    minutes: LINE_ACTIVATION.usualMinutes,
+                    hours: LINE_ACTIVATION.maxHours,
+                  })}
+                </li>
                 <li>{t("confirmation.nextSteps.help")}</li>
               </ol>
             </section>

@@ -22,7 +22,7 @@ export async function loadAccountHistory(db: Db, customerSub: string) {
   return {
     topups: topups.map((topup) => ({
       folio: topup.folio,
-      href: receiptPath(topup.folio),
+      href: receiptPath(topup.id),
       maskedLine: maskPhoneNumber(topup.phoneNumber),
       amount: topup.amount,
       status: topup.status,

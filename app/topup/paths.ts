@@ -1,4 +1,7 @@
-/** A top-up's receipt: its folio, always together with its owner's session. */
-export function receiptPath(folio: string): string {
-  return `/my-account/recarga/${encodeURIComponent(folio)}`;
+/** Where the customer tops up: no account needed (signed in, saved lines are offered too). */
+export const TOPUP_PATH = "/recarga";
+
+/** A top-up's receipt: its unguessable id is the address (decision 0066). */
+export function receiptPath(topupId: string): string {
+  return `${TOPUP_PATH}/${encodeURIComponent(topupId)}`;
 }

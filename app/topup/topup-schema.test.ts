@@ -9,7 +9,7 @@ const KEY = "0f8fad5b-d9cb-469f-a165-70867728950e";
 function submit(fields: Record<string, string>, savedLines: string[] = []) {
   const formData = new FormData();
   for (const [name, value] of Object.entries(fields)) formData.append(name, value);
-  return parseWithZod(formData, { schema: topupSchema(savedLines) });
+  return parseWithZod(formData, { schema: topupSchema({ savedLines, askEmail: false }) });
 }
 
 function errorsOf(result: ReturnType<typeof submit>) {
@@ -31,6 +31,7 @@ describe("the top-up form", () => {
       idempotencyKey: KEY,
       fromSavedLine: false,
       method: "card",
+      email: null,
     });
   });
 
@@ -118,6 +119,7 @@ describe("the top-up form", () => {
       idempotencyKey: KEY,
       fromSavedLine: true,
       method: "card",
+      email: null,
     });
   });
 
@@ -183,16 +185,43 @@ describe("masked lines", () => {
       idempotency_key: crypto.randomUUID(),
     };
     for (const method of ["card", "cash", "spei"]) {
-      const parsed = topupSchema([]).safeParse({ ...base, payment_method: method });
+      const parsed = topupSchema({ savedLines: [], askEmail: false }).safeParse({
+        ...base,
+        payment_method: method,
+      });
       expect(parsed.success && parsed.data.method).toBe(method);
     }
-    const none = topupSchema([]).safeParse(base);
+    const none = topupSchema({ savedLines: [], askEmail: false }).safeParse(base);
     expect(none.success && none.data.method).toBe("card");
-    const unknown = topupSchema([]).safeParse({ ...base, payment_method: "bitcoin" });
+    const unknown = topupSchema({ savedLines: [], askEmail: false }).safeParse({
+      ...base,
+      payment_method: "bitcoin",
+    });
     expect(unknown.success).toBe(false);
     expect(unknown.error?.issues[0]).toMatchObject({
       path: ["payment_method"],
       message: "topup:errors.paymentMethodRequired",
     });
+  });
+
+  it("takes an optional e-mail for the receipt only from a customer without an account", () => {
+    const base = {
+      phone_number: "5512345678",
+      phone_number_confirm: "5512345678",
+      amount: "100",
+      idempotency_key: crypto.randomUUID(),
+    };
+    const guest = topupSchema({ savedLines: [], askEmail: true });
+    expect(guest.safeParse(base).data?.email).toBeNull();
+    expect(guest.safeParse({ ...base, email: "  " }).data?.email).toBeNull();
+    expect(guest.safeParse({ ...base, email: " ana@example.com " }).data?.email).toBe(
+      "ana@example.com",
+    );
+    const wrong = guest.safeParse({ ...base, email: "ana@" });
+    expect(wrong.error?.issues).toEqual([
+      expect.objectContaining({ path: ["email"], message: "topup:errors.emailInvalid" }),
+    ]);
+    const signedIn = topupSchema({ savedLines: [], askEmail: false });
+    expect(signedIn.safeParse({ ...base, email: "ana@" }).data?.email).toBeNull();
   });
 });

@@ -16,6 +16,15 @@ export interface TopupInput {
   /** True when the customer picked a line they had topped up before. */
   fromSavedLine: boolean;
   method: PaymentMethod;
+  /** Where to send the receipt; null when not asked or left empty. */
+  email: string | null;
+}
+
+export interface TopupFormOptions {
+  /** Lines the signed-in customer topped up before (none without an account). */
+  savedLines: readonly string[];
+  /** Without an account the form offers an optional e-mail for the receipt. */
+  askEmail: boolean;
 }
 
 /**
@@ -24,7 +33,7 @@ export interface TopupInput {
  * after a failed object would hide the phone-number mistakes until the amount is fixed).
  * Messages are keys of the "topup" namespace, translated where they are shown.
  */
-export function topupSchema(savedLines: readonly string[]) {
+export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
   return z
     .object({
       saved_line: z.string().optional(),
@@ -33,6 +42,7 @@ export function topupSchema(savedLines: readonly string[]) {
       amount: z.string().optional(),
       idempotency_key: z.string().optional(),
       payment_method: z.string().optional(),
+      email: z.string().optional(),
     })
     .superRefine((raw, ctx) => {
       const issue = (path: string, key: string) =>
@@ -61,6 +71,10 @@ export function topupSchema(savedLines: readonly string[]) {
       if (!raw.idempotency_key || !z.uuid().safeParse(raw.idempotency_key).success) {
         issue("idempotency_key", "expired");
       }
+      const email = raw.email?.trim();
+      if (askEmail && email && (email.length > 254 || !z.email().safeParse(email).success)) {
+        issue("email", "emailInvalid");
+      }
       // The form offers card checked: a request without a choice pays by card.
       if (raw.payment_method !== undefined && !isPaymentMethod(raw.payment_method)) {
         issue("payment_method", "paymentMethodRequired");
@@ -74,6 +88,7 @@ export function topupSchema(savedLines: readonly string[]) {
         idempotencyKey: raw.idempotency_key ?? "",
         fromSavedLine: chosen !== null,
         method: isPaymentMethod(raw.payment_method) ? raw.payment_method : "card",
+        email: askEmail ? raw.email?.trim() || null : null,
       };
     });
 }

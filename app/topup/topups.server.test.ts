@@ -50,7 +50,13 @@ afterEach(async () => {
 });
 
 function create(customerSub: string, key = crypto.randomUUID(), phoneNumber = "5512345678") {
-  return createTopup(db, { customerSub, idempotencyKey: key, phoneNumber, amount: 100 });
+  return createTopup(db, {
+    customerSub,
+    email: null,
+    idempotencyKey: key,
+    phoneNumber,
+    amount: 100,
+  });
 }
 
 async function created(customerSub: string, phoneNumber = "5512345678") {
@@ -98,6 +104,7 @@ describe("creating a top-up", () => {
     const first = await create(ANA, key);
     const again = await createTopup(db, {
       customerSub: ANA,
+      email: null,
       idempotencyKey: key,
       phoneNumber: "5599998888",
       amount: 500,
@@ -151,13 +158,16 @@ describe("ownership", () => {
       full_name: "Ana López",
       email: "ana@example.com",
       phone_number: "5512345678",
-      street: "Calle 1",
-      exterior_number: "10",
-      interior_number: undefined,
-      neighborhood: "Centro",
-      postal_code: "06000",
-      municipality: "Cuauhtémoc",
-      state: "CMX",
+      sim_type: "physical",
+      delivery: {
+        street: "Calle 1",
+        exterior_number: "10",
+        interior_number: undefined,
+        neighborhood: "Centro",
+        postal_code: "06000",
+        municipality: "Cuauhtémoc",
+        state: "CMX",
+      },
     };
     const mine = await placeOrder(db, {
       idempotencyKey: crypto.randomUUID(),
@@ -243,7 +253,7 @@ describe("saved lines and the account overview", () => {
     expect(history.topups).toEqual([
       expect.objectContaining({
         folio: topup.folio,
-        href: `/my-account/recarga/${topup.folio}`,
+        href: `/recarga/${topup.id}`,
         maskedLine: "55 •••• 2222",
         status: "paid",
       }),

@@ -15,8 +15,13 @@ export const TOPUP_SERIES = "REC";
 export const TOPUP_PAYMENT_PURPOSE = "topup";
 
 export interface Topup {
+  /** Unguessable: the receipt's address. */
   id: string;
   folio: string;
+  /** The customer signed in when topping up; null without an account. */
+  customerSub: string | null;
+  /** Where the receipt goes (the account's address when signed in), if any. */
+  email: string | null;
   phoneNumber: string;
   amount: number;
   status: TopupStatus;
@@ -28,6 +33,8 @@ function toTopup(row: TopupsTable): Topup {
   return {
     id: row.id,
     folio: row.folio,
+    customerSub: row.customer_sub,
+    email: row.email,
     phoneNumber: row.phone_number,
     amount: Number(row.amount),
     status: row.status,
@@ -37,7 +44,8 @@ function toTopup(row: TopupsTable): Topup {
 }
 
 export interface CreateTopupInput {
-  customerSub: string;
+  customerSub: string | null;
+  email: string | null;
   idempotencyKey: string;
   phoneNumber: string;
   amount: number;
@@ -52,7 +60,18 @@ async function findByKey(db: Db, key: string) {
   return db.selectFrom("topups").selectAll().where("idempotency_key", "=", key).executeTakeFirst();
 }
 
-function answerFor(row: TopupsTable, customerSub: string, kind: "created" | "existing") {
+/** Whether a form with this idempotency key already created its top-up (sending it again is free). */
+export async function topupKeyUsed(db: Db, key: string): Promise<boolean> {
+  return (await findByKey(db, key)) !== undefined;
+}
+
+/** The top-up with this unguessable id, whoever made it: its receipt's address is the key. */
+export async function findTopup(db: Db, id: string): Promise<Topup | null> {
+  const row = await db.selectFrom("topups").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toTopup(row) : null;
+}
+
+function answerFor(row: TopupsTable, customerSub: string | null, kind: "created" | "existing") {
   return row.customer_sub === customerSub
     ? { kind, topup: toTopup(row) }
     : ({ kind: "conflict" } as const);
@@ -75,6 +94,7 @@ export async function createTopup(db: Db, input: CreateTopupInput): Promise<Crea
         folio: await nextFolio(trx, TOPUP_SERIES),
         idempotency_key: input.idempotencyKey,
         customer_sub: input.customerSub,
+        email: input.email,
         phone_number: input.phoneNumber,
         amount: input.amount,
         status: "pending_payment",
@@ -192,7 +212,6 @@ export function beginTopupPayment(
   context: AppLoadContext,
   topup: Topup,
   method: PaymentMethod,
-  customerEmail: string | null,
 ): Promise<BeginPaymentResult> {
   const origin = context.config.publicOrigin;
   return context.payments.begin({
@@ -205,9 +224,9 @@ export function beginTopupPayment(
       amount: formatMoney(topup.amount),
       masked: maskPhoneNumber(topup.phoneNumber),
     }),
-    returnUrl: `${origin}${receiptPath(topup.folio)}`,
+    returnUrl: `${origin}${receiptPath(topup.id)}`,
     origin,
-    customerEmail,
+    customerEmail: topup.email,
   });
 }
 
@@ -220,15 +239,14 @@ export async function payTopup(
   context: AppLoadContext,
   topup: Topup,
   method: PaymentMethod,
-  customerEmail: string | null,
 ): Promise<Response> {
   try {
-    const result = await beginTopupPayment(context, topup, method, customerEmail);
-    const target = result.kind === "redirect" ? result.url : receiptPath(topup.folio);
+    const result = await beginTopupPayment(context, topup, method);
+    const target = result.kind === "redirect" ? result.url : receiptPath(topup.id);
     return redirect(target, { status: 303 });
   } catch (error) {
     if (!isPaymentProviderUnavailable(error)) throw error;
     setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
-    return redirect(receiptPath(topup.folio), { status: 303 });
+    return redirect(receiptPath(topup.id), { status: 303 });
   }
 }

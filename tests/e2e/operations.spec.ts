@@ -105,7 +105,13 @@ test("production refuses to start on the payment sandbox or the identity emulato
   for (const named of ["COGNITO_USER_POOL_ID", "ALLOW_EMBEDDED_IDENTITY=true"]) {
     expect(lines[0]).toContain(named);
   }
-  for (const named of ["PAYMENT_PROVIDER", "ALLOW_SANDBOX_PAYMENTS=true", "PUBLIC_BASE_URL"]) {
+  for (const named of [
+    "PAYMENT_PROVIDER",
+    "ALLOW_SANDBOX_PAYMENTS=true",
+    "ESIM_PROVIDER=es2plus",
+    "ALLOW_SANDBOX_ESIM=true",
+    "PUBLIC_BASE_URL",
+  ]) {
     expect(lines[0]).toContain(named);
   }
 });
@@ -117,7 +123,10 @@ test("a production test environment says so on every page and in /readyz", async
   try {
     await waitForHealth(baseUrl, server);
     const ready = await (await fetch(`${baseUrl}/readyz`)).json();
-    expect(ready).toMatchObject({ testEnvironment: true, testDoubles: ["payments", "identity"] });
+    expect(ready).toMatchObject({
+      testEnvironment: true,
+      testDoubles: ["payments", "identity", "esim"],
+    });
     for (const path of ["/", "/plans", "/help-center", "/auth/sign-in", "/cart"]) {
       // Plain HTTP: the page as a browser without JavaScript gets it.
       const html = await (await fetch(`${baseUrl}${path}`)).text();

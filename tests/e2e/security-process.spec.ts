@@ -79,6 +79,40 @@ test("per address: the limit answers a Spanish 429 whatever account is tried", a
   }
 });
 
+test("top-ups per address: a Spanish 429 past the limit, whatever number; the same form sent again is free", async () => {
+  const port = freePort(test.info().workerIndex);
+  const base = `http://localhost:${port}`;
+  const server = await running({ TOPUP_RATE_LIMIT_PER_IP: "3" }, port);
+  try {
+    const topUp = (line: string, key: string) =>
+      fetch(`${base}/recarga`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          phone_number: line,
+          phone_number_confirm: line,
+          amount: "50",
+          payment_method: "card",
+          idempotency_key: key,
+        }),
+        redirect: "manual",
+      });
+    const firstKey = crypto.randomUUID();
+    expect((await topUp("5510000001", firstKey)).status).toBe(303);
+    for (const line of ["5510000002", "5510000003"]) {
+      expect((await topUp(line, crypto.randomUUID())).status).toBe(303);
+    }
+    const refused = await topUp("5510000004", crypto.randomUUID());
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain("Por seguridad limitamos las recargas seguidas");
+    // A double click after the limit finds the top-up it already created.
+    expect((await topUp("5510000001", firstKey)).status).toBe(303);
+  } finally {
+    await stopServer(server);
+  }
+});
+
 test("in production every cookie is __Host-, Secure, HttpOnly and SameSite", async () => {
   const port = freePort(test.info().workerIndex);
   const base = `http://localhost:${port}`;

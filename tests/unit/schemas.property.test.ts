@@ -20,7 +20,7 @@ import {
   verifyUserSchema,
   type Translate,
 } from "~/auth/schemas";
-import { checkoutSchema } from "~/checkout/checkout-schema";
+import { CHECKOUT_FIELDS, checkoutSchema } from "~/checkout/checkout-schema";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setSpanishValidationMessages } from "~/lib/validation-messages";
 import { createCardSchema } from "~/payments/sandbox/card-rules";
@@ -37,12 +37,13 @@ const authT = getFixedT("auth") as Translate;
 const shown = getFixedT("common");
 
 const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
-  checkout: { schema: checkoutSchema, fields: Object.keys(checkoutSchema.shape) },
+  checkout: { schema: checkoutSchema(), fields: CHECKOUT_FIELDS },
   portability: { schema: portabilitySchema, fields: Object.keys(portabilitySchema.shape) },
   "portability status": { schema: statusLookupSchema, fields: ["folio", "numero"] },
   "top-up": {
-    schema: topupSchema(["5512345678"]),
+    schema: topupSchema({ savedLines: ["5512345678"], askEmail: true }),
     fields: [
+      "email",
       "saved_line",
       "phone_number",
       "phone_number_confirm",

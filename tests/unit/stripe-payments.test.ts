@@ -33,13 +33,16 @@ const customer = {
   full_name: "Ana López",
   email: "ana@example.com",
   phone_number: "5512345678",
-  street: "Calle 1",
-  exterior_number: "10",
-  interior_number: undefined,
-  neighborhood: "Centro",
-  postal_code: "06000",
-  municipality: "Cuauhtémoc",
-  state: "CMX" as const,
+  sim_type: "physical" as const,
+  delivery: {
+    street: "Calle 1",
+    exterior_number: "10",
+    interior_number: undefined,
+    neighborhood: "Centro",
+    postal_code: "06000",
+    municipality: "Cuauhtémoc",
+    state: "CMX" as const,
+  },
 };
 
 let stub: StripeStub;

@@ -50,6 +50,11 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
           {t("nav.plans")}
         </NavLink>
       </li>
+      <li>
+        <NavLink to="/recarga" className={linkClass} onClick={closeMenu} prefetch="intent">
+          {t("nav.topUp")}
+        </NavLink>
+      </li>
       {shell ? (
         <li>
           <ExternalLink

@@ -4,6 +4,7 @@ import * as portability from "./0002-portability";
 import * as topups from "./0003-topups";
 import * as revokedAccess from "./0004-revoked-access";
 import * as paymentMethods from "./0005-payment-methods";
+import * as recargaAndEsim from "./0006-recarga-and-esim";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003-topups": topups,
   "0004-revoked-access": revokedAccess,
   "0005-payment-methods": paymentMethods,
+  "0006-recarga-and-esim": recargaAndEsim,
 };

@@ -1,0 +1,165 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import type { FocusEvent } from "react";
+import { formatMoney } from "~/catalog/money";
+import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
+import { ChoiceGroup } from "~/components/ui/choice-group";
+import { FormErrorSummary, TextField } from "~/components/ui/form-field";
+import { useTranslation } from "~/i18n/react";
+import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
+import { TOPUP_PATH } from "~/topup/paths";
+import { maskPhoneNumber } from "~/topup/phone";
+import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
+
+export interface TopupFormProps {
+  savedLines: string[];
+  askEmail: boolean;
+  idempotencyKey: string;
+  voucherHours: number;
+  lastResult: SubmissionResult<string[]> | undefined;
+}
+
+/**
+ * The top-up form, the same at /recarga (anyone) and /my-account/recarga (saved lines first).
+ * A plain form: radio buttons and text fields that work without JavaScript.
+ */
+export function TopupForm({
+  savedLines: lines,
+  askEmail,
+  idempotencyKey,
+  voucherHours,
+  lastResult,
+}: TopupFormProps) {
+  const navigation = useNavigation();
+  const { t } = useTranslation("topup");
+  const schema = topupSchema({ savedLines: lines, askEmail });
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { saved_line: lines[0], payment_method: "card" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  // The key of the submission being corrected, so that fixing a mistake keeps the same top-up.
+  const key =
+    typeof fields.idempotency_key.initialValue === "string"
+      ? fields.idempotency_key.initialValue
+      : idempotencyKey;
+  // With JavaScript: typing a number means "another number", so the saved line is deselected.
+  const chooseOtherLine = (event: FocusEvent<HTMLInputElement>) => {
+    const choice = event.currentTarget.form?.elements.namedItem(fields.saved_line.name);
+    if (choice instanceof RadioNodeList) choice.value = OTHER_LINE;
+  };
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="max-w-3xl space-y-8">
+      <FormErrorSummary
+        formErrors={form.errors}
+        fieldsRefused={lastResult?.status === "error" && !form.valid}
+        summaryKey="topup:form.errorSummary"
+      />
+      <input type="hidden" name={fields.idempotency_key.name} value={key} />
+      {lines.length ? (
+        <ChoiceGroup
+          meta={fields.saved_line}
+          legend={t("form.savedLinesLegend")}
+          choices={[
+            ...lines.map((line) => ({
+              value: line,
+              label: t("form.savedLine", { masked: maskPhoneNumber(line) }),
+              description: t("form.savedLineHint"),
+              testId: "saved-line",
+            })),
+            {
+              value: OTHER_LINE,
+              label: t("form.otherLine"),
+              description: t("form.otherLineHint"),
+            },
+          ]}
+        />
+      ) : null}
+      <fieldset className="space-y-4">
+        <legend className="mb-2 text-xl font-bold text-slate-900">
+          {lines.length ? t("form.otherLine") : t("form.newLineHeading")}
+        </legend>
+        <div onFocus={lines.length ? chooseOtherLine : undefined} className="space-y-4">
+          <TextField
+            meta={fields.phone_number}
+            type="tel"
+            label={t("form.phone_number")}
+            hint={t("form.phone_number_hint")}
+            autoComplete="off"
+            inputMode="tel"
+          />
+          <TextField
+            meta={fields.phone_number_confirm}
+            type="tel"
+            label={t("form.phone_number_confirm")}
+            hint={t("form.phone_number_confirm_hint")}
+            autoComplete="off"
+            inputMode="tel"
+          />
+        </div>
+      </fieldset>
+      <ChoiceGroup
+        meta={fields.amount}
+        legend={t("form.amountLegend")}
+        columns="grid-cols-2 md:grid-cols-4"
+        choices={TOPUP_AMOUNTS.map((offer) => {
+          const data = formatData(offer.dataMb);
+          return {
+            value: String(offer.amount),
+            label: formatMoney(offer.amount),
+            testId: "topup-amount",
+            description: (
+              <>
+                {t("form.validity", { count: offer.validityDays })}
+                <br />
+                {t("form.data", { value: data.value, unit: data.unit })}
+                {offer.unlimitedSocial ? (
+                  <>
+                    <br />
+                    {t("form.unlimitedSocial")}
+                  </>
+                ) : null}
+              </>
+            ),
+          };
+        })}
+      />
+      {askEmail ? (
+        <TextField
+          meta={fields.email}
+          type="email"
+          label={t("form.email")}
+          hint={t("form.email_hint")}
+          autoComplete="email"
+        />
+      ) : null}
+      <PaymentMethodChoice meta={fields.payment_method} voucherHours={voucherHours} />
+      <div>
+        <button
+          type="submit"
+          disabled={submitting}
+          className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80 sm:w-auto"
+        >
+          {submitting ? t("form.submitting") : t("form.submit")}
+        </button>
+        <p className="mt-2 text-sm text-slate-700">{t("form.paymentNote")}</p>
+      </div>
+      {askEmail ? (
+        <p className="text-slate-800" data-testid="topup-sign-in-hint">
+          {t("form.signInHint")}{" "}
+          <Link
+            to={`/auth/sign-in?redirectTo=${encodeURIComponent(TOPUP_PATH)}`}
+            className="font-medium text-secondary underline underline-offset-4"
+          >
+            {t("form.signInLink")}
+          </Link>
+        </p>
+      ) : null}
+    </Form>
+  );
+}

@@ -1,0 +1,41 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { getCustomer } from "~/auth/session.server";
+import { TopupForm } from "~/components/topup/topup-form";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { titleMeta } from "~/lib/meta";
+import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
+
+// The payment methods are worded once, in the commerce messages.
+export const handle = { i18n: ["topup", "commerce"] };
+
+export const meta = titleMeta;
+
+/**
+ * Top up any line, no account needed. A signed-in customer gets their saved lines too, and the
+ * top-up appears in their history.
+ */
+export async function loader({ context }: LoaderFunctionArgs) {
+  return {
+    title: getFixedT()("pages.topUp.title"),
+    ...(await loadTopupForm(context, getCustomer(context))),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return submitTopup(context, request, getCustomer(context));
+}
+
+export default function TopUpPage() {
+  const form = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const { t } = useTranslation("topup");
+  return (
+    <>
+      <PageHeader title={t("common:pages.topUp.heading")}>{t("form.intro")}</PageHeader>
+      <TopupForm {...form} lastResult={lastResult} />
+    </>
+  );
+}

@@ -1,0 +1,217 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { getCustomer } from "~/auth/session.server";
+import { formatMoney } from "~/catalog/money";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { titleMeta } from "~/lib/meta";
+import { findTopupAmount, formatData } from "~/topup/amounts";
+import { addDays, formatDate, formatDateTime } from "~/lib/dates";
+import { maskPhoneNumber } from "~/topup/phone";
+import { PayForm } from "~/components/payments/pay-form";
+import { receiptPath, TOPUP_PATH } from "~/topup/paths";
+import { PaymentInstructions } from "~/components/payments/payment-instructions";
+import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { paymentView } from "~/payments/payment-view.server";
+import { findTopup, payTopup, TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
+
+// Decline reasons are the payment's, worded once in the commerce messages.
+export const handle = { i18n: ["topup", "commerce"] };
+
+/** The address is the key to the receipt: search engines must not keep it. */
+export const meta: typeof titleMeta = (args) => [
+  ...titleMeta(args),
+  { name: "robots", content: "noindex" },
+];
+
+/** The top-up whose unguessable id is in the address, or a 404 that tells nothing. */
+async function loadTopup(context: LoaderFunctionArgs["context"], id: string | undefined) {
+  const topup = id ? await findTopup(context.db, id) : null;
+  if (!topup) throw data(null, { status: 404 });
+  return topup;
+}
+
+export async function loader({ context, params }: LoaderFunctionArgs) {
+  let topup: Topup = await loadTopup(context, params.id);
+  let payment = await context.payments.latest(TOPUP_PAYMENT_PURPOSE, topup.id);
+  if (topup.status === "pending_payment" && payment?.status === "pending") {
+    // Back from the provider before its notification arrived: ask it directly.
+    payment = await context.payments.refresh(payment);
+    topup = await loadTopup(context, params.id);
+  }
+  const offer = findTopupAmount(topup.amount);
+  const customer = getCustomer(context);
+  return data(
+    {
+      title: getFixedT("topup")("receipt.title", { folio: topup.folio }),
+      receipt: {
+        id: topup.id,
+        folio: topup.folio,
+        maskedLine: maskPhoneNumber(topup.phoneNumber),
+        amount: topup.amount,
+        date: formatDateTime(topup.paidAt ?? topup.createdAt),
+        status: topup.status,
+        offer: offer
+          ? {
+              validityDays: offer.validityDays,
+              data: formatData(offer.dataMb),
+              validUntil: topup.paidAt
+                ? formatDate(addDays(topup.paidAt, offer.validityDays))
+                : null,
+            }
+          : null,
+        ownedBySignedInCustomer: customer !== null && customer.sub === topup.customerSub,
+      },
+      payment: paymentView(payment),
+      voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+/**
+ * Pay after a decline, resume a payment left open, or pay another way than the voucher issued,
+ * without a second top-up.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const topup = await loadTopup(context, params.id);
+  if (topup.status !== "pending_payment") {
+    return redirect(receiptPath(topup.id), { status: 303 });
+  }
+  const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  return payTopup(context, topup, submission.value.payment_method);
+}
+
+export default function TopupReceiptPage() {
+  const { receipt, payment, voucherHours } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const { t } = useTranslation("topup");
+  const paid = receipt.status === "paid";
+  const cancelled = receipt.status === "cancelled";
+  const pending = receipt.status === "pending_payment";
+  const declined = pending && payment?.status === "declined";
+  const instructions = pending ? (payment?.instructions ?? null) : null;
+  const statusKey = declined ? "declined" : receipt.status;
+  const fact = (label: string, value: string, testId: string, tone = "text-slate-900") => (
+    <div className="rounded-lg border border-slate-200 bg-white p-4">
+      <dt className="text-sm font-medium text-slate-700">{label}</dt>
+      <dd className={`text-xl font-extrabold ${tone}`} data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+
+  return (
+    <>
+      <PageHeader title={t("receipt.heading")}>
+        {paid
+          ? t("receipt.paidLead")
+          : cancelled
+            ? t("receipt.cancelledLead", { folio: receipt.folio })
+            : declined
+              ? null
+              : instructions
+                ? t("receipt.voucherLead")
+                : t("receipt.pendingLead")}
+      </PageHeader>
+
+      <dl className="mb-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5" data-testid="topup-receipt">
+        {fact(t("receipt.folio"), receipt.folio, "topup-folio")}
+        {fact(t("receipt.line"), receipt.maskedLine, "topup-line")}
+        {fact(t("receipt.amount"), formatMoney(receipt.amount), "topup-amount")}
+        {fact(t("receipt.date"), receipt.date, "topup-date")}
+        {fact(
+          t("receipt.status"),
+          t(`receipt.statuses.${statusKey}`),
+          "topup-status",
+          paid ? "text-primary-dark" : declined || cancelled ? "text-error" : "text-slate-900",
+        )}
+      </dl>
+
+      {receipt.offer ? (
+        <p className="mb-6 text-slate-800">
+          <span className="font-semibold">{t("receipt.benefits")}:</span>{" "}
+          {t("form.validity", { count: receipt.offer.validityDays })} ·{" "}
+          {t("form.data", { value: receipt.offer.data.value, unit: receipt.offer.data.unit })}
+          {receipt.offer.validUntil ? (
+            <>
+              <br />
+              <span data-testid="topup-valid-until">
+                {t("receipt.validUntil", {
+                  count: receipt.offer.validityDays,
+                  date: receipt.offer.validUntil,
+                })}
+              </span>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+
+      {paid && payment?.cardBrand && payment.cardLast4 ? (
+        <p className="mb-6 text-sm text-slate-700">
+          {t("receipt.paidWith", {
+            brand: t(`commerce:payment.brands.${payment.cardBrand}`),
+            last4: payment.cardLast4,
+          })}
+        </p>
+      ) : null}
+
+      {declined ? (
+        <section
+          role="alert"
+          className="mb-8 rounded border-l-4 border-error bg-error-soft px-4 py-4 text-error"
+          data-testid="topup-declined"
+        >
+          <p className="font-semibold">
+            {t("receipt.declinedLead", {
+              reason: t(
+                `commerce:payment.declineReasons.${payment?.declineReason ?? "card_declined"}`,
+              ),
+            })}
+          </p>
+          <p className="mt-1 text-slate-900">
+            {t("receipt.declinedKept", { folio: receipt.folio })}
+          </p>
+        </section>
+      ) : null}
+
+      {instructions ? (
+        <PaymentInstructions instructions={instructions} amount={receipt.amount} />
+      ) : null}
+
+      {pending ? (
+        <PayForm
+          payment={payment}
+          voucherHours={voucherHours}
+          lastResult={lastResult}
+          submitLabel={
+            declined
+              ? t("receipt.retry")
+              : payment?.checkoutUrl
+                ? t("receipt.payNow")
+                : t("receipt.pay")
+          }
+          refreshTo={declined ? null : receiptPath(receipt.id)}
+        />
+      ) : null}
+
+      <p className="mb-4 text-sm text-slate-700 print:hidden">{t("receipt.keepAddress")}</p>
+      <p className="flex flex-wrap gap-6">
+        <Link to={TOPUP_PATH} className="font-medium text-secondary underline underline-offset-4">
+          {t("receipt.another")}
+        </Link>
+        {receipt.ownedBySignedInCustomer ? (
+          <Link
+            to="/my-account"
+            className="font-medium text-secondary underline underline-offset-4"
+          >
+            {t("receipt.backToAccount")}
+          </Link>
+        ) : null}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type { Customer } from "~/auth/tokens";
+import type { Config } from "~/config.server";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
+import type { RateLimitRule } from "~/lib/rate-limit";
+import { receiptPath } from "./paths";
+import { topupSchema } from "./topup-schema";
+import { createTopup, payTopup, savedLines, topupKeyUsed } from "./topups.server";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** New top-ups allowed per hour from one address and to one number. */
+export function topupLimits(config: Config): Record<"perIp" | "perLine", RateLimitRule> {
+  return {
+    perIp: { limit: config.TOPUP_RATE_LIMIT_PER_IP, windowMs: HOUR_MS },
+    perLine: { limit: config.TOPUP_RATE_LIMIT_PER_LINE, windowMs: HOUR_MS },
+  };
+}
+
+/**
+ * What the top-up form needs, for a signed-in customer (their saved lines) or anyone (an optional
+ * e-mail for the receipt). Each visit gets a new idempotency key: the same form sent twice finds
+ * the top-up the first sending created, while a new visit is a new top-up — customers top up the
+ * same line every week.
+ */
+export async function loadTopupForm(context: AppLoadContext, customer: Customer | null) {
+  return {
+    savedLines: customer ? await savedLines(context.db, customer.sub) : [],
+    askEmail: customer === null,
+    idempotencyKey: crypto.randomUUID(),
+    voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+  };
+}
+
+/**
+ * The top-up form sent: checked, limited (a new top-up only: the same form sent again creates
+ * nothing and costs nothing), created once per key, then on to its payment.
+ */
+export async function submitTopup(
+  context: AppLoadContext,
+  request: Request,
+  customer: Customer | null,
+) {
+  const lines = customer ? await savedLines(context.db, customer.sub) : [];
+  const submission = parseWithZod(await request.formData(), {
+    schema: topupSchema({ savedLines: lines, askEmail: customer === null }),
+  });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { phoneNumber, amount, idempotencyKey, method, email } = submission.value;
+  try {
+    if (!(await topupKeyUsed(context.db, idempotencyKey))) {
+      const limits = topupLimits(context.config);
+      const verdict = context.rateLimiter.consume([
+        { key: `topup-ip:${context.clientIp}`, rule: limits.perIp },
+        { key: `topup-line:${phoneNumber}`, rule: limits.perLine },
+      ]);
+      if (!verdict.allowed) {
+        context.logger.warn({ msg: "top-ups over the limit", requestId: context.requestId });
+        return data(submission.reply({ formErrors: ["topup:errors.rateLimited"] }), {
+          status: 429,
+          headers: { "Retry-After": String(verdict.retryAfterSeconds) },
+        });
+      }
+    }
+    const created = await createTopup(context.db, {
+      customerSub: customer?.sub ?? null,
+      email: customer?.email ?? email,
+      idempotencyKey,
+      phoneNumber,
+      amount,
+    });
+    if (created.kind === "conflict") {
+      return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
+    }
+    const { topup } = created;
+    if (topup.status === "paid") return redirect(receiptPath(topup.id), { status: 303 });
+    return await payTopup(context, topup, method);
+  } catch (error) {
+    return databaseBusyOrRethrow(
+      context,
+      "top-up",
+      error,
+      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    );
+  }
+}
