@@ -50,7 +50,7 @@ export const NIP_VALIDITY_DAYS = 5;
  * sent over WhatsApp, as registered in content/legal/tarifas.md; a new eSIM QR code costs nothing.
  * Shipping follows SHIPPING_PRICE.
  */
-export const SIM_REPLACEMENT_PRICE = { physical: 50, esim: 0 } as const;
+export const SIM_REPLACEMENT_PRICE: Readonly<Record<SimType, number>> = { physical: 50, esim: 0 };
 
 /** After a plan expires, the line keeps its number (and its unused data) for this many months. */
 export const NUMBER_KEPT_MONTHS = 12;
