@@ -40,3 +40,39 @@ export const LINE_ACTIVATION = { usualMinutes: 15, maxHours: 2 } as const;
 
 /** The regulator's maximum from an accepted portability request to the number working here. */
 export const PORTABILITY_MAX_HOURS = 24;
+
+/** Calendar days a portability NIP from the 051 stays valid (set by the regulator). */
+export const NIP_VALIDITY_DAYS = 5;
+
+/**
+ * Replacing a lost, stolen or damaged SIM keeps the number. It is not a purchase with a plan, so
+ * decision 0066 (SIM_PRICE) does not cover it: the physical card is charged by a payment link
+ * sent over WhatsApp, as registered in content/legal/tarifas.md; a new eSIM QR code costs nothing.
+ * Shipping follows SHIPPING_PRICE.
+ */
+export const SIM_REPLACEMENT_PRICE: Readonly<Record<SimType, number>> = { physical: 50, esim: 0 };
+
+/** After a plan expires, the line keeps its number (and its unused data) for this many months. */
+export const NUMBER_KEPT_MONTHS = 12;
+
+/** Days of SMS notice before a number left without top-ups for NUMBER_KEPT_MONTHS is released. */
+export const NUMBER_RELEASE_NOTICE_DAYS = 30;
+
+/** Shares of the plan's data used at which the network sends an SMS. */
+export const DATA_USAGE_ALERT_PERCENTS = [80, 100] as const;
+
+/** Days before a plan expires that the network sends an SMS reminder. */
+export const EXPIRY_REMINDER_DAYS = 3;
+
+/**
+ * The fair-use thresholds of content/legal/politica-de-uso-justo.md: over `periodDays`, use above
+ * any of them counts as beyond personal use. Past `socialGb` the unlimited social networks slow
+ * to `socialThrottleKbps`.
+ */
+export const FAIR_USE = {
+  periodDays: 30,
+  minutes: 5000,
+  sms: 5000,
+  socialGb: 15,
+  socialThrottleKbps: 512,
+} as const;

@@ -1,11 +1,56 @@
+import {
+  DATA_USAGE_ALERT_PERCENTS,
+  ESIM_DELIVERY,
+  EXPIRY_REMINDER_DAYS,
+  FAIR_USE,
+  LINE_ACTIVATION,
+  NIP_VALIDITY_DAYS,
+  NUMBER_KEPT_MONTHS,
+  NUMBER_RELEASE_NOTICE_DAYS,
+  PHYSICAL_SIM_DELIVERY,
+  PORTABILITY_MAX_HOURS,
+  SIM_PRICE,
+  SIM_REPLACEMENT_PRICE,
+} from "~/catalog/terms";
 import type { HelpArticle, HelpCategory } from "./content";
+import {
+  CITY_DELIVERY_TEXT,
+  costsText,
+  countText,
+  DELIVERY_RANGE_TEXT,
+  ELSEWHERE_DELIVERY_TEXT,
+  hotspotText,
+  isFree,
+  listText,
+  mexicoOnlyPlans,
+  numberText,
+  PHYSICAL_SIM_COST_TEXT,
+  planNames,
+  priceText,
+  SHIPPING_TEXT,
+  simAvailabilityText,
+  TOPUP_LINES,
+} from "./facts";
 
 /*
  * The help centre's questions and answers: customer content, edited here rather than in code.
  * Markup (see content.ts): `literal` for what the customer types or reads exactly, [words](/path)
  * for a page of this site, [words](chat) for the WhatsApp chat. A slug is a published address
  * (/help-center#slug): never rename one. Order here is the order on the page.
+ *
+ * Prices, benefits and times are never typed here: they come from the plan catalogue, the top-up
+ * amounts and the store's terms (~/catalog/terms), through the phrases of ./facts, so a change of
+ * terms changes every answer. content.test.ts fails on a price or a data amount the data lacks.
  */
+
+const ACTIVATION_MAX = countText(LINE_ACTIVATION.maxHours, "hora", "horas");
+const PORTABILITY_MAX = countText(PORTABILITY_MAX_HOURS, "hora", "horas");
+const NIP_VALIDITY = countText(NIP_VALIDITY_DAYS, "día natural", "días naturales");
+const NUMBER_KEPT = countText(NUMBER_KEPT_MONTHS, "mes", "meses");
+const ESIM_EMAIL = countText(ESIM_DELIVERY.emailWithinMinutes, "minuto", "minutos");
+const DATA_ALERTS = listText(DATA_USAGE_ALERT_PERCENTS.map((percent) => `el ${percent} %`));
+const EXPIRY_REMINDER = countText(EXPIRY_REMINDER_DAYS, "día", "días");
+const MEXICO_ONLY = mexicoOnlyPlans();
 
 export const HELP_CATEGORIES: HelpCategory[] = [
   {
@@ -67,14 +112,14 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "Apaga tu teléfono, abre la bandeja de la SIM con la herramienta o un clip y coloca la SIM de Conecta Móvil (si tu teléfono admite dos SIM, usa la ranura 1).",
           "Enciende el teléfono. En unos segundos debe aparecer el nombre Conecta Móvil o las barras de señal.",
-          "Si compraste tu plan en la tienda en línea, ya está pagado y se aplica solo. Si pediste la SIM por WhatsApp sin plan, elige uno en [Planes](/plans) y págalo.",
+          "Tu plan se pagó al comprar tu SIM en la tienda en línea, así que se aplica solo: no necesitas hacer una recarga.",
           "Vincula tu línea con tu CURP: te enviamos por SMS un enlace a nuestra plataforma de registro. Ten a la mano tu identificación oficial (INE, pasaporte o CURP biométrica).",
           "Reinicia el teléfono. Si tienes señal pero no navegas, configura el APN `internet.conectamovil.mx` (abajo explicamos cómo en Android y en iPhone).",
         ],
       },
       {
         kind: "paragraph",
-        text: "Si después de 2 horas sigues sin servicio, [escríbenos por WhatsApp](chat) con el número de tu pedido y lo revisamos contigo.",
+        text: `Si elegiste eSIM, en lugar de los dos primeros pasos instálala con el código QR de tu confirmación (te explicamos cómo en la sección eSIM). Si después de ${ACTIVATION_MAX} sigues sin servicio, [escríbenos por WhatsApp](chat) con el número de tu pedido y lo revisamos contigo.`,
       },
     ],
   },
@@ -86,7 +131,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Normalmente la línea queda activa en menos de 15 minutos después de confirmar tu pago y la vinculación con tu CURP. En casos excepcionales puede tardar hasta 2 horas.",
+        text: `Normalmente la línea queda activa en menos de ${countText(LINE_ACTIVATION.usualMinutes, "minuto", "minutos")} después de que se confirman tu pago y la vinculación con tu CURP. En casos excepcionales puede tardar hasta ${ACTIVATION_MAX}.`,
       },
       {
         kind: "list",
@@ -117,7 +162,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
           "En la tarjeta de plástico de donde desprendiste tu SIM viene impreso tu número.",
           "En el correo de confirmación de tu pedido o de tu eSIM.",
           "Marca `*100#` desde tu línea: verás en pantalla tu número, tu saldo y la vigencia de tu plan. Es gratis y no usa datos.",
-          "Inicia sesión en [Mi cuenta](/my-account).",
+          "Si ya recargaste tu línea con tu cuenta, aparece entre tus líneas guardadas en [Mi cuenta](/my-account).",
         ],
       },
       {
@@ -156,20 +201,28 @@ export const HELP_ARTICLES: HelpArticle[] = [
     slug: "como-pido-una-sim-fisica",
     category: "envio-de-sim",
     question: "¿Cómo pido una SIM física?",
-    keywords: ["chip", "comprar sim", "pedido", "whatsapp"],
+    keywords: ["chip", "comprar sim", "pedido", "tienda en línea", "carrito", "whatsapp"],
     answer: [
+      {
+        kind: "paragraph",
+        text: "Tu SIM la compras en línea junto con tu plan, sin salir de casa:",
+      },
       {
         kind: "steps",
         items: [
-          "Elige la opción «SIM física» del menú: se abre un chat de WhatsApp con el mensaje listo para enviarlo.",
-          "Envíanos tu nombre completo, tu dirección de entrega con código postal y un teléfono de contacto.",
-          "Elige tu plan en [Planes](/plans) y págalo en línea, o dinos en el chat cuál quieres.",
-          "Te confirmamos el pedido y, en cuanto sale, te mandamos el número de guía para rastrearlo.",
+          "Elige tu plan en [Planes](/plans) y agrégalo al carrito. Para ver solo los que se venden con SIM física, filtra por Tipo de SIM: [SIM física](/plans?sim_type=physical).",
+          "En el carrito, toca Continuar al pago. En Tipo de SIM elige SIM física y escribe tus datos de contacto y tu dirección de entrega con código postal.",
+          "Paga con tarjeta, en efectivo en una tienda o por transferencia SPEI.",
+          "En cuanto se confirma tu pago preparamos tu SIM. Cuando sale te enviamos el nombre de la paquetería y el número de guía para rastrearla.",
         ],
       },
       {
         kind: "paragraph",
-        text: "La SIM física cuesta $50 y el envío es gratis a todo México. Si tu teléfono admite eSIM, puedes elegirla sin costo al comprar tu plan y empezar a usar tu línea el mismo día, sin esperar paquetería.",
+        text: `${PHYSICAL_SIM_COST_TEXT} Llega ${DELIVERY_RANGE_TEXT}. Si tu teléfono admite eSIM, puedes elegirla en lugar de la SIM física y usar tu línea el mismo día, sin esperar paquetería. ${simAvailabilityText()}`,
+      },
+      {
+        kind: "paragraph",
+        text: "¿Tienes dudas antes de comprar? [Escríbenos por WhatsApp](chat) y te ayudamos con tu pedido.",
       },
     ],
   },
@@ -181,9 +234,11 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "list",
+        title:
+          "Tu SIM física llega a tu domicilio en estos plazos, contados desde que se confirma tu pago:",
         items: [
-          "Ciudades y zonas metropolitanas: de 2 a 5 días hábiles.",
-          "Localidades pequeñas o rurales: hasta 8 días hábiles.",
+          `Ciudades y zonas metropolitanas: ${CITY_DELIVERY_TEXT}.`,
+          `Localidades pequeñas o rurales: ${ELSEWHERE_DELIVERY_TEXT}.`,
         ],
       },
       {
@@ -192,7 +247,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Si pasó el plazo y el paquete no llega o la guía no muestra movimiento en 3 días hábiles, [escríbenos por WhatsApp](chat) y te enviamos otra SIM sin costo.",
+        text: `Si pasó el plazo y el paquete no llega o la guía no muestra movimiento en ${countText(PHYSICAL_SIM_DELIVERY.stalledDays, "día hábil", "días hábiles")}, [escríbenos por WhatsApp](chat) y te enviamos otra SIM sin costo.`,
       },
     ],
   },
@@ -206,7 +261,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         title: "eSIM:",
         items: [
-          "No tiene costo y llega por correo en minutos como un código QR: no esperas paquetería.",
+          `No esperas paquetería: el código QR para instalarla aparece en la confirmación de tu pedido en cuanto se aprueba tu pago, y también te llega por correo en menos de ${ESIM_EMAIL}.`,
           "No se pierde ni se daña, y puedes tenerla junto con otra SIM en el mismo teléfono.",
           "Solo funciona en teléfonos compatibles con eSIM.",
         ],
@@ -217,12 +272,12 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "Funciona en cualquier teléfono liberado.",
           "La cambias de teléfono solo con moverla de bandeja.",
-          "Cuesta $50 y llega a domicilio en 2 a 8 días hábiles, con envío gratis.",
+          `Llega a tu domicilio ${DELIVERY_RANGE_TEXT}, con ${SHIPPING_TEXT}.`,
         ],
       },
       {
         kind: "paragraph",
-        text: "Con las dos tienes los mismos planes, precios y beneficios.",
+        text: `Las dos vienen con tu plan y ${isFree(SIM_PRICE) ? "ninguna tiene costo" : `cuestan ${priceText(SIM_PRICE)}`}: la eliges en Tipo de SIM al pagar. ${simAvailabilityText()}`,
       },
     ],
   },
@@ -311,7 +366,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Sí. Todos los planes te permiten compartir tus datos con tus otros dispositivos (punto de acceso o hotspot), sin costo extra, hasta agotar los GB de tu plan. Lo que consuman esos dispositivos se descuenta de tus GB: las redes sociales ilimitadas solo aplican en las apps de tu teléfono, no en lo que navegas compartiendo.",
+        text: `${hotspotText()} Lo que consuman esos dispositivos se descuenta de tus GB: las redes sociales ilimitadas solo aplican en las apps de tu teléfono, no en lo que navegas compartiendo.`,
       },
       {
         kind: "steps",
@@ -343,15 +398,15 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Es la regla que protege la calidad de la red para todos: los beneficios ilimitados de tu plan (minutos y SMS a México, Estados Unidos y Canadá, y las redes sociales WhatsApp, Facebook, Messenger, Instagram, X y TikTok) son para el uso personal de una persona. Las videollamadas, las transmisiones en vivo y los enlaces que abren otros sitios sí consumen los datos de tu plan.",
+        text: "Es la regla que protege la calidad de la red para todos: los beneficios ilimitados de tu plan (las llamadas, los SMS y las redes sociales que incluye, según el plan) son para el uso personal de una persona. Las videollamadas, las transmisiones en vivo y los enlaces que abren otros sitios sí consumen los datos de tu plan.",
       },
       {
         kind: "list",
-        title: "Se considera que el uso excede lo razonable cuando, en 30 días, pasa de:",
+        title: `Se considera que el uso excede lo razonable cuando, en ${countText(FAIR_USE.periodDays, "día", "días")}, pasa de:`,
         items: [
-          "5,000 minutos de llamadas.",
-          "5,000 SMS.",
-          "15 GB en las redes sociales ilimitadas.",
+          `${numberText(FAIR_USE.minutes)} minutos de llamadas.`,
+          `${numberText(FAIR_USE.sms)} SMS.`,
+          `${numberText(FAIR_USE.socialGb)} GB en las redes sociales ilimitadas.`,
         ],
       },
       {
@@ -365,7 +420,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Estos límites superan el consumo de más del 99 % de nuestros clientes. Si se rebasan, te avisamos por SMS y podemos reducir las redes sociales a 512 kbps o limitar llamadas o SMS hasta que termine tu plan; ante usos comerciales o fraudulentos, suspender la línea. Los datos de alta velocidad de tu plan y las llamadas al 911 no se ven afectados. Consulta el texto completo en la [Política de uso justo](/docs/politica-de-uso-justo.pdf).",
+        text: `Estos límites superan el consumo de más del 99 % de nuestros clientes. Si se rebasan, te avisamos por SMS y podemos reducir las redes sociales a ${FAIR_USE.socialThrottleKbps} kbps o limitar llamadas o SMS hasta que termine tu plan; ante usos comerciales o fraudulentos, suspender la línea. Los datos de alta velocidad de tu plan y las llamadas al 911 no se ven afectados. Consulta el texto completo en la [Política de uso justo](/docs/politica-de-uso-justo.pdf).`,
       },
     ],
   },
@@ -377,18 +432,18 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Te avisamos por SMS cuando has usado el 80 % y el 100 % de tus GB. Al terminarse dejas de navegar, pero siguen funcionando hasta que venza tu plan:",
+        text: `Te avisamos por SMS cuando has usado ${DATA_ALERTS} de tus GB. Al terminarse dejas de navegar, pero siguen funcionando hasta que venza tu plan:`,
       },
       {
         kind: "list",
         items: [
-          "Tus llamadas y SMS ilimitados a México, Estados Unidos y Canadá.",
-          "Las redes sociales ilimitadas: WhatsApp, Facebook, Messenger, Instagram, X y TikTok.",
+          "Tus llamadas y SMS, ilimitados o los que incluya tu plan.",
+          "Las redes sociales ilimitadas de tu plan: cada plan dice cuáles en [Planes](/plans).",
         ],
       },
       {
         kind: "paragraph",
-        text: "Para volver a navegar, haz una recarga en [Recarga](/my-account/recarga). Si recargas antes de que venza tu plan, los GB del plan nuevo se suman a los que te quedan y su vigencia empieza cuando termina la del plan actual. Y si tu plan vence con GB sin usar, se te abonan en tu siguiente recarga, siempre que la hagas dentro de los 12 meses siguientes.",
+        text: `Para volver a navegar, haz una recarga en [Recarga](/recarga). Si recargas antes de que venza tu plan, los GB de la recarga se suman a los que te quedan y su vigencia empieza cuando termina la del plan actual. Y si tu plan vence con GB sin usar, se te abonan en tu siguiente recarga, siempre que la hagas dentro de los ${NUMBER_KEPT} siguientes.`,
       },
     ],
   },
@@ -428,14 +483,14 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Después de tu compra te enviamos por correo un código QR. Ábrelo en otra pantalla (una computadora u otro teléfono) y ten tu iPhone conectado a Wi-Fi.",
+        text: `En cuanto se aprueba tu pago, el código QR de tu eSIM aparece en la confirmación de tu pedido, y te llega también por correo en menos de ${ESIM_EMAIL}. Ábrelo en otra pantalla (una computadora u otro teléfono) y ten tu iPhone conectado a Wi-Fi.`,
       },
       {
         kind: "steps",
         title: "En iPhone:",
         items: [
           "Abre Configuración > Celular > Agregar eSIM (en versiones anteriores de iOS: Agregar plan celular).",
-          "Elige Usar código QR y escanea el código del correo.",
+          "Elige Usar código QR y escanea el código.",
           "Toca Continuar y espera a que diga que la eSIM está activa.",
           "Ponle a la línea el nombre «Conecta Móvil» y elige si será tu línea principal para llamadas y datos.",
           "Si al terminar no navegas, revisa el APN `internet.conectamovil.mx`.",
@@ -455,7 +510,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Ten a la mano el código QR que te enviamos por correo, abierto en otra pantalla, y conecta tu teléfono a Wi-Fi.",
+        text: `Ten a la mano el código QR de tu eSIM, abierto en otra pantalla: aparece en la confirmación de tu pedido en cuanto se aprueba tu pago y te llega por correo en menos de ${ESIM_EMAIL}. Conecta tu teléfono a Wi-Fi.`,
       },
       {
         kind: "steps",
@@ -501,7 +556,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "El cambio es gratuito. En cuanto instalas el código nuevo, la eSIM anterior deja de funcionar. Conservas tu número, tu saldo y tu plan.",
+        text: `El código nuevo ${costsText(SIM_REPLACEMENT_PRICE.esim)}. En cuanto lo instalas, la eSIM anterior deja de funcionar. Conservas tu número, tu saldo y tu plan.`,
       },
     ],
   },
@@ -517,13 +572,16 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         items: [
           "Marca `*100#` desde tu línea: verás tus GB, minutos y SMS disponibles y la fecha en que vence tu plan. Es gratis y funciona aunque no tengas datos.",
-          "Inicia sesión en [Mi cuenta](/my-account) para ver tu plan, tu consumo y tus recargas.",
           "[Pregúntanos por WhatsApp](chat) desde tu línea.",
         ],
       },
       {
         kind: "paragraph",
-        text: "Consultar tu saldo, tu consumo y tu vigencia nunca tiene costo. También te avisamos por SMS cuando usas el 80 % y el 100 % de tus GB, y tres días antes de que venza tu plan.",
+        text: `Consultar tu saldo, tu consumo y tu vigencia nunca tiene costo. También te avisamos por SMS cuando usas ${DATA_ALERTS} de tus GB, y ${EXPIRY_REMINDER} antes de que venza tu plan.`,
+      },
+      {
+        kind: "paragraph",
+        text: "En [Mi cuenta](/my-account) ves las recargas que has hecho con tu cuenta, tus pedidos y tus líneas guardadas. Tu saldo y tus GB disponibles no aparecen ahí: consúltalos con `*100#`.",
       },
     ],
   },
@@ -531,24 +589,30 @@ export const HELP_ARTICLES: HelpArticle[] = [
     slug: "como-hago-una-recarga",
     category: "saldo-recargas-y-pagos",
     question: "¿Cómo hago una recarga?",
-    keywords: ["recargar", "saldo", "renovar plan", "comprar plan"],
+    keywords: ["recargar", "saldo", "renovar plan", "comprar plan", "montos", "oxxo"],
     answer: [
       {
         kind: "steps",
-        title: "En línea, con tarjeta:",
+        title: "En línea, sin necesidad de cuenta:",
         items: [
-          "Inicia sesión en [Mi cuenta](/my-account) y entra a [Recarga](/my-account/recarga).",
-          "Elige el plan que quieres.",
-          "Paga con tarjeta de crédito o débito en la página segura de pago.",
-          "Al aprobarse el pago, la recarga se aplica en segundos y recibes tu comprobante con el plan, el monto y la fecha de vencimiento.",
+          "Entra a [Recarga](/recarga).",
+          "Escribe dos veces el número de 10 dígitos que quieres recargar. Si iniciaste sesión, también puedes elegir una de tus líneas guardadas.",
+          "Elige el monto.",
+          "Elige cómo pagar: con tarjeta de crédito o débito en la página segura de pago, en efectivo en una tienda con la ficha que te damos, o por transferencia SPEI.",
+          "Al aprobarse el pago, la recarga se abona a tu línea y tu comprobante muestra el monto, lo que incluye y la fecha en que vence.",
         ],
+      },
+      {
+        kind: "list",
+        title: "Montos y lo que incluye cada uno:",
+        items: TOPUP_LINES,
       },
       {
         kind: "list",
         title: "Otras formas:",
         items: [
           "[Por WhatsApp](chat): te enviamos una liga de pago segura.",
-          "En efectivo, en tiendas de conveniencia, farmacias y comercios afiliados: da tu número de 10 dígitos y el plan que quieres.",
+          "En efectivo, en tiendas de conveniencia, farmacias y comercios afiliados: da tu número de 10 dígitos y el monto que quieres.",
         ],
       },
       {
@@ -561,19 +625,37 @@ export const HELP_ARTICLES: HelpArticle[] = [
     slug: "formas-de-pago",
     category: "saldo-recargas-y-pagos",
     question: "¿Qué formas de pago aceptan?",
-    keywords: ["métodos de pago", "tarjeta", "visa", "mastercard", "american express", "efectivo"],
+    keywords: [
+      "métodos de pago",
+      "tarjeta",
+      "visa",
+      "mastercard",
+      "american express",
+      "efectivo",
+      "oxxo",
+      "transferencia",
+      "clabe",
+    ],
     answer: [
       {
         kind: "paragraph",
-        text: "Aceptamos tarjetas de crédito y de débito Visa, Mastercard y American Express, incluidas las tarjetas digitales de bancos y billeteras mexicanas. Los precios ya incluyen IVA.",
+        text: "Tus planes y tus recargas los pagas en línea de tres formas. Los precios ya incluyen IVA.",
+      },
+      {
+        kind: "list",
+        items: [
+          "Tarjeta de crédito o de débito Visa, Mastercard y American Express, incluidas las tarjetas digitales de bancos y billeteras mexicanas. El pago se aprueba al momento.",
+          "Efectivo en tienda: te damos una ficha con código de barras para pagar en OXXO, 7-Eleven y otras tiendas. La tienda puede cobrar una comisión por el servicio.",
+          "Transferencia SPEI: te damos una CLABE y una referencia para transferir desde la app o el portal de tu banco.",
+        ],
       },
       {
         kind: "paragraph",
-        text: "En línea, el pago se hace en la página segura de nuestro procesador de pagos: Conecta Móvil nunca ve ni guarda el número completo de tu tarjeta ni su código de seguridad, y nunca te lo pedirá por teléfono, SMS ni WhatsApp.",
+        text: "La ficha y los datos de la transferencia dicen hasta cuándo puedes pagar; si el plazo vence sin pago, el pedido o la recarga se cancelan sin cargo. Con tarjeta, el pago se hace en la página segura de nuestro procesador de pagos: Conecta Móvil nunca ve ni guarda el número completo de tu tarjeta ni su código de seguridad, y nunca te lo pedirá por teléfono, SMS ni WhatsApp.",
       },
       {
         kind: "paragraph",
-        text: "Tus recargas también puedes pagarlas en efectivo en tiendas de conveniencia, farmacias y comercios afiliados, o con la liga de pago segura que te enviamos [por WhatsApp](chat). No aceptamos transferencias bancarias.",
+        text: "Tus recargas también puedes pagarlas en efectivo en tiendas de conveniencia, farmacias y comercios afiliados, o con la liga de pago segura que te enviamos [por WhatsApp](chat).",
       },
     ],
   },
@@ -585,7 +667,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Sí. Cada recarga genera un comprobante con el plan, el monto pagado (con IVA incluido) y la fecha de vencimiento. Para facturarla, escríbenos a hola@conectamovil.mx dentro del mismo mes en que hiciste la recarga.",
+        text: "Sí. Cada recarga genera un comprobante con el monto pagado (con IVA incluido), lo que incluye y su fecha de vencimiento. Para facturarla, escríbenos a hola@conectamovil.mx dentro del mismo mes en que hiciste la recarga.",
       },
       {
         kind: "list",
@@ -625,7 +707,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Corrige el dato o usa otra tarjeta e intenta de nuevo: un pago rechazado no genera cargo. Si ves un cargo en tu estado de cuenta sin que recibieras confirmación, es una retención temporal que tu banco libera en unos días. Si no la libera, [escríbenos por WhatsApp](chat) con la fecha y el monto.",
+        text: "Corrige el dato, usa otra tarjeta o elige pagar en efectivo o por SPEI, e intenta de nuevo: un pago rechazado no genera cargo. Si ves un cargo en tu estado de cuenta sin que recibieras confirmación, es una retención temporal que tu banco libera en unos días. Si no la libera, [escríbenos por WhatsApp](chat) con la fecha y el monto.",
       },
     ],
   },
@@ -633,15 +715,15 @@ export const HELP_ARTICLES: HelpArticle[] = [
     slug: "que-pasa-si-no-recargo",
     category: "saldo-recargas-y-pagos",
     question: "¿Qué pasa si no recargo antes de que venza mi plan?",
-    keywords: ["vencimiento", "vigencia", "perder número", "línea inactiva", "baja", "12 meses"],
+    keywords: ["vencimiento", "vigencia", "perder número", "línea inactiva", "baja", NUMBER_KEPT],
     answer: [
       {
         kind: "paragraph",
-        text: "Al vencer tu plan dejas de navegar, llamar y enviar SMS, pero sigues recibiendo llamadas y SMS, y puedes llamar gratis al 911 y a nuestra línea de atención. Conservas tu número durante los 12 meses siguientes: recarga en ese plazo y todo vuelve a funcionar, y los GB que no usaste se te abonan.",
+        text: `Al vencer tu plan dejas de navegar, llamar y enviar SMS, pero sigues recibiendo llamadas y SMS, y puedes llamar gratis al 911 y a nuestra línea de atención. Conservas tu número durante los ${NUMBER_KEPT} siguientes: recarga en ese plazo y todo vuelve a funcionar, y los GB que no usaste se te abonan.`,
       },
       {
         kind: "paragraph",
-        text: "Si pasan 12 meses sin ninguna recarga, podemos dar de baja el número, siempre con un aviso por SMS 30 días antes.",
+        text: `Si pasan ${NUMBER_KEPT} sin ninguna recarga, podemos dar de baja el número, siempre con un aviso por SMS ${countText(NUMBER_RELEASE_NOTICE_DAYS, "día", "días")} antes. Para recargar, entra a [Recarga](/recarga): no necesitas cuenta.`,
       },
     ],
   },
@@ -660,7 +742,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       {
         kind: "steps",
         items: [
-          "Consigue tu SIM o eSIM de Conecta Móvil.",
+          "Compra tu SIM o eSIM de Conecta Móvil con un plan en [Planes](/plans).",
           "Desde la línea que quieres traer, llama al `051` o envía un SMS con la palabra `NIP` al `051`. Recibirás por SMS tu NIP de portabilidad de 4 dígitos.",
           "Llena la solicitud en [Portabilidad](/portabilidad) con tu número, tu NIP, tu nombre, tu correo y tu CURP.",
           "Guarda el folio que te damos: con él consultas el estado de tu solicitud en [Portabilidad](/portabilidad), y te avisamos por correo de cada avance.",
@@ -669,7 +751,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "La portabilidad se completa en un máximo de 24 horas después de que tu solicitud es aceptada.",
+        text: `La portabilidad se completa en un máximo de ${PORTABILITY_MAX} después de que tu solicitud es aceptada.`,
       },
     ],
   },
@@ -692,7 +774,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Te llega por SMS en unos minutos y es válido por 5 días naturales. Si vence antes de que hagas tu solicitud, pide uno nuevo de la misma forma; es gratis.",
+        text: `Te llega por SMS en unos minutos y es válido por ${NIP_VALIDITY}. Si vence antes de que hagas tu solicitud, pide uno nuevo de la misma forma; es gratis.`,
       },
       {
         kind: "paragraph",
@@ -704,11 +786,11 @@ export const HELP_ARTICLES: HelpArticle[] = [
     slug: "cuanto-tarda-la-portabilidad",
     category: "portabilidad",
     question: "¿Cuánto tarda la portabilidad y qué pasa con mi saldo?",
-    keywords: ["tiempo", "24 horas", "adeudos", "saldo anterior", "estado de la solicitud"],
+    keywords: ["tiempo", PORTABILITY_MAX, "adeudos", "saldo anterior", "estado de la solicitud"],
     answer: [
       {
         kind: "paragraph",
-        text: "Por regla de la autoridad, la portabilidad se completa en un máximo de 24 horas después de que tu solicitud es aceptada. Durante el cambio puedes quedarte unos minutos sin servicio. Consulta el estado con tu folio en [Portabilidad](/portabilidad).",
+        text: `Por regla de la autoridad, la portabilidad se completa en un máximo de ${PORTABILITY_MAX} después de que tu solicitud es aceptada. Durante el cambio puedes quedarte unos minutos sin servicio. Consulta el estado con tu folio en [Portabilidad](/portabilidad).`,
       },
       {
         kind: "list",
@@ -731,7 +813,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         title: "Los motivos más comunes son:",
         items: [
-          "El NIP está mal escrito o ya venció (dura 5 días naturales).",
+          `El NIP está mal escrito o ya venció (dura ${NIP_VALIDITY}).`,
           "El número de la solicitud no es el mismo desde el que pediste el NIP.",
           "La línea está suspendida o reportada como robada.",
           "Ya hay otra solicitud de portabilidad en curso para ese número.",
@@ -777,7 +859,11 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Sí. Los minutos, SMS, redes sociales y datos de tu plan se usan en Estados Unidos y Canadá igual que en México, sin costo adicional. Puedes llamar y enviar SMS a números de México, Estados Unidos y Canadá. Las llamadas y SMS a otros países no están incluidos.",
+        text: `Sí. Los minutos, SMS, redes sociales y datos de tu plan se usan en Estados Unidos y Canadá igual que en México, sin costo adicional. Puedes llamar y enviar SMS a números de México, Estados Unidos y Canadá. Las llamadas y SMS a otros países no están incluidos.${
+          MEXICO_ONLY.length
+            ? ` Excepción: ${planNames(MEXICO_ONLY)} ${MEXICO_ONLY.length === 1 ? "incluye" : "incluyen"} llamadas y SMS solo dentro de México.`
+            : ""
+        }`,
       },
       {
         kind: "steps",
@@ -887,7 +973,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "[Escríbenos por WhatsApp](chat) y pide la reposición.",
           "Confirma tu identidad con tu nombre completo y la CURP vinculada a la línea.",
-          "Elige eSIM (sin costo, te llega por correo en minutos) o SIM física ($50, llega en 2 a 8 días hábiles, con envío gratis).",
+          `Elige eSIM (${priceText(SIM_REPLACEMENT_PRICE.esim)}, te enviamos el código QR por correo) o SIM física (${isFree(SIM_REPLACEMENT_PRICE.physical) ? "sin costo" : `${priceText(SIM_REPLACEMENT_PRICE.physical)}, que pagas con una liga de pago segura`}; llega ${DELIVERY_RANGE_TEXT}, con ${SHIPPING_TEXT}).`,
           "Al activar la SIM nueva, la anterior deja de funcionar para siempre.",
         ],
       },

@@ -1,6 +1,18 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { PLAN_CATALOGUE } from "~/catalog/plans.data";
+import {
+  FAIR_USE,
+  NIP_VALIDITY_DAYS,
+  NUMBER_KEPT_MONTHS,
+  PHYSICAL_SIM_DELIVERY,
+  PORTABILITY_MAX_HOURS,
+  SHIPPING_PRICE,
+  SIM_PRICE,
+  SIM_REPLACEMENT_PRICE,
+} from "~/catalog/terms";
+import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { HELP_ARTICLES, HELP_CATEGORIES } from "./articles.data";
 import { answerTexts, isAllowedHref, parseInline, plainText } from "./content";
 
@@ -40,6 +52,12 @@ const everyText = HELP_ARTICLES.flatMap((article) => [
   article.question,
   ...answerTexts(article.answer),
 ]);
+/** Also what the page shows besides the answers, and the search keywords. */
+const everyShownText = [
+  ...everyText,
+  ...HELP_ARTICLES.flatMap((article) => article.keywords),
+  ...HELP_CATEGORIES.flatMap((category) => [category.name, category.description]),
+];
 const allContent = everyText.map((text) => plainText(parseInline(text))).join("\n");
 
 describe("the help centre's content", () => {
@@ -83,8 +101,11 @@ describe("the help centre's content", () => {
       ["eSIM compatibility", /EID/],
       ["coverage", /cobertura/i],
       ["portability NIP by call or SMS to 051", /llama al `?051`?[\s\S]*SMS/i],
-      ["NIP valid 5 days", /5 días naturales/],
-      ["porting within 24 hours", /24 horas/],
+      [`NIP valid ${NIP_VALIDITY_DAYS} days`, new RegExp(`${NIP_VALIDITY_DAYS} días naturales`)],
+      [
+        `porting within ${PORTABILITY_MAX_HOURS} hours`,
+        new RegExp(`${PORTABILITY_MAX_HOURS} horas`),
+      ],
       ["top-ups", /recarga/i],
       ["payment methods", /Visa, Mastercard y American Express/],
       ["SIM delivery", /días hábiles/],
@@ -104,16 +125,36 @@ describe("the help centre and the legal documents", () => {
 
   // Where an answer states a policy, it must be the published one: when a document changes, this
   // test points at the answers to update.
+  const thousands = (value: number) => new Intl.NumberFormat("es-MX").format(value);
   const sharedFacts: Array<[string, string, RegExp]> = [
-    ["number kept 12 months after expiry", "contrato-de-adhesion", /12 meses/],
-    ["physical SIM and replacement cost", "tarifas", /\$50/],
+    [
+      `number kept ${NUMBER_KEPT_MONTHS} months after expiry`,
+      "contrato-de-adhesion",
+      new RegExp(`${NUMBER_KEPT_MONTHS} meses`),
+    ],
     ["cash top-ups at stores", "tarifas", /efectivo/],
     ["invoice by email within the month", "tarifas", /hola@conectamovil\.mx/],
-    ["fair-use voice threshold", "politica-de-uso-justo", /5,000 minutos/],
-    ["fair-use social threshold", "politica-de-uso-justo", /15 GB/],
-    ["fair-use social speed", "politica-de-uso-justo", /512 kbps/],
-    ["NIP valid 5 days", "portabilidad", /5 días naturales/],
-    ["porting within 24 hours", "portabilidad", /24 horas/],
+    [
+      "fair-use voice threshold",
+      "politica-de-uso-justo",
+      new RegExp(`${thousands(FAIR_USE.minutes)} minutos`),
+    ],
+    ["fair-use social threshold", "politica-de-uso-justo", new RegExp(`${FAIR_USE.socialGb} GB`)],
+    [
+      "fair-use social speed",
+      "politica-de-uso-justo",
+      new RegExp(`${FAIR_USE.socialThrottleKbps} kbps`),
+    ],
+    [
+      `NIP valid ${NIP_VALIDITY_DAYS} days`,
+      "portabilidad",
+      new RegExp(`${NIP_VALIDITY_DAYS} días naturales`),
+    ],
+    [
+      `porting within ${PORTABILITY_MAX_HOURS} hours`,
+      "portabilidad",
+      new RegExp(`${PORTABILITY_MAX_HOURS} horas`),
+    ],
   ];
   for (const [fact, document, pattern] of sharedFacts) {
     it(`agree on: ${fact}`, () => {
@@ -121,4 +162,108 @@ describe("the help centre and the legal documents", () => {
       expect(allContent, "help centre").toMatch(pattern);
     });
   }
+});
+
+/*
+ * The help centre once promised a $50 SIM that checkout never charged, and top-ups worth less data
+ * than the plans at the same price. Its figures now come from the data; these tests make sure no
+ * price, data amount or delivery time is typed into an answer again.
+ */
+const PRICES = new Set([
+  ...PLAN_CATALOGUE.map((plan) => plan.price),
+  ...TOPUP_AMOUNTS.map((offer) => offer.amount),
+  SIM_PRICE,
+  SHIPPING_PRICE,
+  SIM_REPLACEMENT_PRICE.physical,
+  SIM_REPLACEMENT_PRICE.esim,
+]);
+const dataAmounts = (unit: "MB" | "GB") => [
+  ...TOPUP_AMOUNTS.map((offer) => formatData(offer.dataMb)).filter((data) => data.unit === unit),
+  ...(unit === "GB" ? PLAN_CATALOGUE.map((plan) => ({ value: plan.dataGb })) : []),
+];
+const DATA = {
+  GB: new Set([...dataAmounts("GB").map((data) => data.value), FAIR_USE.socialGb]),
+  MB: new Set(dataAmounts("MB").map((data) => data.value)),
+};
+const { cities, elsewhere, stalledDays } = PHYSICAL_SIM_DELIVERY;
+const DELIVERY_DAYS = new Set<number>([
+  cities.minDays,
+  cities.maxDays,
+  elsewhere.maxDays,
+  stalledDays,
+]);
+
+/** es-MX figures: "1,299.00" is 1299. */
+const figure = (text: string) => Number(text.replace(/,/g, ""));
+
+/** Every price, data amount or delivery time in `text` that the data does not hold. */
+function unbackedFigures(text: string): string[] {
+  const unbacked: string[] = [];
+  for (const match of text.matchAll(/\$\s?(\d[\d,]*(?:\.\d+)?)/g)) {
+    if (!PRICES.has(figure(match[1]))) unbacked.push(match[0]);
+  }
+  for (const match of text.matchAll(/(\d[\d,]*(?:\.\d+)?)\s?(GB|MB)\b/g)) {
+    if (!DATA[match[2] as "GB" | "MB"].has(figure(match[1]))) unbacked.push(match[0]);
+  }
+  // "de 2 a 5 días hábiles": every number before "días hábiles" in the same phrase.
+  for (const match of text.matchAll(/((?:\d+\s(?:a|y|o)\s)*\d+)\s(?:días? hábil(?:es)?)/g)) {
+    for (const days of match[1].match(/\d+/g) ?? []) {
+      if (!DELIVERY_DAYS.has(Number(days))) unbacked.push(match[0]);
+    }
+  }
+  return unbacked;
+}
+
+describe("the help centre's figures", () => {
+  it("finds a price, a data amount or a delivery time the data does not hold", () => {
+    expect(unbackedFigures("La SIM física cuesta $49 y llega en 2 a 6 días hábiles.")).toEqual([
+      "$49",
+      "2 a 6 días hábiles",
+    ]);
+    expect(unbackedFigures("Recarga $200 y recibe 8 GB, o $1,299.00 por 300 MB.")).toEqual([
+      "$1,299.00",
+      "8 GB",
+      "300 MB",
+    ]);
+    expect(unbackedFigures("$200.00: 10 GB; $20: 200 MB; de 2 a 5 días hábiles.")).toEqual([]);
+  });
+
+  it("states only prices, data amounts and delivery times that the data holds", () => {
+    for (const text of everyShownText) {
+      expect(unbackedFigures(plainText(parseInline(text))), text).toEqual([]);
+    }
+  });
+
+  it("prices a SIM as the terms do: with a plan, or as a replacement", () => {
+    // $50 is also a plan's price, so the scan above alone would not catch "la SIM cuesta $50".
+    const replacementArticles = new Set(["reposicion-de-sim", "cambie-de-telefono-esim"]);
+    for (const article of HELP_ARTICLES) {
+      const allowed = replacementArticles.has(article.slug)
+        ? [SIM_REPLACEMENT_PRICE.physical, SIM_REPLACEMENT_PRICE.esim, SHIPPING_PRICE]
+        : [SIM_PRICE, SHIPPING_PRICE];
+      for (const text of answerTexts(article.answer).filter((candidate) => /SIM/.test(candidate))) {
+        for (const match of plainText(parseInline(text)).matchAll(/\$\s?(\d[\d,]*(?:\.\d+)?)/g)) {
+          expect(allowed, `${article.slug}: ${text}`).toContain(figure(match[1]));
+        }
+      }
+    }
+  });
+
+  it("states the prices and benefits of every top-up on offer", () => {
+    for (const offer of TOPUP_AMOUNTS) {
+      const { value, unit } = formatData(offer.dataMb);
+      expect(allContent).toContain(`${value} ${unit} por ${offer.validityDays} día`);
+    }
+  });
+
+  it("links top-ups to the public page, and promises no consumption view in the account", () => {
+    const links = everyText.flatMap((text) =>
+      parseInline(text).flatMap((run) => (run.kind === "link" ? [run.href] : [])),
+    );
+    expect(links).toContain("/recarga");
+    expect(links).not.toContain("/my-account/recarga");
+    for (const text of everyText.filter((candidate) => candidate.includes("(/my-account)"))) {
+      expect(text, text).not.toMatch(/(tu|ver tu) consumo/);
+    }
+  });
 });

@@ -1,6 +1,9 @@
+import { PLAN_CATALOGUE } from "~/catalog/plans.data";
+
 /**
  * The top-up amounts on offer, in whole pesos with IVA, and what each buys. Kept as data: a new
- * amount or a change of benefits is an edit here, and the form, the schema and the receipt follow.
+ * amount or a change of benefits is an edit here or in the plan catalogue, and the form, the
+ * schema, the receipt and the help centre follow.
  */
 export interface TopupAmount {
   amount: number;
@@ -9,18 +12,48 @@ export interface TopupAmount {
   dataMb: number;
   /** Unlimited social networks (WhatsApp, Facebook…) during the validity. */
   unlimitedSocial: boolean;
+  /** The plan whose benefits this top-up buys; null for a small bundle of its own. */
+  planId: string | null;
+}
+
+const MB_PER_GB = 1024;
+
+/**
+ * The plans a top-up can buy. A top-up of a plan's price gives exactly that plan's data and
+ * validity, so the same money never buys two different things. Plans left out are sold only as
+ * plans: Conecta Local 80 (a different coverage) and Conecta Anual (a year paid at once).
+ */
+export const TOPUP_PLAN_IDS = [
+  "conecta-50",
+  "conecta-100",
+  "conecta-150",
+  "conecta-200",
+  "conecta-300",
+  "conecta-500",
+] as const;
+
+/** Bundles cheaper than any plan, for a day or a few: their own benefits, not a plan's. */
+const SMALL_BUNDLES: readonly TopupAmount[] = [
+  { amount: 20, validityDays: 1, dataMb: 200, unlimitedSocial: false, planId: null },
+  { amount: 30, validityDays: 3, dataMb: 400, unlimitedSocial: false, planId: null },
+];
+
+function planTopup(planId: string): TopupAmount {
+  const plan = PLAN_CATALOGUE.find((candidate) => candidate.id === planId);
+  if (!plan) throw new Error(`Top-up plan ${planId} is not in the plan catalogue`);
+  return {
+    amount: plan.price,
+    validityDays: plan.validityDays,
+    dataMb: plan.dataGb * MB_PER_GB,
+    unlimitedSocial: plan.unlimitedSocial,
+    planId: plan.id,
+  };
 }
 
 export const TOPUP_AMOUNTS: readonly TopupAmount[] = [
-  { amount: 20, validityDays: 1, dataMb: 200, unlimitedSocial: false },
-  { amount: 30, validityDays: 3, dataMb: 400, unlimitedSocial: false },
-  { amount: 50, validityDays: 7, dataMb: 1024, unlimitedSocial: true },
-  { amount: 100, validityDays: 15, dataMb: 3072, unlimitedSocial: true },
-  { amount: 150, validityDays: 30, dataMb: 5120, unlimitedSocial: true },
-  { amount: 200, validityDays: 30, dataMb: 8192, unlimitedSocial: true },
-  { amount: 300, validityDays: 30, dataMb: 15360, unlimitedSocial: true },
-  { amount: 500, validityDays: 30, dataMb: 30720, unlimitedSocial: true },
-];
+  ...SMALL_BUNDLES,
+  ...TOPUP_PLAN_IDS.map(planTopup),
+].sort((a, b) => a.amount - b.amount);
 
 export const OFFERED_AMOUNTS = TOPUP_AMOUNTS.map((offer) => offer.amount);
 
@@ -30,6 +63,6 @@ export function findTopupAmount(amount: number): TopupAmount | undefined {
 
 /** "200 MB" below one gigabyte, "1 GB", "1.5 GB" above. */
 export function formatData(megabytes: number): { value: number; unit: "MB" | "GB" } {
-  if (megabytes < 1024) return { value: megabytes, unit: "MB" };
-  return { value: Math.round((megabytes / 1024) * 10) / 10, unit: "GB" };
+  if (megabytes < MB_PER_GB) return { value: megabytes, unit: "MB" };
+  return { value: Math.round((megabytes / MB_PER_GB) * 10) / 10, unit: "GB" };
 }
