@@ -31,7 +31,7 @@ export const PHYSICAL_SIM_DELIVERY = {
 
 /** An eSIM is shown as a QR code on the confirmation as soon as the payment is approved. */
 export const ESIM_DELIVERY = {
-  /** The same QR code also arrives by e-mail within this many minutes. */
+  /** The same QR code by e-mail, within this many minutes: promised once e-mails are sent. */
   emailWithinMinutes: 15,
 } as const;
 

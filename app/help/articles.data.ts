@@ -1,6 +1,5 @@
 import {
   DATA_USAGE_ALERT_PERCENTS,
-  ESIM_DELIVERY,
   EXPIRY_REMINDER_DAYS,
   FAIR_USE,
   LINE_ACTIVATION,
@@ -47,7 +46,6 @@ const ACTIVATION_MAX = countText(LINE_ACTIVATION.maxHours, "hora", "horas");
 const PORTABILITY_MAX = countText(PORTABILITY_MAX_HOURS, "hora", "horas");
 const NIP_VALIDITY = countText(NIP_VALIDITY_DAYS, "día natural", "días naturales");
 const NUMBER_KEPT = countText(NUMBER_KEPT_MONTHS, "mes", "meses");
-const ESIM_EMAIL = countText(ESIM_DELIVERY.emailWithinMinutes, "minuto", "minutos");
 const DATA_ALERTS = listText(DATA_USAGE_ALERT_PERCENTS.map((percent) => `el ${percent} %`));
 const EXPIRY_REMINDER = countText(EXPIRY_REMINDER_DAYS, "día", "días");
 const MEXICO_ONLY = mexicoOnlyPlans();
@@ -261,7 +259,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         title: "eSIM:",
         items: [
-          `No esperas paquetería: el código QR para instalarla aparece en la confirmación de tu pedido en cuanto se aprueba tu pago, y también te llega por correo en menos de ${ESIM_EMAIL}.`,
+          `No esperas paquetería: el código QR para instalarla aparece en la confirmación de tu pedido en cuanto se aprueba tu pago. Puedes volver a esa página cuando quieras.`,
           "No se pierde ni se daña, y puedes tenerla junto con otra SIM en el mismo teléfono.",
           "Solo funciona en teléfonos compatibles con eSIM.",
         ],
@@ -483,7 +481,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: `En cuanto se aprueba tu pago, el código QR de tu eSIM aparece en la confirmación de tu pedido, y te llega también por correo en menos de ${ESIM_EMAIL}. Ábrelo en otra pantalla (una computadora u otro teléfono) y ten tu iPhone conectado a Wi-Fi.`,
+        text: `En cuanto se aprueba tu pago, el código QR de tu eSIM aparece en la confirmación de tu pedido. Ábrelo en otra pantalla (una computadora u otro teléfono) y ten tu iPhone conectado a Wi-Fi.`,
       },
       {
         kind: "steps",
@@ -510,7 +508,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: `Ten a la mano el código QR de tu eSIM, abierto en otra pantalla: aparece en la confirmación de tu pedido en cuanto se aprueba tu pago y te llega por correo en menos de ${ESIM_EMAIL}. Conecta tu teléfono a Wi-Fi.`,
+        text: `Ten a la mano el código QR de tu eSIM, abierto en otra pantalla: aparece en la confirmación de tu pedido en cuanto se aprueba tu pago. Conecta tu teléfono a Wi-Fi.`,
       },
       {
         kind: "steps",
