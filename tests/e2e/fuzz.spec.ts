@@ -22,7 +22,8 @@ const FORMS: Record<string, string[]> = {
   "/cart": ["intent", "id", "redirectTo"],
   "/checkout": CHECKOUT_FIELDS,
   "/portabilidad": ["intent", ...Object.keys(portabilitySchema.shape)],
-  "/my-account/recarga": [
+  "/recarga": [
+    "email",
     "phone_number",
     "phone_number_confirm",
     "saved_line",
@@ -32,7 +33,7 @@ const FORMS: Record<string, string[]> = {
   ],
   // Paying an order or a top-up again (an unknown one: a 404 page), and the sandbox's pages.
   "/confirmation?pedido=ord_fuzz": ["payment_method"],
-  "/my-account/recarga/REC-000001": ["payment_method"],
+  "/recarga/AAAAAAAAAAAAAAAAAAAAAA": ["payment_method"],
   "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],
   "/auth/sign-up": ["username", "password", "confirm_password", "country_code", "phone_number"],

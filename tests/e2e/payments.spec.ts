@@ -128,7 +128,7 @@ test("a top-up paid in cash at a store: voucher on the receipt, then paid", asyn
   await page.getByRole("radio", { name: /^\$150/ }).check();
   await choosePaymentMethod(page, "cash");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
-  await expect(page).toHaveURL(/\/my-account\/recarga\/REC-/);
+  await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
   await expect(page.getByTestId("topup-status")).toHaveText("Pendiente de pago");
   const voucher = page.getByTestId("payment-instructions-cash");
   await expect(voucher.getByTestId("payment-amount")).toHaveText("$150.00");
@@ -136,6 +136,6 @@ test("a top-up paid in cash at a store: voucher on the receipt, then paid", asyn
   await expectNoAxeViolations(page);
 
   await simulateVoucher(page, /^Simular pago en tienda$/);
-  await expect(page).toHaveURL(/\/my-account\/recarga\/REC-/);
+  await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
 });

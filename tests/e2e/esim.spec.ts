@@ -1,0 +1,101 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations } from "./support/axe";
+import {
+  addPlan,
+  cartWith,
+  fillCheckout,
+  payWithCard,
+  submitCheckout,
+  TEST_CARDS,
+  uniqueEmail,
+  validCheckout,
+} from "./support/commerce";
+
+/** What the sandbox issues: a well-formed SGP.22 activation code on a server that is not real. */
+const SANDBOX_CODE = /^LPA:1\$sandbox\.smdp\.invalid\$[0-9A-F]{32}$/;
+
+test("an eSIM order asks for no address and shows its activation QR code once paid", async ({
+  page,
+}) => {
+  await cartWith(page, "Conecta 200");
+  await page.goto("/checkout");
+  const simType = page.getByRole("group", { name: "Tipo de SIM" });
+  await expect(simType.getByRole("radio", { name: /^SIM física/ })).toBeChecked();
+  await expect(page.getByLabel("Calle")).toBeVisible();
+  await simType.getByRole("radio", { name: /^eSIM/ }).check();
+  // Hidden by CSS, with or without JavaScript: only what applies is asked.
+  await expect(page.getByLabel("Calle")).toBeHidden();
+  await expect(page.getByLabel("Código postal")).toBeHidden();
+  await expect(page.getByText("¿Tu teléfono admite eSIM? Marca *#06#")).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
+  await page.getByLabel("Correo electrónico").fill(uniqueEmail("esim"));
+  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
+  await submitCheckout(page);
+  await payWithCard(page, TEST_CARDS.approved);
+
+  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  await expect(page.getByTestId("order-sim-type")).toHaveText("Tipo de SIM: eSIM");
+  await expect(page.getByTestId("order-delivery")).toHaveCount(0);
+  await expect(page.getByText("Si elegiste eSIM")).toHaveCount(0);
+  const activation = page.getByTestId("esim-activation");
+  await expect(activation).toHaveCount(1);
+  const qr = activation.getByTestId("esim-qr");
+  await expect(qr).toHaveAttribute("alt", "Código QR de activación de la eSIM 1");
+  await expect(qr).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
+  expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  await expect(activation.getByTestId("esim-test-code")).toContainText("Código de prueba");
+  const code = (await activation.getByTestId("esim-activation-code").textContent())!;
+  expect(code).toMatch(SANDBOX_CODE);
+  await expect(activation.getByTestId("esim-iccid")).toHaveText(/^8952\d{16}$/);
+  await expectNoAxeViolations(page);
+
+  // The code was issued once: the page shows the same one again.
+  await page.reload();
+  await expect(page.getByTestId("esim-activation-code")).toHaveText(code);
+});
+
+test("an eSIM-only plan is sold as eSIM only; plans that cannot share a SIM type are ordered apart", async ({
+  page,
+}) => {
+  await cartWith(page, "Conecta 500");
+  await page.goto("/checkout");
+  const simType = page.getByRole("group", { name: "Tipo de SIM" });
+  await expect(simType.getByRole("radio")).toHaveCount(1);
+  await expect(simType.getByRole("radio", { name: /^eSIM/ })).toBeChecked();
+  await expect(page.getByText("Conecta 500: solo como eSIM.")).toBeVisible();
+  await expect(page.getByLabel("Calle")).toBeHidden();
+
+  await page.goto("/plans");
+  await addPlan(page, "Conecta Local 80", 2);
+  await page.goto("/checkout");
+  await expect(page.getByTestId("sim-type-mixed")).toContainText("Haz un pedido para cada tipo");
+  await fillCheckout(page, uniqueEmail("mixto"));
+  await submitCheckout(page);
+  await expect(page).toHaveURL("/checkout");
+  await expect(page.getByText("Haz un pedido para cada tipo").first()).toBeVisible();
+});
+
+test("a physical SIM costs what the help centre says: the plan's price, SIM and shipping included", async ({
+  page,
+}) => {
+  await page.goto("/help-center?pregunta=como-pido-una-sim-fisica#como-pido-una-sim-fisica");
+  await expect(
+    page.getByText("La SIM física y el envío a todo México no tienen costo: pagas solo tu plan."),
+  ).toBeVisible();
+
+  await cartWith(page, "Conecta 150");
+  await page.goto("/checkout");
+  await expect(page.getByTestId("checkout-sim-and-shipping")).toHaveText("SIM y envíoSin costo");
+  await expect(page.getByTestId("checkout-total")).toHaveText("$150.00");
+  await fillCheckout(page, uniqueEmail("fisica"));
+  await submitCheckout(page);
+  await payWithCard(page, TEST_CARDS.approved);
+  await expect(page.getByTestId("order-total")).toHaveText("$150.00");
+  await expect(page.getByTestId("order-sim-type")).toHaveText("Tipo de SIM: SIM física");
+  await expect(page.getByTestId("order-delivery")).toContainText(validCheckout.street);
+  await expect(page.getByText("Tu SIM física llega en 2 a 5 días hábiles")).toBeVisible();
+  await expect(page.getByTestId("esim-activations")).toHaveCount(0);
+});
