@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { resources } from "~/i18n/i18n.server";
-import { checkoutSchema, simTypesForCart } from "./checkout-schema";
+import { checkoutSchema, simTypesForCart, withDefaultSimType } from "./checkout-schema";
 import { MEXICAN_STATES } from "./mexican-states";
 
 const valid = {
@@ -115,7 +115,24 @@ describe("the checkout schema", () => {
     expectMessage(errorsOf({ idempotency_key: "1234" }, "idempotency_key"), "expired");
   });
 
-  it("asks for the SIM type before anything else", () => {
+  it("takes the type the page offers first when the form sends none, and refuses an unknown one", () => {
+    const sent = (simTypes: Array<"physical" | "esim">) => {
+      const formData = new FormData();
+      for (const [name, value] of Object.entries(valid)) {
+        if (name !== "sim_type") formData.set(name, value);
+      }
+      return parseWithZod(withDefaultSimType(formData, simTypes), {
+        schema: checkoutSchema(simTypes),
+      });
+    };
+    const physical = sent(["physical", "esim"]);
+    expect(physical.status === "success" && physical.value.sim_type).toBe("physical");
+    const esimOnly = sent(["esim"]);
+    expect(esimOnly.status === "success" && esimOnly.value.sim_type).toBe("esim");
+    const none = sent([]);
+    expect(none.status === "error" && none.error?.sim_type).toEqual([
+      "commerce:checkout.errors.simTypeRequired",
+    ]);
     expectMessage(errorsOf({ sim_type: null }, "sim_type"), "simTypeRequired");
     expectMessage(errorsOf({ sim_type: "nano" }, "sim_type"), "simTypeRequired");
   });

@@ -86,6 +86,15 @@ const checkoutForm = z.discriminatedUnion(
  */
 export const checkoutConstraint = getZodConstraint(checkoutForm);
 
+/**
+ * A form without the SIM choice (a page loaded before it existed, a client that leaves it out)
+ * gets the type the page offers checked, as the payment method defaults to card.
+ */
+export function withDefaultSimType(formData: FormData, simTypes: readonly SimType[]): FormData {
+  if (!formData.has("sim_type") && simTypes.length > 0) formData.set("sim_type", simTypes[0]);
+  return formData;
+}
+
 export function checkoutSchema(simTypes: readonly SimType[] = SIM_TYPES) {
   return checkoutForm
     .superRefine((value, ctx) => {

@@ -22,7 +22,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 function schemaFor(intent: FormDataEntryValue | null, t: Translate) {
   return intent === "resend" ? usernameOnlySchema(t) : confirmSignUpSchema(t);

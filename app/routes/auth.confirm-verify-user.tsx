@@ -14,7 +14,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 function readQuery(request: Request): { attribute: ContactAttribute | null; redirectTo: string } {
   const params = new URL(request.url).searchParams;

@@ -32,7 +32,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 const ATTRIBUTE_PREFIX = "userAttributes.";
 

@@ -30,7 +30,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 /**
  * Two of the spec's steps share this view: choosing which MFA answers this sign-in

@@ -28,7 +28,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 /** The name the authenticator app shows next to the codes. */
 const DEVICE_NAME = "Conecta Móvil";

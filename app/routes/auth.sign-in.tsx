@@ -30,7 +30,7 @@ import { titleMeta } from "~/lib/meta";
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
 export const handle = { i18n: ["auth"], pageCache: true };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 /** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */
 function refuseWhenSignedIn(request: Request, context: LoaderFunctionArgs["context"]) {

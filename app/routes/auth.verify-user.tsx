@@ -23,7 +23,7 @@ import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
-export { headers } from "~/auth/route-headers";
+export { headers } from "~/lib/route-headers";
 
 function target(request: Request) {
   return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));

@@ -17,7 +17,12 @@ import { formatMoney } from "~/catalog/money";
 import { PHYSICAL_SIM_DELIVERY, SHIPPING_PRICE, SIM_PRICE, type SimType } from "~/catalog/terms";
 import { questionHref } from "~/components/help/help-article";
 import { ChoiceGroup } from "~/components/ui/choice-group";
-import { checkoutConstraint, checkoutSchema, simTypesForCart } from "~/checkout/checkout-schema";
+import {
+  checkoutConstraint,
+  checkoutSchema,
+  simTypesForCart,
+  withDefaultSimType,
+} from "~/checkout/checkout-schema";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import {
   canSeeOrder,
@@ -42,6 +47,8 @@ import { titleMeta } from "~/lib/meta";
 export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
+
+export { headers } from "~/lib/route-headers";
 
 function emptyCartRedirect(context: LoaderFunctionArgs["context"]) {
   setFlash(context, { kind: "info", key: "commerce:checkout.flash.emptyCart" });
@@ -71,7 +78,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
   const simTypes = simTypesFor(cart);
-  const submission = parseWithZod(formData, { schema: checkoutSchema(simTypes) });
+  const submission = parseWithZod(withDefaultSimType(formData, simTypes), {
+    schema: checkoutSchema(simTypes),
+  });
   if (cart.lines.length > 0 && simTypes.length === 0) {
     const result = submission.reply({ formErrors: ["commerce:checkout.errors.simTypeMixedCart"] });
     return data({ result, idempotencyKey: null }, { status: 400 });

@@ -13,6 +13,8 @@ export const handle = { i18n: ["topup", "commerce"] };
 
 export const meta = titleMeta;
 
+export { headers } from "~/lib/route-headers";
+
 /** The signed-in customer's top-up: their saved lines first; the top-up joins their history. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer } = requireCustomer(context, request);

@@ -16,3 +16,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!topup) throw data(null, { status: 404 });
   return redirect(receiptPath(topup.id));
 }
+
+/**
+ * Never rendered (the loader always answers with a redirect or a 404), but a route with a
+ * component is a page: its 404 gets the site's "Página no encontrada", not an empty body.
+ */
+export default function OldReceiptAddress() {
+  return null;
+}

@@ -13,6 +13,8 @@ export const handle = { i18n: ["topup", "commerce"] };
 
 export const meta = titleMeta;
 
+export { headers } from "~/lib/route-headers";
+
 /**
  * Top up any line, no account needed. A signed-in customer gets their saved lines too, and the
  * top-up appears in their history.

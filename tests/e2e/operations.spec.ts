@@ -147,7 +147,7 @@ test("a production test environment says so on every page and in /readyz", async
     await waitForHealth(base, development);
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
       testEnvironment: false,
-      testDoubles: ["payments", "identity"],
+      testDoubles: ["payments", "identity", "esim"],
     });
     expect(await (await fetch(`${base}/plans`)).text()).not.toContain("test-environment-banner");
   } finally {

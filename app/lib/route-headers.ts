@@ -2,7 +2,7 @@ import type { HeadersFunction } from "@remix-run/node";
 
 /**
  * Remix sends an action's own headers with a page only through the route's `headers` export: the
- * auth forms pass on `Retry-After`, so a refused customer's browser (and any client) learns when
+ * forms pass on `Retry-After` (limits, a busy database), so a refused customer's browser (and any client) learns when
  * to try again.
  */
 export const headers: HeadersFunction = ({ actionHeaders }) => {
