@@ -1,14 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  Form,
-  data,
-  redirect,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, data, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { FocusEvent } from "react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatMoney } from "~/catalog/money";
@@ -22,7 +15,6 @@ import { titleMeta } from "~/lib/meta";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { maskPhoneNumber } from "~/topup/phone";
 import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
-import { receiptPath } from "~/topup/paths";
 import { createTopup, payTopup, savedLines } from "~/topup/topups.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 
@@ -64,9 +56,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (created.kind === "conflict") {
       return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
     }
-    const { topup } = created;
-    if (topup.status === "paid") return redirect(receiptPath(topup.folio), { status: 303 });
-    return await payTopup(context, topup, method, customer.email);
+    // The form sent again finds its top-up: paid or cancelled, the receipt is all there is to show.
+    return await payTopup(context, created.topup, method, customer.email);
   } catch (error) {
     return databaseBusyOrRethrow(
       context,
