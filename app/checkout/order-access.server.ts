@@ -62,6 +62,15 @@ export function saveOrderAccess(context: AppLoadContext, access: OrderAccess) {
   context.jar.set(context.cookies.orderAccess, access);
 }
 
+/** This browser's checkout of these items goes on under `key` (a cancelled order's cart bought again). */
+export function continueCheckout(
+  access: OrderAccess,
+  key: string,
+  items: StoredCartItem[],
+): OrderAccess {
+  return { ...access, draft: { key, cart: cartFingerprint(items) } };
+}
+
 /**
  * The idempotency key of this browser's checkout of these items: the same as long as the cart is
  * the same, so a form submitted again (after going back, after a reload, from a second tab) finds

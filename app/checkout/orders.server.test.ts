@@ -7,7 +7,16 @@ import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase, type Db } from "~/db/db.server";
-import { findOrder, markOrderPaid, placeOrder, type PlaceOrderInput } from "./orders.server";
+import * as z from "zod";
+import {
+  cancelOrder,
+  findOrder,
+  markOrderPaid,
+  placeCheckoutOrder,
+  placeOrder,
+  reorderKey,
+  type PlaceOrderInput,
+} from "./orders.server";
 
 let db: Db;
 let catalogue: Catalogue;
@@ -110,6 +119,50 @@ describe("placing an order", () => {
     const paid = await findOrder(db, order.ref);
     expect(paid?.status).toBe("paid");
     expect(paid?.paidAt).toBe("2026-06-01T12:00:00.000Z");
+  });
+});
+
+describe("buying again the cart of a cancelled order", () => {
+  const formKey = "0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4e";
+  const cancel = (ref: string) => cancelOrder(db, ref, "2026-11-24T12:00:00.000Z");
+
+  it("is one new order, however often and however concurrently the form is sent", async () => {
+    const first = await placeCheckoutOrder(db, input(formKey));
+    expect(first).toMatchObject({ created: true, idempotencyKey: formKey });
+    expect(await cancel(first.order.ref)).toBe(true);
+
+    // A double click: both submissions carry the cancelled order's key.
+    const [a, b] = await Promise.all([
+      placeCheckoutOrder(db, input(formKey)),
+      placeCheckoutOrder(db, input(formKey)),
+    ]);
+    expect(a.order.ref).toBe(b.order.ref);
+    expect(a.order.ref).not.toBe(first.order.ref);
+    expect(a.order.status).toBe("pending_payment");
+    expect(a.idempotencyKey).toBe(reorderKey(formKey));
+    // The form and the cookie accept only UUIDs: the browser goes on under the new key.
+    expect(z.uuid().safeParse(a.idempotencyKey).success).toBe(true);
+    // The form sent once more later, from the back button: still that order.
+    expect((await placeCheckoutOrder(db, input(formKey))).order.ref).toBe(a.order.ref);
+
+    // That order's voucher expired too: the old form and the new one lead to one third order.
+    await cancel(a.order.ref);
+    const third = await placeCheckoutOrder(db, input(formKey));
+    const fromNewForm = await placeCheckoutOrder(db, input(a.idempotencyKey));
+    expect(fromNewForm.order.ref).toBe(third.order.ref);
+    expect([first.order.ref, a.order.ref]).not.toContain(third.order.ref);
+    const rows = await db.selectFrom("orders").select("status").execute();
+    expect(rows.map((row) => row.status).sort()).toEqual([
+      "cancelled",
+      "cancelled",
+      "pending_payment",
+    ]);
+  });
+
+  it("derives keys no one could guess without the cancelled order's", () => {
+    expect(reorderKey(formKey)).toBe(reorderKey(formKey));
+    expect(reorderKey(formKey)).not.toBe(reorderKey("0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4f"));
+    expect(reorderKey(formKey)).not.toContain(formKey.slice(0, 8));
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { CartLine } from "~/cart/cart-lines";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
@@ -130,6 +130,38 @@ export async function placeOrder(
     if (!winner) throw error;
     return { order: winner, created: false };
   }
+}
+
+/**
+ * The key under which the cart of a cancelled order is ordered again. Derived from the cancelled
+ * order's key, so that the same form sent twice (a double click, a resubmission after going
+ * back) finds the one new order rather than placing another each time; as unguessable as the
+ * key it comes from, and a UUID (version 8), as the form and the browser's cookie require.
+ */
+export function reorderKey(cancelledKey: string): string {
+  const hex = createHash("sha256").update(`reorder:${cancelledKey}`).digest("hex");
+  const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The order of a checkout form: placed once per key (`placeOrder`). When the order of that key
+ * was cancelled (its voucher or transfer expired unpaid), buying the same cart again is a new
+ * order, under `reorderKey` of the cancelled one's key: found again, not placed again, when the
+ * form comes twice. Answers the key the order is under.
+ */
+export async function placeCheckoutOrder(
+  db: Db,
+  input: PlaceOrderInput,
+): Promise<{ order: Order; created: boolean; idempotencyKey: string }> {
+  let { idempotencyKey } = input;
+  let placed = await placeOrder(db, input);
+  // Each cancelled order on the way had a voucher of its own expire: the chain is short.
+  while (placed.order.status === "cancelled") {
+    idempotencyKey = reorderKey(idempotencyKey);
+    placed = await placeOrder(db, { ...input, idempotencyKey });
+  }
+  return { ...placed, idempotencyKey };
 }
 
 /** The order a checkout form with this idempotency key created, if any. */

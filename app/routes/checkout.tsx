@@ -27,13 +27,14 @@ import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import {
   canSeeOrder,
   checkoutKey,
+  continueCheckout,
   readOrderAccess,
   rememberOrder,
   saveOrderAccess,
 } from "~/checkout/order-access.server";
 import { payOrder } from "~/checkout/order-payments.server";
 import { confirmationPath } from "~/checkout/paths";
-import { findOrderByIdempotencyKey, placeOrder } from "~/checkout/orders.server";
+import { findOrderByIdempotencyKey, placeCheckoutOrder } from "~/checkout/orders.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { FieldErrors, FormErrorSummary, SelectField, TextField } from "~/components/ui/form-field";
@@ -90,8 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
-  const { idempotency_key: submittedKey, payment_method: method, ...customer } = submission.value;
-  let idempotencyKey = submittedKey;
+  const { idempotency_key: idempotencyKey, payment_method: method, ...customer } = submission.value;
   try {
     const access = readOrderAccess(context);
     if (access.draft?.key !== idempotencyKey) {
@@ -112,21 +112,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
         );
       }
     }
-    const place = () =>
-      placeOrder(context.db, {
-        idempotencyKey,
-        customer,
-        lines: cart.lines,
-        customerSub: getCustomer(context)?.sub ?? null,
-      });
-    let { order } = await place();
-    if (order.status === "cancelled") {
-      // That order's voucher expired unpaid: buying the same cart again is a new order.
-      saveOrderAccess(context, { ...rememberOrder(access, order.ref), draft: null });
-      idempotencyKey = checkoutKey(context, items);
-      ({ order } = await place());
-    }
-    saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
+    // An order whose voucher expired unpaid is cancelled: the same cart bought again is a new
+    // order, under a key derived from the cancelled one's, so that this form sent twice still
+    // places one order.
+    const { order, idempotencyKey: orderKey } = await placeCheckoutOrder(context.db, {
+      idempotencyKey,
+      customer,
+      lines: cart.lines,
+      customerSub: getCustomer(context)?.sub ?? null,
+    });
+    const remembered = rememberOrder(readOrderAccess(context), order.ref);
+    saveOrderAccess(
+      context,
+      orderKey === idempotencyKey ? remembered : continueCheckout(remembered, orderKey, items),
+    );
     if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
     return await payOrder(context, order, method);
   } catch (error) {

@@ -1,10 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import type { Customer } from "~/auth/tokens";
 import type { Config } from "~/config.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
-import { receiptPath } from "./paths";
 import { topupSchema } from "./topup-schema";
 import { createTopup, payTopup, savedLines, topupKeyUsed } from "./topups.server";
 
@@ -73,9 +72,8 @@ export async function submitTopup(
     if (created.kind === "conflict") {
       return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
     }
-    const { topup } = created;
-    if (topup.status === "paid") return redirect(receiptPath(topup.id), { status: 303 });
-    return await payTopup(context, topup, method);
+    // The form sent again finds its top-up: paid or cancelled, the receipt is all there is to show.
+    return await payTopup(context, created.topup, method);
   } catch (error) {
     return databaseBusyOrRethrow(
       context,

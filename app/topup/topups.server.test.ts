@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
@@ -7,10 +8,13 @@ import { openDatabase, type Db } from "~/db/db.server";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
 import { loadAccountHistory } from "./history.server";
+import { receiptPath } from "./paths";
 import {
+  cancelTopup,
   createTopup,
   findCustomerTopup,
   listCustomerTopups,
+  payTopup,
   savedLines,
   TOPUP_PAYMENT_PURPOSE,
   topupPaymentPurpose,
@@ -221,6 +225,30 @@ describe("paying a top-up", () => {
       .orderBy("created_at")
       .execute();
     expect(attempts.map((attempt) => attempt.status).sort()).toEqual(["approved", "declined"]);
+  });
+
+  it("opens no new payment for a cancelled top-up: its form sent again only shows the receipt", async () => {
+    const context = {
+      payments,
+      config: { publicOrigin: "https://tienda.test" },
+    } as unknown as AppLoadContext;
+    const paymentsOf = (topup: Topup) =>
+      db.selectFrom("payments").select("status").where("reference", "=", topup.id).execute();
+
+    // Its voucher expired: cancelled, and no new voucher (nor card page) may make it payable.
+    const cancelled = await created(ANA);
+    expect(await cancelTopup(db, cancelled.id, "2026-11-24T12:00:00.000Z")).toBe(true);
+    for (const method of ["cash", "card"] as const) {
+      const again = await payTopup(context, { ...cancelled, status: "cancelled" }, method);
+      expect(again.status).toBe(303);
+      expect(again.headers.get("Location")).toBe(receiptPath(cancelled.id));
+    }
+    expect(await paymentsOf(cancelled)).toEqual([]);
+
+    const pending = await created(ANA);
+    const toPay = await payTopup(context, pending, "card");
+    expect(toPay.headers.get("Location")).toMatch(/^https:\/\/pagos\.test\/pay_/);
+    expect(await paymentsOf(pending)).toEqual([{ status: "pending" }]);
   });
 
   it("refuses an outcome whose amount does not match", async () => {

@@ -233,13 +233,18 @@ export function beginTopupPayment(
 /**
  * Where the customer goes to pay the top-up by this method: the provider's page, or the receipt
  * with the voucher or transfer details. A provider out of reach leaves the top-up pending, and
- * the receipt says so in Spanish with the way to try again.
+ * the receipt says so in Spanish with the way to try again. Only a top-up waiting for payment is
+ * paid: a paid one is not charged again, and a cancelled one (its voucher or transfer expired)
+ * gets no new voucher or card page — its form sent again only shows its receipt.
  */
 export async function payTopup(
   context: AppLoadContext,
   topup: Topup,
   method: PaymentMethod,
 ): Promise<Response> {
+  if (topup.status !== "pending_payment") {
+    return redirect(receiptPath(topup.id), { status: 303 });
+  }
   try {
     const result = await beginTopupPayment(context, topup, method);
     const target = result.kind === "redirect" ? result.url : receiptPath(topup.id);

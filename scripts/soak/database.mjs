@@ -17,8 +17,15 @@ export function readStoredRows(dataDir) {
         "SELECT order_id, position, unit_price, quantity, line_total FROM order_lines",
       ),
       topups: all("SELECT id, folio, idempotency_key, status, amount, phone_number FROM topups"),
-      payments: all("SELECT id, purpose, reference, amount, status FROM payments"),
-      sandboxCheckouts: all("SELECT id, merchant_reference, amount, status FROM sandbox_checkouts"),
+      payments: all(
+        `SELECT id, purpose, reference, amount, status, method, instructions,
+                instruction_reference, expires_at
+           FROM payments`,
+      ),
+      sandboxCheckouts: all(
+        `SELECT id, merchant_reference, amount, status, method, reference, clabe
+           FROM sandbox_checkouts`,
+      ),
       portabilityRequests: all(
         "SELECT id, folio, idempotency_key, phone_number, status FROM portability_requests",
       ),

@@ -47,7 +47,7 @@ export function routeOf(method, pathAndQuery) {
   const pathname = pathAndQuery.split("?")[0];
   const route = pathname
     .replace(/^\/sandbox\/pago\/[^/]+$/, "/sandbox/pago/:id")
-    .replace(/^\/my-account\/recarga\/[^/]+$/, "/my-account/recarga/:folio");
+    .replace(/^\/recarga\/[^/]+$/, "/recarga/:id");
   return `${method} ${route}`;
 }
 

@@ -14,7 +14,16 @@ import {
   validIccid,
 } from "./customer-data.mjs";
 import { CustomerBrowser, HttpError, expectRedirect, expectStatus } from "./http-client.mjs";
-import { cartLines, inputValue, inputValues, parseMoney, planIds, testIdText } from "./pages.mjs";
+import {
+  cartLines,
+  hasTestId,
+  inputValue,
+  inputValues,
+  parseMoney,
+  planIds,
+  testIdHref,
+  testIdText,
+} from "./pages.mjs";
 
 /** How often a journey submits its form twice, as an impatient customer does. */
 const DOUBLE_SUBMIT_PROBABILITY = 0.2;
@@ -25,6 +34,37 @@ const MAX_THINK_MS = 5;
 /** The cart is kept small, as real ones are: above this many items, journeys take some out. */
 const CART_ITEMS_SOFT_LIMIT = 6;
 
+/** How customers pay an order or a top-up: card half the time, cash or SPEI a quarter each. */
+const PAYMENT_METHOD_WEIGHTS = [
+  ["card", 50],
+  ["cash", 25],
+  ["spei", 25],
+];
+/** A voucher or transfer the customer neither pays nor lets expire: it stays pending. */
+const UNPAID_VOUCHER_PROBABILITY = 0.1;
+/** Of the vouchers and transfers taken to the simulator, those paid; the others expire. */
+const VOUCHER_PAID_PROBABILITY = 0.7;
+/**
+ * After the voucher of a top-up expired, how often the customer goes back and sends the same
+ * form again: it must lead to that top-up, still cancelled, with nothing new to pay. (A checkout
+ * form sent again after its order was cancelled is the next checkout of the same cart, which
+ * customers make anyway: a new order.)
+ */
+const RESEND_EXPIRED_TOPUP_PROBABILITY = 0.3;
+/** What a voucher (cash) or a transfer (SPEI) shows, as the e2e tests check it too. */
+const INSTRUCTION_FORMATS = {
+  cash: { reference: /^\d{14}$/ },
+  spei: { reference: /^\d{7}$/, clabe: /^\d{18}$/ },
+};
+const ORDER_PAGE = /^\/confirmation\?pedido=/;
+/** Every top-up's receipt is at its unguessable id, with or without an account. */
+const TOPUP_RECEIPT = /^\/recarga\/[\w-]{22}$/;
+/** Of the top-ups, those made on the public page (signed in or not) rather than in the account. */
+const PUBLIC_TOPUP_PROBABILITY = 0.5;
+/** Of the checkouts whose plans all come as eSIM, those that choose it. */
+const ESIM_PROBABILITY = 0.3;
+const SANDBOX_PAGE = /^\/sandbox\/pago\/chk_/;
+
 const JOURNEY_WEIGHTS = [
   ["browse", 25],
   ["cart", 20],
@@ -34,15 +74,15 @@ const JOURNEY_WEIGHTS = [
   ["portability", 10],
 ];
 export const JOURNEY_KINDS = JOURNEY_WEIGHTS.map(([kind]) => kind);
-const TOTAL_WEIGHT = JOURNEY_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
 
-function chooseJourney() {
-  let roll = Math.random() * TOTAL_WEIGHT;
-  for (const [kind, weight] of JOURNEY_WEIGHTS) {
+/** One of the weighted choices, at random. */
+function weighted(choices) {
+  let roll = Math.random() * choices.reduce((sum, [, weight]) => sum + weight, 0);
+  for (const [choice, weight] of choices) {
     roll -= weight;
-    if (roll < 0) return kind;
+    if (roll < 0) return choice;
   }
-  return JOURNEY_WEIGHTS[0][0];
+  return choices[0][0];
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,6 +119,41 @@ function toldBy(told, answers, pattern) {
   return answers.map((answer) => expectRedirect(answer, pattern));
 }
 
+/**
+ * What a voucher or transfer on the store's page shows, into the ledger (the reference, the
+ * CLABE of a transfer, the amount); throws when the page shows no instructions of the method
+ * chosen, or no way to the sandbox's simulator.
+ */
+function readInstructions(page, told, journey) {
+  const { method } = told;
+  if (!hasTestId(page.body, `payment-instructions-${method}`)) {
+    throw new HttpError(`${journey}: ${page.path} shows no ${method} payment instructions`, page);
+  }
+  const shown = {
+    method,
+    reference: testIdText(page.body, "payment-reference"),
+    clabe:
+      method === "spei"
+        ? (testIdText(page.body, "payment-clabe")?.replace(/\s/g, "") ?? null)
+        : null,
+  };
+  told.instructionsShown.push(shown);
+  told.amountsShown.push(parseMoney(testIdText(page.body, "payment-amount")));
+  for (const [field, format] of Object.entries(INSTRUCTION_FORMATS[method])) {
+    if (!format.test(shown[field] ?? "")) {
+      told.problems.push(`the ${method} instructions show ${field} "${shown[field] ?? ""}"`);
+    }
+  }
+  const simulatorPath = testIdHref(page.body, "payment-simulator");
+  if (!simulatorPath || !SANDBOX_PAGE.test(simulatorPath)) {
+    throw new HttpError(`${journey}: ${page.path} has no link to the payment simulator`, page);
+  }
+  return { ...shown, simulatorPath };
+}
+
+const describeShown = (shown) =>
+  shown.clabe ? `${shown.reference} to CLABE ${shown.clabe}` : String(shown.reference);
+
 export class SimulatedCustomer {
   constructor({ index, account, origin, recorder, stopSignal }) {
     this.index = index;
@@ -102,7 +177,7 @@ export class SimulatedCustomer {
   /** Journey after journey until `deadline`; the journey under way is always finished. */
   async run(deadline) {
     while (Date.now() < deadline && !this.stopSignal.aborted) {
-      const kind = chooseJourney();
+      const kind = weighted(JOURNEY_WEIGHTS);
       const journey = `customer ${this.index} journey ${++this.journeySerial} (${kind})`;
       this.recorder.journeyStarted(kind);
       try {
@@ -186,7 +261,11 @@ export class SimulatedCustomer {
     }
   }
 
-  /** Cart → checkout form → sandbox payment with the approved card → confirmation page. */
+  /**
+   * Cart → checkout form → by card: the sandbox's payment page with the approved card; by cash
+   * or SPEI: the order's page with the voucher or transfer, then (mostly) the simulator →
+   * the order's page.
+   */
   async checkout(journey) {
     const plans = await this.ensurePlans();
     let checkoutPage = await this.get("/checkout");
@@ -202,39 +281,125 @@ export class SimulatedCustomer {
       checkoutPage = await this.get("/checkout");
     }
     expectStatus(checkoutPage, 200);
+    // A cart that mixes eSIM-only and physical-only plans is told to order them apart: the
+    // customer takes plans out until one SIM type fits them all.
+    for (let tries = 0; /data-testid="sim-type-mixed"/.test(checkoutPage.body); tries++) {
+      if (tries === 10) throw new Error(`${journey}: the cart never fitted one SIM type`);
+      const inCart = [...cartLines(expectStatus(await this.get("/cart"), 200).body).keys()];
+      const removed = await this.submit(
+        "/cart",
+        { intent: "remove", id: pick(inCart) },
+        { mayDouble: false },
+      );
+      expectRedirect(removed[0], /^\/cart$/);
+      checkoutPage = await this.get("/checkout");
+      if (checkoutPage.status === 303) return this.checkout(journey);
+      expectStatus(checkoutPage, 200);
+    }
+    const simTypes = inputValues(checkoutPage.body, "sim_type");
+    const simType =
+      simTypes.includes("esim") && (simTypes.length === 1 || chance(ESIM_PROBABILITY))
+        ? "esim"
+        : "physical";
     const idempotencyKey = inputValue(checkoutPage.body, "idempotency_key");
     if (!idempotencyKey) throw new Error(`${journey}: the checkout form has no idempotency key`);
-    const told = this.recorder.ledger.order({ journey, idempotencyKey });
+    const method = weighted(PAYMENT_METHOD_WEIGHTS);
+    const told = this.recorder.ledger.order({ journey, idempotencyKey, method });
     told.amountsShown.push(parseMoney(testIdText(checkoutPage.body, "checkout-total")));
 
     const email = `${this.account.email.replace("@", `+${this.journeySerial}@`)}`;
-    const answers = await this.submit("/checkout", checkoutForm(email, idempotencyKey));
-    const paymentPages = toldBy(told, answers, /^\/sandbox\/pago\/chk_/);
-    if (new Set(paymentPages).size > 1) {
-      told.problems.push(`one checkout form led to two payment pages: ${paymentPages.join(", ")}`);
+    const answers = await this.submit("/checkout", {
+      ...checkoutForm(email, idempotencyKey),
+      sim_type: simType,
+      payment_method: method,
+    });
+    let result;
+    if (method === "card") {
+      const paymentPages = toldBy(told, answers, SANDBOX_PAGE);
+      if (new Set(paymentPages).size > 1) {
+        told.problems.push(
+          `one checkout form led to two payment pages: ${paymentPages.join(", ")}`,
+        );
+      }
+      result = await this.payByCard(paymentPages.at(-1), told, ORDER_PAGE);
+    } else {
+      // A voucher or transfer is shown on the order's own page, straight away.
+      const orderPages = toldBy(told, answers, ORDER_PAGE);
+      if (new Set(orderPages).size > 1) {
+        told.problems.push(`one checkout form led to two orders: ${orderPages.join(", ")}`);
+      }
+      const voucherPage = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+      told.folios.push(testIdText(voucherPage.body, "order-folio"));
+      told.amountsShown.push(parseMoney(testIdText(voucherPage.body, "order-total")));
+      result = await this.payVoucher(voucherPage, told, ORDER_PAGE, journey);
+      result.locations.unshift(...orderPages);
     }
-    const confirmation = await this.pay(paymentPages.at(-1), told, /^\/confirmation\?pedido=/);
-    for (const location of confirmation.locations) {
+    for (const location of result.locations) {
       told.refs.push(new URL(location, "http://x").searchParams.get("pedido"));
     }
-    const page = confirmation.page;
+    const page = result.page;
     told.folios.push(testIdText(page.body, "order-folio"));
     told.amountsShown.push(parseMoney(testIdText(page.body, "order-total")));
     told.shownStatus = testIdText(page.body, "order-status");
     told.shownPaid = told.shownStatus === "Pagado";
-    // Once paid, the confirmation empties the cart; the next checkout starts a new one.
+    told.shownCancelled = told.shownStatus === "Cancelado";
+    if (told.shownPaid && simType === "esim" && !/data-testid="esim-activation"/.test(page.body)) {
+      told.problems.push("a paid eSIM order's page shows no activation code");
+    }
+    // Once paid, the confirmation empties the cart; the next checkout starts a new one. Unpaid or
+    // cancelled, the cart stays: the next checkout of the same cart resumes that order, or, once
+    // cancelled, places it again as a new one.
   }
 
   /**
    * Pays on the sandbox's page with the approved card (sometimes twice, as an impatient
    * customer), then follows the provider back to the store's page.
    */
-  async pay(paymentPage, told, returnPattern) {
+  async payByCard(paymentPage, told, returnPattern) {
     const page = expectStatus(await this.get(paymentPage), 200);
     told.amountsShown.push(parseMoney(testIdText(page.body, "sandbox-amount")));
     const answers = await this.submit(paymentPage, cardForm());
     const locations = answers.map((answer) => expectRedirect(answer, returnPattern));
-    told.paidWithApprovedCard = true;
+    told.providerConfirmedPaid = true;
+    const landing = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+    return { locations, page: landing };
+  }
+
+  /**
+   * A voucher or transfer on the store's page: most customers take it to the sandbox's simulator,
+   * which pays it (at a store, at the bank) or lets it expire, sometimes submitted twice; the
+   * others leave it unpaid and find the same one when they come back to the page.
+   */
+  async payVoucher(voucherPage, told, returnPattern, journey) {
+    const shown = readInstructions(voucherPage, told, journey);
+    if (chance(UNPAID_VOUCHER_PROBABILITY)) {
+      told.voucherOutcome = "unpaid";
+      const again = expectStatus(await this.get(voucherPage.path), 200);
+      const shownAgain = readInstructions(again, told, journey);
+      if (shownAgain.reference !== shown.reference || shownAgain.clabe !== shown.clabe) {
+        told.problems.push(
+          `the page showed ${describeShown(shown)}, then ${describeShown(shownAgain)} for the same payment`,
+        );
+      }
+      return { locations: [], page: again };
+    }
+    const simulator = expectStatus(await this.get(shown.simulatorPath), 200);
+    told.amountsShown.push(parseMoney(testIdText(simulator.body, "sandbox-amount")));
+    const atProvider = {
+      reference: testIdText(simulator.body, "sandbox-reference"),
+      clabe: testIdText(simulator.body, "sandbox-clabe")?.replace(/\s/g, "") ?? null,
+    };
+    if (atProvider.reference !== shown.reference || atProvider.clabe !== shown.clabe) {
+      told.problems.push(
+        `the store showed ${describeShown(shown)}, the provider's simulator ${describeShown(atProvider)}`,
+      );
+    }
+    const intent = chance(VOUCHER_PAID_PROBABILITY) ? "paid" : "expired";
+    told.voucherOutcome = intent;
+    const answers = await this.submit(shown.simulatorPath, { intent });
+    const locations = answers.map((answer) => expectRedirect(answer, returnPattern));
+    if (intent === "paid") told.providerConfirmedPaid = true;
+    else told.providerConfirmedExpired = true;
     const landing = expectStatus(await this.browser.follow(answers.at(-1)), 200);
     return { locations, page: landing };
   }
@@ -261,14 +426,18 @@ export class SimulatedCustomer {
     expectStatus(await this.get("/my-account"), 200);
   }
 
-  /** Signed in: the top-up form, the sandbox payment, the receipt. */
+  /**
+   * The top-up form (the public /recarga, signed in or not, or the account's), the sandbox payment
+   * (card) or the voucher (cash, SPEI), the receipt at its unguessable address.
+   */
   async topup(journey) {
-    let form = await this.get("/my-account/recarga");
+    const formPath = chance(PUBLIC_TOPUP_PROBABILITY) ? "/recarga" : "/my-account/recarga";
+    let form = await this.get(formPath);
     if (form.status === 303) {
-      // Not signed in (or the session ended): the page sends the customer to sign in first.
+      // Not signed in (or the session ended): the account's page sends the customer to sign in.
       expectRedirect(form, /^\/auth\/sign-in/);
-      await this.signInWithForm("/my-account/recarga");
-      form = await this.get("/my-account/recarga");
+      await this.signInWithForm(formPath);
+      form = await this.get(formPath);
     }
     expectStatus(form, 200);
     const idempotencyKey = inputValue(form.body, "idempotency_key");
@@ -278,7 +447,14 @@ export class SimulatedCustomer {
     );
     const phoneNumber = pick(this.lines);
     const amount = pick(TOPUP_AMOUNTS);
-    const fields = { amount: String(amount), idempotency_key: idempotencyKey };
+    const method = weighted(PAYMENT_METHOD_WEIGHTS);
+    const fields = {
+      amount: String(amount),
+      idempotency_key: idempotencyKey,
+      payment_method: method,
+    };
+    // Without an account the form asks for an optional e-mail for the receipt.
+    if (/name="email"/.test(form.body) && chance(0.5)) fields.email = this.account.email;
     if (savedLines.includes(phoneNumber) && chance(0.5)) {
       // One tap on a line topped up before.
       Object.assign(fields, {
@@ -291,20 +467,53 @@ export class SimulatedCustomer {
       if (savedLines.length > 0) fields.saved_line = "otro";
       Object.assign(fields, { phone_number: typed, phone_number_confirm: phoneNumber });
     }
-    const told = this.recorder.ledger.topup({ journey, idempotencyKey, phoneNumber, amount });
-    const answers = await this.submit("/my-account/recarga", fields);
-    const paymentPages = toldBy(told, answers, /^\/sandbox\/pago\/chk_/);
-    if (new Set(paymentPages).size > 1) {
-      told.problems.push(`one top-up form led to two payment pages: ${paymentPages.join(", ")}`);
+    const told = this.recorder.ledger.topup({
+      journey,
+      idempotencyKey,
+      phoneNumber,
+      amount,
+      method,
+    });
+    const answers = await this.submit(formPath, fields);
+    let receipt;
+    if (method === "card") {
+      const paymentPages = toldBy(told, answers, SANDBOX_PAGE);
+      if (new Set(paymentPages).size > 1) {
+        told.problems.push(`one top-up form led to two payment pages: ${paymentPages.join(", ")}`);
+      }
+      receipt = await this.payByCard(paymentPages.at(-1), told, TOPUP_RECEIPT);
+    } else {
+      // A voucher or transfer is shown on the top-up's receipt, straight away.
+      const receipts = toldBy(told, answers, TOPUP_RECEIPT);
+      if (new Set(receipts).size > 1) {
+        told.problems.push(`one top-up form led to two top-ups: ${receipts.join(", ")}`);
+      }
+      const voucherPage = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+      told.folios.push(testIdText(voucherPage.body, "topup-folio"));
+      told.amountsShown.push(parseMoney(testIdText(voucherPage.body, "topup-amount")));
+      receipt = await this.payVoucher(voucherPage, told, TOPUP_RECEIPT, journey);
+      receipt.locations.unshift(...receipts);
     }
-    const receipt = await this.pay(paymentPages.at(-1), told, /^\/my-account\/recarga\/REC-/);
     for (const location of receipt.locations) {
-      told.folios.push(decodeURIComponent(location.split("/").at(-1)));
+      told.refs.push(decodeURIComponent(location.split("/").at(-1)));
     }
     told.folios.push(testIdText(receipt.page.body, "topup-folio"));
     told.amountsShown.push(parseMoney(testIdText(receipt.page.body, "topup-amount")));
     told.shownStatus = testIdText(receipt.page.body, "topup-status");
     told.shownPaid = told.shownStatus === "Pagada";
+    told.shownCancelled = told.shownStatus === "Cancelada";
+
+    if (told.providerConfirmedExpired && chance(RESEND_EXPIRED_TOPUP_PROBABILITY)) {
+      // The back button, and the same form sent again: the same top-up's receipt, cancelled.
+      const [again] = await this.submit(formPath, fields, { mayDouble: false });
+      const location = expectRedirect(again, TOPUP_RECEIPT);
+      told.refs.push(decodeURIComponent(location.split("/").at(-1)));
+      const page = expectStatus(await this.browser.follow(again), 200);
+      told.folios.push(testIdText(page.body, "topup-folio"));
+      told.shownStatus = testIdText(page.body, "topup-status");
+      told.shownPaid = told.shownStatus === "Pagada";
+      told.shownCancelled = told.shownStatus === "Cancelada";
+    }
   }
 
   /** A portability request for a number of its own; now and then a second one for a number already requested. */

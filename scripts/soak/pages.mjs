@@ -31,6 +31,18 @@ export function testIdText(html, testId) {
   return match ? decodeEntities(match[1]).trim() : null;
 }
 
+/** Whether the page has an element with this data-testid. */
+export function hasTestId(html, testId) {
+  return html.includes(`data-testid="${testId}"`);
+}
+
+/** The href of the link with this data-testid, or null. */
+export function testIdHref(html, testId) {
+  const link = new RegExp(`<a\\b[^>]*\\bdata-testid="${testId}"[^>]*>`).exec(html)?.[0];
+  const href = link ? /\bhref="([^"]*)"/.exec(link)?.[1] : undefined;
+  return href === undefined ? null : decodeEntities(href);
+}
+
 /** "$1,299.00" → 1299 (whole pesos, as the store keeps them). */
 export function parseMoney(text) {
   if (!text) return null;

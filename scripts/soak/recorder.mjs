@@ -6,13 +6,18 @@ import { alertText } from "./pages.mjs";
 /** Details kept of the first failures of each kind (the counts are always complete). */
 const MAX_DETAILS = 20;
 
-/** A paid journey before its pages have shown anything. */
-const nothingShownYet = () => ({
+/** A paid journey, paying by `method` (card, cash, spei), before its pages have shown anything. */
+const nothingShownYet = (method) => ({
   outcome: "unknown",
   folios: [],
   amountsShown: [],
-  paidWithApprovedCard: false,
+  method,
+  instructionsShown: [],
+  voucherOutcome: null,
+  providerConfirmedPaid: false,
+  providerConfirmedExpired: false,
   shownPaid: false,
+  shownCancelled: false,
   shownStatus: null,
   problems: [],
 });
@@ -24,14 +29,21 @@ export class Ledger {
   portabilityRequests = [];
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
-  order({ journey, idempotencyKey }) {
-    const told = { journey, idempotencyKey, refs: [], ...nothingShownYet() };
+  order({ journey, idempotencyKey, method }) {
+    const told = { journey, idempotencyKey, refs: [], ...nothingShownYet(method) };
     this.orders.push(told);
     return told;
   }
 
-  topup({ journey, idempotencyKey, phoneNumber, amount }) {
-    const told = { journey, idempotencyKey, phoneNumber, amount, ...nothingShownYet() };
+  topup({ journey, idempotencyKey, phoneNumber, amount, method }) {
+    const told = {
+      journey,
+      idempotencyKey,
+      phoneNumber,
+      amount,
+      refs: [],
+      ...nothingShownYet(method),
+    };
     this.topups.push(told);
     return told;
   }

@@ -12,6 +12,32 @@ const MAX_LISTED = 10;
 
 const ms = (value) => `${value.toFixed(0)}`;
 
+const PAYMENT_METHODS = ["card", "cash", "spei"];
+const PAYMENT_STATUSES = ["approved", "pending", "expired", "replaced", "declined"];
+
+/**
+ * Per payment method: what customers were told (orders and top-ups that reached a result, then
+ * paid, expired or left unpaid) and how the stored payments ended.
+ */
+function paymentMethodRows(ledger, paymentsByMethod) {
+  const methods = [...new Set([...PAYMENT_METHODS, ...Object.keys(paymentsByMethod)])];
+  return methods.map((method) => {
+    const orders = ledger.orders.filter((e) => e.method === method && e.outcome === "told");
+    const topups = ledger.topups.filter((e) => e.method === method && e.outcome === "told");
+    const told = [...orders, ...topups];
+    const stored = paymentsByMethod[method] ?? {};
+    return [
+      method,
+      orders.length,
+      topups.length,
+      told.filter((entry) => entry.providerConfirmedPaid).length,
+      told.filter((entry) => entry.providerConfirmedExpired).length,
+      told.filter((entry) => entry.voucherOutcome === "unpaid").length,
+      ...PAYMENT_STATUSES.map((status) => stored[status] ?? 0),
+    ];
+  });
+}
+
 /** A Markdown table with padded columns; `right` lists the columns aligned right (numbers). */
 function table(headers, rows, right = []) {
   const cells = [headers, ...rows].map((row) => row.map(String));
@@ -148,12 +174,36 @@ export function buildReport({
     "",
     table(["Route", "requests", "p50 (ms)", "p99 (ms)", "4xx", "5xx"], routeRows, [1, 2, 3, 5]),
     "",
+    "Payment methods — customers' orders and top-ups by the method chosen, what the provider then confirmed to them (paid, voucher or transfer expired) or what they left unpaid; and the payments stored, by status:",
+    "",
+    table(
+      [
+        "Method",
+        "orders",
+        "top-ups",
+        "told paid",
+        "told expired",
+        "left unpaid",
+        "payments approved",
+        "pending",
+        "expired",
+        "replaced",
+        "declined",
+      ],
+      paymentMethodRows(recorder.ledger, checked.paymentsByMethod),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    ),
+    "",
     "Reconciliation (customers' ledger against `storefront.sqlite` after the server stopped): " +
       `${checked.toldOrders} orders, ${checked.toldTopups} top-ups and ${checked.toldPortabilityRequests} portability requests told to customers; ` +
       `the database holds ${checked.orders} orders, ${checked.topups} top-ups, ${checked.portabilityRequests} portability requests and ${checked.payments} payments (${checked.approvedPayments} approved). ` +
+      (checked.reorders
+        ? `${checked.reorders} orders were the same cart bought again after its order was cancelled (a new order under the store's own key). `
+        : "") +
       (findings.length
         ? `**${findings.length} findings**: ${[...findingCounts].map(([kind, count]) => `${kind} ${count}`).join(", ")}.`
-        : "No finding: every folio told exists exactly once, no row without its customer, every paid order and top-up has exactly one approved payment of its amount, no approved payment without its paid order or top-up, every order's total is the sum of its lines.") +
+        : "No finding: every folio told exists exactly once, no row without its customer, every paid order and top-up has exactly one approved payment of its amount whatever the method, no approved payment without its paid order or top-up, every order's total is the sum of its lines; " +
+          "every voucher or transfer shown is a payment of that order or top-up and no reference was issued twice, every expired one cancelled what it paid and nothing else was cancelled, nothing a customer was told was cancelled has an approved payment, and the provider's checkouts agree with the store's payments.") +
       (notes.length
         ? ` ${notes.length} rows were created by a request whose answer never arrived.`
         : ""),

@@ -67,6 +67,9 @@ export async function startServer({ dataDir, sessionSecret, logLevel, extraEnv =
       // Both limits stay in force, only far above what this load reaches.
       AUTH_RATE_LIMIT_PER_IP: "10000000",
       AUTH_RATE_LIMIT_PER_USERNAME: "10000000",
+      // The same for top-ups: one address for everyone, and each customer tops up its own lines.
+      TOPUP_RATE_LIMIT_PER_IP: "10000000",
+      TOPUP_RATE_LIMIT_PER_LINE: "10000000",
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
