@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
+import { reorderKey } from "./reorder-key";
 import { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase, type Db } from "~/db/db.server";
 import * as z from "zod";
 import {
@@ -14,7 +15,6 @@ import {
   markOrderPaid,
   placeCheckoutOrder,
   placeOrder,
-  reorderKey,
   type PlaceOrderInput,
 } from "./orders.server";
 

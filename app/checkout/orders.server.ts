@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { CartLine } from "~/cart/cart-lines";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
 import { isSimType, type SimType } from "~/catalog/terms";
 import type { CheckoutInput } from "./checkout-schema";
+import { reorderKey } from "./reorder-key";
 
 export const ORDER_SERIES = "PED";
 
@@ -130,18 +131,6 @@ export async function placeOrder(
     if (!winner) throw error;
     return { order: winner, created: false };
   }
-}
-
-/**
- * The key under which the cart of a cancelled order is ordered again. Derived from the cancelled
- * order's key, so that the same form sent twice (a double click, a resubmission after going
- * back) finds the one new order rather than placing another each time; as unguessable as the
- * key it comes from, and a UUID (version 8), as the form and the browser's cookie require.
- */
-export function reorderKey(cancelledKey: string): string {
-  const hex = createHash("sha256").update(`reorder:${cancelledKey}`).digest("hex");
-  const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { reorderKey } from "~/checkout/reorder-key";
 import { describe, expect, it } from "vitest";
 import {
   reconcile,
@@ -205,7 +206,7 @@ function cleanRun(): { ledger: ClientLedger; rows: StoredRows } {
       {
         id: "ref-order-4",
         folio: "PED-2026-000004",
-        idempotency_key: "key-store-4",
+        idempotency_key: reorderKey("key-order-3"),
         status: "paid",
         total: 300,
       },
@@ -853,6 +854,18 @@ describe("reconcile", () => {
     });
     expect(kinds(report)).toEqual(["payment-duplicate"]);
     expect(report.findings[0].detail).toContain("pay_2 (cash), pay_10 (card)");
+  });
+
+  it("follows a re-placed order that the same browser's next form continued under its new key", () => {
+    const { ledger, rows } = cleanRun();
+    const continued: ToldOrder = {
+      ...ledger.orders[ledger.orders.length - 1],
+      journey: "customer 3 journey 4 (checkout)",
+      idempotencyKey: reorderKey("key-order-3"),
+    };
+    const report = reconcile({ ...ledger, orders: [...ledger.orders, continued] }, rows);
+    expect(report.findings).toEqual([]);
+    expect(report.checked.reorders).toBe(1);
   });
 
   it("follows a cart bought again after its order was cancelled to the new order, and reports a second one", () => {

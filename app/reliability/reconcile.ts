@@ -9,6 +9,7 @@
  * note is a row a customer created but whose answer never reached it (a request cut off at the
  * end of the run, or one that failed): worth reading, not by itself wrong.
  */
+import { reorderKeys } from "~/checkout/reorder-key";
 import type {
   OrderLinesTable,
   OrdersTable,
@@ -703,6 +704,9 @@ function reconcilePayments(rows: StoredRows, index: PaymentIndex, findings: Find
  * other customer was sent to it under its own key). Sent to two orders, it is left as it is,
  * and the reconciliation reports what does not match.
  */
+/** Orders of one cart cancelled in a row within one run: far fewer than this. */
+const MAX_REORDER_CHAIN = 20;
+
 function resolveReorders(
   told: readonly ToldOrder[],
   orders: StoredRows["orders"],
@@ -723,9 +727,13 @@ function resolveReorders(
     const refs = distinct(entry.refs);
     if (formOrder?.status !== "cancelled" || refs.length !== 1) return entry;
     const sentTo = byId.get(refs[0]);
-    if (!sentTo || sentTo.id === formOrder.id || sentToOwnOrder.has(sentTo.idempotency_key)) {
-      return entry;
-    }
+    if (!sentTo || sentTo.id === formOrder.id) return entry;
+    // The store re-places the cart under a key derived from the cancelled one's: an order under
+    // that key is this form's, even when the same browser's next form continued it under it.
+    const derived = reorderKeys(entry.idempotencyKey, MAX_REORDER_CHAIN).includes(
+      sentTo.idempotency_key,
+    );
+    if (!derived && sentToOwnOrder.has(sentTo.idempotency_key)) return entry;
     reorders += 1;
     return { ...entry, idempotencyKey: sentTo.idempotency_key };
   });

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { NIP_VALIDITY_DAYS, PORTABILITY_MAX_HOURS } from "~/catalog/terms";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import {
   Form,
@@ -191,9 +192,9 @@ function Explanation() {
           {t("steps.heading")}
         </h2>
         <ol className="mt-3 list-decimal space-y-3 pl-6 text-slate-800">
-          <li>{t("steps.nip")}</li>
+          <li>{t("steps.nip", { days: NIP_VALIDITY_DAYS })}</li>
           <li>{t("steps.form")}</li>
-          <li>{t("steps.wait")}</li>
+          <li>{t("steps.wait", { hours: PORTABILITY_MAX_HOURS })}</li>
           <li>{t("steps.activate")}</li>
         </ol>
       </section>
@@ -204,7 +205,7 @@ function Explanation() {
         <ul className="mt-3 list-disc space-y-3 pl-6 text-slate-800">
           <li>{t("facts.balance")}</li>
           <li>{t("facts.debts")}</li>
-          <li>{t("facts.nipValidity")}</li>
+          <li>{t("facts.nipValidity", { days: NIP_VALIDITY_DAYS })}</li>
           <li>{t("facts.free")}</li>
         </ul>
       </section>
@@ -397,7 +398,9 @@ function SubmittedRequest({ request }: { request: RequestView }) {
       <h3 className="mt-6 text-lg font-bold text-slate-900">{t("result.nextSteps")}</h3>
       <ol className="mt-2 list-decimal space-y-2 pl-6 text-slate-800">
         <li>{t("result.nextStep1")}</li>
-        <li>{t("result.nextStep2", { email: request.email ?? "" })}</li>
+        <li>
+          {t("result.nextStep2", { email: request.email ?? "", hours: PORTABILITY_MAX_HOURS })}
+        </li>
         <li>{t("result.nextStep3")}</li>
       </ol>
       <Link
@@ -489,7 +492,7 @@ export default function PortabilityPage() {
   const prefill = submitted?.folio ?? submittedElsewhere;
   return (
     <>
-      <PageHeader title={t("heading")}>{t("intro")}</PageHeader>
+      <PageHeader title={t("heading")}>{t("intro", { hours: PORTABILITY_MAX_HOURS })}</PageHeader>
       {submitted ? (
         <SubmittedRequest request={submitted} />
       ) : (
