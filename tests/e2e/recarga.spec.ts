@@ -97,7 +97,9 @@ test("a wrong e-mail or a mismatched number is refused next to the field, with t
   await page.goto("/recarga");
   const line = uniqueLine();
   await page.getByLabel("Número de celular (10 dígitos)").fill(line);
-  await page.getByLabel("Vuelve a escribir el número").fill(`${line.slice(0, 9)}0`);
+  // The last digit changed: a mismatch whatever the number drawn.
+  const mistyped = `${line.slice(0, 9)}${(Number(line[9]) + 1) % 10}`;
+  await page.getByLabel("Vuelve a escribir el número").fill(mistyped);
   await page.getByRole("radio", { name: /^\$100/ }).check();
   await page.getByLabel("Correo para tu comprobante (opcional)").fill("ana@");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
