@@ -103,6 +103,9 @@ export async function placeOrder(
         updated_at: now,
         paid_at: null,
         customer_sub: input.customerSub ?? null,
+        shipped_at: null,
+        carrier: null,
+        tracking_number: null,
       };
       await trx.insertInto("orders").values(row).execute();
       await trx

@@ -14,6 +14,8 @@ export interface Database {
   revoked_access: RevokedAccessTable;
   payment_events: PaymentEventsTable;
   esim_activations: EsimActivationsTable;
+  mail_queue: MailQueueTable;
+  status_changes: StatusChangesTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -75,6 +77,48 @@ export interface OrdersTable {
   customer_sub: string | null;
   /** "physical" or "esim" (~/catalog/terms). An eSIM order's address columns are empty strings. */
   sim_type: string;
+  /** When the operator shipped the physical SIM (`npm run ops`), with which carrier and number. */
+  shipped_at: string | null;
+  carrier: string | null;
+  tracking_number: string | null;
+}
+
+/** pending: to be sent (again) at next_attempt_at; sent; failed: given up after the last try. */
+export type MailStatus = "pending" | "sent" | "failed";
+
+export interface MailQueueTable {
+  id: string;
+  /** One e-mail per event ("order-paid:<order id>"): enqueuing the same event again is a no-op. */
+  dedupe_key: string;
+  to_address: string;
+  /** Which message (app/mail/templates.ts). */
+  template: string;
+  /** JSON: what the template needs. */
+  data: string;
+  status: MailStatus;
+  attempts: number;
+  next_attempt_at: string;
+  /** The last failure, without the message's contents. */
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** A change made by the operator, with its time and reason (the audit trail). */
+export interface StatusChangesTable {
+  id: string;
+  subject: "order" | "topup" | "portability";
+  /** The order's, top-up's or request's id. */
+  subject_id: string;
+  from_status: string | null;
+  /** "shipped", "in_progress" (scheduled), "completed", "rejected"… */
+  to_status: string;
+  /** JSON: the tracking number, the scheduled date… */
+  detail: string | null;
+  reason: string | null;
+  /** "ops:<operating-system user>". */
+  actor: string;
+  created_at: string;
 }
 
 /** The activation code of one eSIM of a paid order (position counts the order's SIMs from 0). */
@@ -175,7 +219,10 @@ export interface SandboxCheckoutsTable {
   expires_at: string | null;
 }
 
-/** received and in_progress are open: a number has at most one open request. */
+/**
+ * received and in_progress are open: a number has at most one open request. in_progress is
+ * "Programada": the operator scheduled the port for `scheduled_for`.
+ */
 export type PortabilityStatus = "received" | "in_progress" | "completed" | "rejected";
 
 export interface PortabilityRequestsTable {
@@ -200,6 +247,10 @@ export interface PortabilityRequestsTable {
   terms_accepted_at: string;
   created_at: string;
   updated_at: string;
+  /** The date (YYYY-MM-DD) the port is scheduled for, once in_progress. */
+  scheduled_for: string | null;
+  /** Why it was rejected, in Spanish, as the customer is told. */
+  rejection_reason: string | null;
 }
 
 /** cancelled: its cash voucher or transfer expired unpaid. */

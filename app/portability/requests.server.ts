@@ -123,6 +123,8 @@ export function createPortabilityRequests({
             terms_accepted_at: now,
             created_at: now,
             updated_at: now,
+            scheduled_for: null,
+            rejection_reason: null,
           };
           await trx.insertInto("portability_requests").values(values).execute();
           return values;

@@ -5,6 +5,7 @@ import * as topups from "./0003-topups";
 import * as revokedAccess from "./0004-revoked-access";
 import * as paymentMethods from "./0005-payment-methods";
 import * as recargaAndEsim from "./0006-recarga-and-esim";
+import * as mailAndOperations from "./0007-mail-and-operations";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004-revoked-access": revokedAccess,
   "0005-payment-methods": paymentMethods,
   "0006-recarga-and-esim": recargaAndEsim,
+  "0007-mail-and-operations": mailAndOperations,
 };

@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { nowIso, type Db } from "~/db/db.server";
+
+/**
+ * The e-mails the store sends. Each is enqueued with the ids it is about; the mailer reads the
+ * rest from the database when it sends (app/mail), so a retried e-mail tells the current truth.
+ */
+export interface MailData {
+  /** A new order: its folio, lines, SIM type, and how to pay or find it again. */
+  order_received: { orderRef: string };
+  /** The cash voucher or SPEI transfer issued for an order or a top-up. */
+  payment_voucher: { purpose: "order" | "topup"; reference: string; paymentId: string };
+  order_paid: { orderRef: string };
+  /** The QR codes of a paid eSIM order (issued when the e-mail is composed, if not yet). */
+  esim_activation: { orderRef: string };
+  order_shipped: { orderRef: string };
+  topup_receipt: { topupId: string };
+  portability_received: { requestId: string };
+  /** Scheduled (with its date), completed or rejected (with its reason). */
+  portability_status: { requestId: string; status: "in_progress" | "completed" | "rejected" };
+}
+
+export type MailTemplate = keyof MailData;
+
+export interface EnqueueMail<T extends MailTemplate> {
+  /** One e-mail per event, e.g. `order-paid:<order id>`: enqueuing the same event again is a no-op. */
+  dedupeKey: string;
+  to: string;
+  template: T;
+  data: MailData[T];
+}
+
+/**
+ * Puts an e-mail in the queue, in the caller's transaction when it has one, so that the e-mail
+ * exists exactly when what it tells does. Sending happens later, with retries. Answers whether
+ * it was new (false: this event's e-mail was already queued).
+ */
+export async function enqueueMail<T extends MailTemplate>(
+  db: Db,
+  mail: EnqueueMail<T>,
+): Promise<boolean> {
+  const now = nowIso();
+  const result = await db
+    .insertInto("mail_queue")
+    .values({
+      id: randomBytes(12).toString("base64url"),
+      dedupe_key: mail.dedupeKey,
+      to_address: mail.to,
+      template: mail.template,
+      data: JSON.stringify(mail.data),
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    })
+    .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedRows ?? 0) === 1;
+}
