@@ -57,5 +57,5 @@ export async function enqueueMail<T extends MailTemplate>(
     })
     .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0) === 1;
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
