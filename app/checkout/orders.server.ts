@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { CartLine } from "~/cart/cart-lines";
+import { sql } from "kysely";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
@@ -33,6 +34,8 @@ export interface Order {
     phoneNumber: string;
   };
   simType: SimType;
+  /** The physical SIM's shipment, once the operator shipped it. */
+  shipment: { shippedAt: string; carrier: string | null; trackingNumber: string | null } | null;
   /** Where the physical SIM goes; null for an eSIM order. */
   delivery: {
     street: string;
@@ -186,6 +189,9 @@ export async function findOrder(db: Db, ref: string): Promise<Order | null> {
     customerSub: row.customer_sub,
     customer: { fullName: row.full_name, email: row.email, phoneNumber: row.phone_number },
     simType,
+    shipment: row.shipped_at
+      ? { shippedAt: row.shipped_at, carrier: row.carrier, trackingNumber: row.tracking_number }
+      : null,
     delivery:
       simType === "esim"
         ? null
@@ -206,6 +212,37 @@ export async function findOrder(db: Db, ref: string): Promise<Order | null> {
       lineTotal: Number(line.line_total),
     })),
   };
+}
+
+/** Whether this signed-in customer owns the order: placed signed in, or as a guest with their verified e-mail. */
+export function customerOwnsOrder(
+  order: Pick<Order, "customerSub" | "customer">,
+  customer: { sub: string; email: string; emailVerified: boolean } | null,
+): boolean {
+  if (!customer) return false;
+  if (order.customerSub !== null) return order.customerSub === customer.sub;
+  return (
+    customer.emailVerified &&
+    order.customer.email.trim().toLowerCase() === customer.email.trim().toLowerCase()
+  );
+}
+
+/**
+ * The order with this folio placed with this e-mail (any case), or null: a wrong folio and a
+ * wrong e-mail look the same to the caller.
+ */
+export async function findOrderByFolioAndEmail(
+  db: Db,
+  folio: string,
+  email: string,
+): Promise<Order | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select(["id", "email"])
+    .where("folio", "=", folio)
+    .executeTakeFirst();
+  if (!row || row.email.trim().toLowerCase() !== email.trim().toLowerCase()) return null;
+  return findOrder(db, row.id);
 }
 
 /** Marks a pending order paid; false when it was already paid (the transition happens once). */
@@ -238,16 +275,27 @@ export interface CustomerOrderSummary {
   createdAt: string;
 }
 
-/** Orders the customer placed while signed in, newest first. */
+/**
+ * Orders the customer placed while signed in, and, once their e-mail is verified, the orders
+ * placed as a guest with that e-mail; newest first.
+ */
 export async function listCustomerOrders(
   db: Db,
-  customerSub: string,
+  customer: { sub: string; email: string; emailVerified: boolean },
   limit = 10,
 ): Promise<CustomerOrderSummary[]> {
+  const email = customer.email.trim().toLowerCase();
   const rows = await db
     .selectFrom("orders")
     .select(["id", "folio", "status", "total", "created_at"])
-    .where("customer_sub", "=", customerSub)
+    .where((eb) =>
+      customer.emailVerified
+        ? eb.or([
+            eb("customer_sub", "=", customer.sub),
+            eb.and([eb("customer_sub", "is", null), eb(sql<string>`lower(email)`, "=", email)]),
+          ])
+        : eb("customer_sub", "=", customer.sub),
+    )
     .orderBy("created_at", "desc")
     .orderBy("folio", "desc")
     .limit(limit)

@@ -13,10 +13,9 @@ import {
 } from "~/checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE, payOrder } from "~/checkout/order-payments.server";
 import { confirmationPath } from "~/checkout/paths";
-import { findOrder, type Order } from "~/checkout/orders.server";
+import { customerOwnsOrder, findOrder } from "~/checkout/orders.server";
 import { EsimActivations } from "~/components/commerce/esim-activations";
-import { ensureEsimActivations } from "~/esim/activations.server";
-import { activationQrSvg } from "~/esim/qr.server";
+import { esimView } from "~/esim/esim-view.server";
 import { PayForm } from "~/components/payments/pay-form";
 import { PaymentInstructions } from "~/components/payments/payment-instructions";
 import { PageHeader } from "~/components/ui/page-header";
@@ -24,6 +23,7 @@ import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { paymentView } from "~/payments/payment-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
+import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["commerce"] };
@@ -39,11 +39,8 @@ async function loadOwnOrder(context: LoaderFunctionArgs["context"], request: Req
   const ref = new URL(request.url).searchParams.get("pedido");
   const access = readOrderAccess(context);
   const found = ref ? await findOrder(context.db, ref) : null;
-  const customerSub = getCustomer(context)?.sub;
   const order =
-    found &&
-    (canSeeOrder(access, found.ref) ||
-      (found.customerSub !== null && found.customerSub === customerSub))
+    found && (canSeeOrder(access, found.ref) || customerOwnsOrder(found, getCustomer(context)))
       ? found
       : null;
   if (!order) throw data(null, { status: 404 });
@@ -78,28 +75,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /**
- * The paid eSIM order's activation codes, each with its QR code drawn on the server as SVG and
- * shown as an image (a data URL, like the authenticator's QR): no JavaScript, no inline markup.
- */
-async function esimView(context: LoaderFunctionArgs["context"], order: Order) {
-  const result = await ensureEsimActivations(context.db, context.esim, context.logger, order);
-  if (result.status !== "ready") return { status: result.status, activations: [] };
-  const t = getFixedT("commerce");
-  const activations = await Promise.all(
-    result.activations.map(async (activation) => {
-      const label = t("confirmation.esim.qrLabel", { number: activation.position + 1 });
-      const svg = await activationQrSvg(activation.activationCode, { label });
-      return {
-        ...activation,
-        qrLabel: label,
-        qrSrc: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
-      };
-    }),
-  );
-  return { status: result.status, activations };
-}
-
-/**
  * Pay after a decline, resume a payment left open, or pay another way than the voucher issued,
  * without losing the order.
  */
@@ -122,7 +97,7 @@ export default function ConfirmationPage() {
   const pending = order.status === "pending_payment";
   const declined = pending && payment?.status === "declined";
   const instructions = pending ? (payment?.instructions ?? null) : null;
-  const statusKey = declined ? "declined" : order.status;
+  const statusKey = declined ? "declined" : paid && order.shipment ? "shipped" : order.status;
   const { delivery } = order;
 
   return (
@@ -271,6 +246,19 @@ export default function ConfirmationPage() {
                 <br />
                 {delivery.municipality}, {t(`states.${delivery.state}`)}
               </address>
+            ) : null}
+            {order.shipment ? (
+              <div className="mt-3 text-slate-800" data-testid="order-shipment">
+                <p>{t("confirmation.shipment", { date: formatDate(order.shipment.shippedAt) })}</p>
+                {order.shipment.trackingNumber ? (
+                  <p>
+                    {t("confirmation.tracking", {
+                      carrier: order.shipment.carrier ?? "—",
+                      tracking: order.shipment.trackingNumber,
+                    })}
+                  </p>
+                ) : null}
+              </div>
             ) : null}
             <h3 className="mt-4 font-bold text-slate-900">{t("confirmation.contactHeading")}</h3>
             <p className="text-slate-800 break-words">

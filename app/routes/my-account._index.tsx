@@ -38,7 +38,7 @@ async function sessionEnded(context: LoaderFunctionArgs["context"]) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
-  const history = await loadAccountHistory(context.db, customer.sub);
+  const history = await loadAccountHistory(context.db, customer);
   try {
     const user = await context.identity.client.getUser(accessToken);
     const attributes = attributesRecord(user);

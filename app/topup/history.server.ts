@@ -1,5 +1,6 @@
 import { confirmationPath } from "~/checkout/paths";
 import { listCustomerOrders } from "~/checkout/orders.server";
+import type { Customer } from "~/auth/tokens";
 import type { Db } from "~/db/db.server";
 import { formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "./phone";
@@ -13,10 +14,11 @@ const RECENT = 5;
  * while signed in (newest first) and the saved lines. Lines leave the server masked: the
  * overview only needs to recognise them.
  */
-export async function loadAccountHistory(db: Db, customerSub: string) {
+export async function loadAccountHistory(db: Db, customer: Customer) {
+  const customerSub = customer.sub;
   const [topups, orders, lines] = await Promise.all([
     listCustomerTopups(db, customerSub, RECENT),
-    listCustomerOrders(db, customerSub, RECENT),
+    listCustomerOrders(db, customer, RECENT),
     savedLines(db, customerSub),
   ]);
   return {

@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
-import { listCustomerOrders, placeOrder, type PlaceOrderInput } from "~/checkout/orders.server";
+import {
+  customerOwnsOrder,
+  listCustomerOrders,
+  placeOrder,
+  type PlaceOrderInput,
+} from "~/checkout/orders.server";
 import { openDatabase, type Db } from "~/db/db.server";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
@@ -179,17 +184,30 @@ describe("ownership", () => {
       lines,
       customerSub: ANA,
     });
-    await placeOrder(db, { idempotencyKey: crypto.randomUUID(), customer, lines });
+    const asGuest = await placeOrder(db, {
+      idempotencyKey: crypto.randomUUID(),
+      customer: { ...customer, email: "ANA@example.com" },
+      lines,
+    });
     await placeOrder(db, {
       idempotencyKey: crypto.randomUUID(),
       customer,
       lines,
       customerSub: BETO,
     });
-    expect((await listCustomerOrders(db, ANA)).map((order) => order.folio)).toEqual([
+    const ana = { sub: ANA, email: "ana@example.com", emailVerified: false };
+    expect((await listCustomerOrders(db, ana)).map((order) => order.folio)).toEqual([
       mine.order.folio,
     ]);
     expect(mine.order.customerSub).toBe(ANA);
+    // Once her e-mail is verified, what she ordered as a guest with it is hers too.
+    const verified = { ...ana, emailVerified: true };
+    expect((await listCustomerOrders(db, verified)).map((order) => order.folio).sort()).toEqual(
+      [mine.order.folio, asGuest.order.folio].sort(),
+    );
+    expect(customerOwnsOrder(asGuest.order, verified)).toBe(true);
+    expect(customerOwnsOrder(asGuest.order, ana)).toBe(false);
+    expect(customerOwnsOrder(mine.order, { ...verified, sub: BETO })).toBe(false);
   });
 });
 
@@ -276,7 +294,12 @@ describe("saved lines and the account overview", () => {
     const topup = await created(ANA, "5511112222");
     const begun = await beginPayment(topup);
     await payments.settle(outcome(begun.payment.id, "approved"));
-    const history = await loadAccountHistory(db, ANA);
+    const history = await loadAccountHistory(db, {
+      sub: ANA,
+      email: "ana@example.com",
+      emailVerified: true,
+      username: "ana",
+    });
     expect(history.maskedLines).toEqual(["55 •••• 2222"]);
     expect(history.topups).toEqual([
       expect.objectContaining({

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { FOOTER_YEAR, LEGAL_DOCUMENTS, legalDocumentPath } from "~/lib/external-links";
 import type { ShellData } from "~/lib/shell";
@@ -44,6 +45,11 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
                 <ExternalLink href={shell.links.chat} className={linkClass}>
                   {t("footer.contactChat")}
                 </ExternalLink>
+              </p>
+              <p className="mb-2">
+                <Link to="/pedido" className={linkClass}>
+                  {t("footer.orderLookup")}
+                </Link>
               </p>
               <p className="text-sm">
                 {t("footer.contactEmailLabel")}{" "}
