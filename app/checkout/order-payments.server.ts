@@ -2,6 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nowIso } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
+import { enqueueMail } from "~/mail/enqueue.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
@@ -10,15 +11,48 @@ import { confirmationPath } from "./paths";
 export const ORDER_PAYMENT_PURPOSE = "order";
 
 /**
- * An approved payment of an order marks the order paid; a voucher or transfer that expired
- * unpaid cancels it. Each in the transaction that settles the payment.
+ * An approved payment of an order marks the order paid and queues its e-mails (paid; eSIM codes);
+ * a voucher or transfer that expired unpaid cancels it; one issued is e-mailed. Each in the
+ * transaction that settles the payment, so an e-mail exists exactly when what it tells does.
  */
 export const orderPaymentPurpose: PaymentPurpose = {
   async onApproved(trx, payment) {
-    await markOrderPaid(trx, payment.reference, nowIso());
+    if (!(await markOrderPaid(trx, payment.reference, nowIso()))) return;
+    const order = await trx
+      .selectFrom("orders")
+      .select(["id", "email", "sim_type"])
+      .where("id", "=", payment.reference)
+      .executeTakeFirstOrThrow();
+    await enqueueMail(trx, {
+      dedupeKey: `order-paid:${order.id}`,
+      to: order.email,
+      template: "order_paid",
+      data: { orderRef: order.id },
+    });
+    if (order.sim_type === "esim") {
+      await enqueueMail(trx, {
+        dedupeKey: `esim-activation:${order.id}`,
+        to: order.email,
+        template: "esim_activation",
+        data: { orderRef: order.id },
+      });
+    }
   },
   async onExpired(trx, payment) {
     await cancelOrder(trx, payment.reference, nowIso());
+  },
+  async onInstructions(trx, payment) {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["id", "email"])
+      .where("id", "=", payment.reference)
+      .executeTakeFirstOrThrow();
+    await enqueueMail(trx, {
+      dedupeKey: `payment-voucher:${payment.id}`,
+      to: order.email,
+      template: "payment_voucher",
+      data: { purpose: "order", reference: order.id, paymentId: payment.id },
+    });
   },
 };
 

@@ -6,6 +6,7 @@ import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
 import { isSimType, type SimType } from "~/catalog/terms";
 import type { CheckoutInput } from "./checkout-schema";
+import { enqueueMail } from "~/mail/enqueue.server";
 import { reorderKey } from "./reorder-key";
 
 export const ORDER_SERIES = "PED";
@@ -125,6 +126,12 @@ export async function placeOrder(
           })),
         )
         .execute();
+      await enqueueMail(trx, {
+        dedupeKey: `order-received:${row.id}`,
+        to: row.email,
+        template: "order_received",
+        data: { orderRef: row.id },
+      });
       return { ref: row.id, created: true };
     });
     const order = await findOrder(db, written.ref);

@@ -290,6 +290,24 @@ describe("paying later: cash at a store or a SPEI transfer", () => {
     expect((await findOrder(db, order.ref))?.status).toBe("paid");
   });
 
+  it("queues the customer's e-mails with what they tell: order received, voucher issued, order paid, once each", async () => {
+    const result = await begin("cash");
+    await sandbox.simulate(result.payment.provider_reference!, "paid");
+    const { body, headers } = delivered[0];
+    await payments.handleNotification(body, headers);
+    const queued = await db
+      .selectFrom("mail_queue")
+      .select(["template", "to_address", "dedupe_key"])
+      .orderBy("created_at")
+      .execute();
+    expect(queued.map((mail) => mail.template).sort()).toEqual([
+      "order_paid",
+      "order_received",
+      "payment_voucher",
+    ]);
+    expect(new Set(queued.map((mail) => mail.to_address))).toEqual(new Set(["ana@example.com"]));
+  });
+
   it("cancels the order when the voucher expires; a payment reported afterwards changes nothing", async () => {
     const result = await begin("spei");
     const checkout = result.payment.provider_reference!;

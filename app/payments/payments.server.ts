@@ -22,6 +22,8 @@ export interface PaymentPurpose {
   onApproved(trx: Db, payment: Payment): Promise<void>;
   /** A voucher or transfer was not paid in time: what it paid is cancelled. */
   onExpired(trx: Db, payment: Payment): Promise<void>;
+  /** A voucher or transfer was issued (once per payment): e.g. e-mail it to the customer. */
+  onInstructions?(trx: Db, payment: Payment): Promise<void>;
 }
 
 export interface BeginPaymentInput {
@@ -273,17 +275,21 @@ export function createPaymentService(options: {
       if (outcome.status === "pending") {
         // The customer chose a voucher or transfer at the provider's page: keep its details.
         if (outcome.instructions && !payment.instructions && payment.status === "pending") {
-          await trx
+          const learnt = {
+            ...instructionColumns(outcome.instructions),
+            method: outcome.instructions.method,
+            provider_reference: outcome.providerReference,
+            updated_at: now,
+          };
+          const updated = await trx
             .updateTable("payments")
-            .set({
-              ...instructionColumns(outcome.instructions),
-              method: outcome.instructions.method,
-              provider_reference: outcome.providerReference,
-              updated_at: now,
-            })
+            .set(learnt)
             .where("id", "=", payment.id)
             .where("status", "=", "pending")
-            .execute();
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 1) {
+            await purposes.get(payment.purpose)?.onInstructions?.(trx, { ...payment, ...learnt });
+          }
         }
         return "pending";
       }
@@ -408,8 +414,14 @@ export function createPaymentService(options: {
         ...instructionColumns(checkout.instructions),
         updated_at: nowIso(),
       };
-      await db.updateTable("payments").set(stored).where("id", "=", payment.id).execute();
-      payment = { ...payment, ...stored };
+      const issued = { ...payment, ...stored };
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("payments").set(stored).where("id", "=", payment.id).execute();
+        if (checkout.instructions) {
+          await purposes.get(input.purpose)?.onInstructions?.(trx, issued);
+        }
+      });
+      payment = issued;
       return checkout.redirectUrl
         ? { kind: "redirect", url: checkout.redirectUrl, payment }
         : { kind: "instructions", payment };

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { PortabilityRequestsTable, PortabilityStatus } from "~/db/schema";
+import { enqueueMail } from "~/mail/enqueue.server";
 import { createSealedBox, type SealedBox } from "~/lib/sealed-box.server";
 import type { PortabilityInput } from "./portability-schema";
 
@@ -127,6 +128,12 @@ export function createPortabilityRequests({
             rejection_reason: null,
           };
           await trx.insertInto("portability_requests").values(values).execute();
+          await enqueueMail(trx, {
+            dedupeKey: `portability-received:${id}`,
+            to: values.email,
+            template: "portability_received",
+            data: { requestId: id },
+          });
           return values;
         });
         return { kind: "accepted", request: toRequest(row), created: true };

@@ -8,6 +8,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
 import { setFlash } from "~/lib/flash.server";
+import { enqueueMail } from "~/mail/enqueue.server";
 import { receiptPath } from "./paths";
 import { maskPhoneNumber } from "./phone";
 
@@ -197,7 +198,25 @@ export async function cancelTopup(db: Db, id: string, at: string): Promise<boole
  */
 export const topupPaymentPurpose: PaymentPurpose = {
   async onApproved(trx, payment) {
-    await markTopupPaid(trx, payment.reference, nowIso());
+    if (!(await markTopupPaid(trx, payment.reference, nowIso()))) return;
+    const topup = await findTopup(trx, payment.reference);
+    if (!topup?.email) return;
+    await enqueueMail(trx, {
+      dedupeKey: `topup-receipt:${topup.id}`,
+      to: topup.email,
+      template: "topup_receipt",
+      data: { topupId: topup.id },
+    });
+  },
+  async onInstructions(trx, payment) {
+    const topup = await findTopup(trx, payment.reference);
+    if (!topup?.email) return;
+    await enqueueMail(trx, {
+      dedupeKey: `payment-voucher:${payment.id}`,
+      to: topup.email,
+      template: "payment_voucher",
+      data: { purpose: "topup", reference: topup.id, paymentId: payment.id },
+    });
   },
   async onExpired(trx, payment) {
     await cancelTopup(trx, payment.reference, nowIso());
