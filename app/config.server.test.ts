@@ -14,6 +14,7 @@ const productionTestEnvironment = {
   ALLOW_SANDBOX_PAYMENTS: "true",
   ALLOW_EMBEDDED_IDENTITY: "true",
   ALLOW_SANDBOX_ESIM: "true",
+  ALLOW_CAPTURED_MAIL: "true",
 };
 
 /** The one-line message loadConfig refuses with. */
@@ -96,6 +97,7 @@ describe("loadConfig", () => {
       ALLOW_SANDBOX_PAYMENTS: _s,
       ALLOW_EMBEDDED_IDENTITY: _i,
       ALLOW_SANDBOX_ESIM: _e,
+      ALLOW_CAPTURED_MAIL: _m,
       ...bare
     } = productionTestEnvironment;
     const both = refusal(bare);
@@ -106,6 +108,8 @@ describe("loadConfig", () => {
     expect(both).toContain("ALLOW_SANDBOX_PAYMENTS=true");
     expect(both).toContain("ESIM_PROVIDER=es2plus");
     expect(both).toContain("ALLOW_SANDBOX_ESIM=true");
+    expect(both).toContain("SMTP_URL");
+    expect(both).toContain("ALLOW_CAPTURED_MAIL=true");
     expect(both).not.toContain("\n");
 
     const withPool = refusal({
@@ -122,10 +126,10 @@ describe("loadConfig", () => {
 
   it("runs production on test doubles only by opt-in, and says so", () => {
     const config = loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() });
-    expect(config.testDoubles).toEqual(["payments", "identity", "esim"]);
+    expect(config.testDoubles).toEqual(["payments", "identity", "esim", "mail"]);
     expect(config.isTestEnvironment).toBe(true);
     const development = loadConfig({ DATA_DIR: tempDir() });
-    expect(development.testDoubles).toEqual(["payments", "identity", "esim"]);
+    expect(development.testDoubles).toEqual(["payments", "identity", "esim", "mail"]);
     expect(development.isTestEnvironment).toBe(false);
   });
 
@@ -145,7 +149,7 @@ describe("loadConfig", () => {
       /^Invalid configuration: ES2PLUS_BASE_URL: must be an https address/,
     );
     const real = loadConfig({ ...es2plus, DATA_DIR: tempDir() });
-    expect(real.testDoubles).toEqual(["payments", "identity"]);
+    expect(real.testDoubles).toEqual(["payments", "identity", "mail"]);
   });
 
   it("runs on Stripe only with both its keys; a test-mode key in production is a test environment", () => {
@@ -168,7 +172,7 @@ describe("loadConfig", () => {
     expect(malformed).not.toContain("pk_live_publishable");
 
     const live = loadConfig({ ...stripe, DATA_DIR: tempDir() });
-    expect(live.testDoubles).toEqual(["identity", "esim"]);
+    expect(live.testDoubles).toEqual(["identity", "esim", "mail"]);
     const testMode = { ...stripe, STRIPE_SECRET_KEY: "sk_test_51AbCdEf" };
     expect(refusal(testMode)).toContain("a live Stripe key");
     const allowed = loadConfig({
@@ -176,7 +180,7 @@ describe("loadConfig", () => {
       ALLOW_SANDBOX_PAYMENTS: "true",
       DATA_DIR: tempDir(),
     });
-    expect(allowed.testDoubles).toEqual(["payments", "identity", "esim"]);
+    expect(allowed.testDoubles).toEqual(["payments", "identity", "esim", "mail"]);
     expect(allowed.isTestEnvironment).toBe(true);
     expect(refusal({ ...stripe, STRIPE_API_URL: "http://stripe-stub.interno:12111" })).toMatch(
       /^Invalid configuration: STRIPE_API_URL: must be an https address/,

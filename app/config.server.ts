@@ -67,6 +67,19 @@ export const environmentSchema = z.object({
   ES2PLUS_PROFILE_TYPE: z.string().min(1).optional(),
   /** How long each ES2+ call may take before the customer is asked to refresh. */
   ES2PLUS_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8_000),
+  /**
+   * The SMTP server customer e-mails leave through: smtp://user:pass@host:587 (STARTTLS) or
+   * smtps://user:pass@host:465. Absent: e-mails are captured under DATA_DIR/outbox and shown at
+   * /dev/outbox (development).
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "una dirección smtp:// o smtps://")
+    .optional(),
+  /** The sender customers see; absent, "Conecta Móvil <CONTACT_EMAIL>". */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** Production only: capture e-mails instead of sending them (a test environment). */
+  ALLOW_CAPTURED_MAIL: booleanFlag.default(false),
   /** Production only: issue sandbox eSIM codes anyway (a test environment). */
   ALLOW_SANDBOX_ESIM: booleanFlag.default(false),
   /** Production only: run the embedded identity emulator anyway (a test environment). */
@@ -109,7 +122,7 @@ export const environmentSchema = z.object({
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** The stand-ins for real services this server can run on. */
-export type TestDouble = "payments" | "identity" | "esim";
+export type TestDouble = "payments" | "identity" | "esim" | "mail";
 
 export interface Config extends Omit<
   Environment,
@@ -173,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : []),
     ...(identity.identityMode === "embedded" ? (["identity"] as const) : []),
     ...(values.ESIM_PROVIDER === "sandbox" ? (["esim"] as const) : []),
+    ...(values.SMTP_URL ? [] : (["mail"] as const)),
   ];
   if (isProduction) {
     refuseTestDoublesUnlessAllowed(values, testDoubles);
@@ -242,6 +256,11 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
   if (testDoubles.includes("esim") && !values.ALLOW_SANDBOX_ESIM) {
     missing.push(
       "a real eSIM provider (ESIM_PROVIDER=es2plus; ALLOW_SANDBOX_ESIM=true runs a test environment on sandbox codes)",
+    );
+  }
+  if (testDoubles.includes("mail") && !values.ALLOW_CAPTURED_MAIL) {
+    missing.push(
+      "an SMTP server for customer e-mails (SMTP_URL; ALLOW_CAPTURED_MAIL=true runs a test environment that captures them)",
     );
   }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");

@@ -17,6 +17,7 @@ export function productionTestEnvironment(publicOrigin) {
   return {
     ALLOW_SANDBOX_PAYMENTS: "true",
     ALLOW_SANDBOX_ESIM: "true",
+    ALLOW_CAPTURED_MAIL: "true",
     ALLOW_EMBEDDED_IDENTITY: "true",
     PUBLIC_BASE_URL: publicOrigin,
   };

@@ -176,6 +176,7 @@ describe("the embedded cognito-local", () => {
       ALLOW_EMBEDDED_IDENTITY: "true",
       ALLOW_SANDBOX_PAYMENTS: "true",
       ALLOW_SANDBOX_ESIM: "true",
+      ALLOW_CAPTURED_MAIL: "true",
     });
     expect(identity.outbox).toBeNull();
     await identity.ready();

@@ -110,6 +110,8 @@ test("production refuses to start on the payment sandbox or the identity emulato
     "ALLOW_SANDBOX_PAYMENTS=true",
     "ESIM_PROVIDER=es2plus",
     "ALLOW_SANDBOX_ESIM=true",
+    "SMTP_URL",
+    "ALLOW_CAPTURED_MAIL=true",
     "PUBLIC_BASE_URL",
   ]) {
     expect(lines[0]).toContain(named);
@@ -125,7 +127,7 @@ test("a production test environment says so on every page and in /readyz", async
     const ready = await (await fetch(`${baseUrl}/readyz`)).json();
     expect(ready).toMatchObject({
       testEnvironment: true,
-      testDoubles: ["payments", "identity", "esim"],
+      testDoubles: ["payments", "identity", "esim", "mail"],
     });
     for (const path of ["/", "/plans", "/help-center", "/auth/sign-in", "/cart"]) {
       // Plain HTTP: the page as a browser without JavaScript gets it.
@@ -147,7 +149,7 @@ test("a production test environment says so on every page and in /readyz", async
     await waitForHealth(base, development);
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
       testEnvironment: false,
-      testDoubles: ["payments", "identity", "esim"],
+      testDoubles: ["payments", "identity", "esim", "mail"],
     });
     expect(await (await fetch(`${base}/plans`)).text()).not.toContain("test-environment-banner");
   } finally {
