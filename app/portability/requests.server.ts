@@ -20,6 +20,10 @@ export interface PortabilityRequest {
   currentCarrier: string;
   iccid: string | null;
   createdAt: string;
+  /** The date (YYYY-MM-DD) the port is scheduled for, once "Programada". */
+  scheduledFor: string | null;
+  /** Why it was rejected, as the customer is told. */
+  rejectionReason: string | null;
 }
 
 export type SubmitOutcome =
@@ -66,6 +70,8 @@ function toRequest(row: PortabilityRequestsTable): PortabilityRequest {
     currentCarrier: row.current_carrier,
     iccid: row.iccid,
     createdAt: row.created_at,
+    scheduledFor: row.scheduled_for,
+    rejectionReason: row.rejection_reason,
   };
 }
 

@@ -18,7 +18,8 @@ import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { titleMeta } from "~/lib/meta";
 import { CARRIERS } from "~/portability/carriers";
-import { formatDateTime } from "~/lib/dates";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import type { TFunction } from "~/i18n/translate";
 import { carrierLabel } from "~/portability/display";
 import { maskPhoneNumber } from "~/portability/numbers";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
@@ -39,6 +40,8 @@ export const meta = titleMeta;
 interface RequestView {
   folio: string;
   status: PortabilityRequest["status"];
+  scheduledFor: string | null;
+  rejectionReason: string | null;
   line: string;
   carrier: string;
   createdAt: string;
@@ -50,6 +53,8 @@ function toView(request: PortabilityRequest, withEmail: boolean): RequestView {
   return {
     folio: request.folio,
     status: request.status,
+    scheduledFor: request.scheduledFor,
+    rejectionReason: request.rejectionReason,
     line: maskPhoneNumber(request.phoneNumber),
     carrier: request.currentCarrier,
     createdAt: request.createdAt,
@@ -357,11 +362,23 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
   );
 }
 
+/** "Programada para el 3 de diciembre de 2026", "Rechazada: <motivo>", or the status alone. */
+function statusText(request: RequestView, t: TFunction): string {
+  if (request.status === "in_progress" && request.scheduledFor) {
+    // Noon in Mexico City: the date reads the same whatever the time zone.
+    return t("status.scheduledFor", { date: formatDate(`${request.scheduledFor}T18:00:00.000Z`) });
+  }
+  if (request.status === "rejected" && request.rejectionReason) {
+    return t("status.rejectedBecause", { reason: request.rejectionReason });
+  }
+  return t(`status.${request.status}`);
+}
+
 function RequestDetails({ request, testId }: { request: RequestView; testId: string }) {
   const { t } = useTranslation("portability");
   const rows: Array<[string, string, string]> = [
     [t("result.folio"), request.folio, "portability-folio"],
-    [t("result.status"), t(`status.${request.status}`), "portability-status"],
+    [t("result.status"), statusText(request, t), "portability-status"],
     [t("result.line"), request.line, "portability-line"],
     [
       t("result.carrier"),
