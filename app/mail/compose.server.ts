@@ -1,0 +1,311 @@
+import type { Logger } from "pino";
+import * as z from "zod";
+import { findOrder, type Order } from "~/checkout/orders.server";
+import type { Db } from "~/db/db.server";
+import type { MailQueueTable } from "~/db/schema";
+import { ensureEsimActivations } from "~/esim/activations.server";
+import type { EsimProvisioner } from "~/esim/provisioning";
+import { paymentInstructions } from "~/payments/payments.server";
+import { isPaymentMethod, toCardBrand } from "~/payments/provider";
+import { findTopup } from "~/topup/topups.server";
+import type { MailData, MailTemplate } from "./enqueue.server";
+import type { SupportContact } from "./layout";
+import {
+  renderMail,
+  type MailContext,
+  type MailModels,
+  type OrderView,
+  type PaidWith,
+  type RenderedMail,
+} from "./templates";
+
+export interface ComposeDeps {
+  db: Db;
+  /** The store's public origin, for the links in the e-mail. */
+  origin: string;
+  /** Issues the eSIM codes an activation e-mail carries, if the order's page has not yet. */
+  esim: EsimProvisioner;
+  logger: Pick<Logger, "warn">;
+  /** The footer's contact line; none, no contact line. */
+  support?: SupportContact | null;
+  now?: () => Date;
+}
+
+/**
+ * What became of a queued e-mail when the mailer tried to write it:
+ * - ready: send it;
+ * - permanent: it can never be written (what it is about is gone, or its data is not a
+ *   template's): retrying would only repeat the failure;
+ * - obsolete: what it would say is no longer true (a voucher already paid, a status changed
+ *   again), so it is not sent; another e-mail tells the customer the news;
+ * - retry: something it needs is out of reach for now (the eSIM provisioner).
+ * Anything thrown (the database busy…) is for the mailer to retry as well.
+ */
+export type ComposeResult =
+  | { kind: "ready"; mail: RenderedMail }
+  | { kind: "permanent"; reason: string }
+  | { kind: "obsolete"; reason: string }
+  | { kind: "retry"; reason: string };
+
+const id = z.string().min(1).max(200);
+
+/** What enqueueMail stored for each template, as it must read back. */
+const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
+  order_received: z.object({ orderRef: id }),
+  payment_voucher: z.object({
+    purpose: z.enum(["order", "topup"]),
+    reference: id,
+    paymentId: id,
+  }),
+  order_paid: z.object({ orderRef: id }),
+  esim_activation: z.object({ orderRef: id }),
+  order_shipped: z.object({ orderRef: id }),
+  topup_receipt: z.object({ topupId: id }),
+  portability_received: z.object({ requestId: id }),
+  portability_status: z.object({
+    requestId: id,
+    status: z.enum(["in_progress", "completed", "rejected"]),
+  }),
+};
+
+export function isMailTemplate(value: string): value is MailTemplate {
+  return Object.hasOwn(dataSchemas, value);
+}
+
+function toOrderView(order: Order): OrderView {
+  return {
+    folio: order.folio,
+    customerName: order.customer.fullName,
+    status: order.status,
+    simType: order.simType,
+    lines: order.lines.map((line) => ({
+      planName: line.planName,
+      quantity: line.quantity,
+      unitPrice: line.unitPrice,
+      lineTotal: line.lineTotal,
+    })),
+    total: order.total,
+    delivery: order.delivery,
+  };
+}
+
+/** How the approved payment of an order or a top-up was made, if one was. */
+async function paidWith(db: Db, purpose: string, reference: string): Promise<PaidWith | null> {
+  const payment = await db
+    .selectFrom("payments")
+    .select(["method", "card_brand", "card_last4"])
+    .where("purpose", "=", purpose)
+    .where("reference", "=", reference)
+    .where("status", "=", "approved")
+    .orderBy("settled_at", "desc")
+    .executeTakeFirst();
+  if (!payment || !isPaymentMethod(payment.method)) return null;
+  return {
+    method: payment.method,
+    cardBrand: payment.card_brand ? toCardBrand(payment.card_brand) : null,
+    cardLast4: payment.card_last4,
+  };
+}
+
+type Outcome<T extends MailTemplate> =
+  { kind: "model"; model: MailModels[T] } | Exclude<ComposeResult, { kind: "ready" }>;
+
+const permanent = (reason: string) => ({ kind: "permanent", reason }) as const;
+const obsolete = (reason: string) => ({ kind: "obsolete", reason }) as const;
+const model = <T extends MailTemplate>(value: MailModels[T]) =>
+  ({ kind: "model", model: value }) as const;
+
+type Loaders = {
+  [T in MailTemplate]: (deps: ComposeDeps, data: MailData[T], now: Date) => Promise<Outcome<T>>;
+};
+
+const loaders: Loaders = {
+  async order_received({ db }, { orderRef }) {
+    const order = await findOrder(db, orderRef);
+    if (!order) return permanent("order not found");
+    if (order.status === "cancelled") return obsolete("order cancelled");
+    return model<"order_received">({ order: toOrderView(order) });
+  },
+
+  async payment_voucher({ db }, data, now) {
+    const payment = await db
+      .selectFrom("payments")
+      .selectAll()
+      .where("id", "=", data.paymentId)
+      .executeTakeFirst();
+    if (!payment || payment.purpose !== data.purpose || payment.reference !== data.reference) {
+      return permanent("payment not found");
+    }
+    if (payment.status !== "pending") return obsolete(`payment ${payment.status}`);
+    const instructions = paymentInstructions(payment);
+    if (!instructions) return permanent("payment without instructions");
+    if (Date.parse(instructions.expiresAt) <= now.getTime()) return obsolete("voucher expired");
+    const amount = Number(payment.amount);
+    if (data.purpose === "order") {
+      const order = await findOrder(db, data.reference);
+      if (!order) return permanent("order not found");
+      if (order.status !== "pending_payment") return obsolete(`order ${order.status}`);
+      return model<"payment_voucher">({
+        amount,
+        instructions,
+        subject: { kind: "order", folio: order.folio, customerName: order.customer.fullName },
+      });
+    }
+    const topup = await findTopup(db, data.reference);
+    if (!topup) return permanent("top-up not found");
+    if (topup.status !== "pending_payment") return obsolete(`top-up ${topup.status}`);
+    return model<"payment_voucher">({
+      amount,
+      instructions,
+      subject: { kind: "topup", id: topup.id, folio: topup.folio, phoneNumber: topup.phoneNumber },
+    });
+  },
+
+  async order_paid({ db }, { orderRef }) {
+    const order = await findOrder(db, orderRef);
+    if (!order) return permanent("order not found");
+    if (order.status !== "paid") return permanent(`order ${order.status}`);
+    return model<"order_paid">({
+      order: toOrderView(order),
+      paidWith: await paidWith(db, "order", order.ref),
+    });
+  },
+
+  async esim_activation({ db, esim, logger }, { orderRef }) {
+    const order = await findOrder(db, orderRef);
+    if (!order) return permanent("order not found");
+    if (order.simType !== "esim") return permanent("not an eSIM order");
+    if (order.status !== "paid") return permanent(`order ${order.status}`);
+    const issued = await ensureEsimActivations(db, esim, logger, order);
+    if (issued.status === "unavailable") {
+      return { kind: "retry", reason: "eSIM provisioner unavailable" } as const;
+    }
+    if (issued.activations.length === 0) return permanent("order without eSIMs");
+    return model<"esim_activation">({
+      order: toOrderView(order),
+      activations: issued.activations.map((activation) => ({
+        planName: activation.planName,
+        activationCode: activation.activationCode,
+        iccid: activation.iccid,
+        testCode: activation.testCode,
+      })),
+    });
+  },
+
+  async order_shipped({ db }, { orderRef }) {
+    const order = await findOrder(db, orderRef);
+    if (!order) return permanent("order not found");
+    const shipping = await db
+      .selectFrom("orders")
+      .select(["shipped_at", "carrier", "tracking_number"])
+      .where("id", "=", orderRef)
+      .executeTakeFirst();
+    if (!shipping?.shipped_at || !shipping.carrier || !shipping.tracking_number) {
+      return permanent("order not shipped");
+    }
+    if (!order.delivery) return permanent("not a physical SIM order");
+    return model<"order_shipped">({
+      order: toOrderView(order),
+      carrier: shipping.carrier,
+      trackingNumber: shipping.tracking_number,
+      shippedAt: shipping.shipped_at,
+    });
+  },
+
+  async topup_receipt({ db }, { topupId }) {
+    const topup = await findTopup(db, topupId);
+    if (!topup) return permanent("top-up not found");
+    if (topup.status === "cancelled") return obsolete("top-up cancelled");
+    if (topup.status !== "paid" || !topup.paidAt) return permanent(`top-up ${topup.status}`);
+    return model<"topup_receipt">({
+      id: topup.id,
+      folio: topup.folio,
+      phoneNumber: topup.phoneNumber,
+      amount: topup.amount,
+      paidAt: topup.paidAt,
+      paidWith: await paidWith(db, "topup", topup.id),
+    });
+  },
+
+  async portability_received({ db }, { requestId }) {
+    const request = await db
+      .selectFrom("portability_requests")
+      .select(["folio", "full_name", "phone_number", "current_carrier", "created_at"])
+      .where("id", "=", requestId)
+      .executeTakeFirst();
+    if (!request) return permanent("portability request not found");
+    return model<"portability_received">({
+      folio: request.folio,
+      fullName: request.full_name,
+      phoneNumber: request.phone_number,
+      currentCarrier: request.current_carrier,
+      createdAt: request.created_at,
+    });
+  },
+
+  async portability_status({ db }, { requestId, status }) {
+    const request = await db
+      .selectFrom("portability_requests")
+      .select(["folio", "full_name", "phone_number", "status", "scheduled_for", "rejection_reason"])
+      .where("id", "=", requestId)
+      .executeTakeFirst();
+    if (!request) return permanent("portability request not found");
+    // A later change has its own e-mail: this one would tell a state that no longer holds.
+    if (request.status !== status) return obsolete(`request now ${request.status}`);
+    const base = {
+      folio: request.folio,
+      fullName: request.full_name,
+      phoneNumber: request.phone_number,
+    };
+    if (status === "in_progress") {
+      if (!request.scheduled_for || !/^\d{4}-\d{2}-\d{2}$/.test(request.scheduled_for)) {
+        return permanent("scheduled request without a date");
+      }
+      return model<"portability_status">({
+        ...base,
+        change: { status, scheduledFor: request.scheduled_for },
+      });
+    }
+    if (status === "rejected") {
+      const reason = request.rejection_reason?.trim() || null;
+      return model<"portability_status">({ ...base, change: { status, reason } });
+    }
+    return model<"portability_status">({ ...base, change: { status } });
+  },
+};
+
+async function composeTemplate<T extends MailTemplate>(
+  deps: ComposeDeps,
+  template: T,
+  raw: unknown,
+): Promise<ComposeResult> {
+  const parsed = (dataSchemas[template] as z.ZodType<MailData[T]>).safeParse(raw);
+  if (!parsed.success) return permanent(`data not of template ${template}`);
+  const now = deps.now?.() ?? new Date();
+  const outcome = await (loaders[template] as Loaders[T])(deps, parsed.data, now);
+  if (outcome.kind !== "model") return outcome;
+  const context: MailContext = {
+    origin: deps.origin.replace(/\/+$/, ""),
+    support: deps.support ?? null,
+  };
+  return { kind: "ready", mail: await renderMail(template, outcome.model, context) };
+}
+
+/**
+ * Reads what a queued e-mail is about from the database, as it is now, and writes the e-mail.
+ * The queue holds only ids (app/mail/enqueue.server.ts), so a retried e-mail tells the current
+ * truth, and the queue holds no personal data beyond the address.
+ */
+export async function composeMail(
+  deps: ComposeDeps,
+  row: Pick<MailQueueTable, "template" | "data">,
+): Promise<ComposeResult> {
+  if (!isMailTemplate(row.template)) return permanent(`unknown template`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(row.data);
+  } catch {
+    return permanent("data not JSON");
+  }
+  return composeTemplate(deps, row.template, raw);
+}

@@ -1,0 +1,747 @@
+import bwipjs from "bwip-js/node";
+import QRCode from "qrcode";
+import { formatMoney } from "~/catalog/money";
+import {
+  ESIM_DELIVERY,
+  LINE_ACTIVATION,
+  PHYSICAL_SIM_DELIVERY,
+  PORTABILITY_MAX_HOURS,
+  type SimType,
+} from "~/catalog/terms";
+import { addDays, formatDate, formatDateTime } from "~/lib/dates";
+import { formatClabe } from "~/payments/clabe";
+import type { CardBrand, PaymentInstructions, PaymentMethod } from "~/payments/provider";
+import { carrierLabel } from "~/portability/display";
+import { findTopupAmount, formatData } from "~/topup/amounts";
+import { receiptPath } from "~/topup/paths";
+import { maskPhoneNumber } from "~/topup/phone";
+import { LPA_PREFIX, parseActivationCode } from "~/esim/provisioning";
+import type { MailTemplate } from "./enqueue.server";
+import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
+import { hasMailText, mailT } from "./mail-text";
+
+/**
+ * The customer e-mails, one function per template: from what the mailer read in the database
+ * (a view model, nothing else) to the subject, the plain text, the HTML and inline images.
+ * No database and no clock here: the same model always renders the same e-mail.
+ */
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  /** Referenced from the HTML as `cid:<cid>`: shown inline, not as a file to download. */
+  cid?: string;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: MailAttachment[];
+}
+
+/** What every e-mail needs besides its own data. */
+export interface MailContext {
+  /** The store's public origin (`PUBLIC_BASE_URL`), for the links. */
+  origin: string;
+  support: SupportContact | null;
+}
+
+export interface OrderView {
+  folio: string;
+  customerName: string;
+  status: "pending_payment" | "paid" | "cancelled";
+  simType: SimType;
+  lines: Array<{ planName: string; quantity: number; unitPrice: number; lineTotal: number }>;
+  total: number;
+  /** Where a physical SIM goes; null for eSIM. `state` is an ISO 3166-2:MX code ("CMX"). */
+  delivery: {
+    street: string;
+    exteriorNumber: string;
+    interiorNumber: string | null;
+    neighborhood: string;
+    postalCode: string;
+    municipality: string;
+    state: string;
+  } | null;
+}
+
+/** How an approved payment was made, as the customer may want to see it. */
+export interface PaidWith {
+  method: PaymentMethod;
+  cardBrand: CardBrand | null;
+  cardLast4: string | null;
+}
+
+export interface EsimActivationView {
+  planName: string;
+  activationCode: string;
+  iccid: string;
+  testCode: boolean;
+}
+
+export type PortabilityChange =
+  /** Scheduled: `scheduledFor` is the day (YYYY-MM-DD, Mexico City). */
+  | { status: "in_progress"; scheduledFor: string }
+  | { status: "completed" }
+  | { status: "rejected"; reason: string | null };
+
+/** What each template is rendered from. Phone numbers come whole: the templates mask them. */
+export interface MailModels {
+  order_received: { order: OrderView };
+  payment_voucher: {
+    amount: number;
+    instructions: PaymentInstructions;
+    subject:
+      | { kind: "order"; folio: string; customerName: string }
+      | { kind: "topup"; id: string; folio: string; phoneNumber: string };
+  };
+  order_paid: { order: OrderView; paidWith: PaidWith | null };
+  esim_activation: { order: OrderView; activations: EsimActivationView[] };
+  order_shipped: { order: OrderView; carrier: string; trackingNumber: string; shippedAt: string };
+  topup_receipt: {
+    id: string;
+    folio: string;
+    phoneNumber: string;
+    amount: number;
+    paidAt: string;
+    paidWith: PaidWith | null;
+  };
+  portability_received: {
+    folio: string;
+    fullName: string;
+    phoneNumber: string;
+    currentCarrier: string;
+    createdAt: string;
+  };
+  portability_status: {
+    folio: string;
+    fullName: string;
+    phoneNumber: string;
+    change: PortabilityChange;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pieces shared by several e-mails
+
+/** The page where a customer finds an order again by its folio (never by e-mail address). */
+export function orderLookupUrl(origin: string, folio: string): string {
+  return `${origin}/pedido?folio=${encodeURIComponent(folio)}`;
+}
+
+export function topupReceiptUrl(origin: string, topupId: string): string {
+  return `${origin}${receiptPath(topupId)}`;
+}
+
+export const PORTABILITY_LOOKUP_PATH = "/portabilidad#consulta";
+export const PORTABILITY_FORM_PATH = "/portabilidad#solicitud";
+
+/** A YYYY-MM-DD day as Mexico City reads it: noon there, so no time zone moves it a day. */
+function formatDay(day: string): string {
+  return formatDate(`${day}T12:00:00-06:00`);
+}
+
+function firstName(fullName: string): string {
+  return fullName.trim().split(/\s+/)[0] ?? "";
+}
+
+function lineDescription(line: OrderView["lines"][number]): string {
+  return line.quantity === 1
+    ? mailT("labels.quantity", { count: 1, name: line.planName })
+    : mailT("labels.quantityEach", {
+        count: line.quantity,
+        name: line.planName,
+        price: formatMoney(line.unitPrice),
+      });
+}
+
+function orderLines(order: OrderView, totalLabel: string): Block {
+  return {
+    kind: "lines",
+    heading: mailT("labels.orderLines"),
+    rows: order.lines.map((line) => ({
+      description: lineDescription(line),
+      amount: formatMoney(line.lineTotal),
+    })),
+    total: { label: totalLabel, amount: formatMoney(order.total) },
+  };
+}
+
+function stateName(code: string): string {
+  const key = `commerce:states.${code}`;
+  return hasMailText(key) ? mailT(key) : code;
+}
+
+function simTypeFacts(order: OrderView): Fact[] {
+  return [
+    { label: mailT("labels.folio"), value: order.folio, mono: true },
+    {
+      label: mailT("labels.simType"),
+      value: mailT(`commerce:confirmation.simTypes.${order.simType}`),
+    },
+  ];
+}
+
+function deliveryBlock(order: OrderView): Block {
+  const { delivery } = order;
+  if (!delivery) return { kind: "paragraph", text: mailT("order.esimNoAddress") };
+  const interior = delivery.interiorNumber
+    ? `, ${mailT("commerce:confirmation.interior", { number: delivery.interiorNumber })}`
+    : "";
+  return {
+    kind: "address",
+    heading: mailT("labels.deliveryAddress"),
+    lines: [
+      order.customerName,
+      `${delivery.street} ${delivery.exteriorNumber}${interior}`,
+      `${delivery.neighborhood}, ${mailT("commerce:confirmation.postalCode", { code: delivery.postalCode })}`,
+      `${delivery.municipality}, ${stateName(delivery.state)}`,
+    ],
+  };
+}
+
+function findOrderButton(context: MailContext, folio: string): Block {
+  return {
+    kind: "button",
+    lead: mailT("order.findAgain"),
+    label: mailT("order.findAgainButton"),
+    href: orderLookupUrl(context.origin, folio),
+  };
+}
+
+function paidWithText(paidWith: PaidWith | null): string | null {
+  if (!paidWith) return null;
+  if (paidWith.method === "cash") return mailT("order.paidWithCash");
+  if (paidWith.method === "spei") return mailT("order.paidWithSpei");
+  if (!paidWith.cardLast4) return null;
+  return mailT("order.paidWithCard", {
+    brand: mailT(`commerce:payment.brands.${paidWith.cardBrand ?? "other"}`),
+    last4: paidWith.cardLast4,
+  });
+}
+
+const deliveryDays = {
+  cityMin: PHYSICAL_SIM_DELIVERY.cities.minDays,
+  cityMax: PHYSICAL_SIM_DELIVERY.cities.maxDays,
+  elsewhereMax: PHYSICAL_SIM_DELIVERY.elsewhere.maxDays,
+};
+
+function activationStep(): string {
+  return mailT("commerce:confirmation.nextSteps.activate", {
+    minutes: LINE_ACTIVATION.usualMinutes,
+    hours: LINE_ACTIVATION.maxHours,
+  });
+}
+
+function paragraph(text: string, tone?: "muted" | "notice"): Block {
+  return tone ? { kind: "paragraph", text, tone } : { kind: "paragraph", text };
+}
+
+function compose(
+  subject: string,
+  name: string | null,
+  blocks: Block[],
+  context: MailContext,
+  attachments?: MailAttachment[],
+): RenderedMail {
+  const { html, text } = renderDocument({
+    subject,
+    name: name || null,
+    blocks,
+    support: context.support,
+  });
+  return attachments?.length ? { subject, text, html, attachments } : { subject, text, html };
+}
+
+/** The width and height a PNG declares in its IHDR chunk. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The e-mails
+
+async function orderReceived(
+  { order }: MailModels["order_received"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const paid = order.status === "paid";
+  return compose(
+    mailT("orderReceived.subject", { folio: order.folio }),
+    firstName(order.customerName),
+    [
+      { kind: "heading", text: mailT("orderReceived.heading") },
+      paragraph(
+        mailT(paid ? "orderReceived.paidLead" : "orderReceived.pendingLead", {
+          folio: order.folio,
+        }),
+      ),
+      ...(paid ? [] : [paragraph(mailT("orderReceived.voucherNote"))]),
+      { kind: "facts", rows: simTypeFacts(order) },
+      orderLines(order, mailT(paid ? "labels.totalPaid" : "labels.totalDue")),
+      deliveryBlock(order),
+      findOrderButton(context, order.folio),
+    ],
+    context,
+  );
+}
+
+async function paymentVoucher(
+  model: MailModels["payment_voucher"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const { instructions, subject } = model;
+  const cash = instructions.method === "cash";
+  const expires = formatDateTime(instructions.expiresAt);
+  const facts: Fact[] = [
+    { label: mailT("commerce:payment.instructions.amount"), value: formatMoney(model.amount) },
+  ];
+  if (instructions.method === "spei") {
+    facts.push(
+      {
+        label: mailT("commerce:payment.instructions.clabe"),
+        value: formatClabe(instructions.clabe),
+        mono: true,
+      },
+      { label: mailT("commerce:payment.instructions.bank"), value: instructions.bank },
+      {
+        label: mailT("commerce:payment.instructions.beneficiary"),
+        value: instructions.beneficiary,
+      },
+    );
+  }
+  facts.push(
+    {
+      label: mailT("commerce:payment.instructions.reference"),
+      value: instructions.reference,
+      mono: true,
+    },
+    { label: mailT("commerce:payment.instructions.expires"), value: expires },
+    { label: mailT("labels.folio"), value: subject.folio, mono: true },
+  );
+  const blocks: Block[] = [
+    {
+      kind: "heading",
+      text: mailT(
+        cash
+          ? "commerce:payment.instructions.cashHeading"
+          : "commerce:payment.instructions.speiHeading",
+      ),
+    },
+    paragraph(
+      subject.kind === "order"
+        ? mailT("voucher.lead.order", { folio: subject.folio, expires })
+        : mailT("voucher.lead.topup", {
+            folio: subject.folio,
+            line: maskPhoneNumber(subject.phoneNumber),
+            expires,
+          }),
+    ),
+    paragraph(
+      mailT(
+        cash
+          ? "commerce:payment.instructions.cashIntro"
+          : "commerce:payment.instructions.speiIntro",
+      ),
+    ),
+  ];
+  const attachments: MailAttachment[] = [];
+  if (cash) {
+    // The cashier scans the barcode from the phone's screen: a PNG, since mail clients show
+    // neither SVG nor data URLs reliably. Drawn at twice the size it is shown, for sharp screens.
+    const png = await bwipjs.toBuffer({
+      bcid: "code128",
+      text: instructions.reference,
+      scale: 4,
+      height: 14,
+      paddingwidth: 10,
+      paddingheight: 4,
+      backgroundcolor: "FFFFFF",
+    });
+    const size = pngSize(png);
+    const cid = `ficha.${subject.folio}@conectamovil.mx`;
+    attachments.push({
+      filename: `ficha-${subject.folio}.png`,
+      contentType: "image/png",
+      content: png,
+      cid,
+    });
+    blocks.push({
+      kind: "image",
+      cid,
+      alt: mailT("commerce:payment.instructions.barcodeAlt", {
+        reference: instructions.reference,
+      }),
+      width: Math.round(size.width / 2),
+      height: Math.round(size.height / 2),
+      text: mailT("voucher.barcodeText"),
+    });
+  }
+  blocks.push(
+    { kind: "facts", rows: facts },
+    paragraph(mailT(`voucher.expiryNote.${subject.kind}`), "notice"),
+  );
+  // The provider's own page, when it gave one that is a web address (nothing else is a link).
+  if (instructions.hostedUrl && isWebUrl(instructions.hostedUrl)) {
+    blocks.push({
+      kind: "button",
+      lead: mailT("commerce:payment.instructions.hostedLink"),
+      label: mailT("commerce:payment.instructions.hostedLink"),
+      href: instructions.hostedUrl,
+    });
+  }
+  blocks.push(
+    subject.kind === "order"
+      ? {
+          kind: "button",
+          lead: mailT("voucher.orderLink"),
+          label: mailT("order.findAgainButton"),
+          href: orderLookupUrl(context.origin, subject.folio),
+        }
+      : {
+          kind: "button",
+          lead: mailT("voucher.topupLink"),
+          label: mailT("voucher.topupLinkButton"),
+          href: topupReceiptUrl(context.origin, subject.id),
+        },
+  );
+  return compose(
+    mailT(`voucher.subject.${subject.kind}.${instructions.method}`, { folio: subject.folio }),
+    subject.kind === "order" ? firstName(subject.customerName) : null,
+    blocks,
+    context,
+    attachments,
+  );
+}
+
+async function orderPaid(
+  { order, paidWith }: MailModels["order_paid"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const paidText = paidWithText(paidWith);
+  const steps =
+    order.simType === "esim"
+      ? [mailT("orderPaid.esimNotice", { minutes: ESIM_DELIVERY.emailWithinMinutes })]
+      : [
+          mailT("commerce:confirmation.nextSteps.deliveryPhysical", deliveryDays),
+          mailT("orderPaid.shippingNotice"),
+        ];
+  return compose(
+    mailT("orderPaid.subject", { folio: order.folio }),
+    firstName(order.customerName),
+    [
+      { kind: "heading", text: mailT("orderPaid.heading") },
+      paragraph(mailT("orderPaid.lead", { folio: order.folio })),
+      { kind: "facts", rows: simTypeFacts(order) },
+      orderLines(order, mailT("labels.totalPaid")),
+      ...(paidText ? [paragraph(paidText, "muted")] : []),
+      ...(order.delivery ? [deliveryBlock(order)] : []),
+      { kind: "heading", level: 2, text: mailT("commerce:confirmation.nextStepsHeading") },
+      { kind: "list", items: [...steps, activationStep()] },
+      findOrderButton(context, order.folio),
+    ],
+    context,
+  );
+}
+
+async function esimActivation(
+  { order, activations }: MailModels["esim_activation"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const count = activations.length;
+  const blocks: Block[] = [
+    { kind: "heading", text: mailT("commerce:confirmation.esim.heading") },
+    paragraph(mailT("esimActivation.lead", { count, folio: order.folio })),
+    paragraph(mailT("commerce:confirmation.esim.lead")),
+    paragraph(mailT("esimActivation.otherScreen"), "muted"),
+  ];
+  const attachments: MailAttachment[] = [];
+  for (const [index, activation] of activations.entries()) {
+    // Only a code a phone accepts becomes a QR code (the page refuses the same way).
+    if (
+      !activation.activationCode.startsWith(LPA_PREFIX) ||
+      !parseActivationCode(activation.activationCode)
+    ) {
+      throw new TypeError("not an SGP.22 activation code with its LPA: prefix");
+    }
+    const number = index + 1;
+    const png = await QRCode.toBuffer(activation.activationCode, {
+      type: "png",
+      errorCorrectionLevel: "M",
+      margin: 2,
+      width: 480,
+    });
+    const cid = `esim-${number}.${order.folio}@conectamovil.mx`;
+    attachments.push({
+      filename: `esim-${number}-${order.folio}.png`,
+      contentType: "image/png",
+      content: png,
+      cid,
+    });
+    blocks.push(
+      { kind: "divider" },
+      {
+        kind: "heading",
+        level: 2,
+        text:
+          count > 1
+            ? `${mailT("commerce:confirmation.esim.number", { number, count })} · ${mailT("commerce:confirmation.esim.plan", { plan: activation.planName })}`
+            : mailT("commerce:confirmation.esim.plan", { plan: activation.planName }),
+      },
+      {
+        kind: "image",
+        cid,
+        alt: mailT("commerce:confirmation.esim.qrLabel", { number }),
+        width: 240,
+        height: 240,
+        text: mailT("esimActivation.qrAttached"),
+      },
+      paragraph(mailT("commerce:confirmation.esim.manual")),
+      {
+        kind: "facts",
+        rows: [
+          {
+            label: mailT("esimActivation.activationCode"),
+            value: activation.activationCode,
+            mono: true,
+          },
+          {
+            label: mailT("commerce:confirmation.esim.iccid"),
+            value: activation.iccid,
+            mono: true,
+          },
+        ],
+      },
+      ...(activation.testCode
+        ? [paragraph(mailT("commerce:confirmation.esim.testCode"), "notice")]
+        : []),
+    );
+  }
+  blocks.push(
+    { kind: "divider" },
+    paragraph(activationStep()),
+    paragraph(mailT("esimActivation.keepPrivate"), "notice"),
+    findOrderButton(context, order.folio),
+  );
+  return compose(
+    mailT("esimActivation.subject", { count, folio: order.folio }),
+    firstName(order.customerName),
+    blocks,
+    context,
+    attachments,
+  );
+}
+
+async function orderShipped(
+  { order, carrier, trackingNumber, shippedAt }: MailModels["order_shipped"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  return compose(
+    mailT("orderShipped.subject", { folio: order.folio }),
+    firstName(order.customerName),
+    [
+      { kind: "heading", text: mailT("orderShipped.heading") },
+      paragraph(mailT("orderShipped.lead", { folio: order.folio })),
+      {
+        kind: "facts",
+        rows: [
+          { label: mailT("orderShipped.carrier"), value: carrier },
+          { label: mailT("orderShipped.trackingNumber"), value: trackingNumber, mono: true },
+          { label: mailT("orderShipped.shippedAt"), value: formatDate(shippedAt) },
+          { label: mailT("labels.folio"), value: order.folio, mono: true },
+        ],
+      },
+      paragraph(mailT("orderShipped.trackingHint")),
+      deliveryBlock(order),
+      {
+        kind: "list",
+        items: [
+          mailT("commerce:confirmation.nextSteps.deliveryPhysical", deliveryDays),
+          mailT("orderShipped.stalled", { count: PHYSICAL_SIM_DELIVERY.stalledDays }),
+          activationStep(),
+        ],
+      },
+      findOrderButton(context, order.folio),
+    ],
+    context,
+  );
+}
+
+async function topupReceipt(
+  model: MailModels["topup_receipt"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const offer = findTopupAmount(model.amount);
+  const facts: Fact[] = [
+    { label: mailT("labels.folio"), value: model.folio, mono: true },
+    { label: mailT("labels.line"), value: maskPhoneNumber(model.phoneNumber) },
+    { label: mailT("labels.amount"), value: formatMoney(model.amount) },
+    { label: mailT("labels.date"), value: formatDateTime(model.paidAt) },
+  ];
+  if (offer) {
+    const data = formatData(offer.dataMb);
+    facts.push({
+      label: mailT("topupReceipt.benefits"),
+      value: [
+        mailT("topupReceipt.validity", { count: offer.validityDays }),
+        mailT("topupReceipt.data", { value: data.value, unit: data.unit }),
+        ...(offer.unlimitedSocial ? [mailT("topupReceipt.unlimitedSocial")] : []),
+      ].join(" · "),
+    });
+  }
+  const paidText = paidWithText(model.paidWith);
+  return compose(
+    mailT("topupReceipt.subject", { folio: model.folio }),
+    null,
+    [
+      { kind: "heading", text: mailT("topup:receipt.heading") },
+      paragraph(mailT("topup:receipt.paidLead")),
+      { kind: "facts", rows: facts },
+      ...(offer
+        ? [
+            paragraph(
+              mailT("topupReceipt.validUntil", {
+                date: formatDate(addDays(model.paidAt, offer.validityDays)),
+              }),
+            ),
+          ]
+        : []),
+      ...(paidText ? [paragraph(paidText, "muted")] : []),
+      {
+        kind: "button",
+        lead: mailT("topupReceipt.receiptLink"),
+        label: mailT("topupReceipt.receiptButton"),
+        href: topupReceiptUrl(context.origin, model.id),
+      },
+    ],
+    context,
+  );
+}
+
+function portabilityStatusText(change: PortabilityChange | { status: "received" }): string {
+  switch (change.status) {
+    case "received":
+      return mailT("portability.status.received");
+    case "in_progress":
+      return mailT("portability.status.in_progress", { date: formatDay(change.scheduledFor) });
+    case "completed":
+      return mailT("portability.status.completed");
+    case "rejected":
+      return change.reason
+        ? mailT("portability.status.rejectedWithReason", { reason: change.reason })
+        : mailT("portability.status.rejected");
+  }
+}
+
+function portabilityLookupButton(context: MailContext): Block {
+  return {
+    kind: "button",
+    lead: mailT("portability.lookupHint"),
+    label: mailT("portability.lookupButton"),
+    href: `${context.origin}${PORTABILITY_LOOKUP_PATH}`,
+  };
+}
+
+async function portabilityReceived(
+  model: MailModels["portability_received"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const line = maskPhoneNumber(model.phoneNumber);
+  return compose(
+    mailT("portabilityReceived.subject", { folio: model.folio }),
+    firstName(model.fullName),
+    [
+      { kind: "heading", text: mailT("portability:result.heading") },
+      paragraph(mailT("portabilityReceived.lead", { line })),
+      {
+        kind: "facts",
+        rows: [
+          { label: mailT("labels.folio"), value: model.folio, mono: true },
+          { label: mailT("labels.line"), value: line },
+          {
+            label: mailT("portability.carrier"),
+            value: carrierLabel(model.currentCarrier, mailT("portability.otherCarrier")),
+          },
+          { label: mailT("portability.requestedAt"), value: formatDateTime(model.createdAt) },
+          { label: mailT("labels.status"), value: portabilityStatusText({ status: "received" }) },
+        ],
+      },
+      { kind: "heading", level: 2, text: mailT("portability:result.nextSteps") },
+      {
+        kind: "list",
+        items: [
+          mailT("portability:result.nextStep1"),
+          mailT("portabilityReceived.nextStep", { hours: PORTABILITY_MAX_HOURS }),
+          mailT("portability:result.nextStep3"),
+        ],
+      },
+      portabilityLookupButton(context),
+    ],
+    context,
+  );
+}
+
+async function portabilityStatus(
+  model: MailModels["portability_status"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const { change } = model;
+  const line = maskPhoneNumber(model.phoneNumber);
+  const date = change.status === "in_progress" ? formatDay(change.scheduledFor) : "";
+  const values = { folio: model.folio, line, date };
+  const next: Block[] =
+    change.status === "in_progress"
+      ? [paragraph(mailT("portability:steps.activate")), portabilityLookupButton(context)]
+      : change.status === "completed"
+        ? [paragraph(mailT("portabilityStatus.completedNext")), paragraph(activationStep())]
+        : [
+            paragraph(mailT("portabilityStatus.rejectedNext")),
+            {
+              kind: "button",
+              lead: mailT("portability:form.heading"),
+              label: mailT("portabilityStatus.newRequestButton"),
+              href: `${context.origin}${PORTABILITY_FORM_PATH}`,
+            },
+          ];
+  return compose(
+    mailT(`portabilityStatus.subject.${change.status}`, values),
+    firstName(model.fullName),
+    [
+      { kind: "heading", text: mailT(`portabilityStatus.heading.${change.status}`) },
+      paragraph(mailT(`portabilityStatus.lead.${change.status}`, values)),
+      {
+        kind: "facts",
+        rows: [
+          { label: mailT("labels.folio"), value: model.folio, mono: true },
+          { label: mailT("labels.line"), value: line },
+          { label: mailT("labels.status"), value: portabilityStatusText(change) },
+        ],
+      },
+      ...next,
+    ],
+    context,
+  );
+}
+
+export const mailTemplates: {
+  [T in MailTemplate]: (model: MailModels[T], context: MailContext) => Promise<RenderedMail>;
+} = {
+  order_received: orderReceived,
+  payment_voucher: paymentVoucher,
+  order_paid: orderPaid,
+  esim_activation: esimActivation,
+  order_shipped: orderShipped,
+  topup_receipt: topupReceipt,
+  portability_received: portabilityReceived,
+  portability_status: portabilityStatus,
+};
+
+export function renderMail<T extends MailTemplate>(
+  template: T,
+  model: MailModels[T],
+  context: MailContext,
+): Promise<RenderedMail> {
+  return mailTemplates[template](model, context);
+}
