@@ -199,6 +199,8 @@ app.get("/readyz", async (_req, res) => {
       // Stand-ins for real services: a production server runs on them only by the operator's choice.
       testDoubles: config.testDoubles,
       testEnvironment: config.isTestEnvironment,
+      // Delayed e-mails do not make the store unready: customers can still buy.
+      mail: await services.mailer.stats(),
     });
 });
 
@@ -341,6 +343,9 @@ app.all("*", async (req, res, next) => {
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
+    // A form (or a provider's notification) may have queued an e-mail: send it now rather than
+    // at the next poll. Pages are left to the poll: they rarely queue one, and are many.
+    if (req.method === "POST") res.on("finish", () => services.mailer.nudge());
     // The URL's origin is the configured one, never the Host header's (decision 0058).
     const request = new Request(`${config.publicOrigin}${req.originalUrl}`, {
       method: req.method,

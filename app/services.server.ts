@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Logger } from "pino";
 import { cartCookieSchema, CART_COOKIE_MAX_AGE_SECONDS } from "./cart/cart-session.server";
 import type { StoredCartItem } from "./cart/cart";
@@ -44,6 +45,13 @@ import { RateLimiter } from "./lib/rate-limit";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
+import { whatsAppLink } from "./lib/external-links";
+import { createMailer, type Mailer } from "./mail/mailer.server";
+import {
+  createOutboxTransport,
+  createSmtpTransport,
+  type MailTransport,
+} from "./mail/transport.server";
 
 /** Long-lived objects built once at start by server.ts and handed to every loader and action. */
 export interface Services {
@@ -57,6 +65,10 @@ export interface Services {
   portability: PortabilityRequests;
   /** Issues eSIM activation codes: the sandbox, or the operator's SM-DP+. */
   esim: EsimProvisioner;
+  /** Sends the queued customer e-mails (app/mail), with retries. */
+  mailer: Mailer;
+  /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
+  mailOutboxDir: string | null;
   cookies: {
     flash: SealedCookie<Flash>;
     cart: SealedCookie<StoredCartItem[]>;
@@ -123,6 +135,9 @@ function esimProvisioner(config: Config): EsimProvisioner {
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
 }
 
+/** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
+const MAIL_POLL_MS = 5_000;
+
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
 
@@ -164,6 +179,22 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   overdueSweep.unref();
   const rateLimiter = new RateLimiter();
   const identity = createIdentity(config, logger, rateLimiter);
+  const esim = esimProvisioner(config);
+  const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");
+  const transport: MailTransport = config.SMTP_URL
+    ? createSmtpTransport(config.SMTP_URL)
+    : createOutboxTransport(mailOutboxDir!);
+  const mailer = createMailer({
+    db,
+    transport,
+    from: config.MAIL_FROM ?? `"Conecta Móvil" <${config.CONTACT_EMAIL}>`,
+    replyTo: config.CONTACT_EMAIL,
+    origin: config.publicOrigin,
+    esim,
+    logger,
+    support: { email: config.CONTACT_EMAIL, whatsappUrl: whatsAppLink(config.WHATSAPP_NUMBER) },
+  });
+  mailer.start(MAIL_POLL_MS);
   return {
     config,
     logger,
@@ -172,7 +203,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     payments,
     sandbox,
     portability: createPortabilityRequests({ db, nipBox: createNipBox(config.sessionSecrets) }),
-    esim: esimProvisioner(config),
+    esim,
+    mailer,
+    mailOutboxDir,
     cookies: {
       flash: createSealedCookie({
         name: "flash",
@@ -220,6 +253,12 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     identity,
     rateLimiter,
     readinessChecks: { database: () => checkDatabase(db), identity: () => identity.ready() },
-    closers: [() => clearInterval(overdueSweep), () => identity.close(), () => db.destroy()],
+    closers: [
+      () => clearInterval(overdueSweep),
+      () => mailer.stop(),
+      () => transport.close?.(),
+      () => identity.close(),
+      () => db.destroy(),
+    ],
   };
 }

@@ -3,25 +3,38 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { PageHeader } from "~/components/ui/page-header";
+import { formatDateTime } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
+import { readOutbox } from "~/mail/transport.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 
+const MAILS_SHOWN = 50;
+
 /**
  * Development only: the codes the embedded identity emulator "sent", since it sends no email or
- * SMS. Absent in production and whenever a real Cognito pool is configured.
+ * SMS, and the store's e-mails captured without SMTP_URL. Absent in production.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { outbox } = context.identity;
-  if (!outbox) throw data(null, { status: 404 });
+  const mailDir = context.config.isProduction ? null : context.mailOutboxDir;
+  if (!outbox && !mailDir) throw data(null, { status: 404 });
   const to = new URL(request.url).searchParams.get("to");
-  const target = await context.identity.embeddedTarget().catch(() => null);
+  const target = outbox ? await context.identity.embeddedTarget().catch(() => null) : null;
+  const mails = mailDir ? await readOutbox(mailDir, { to, limit: MAILS_SHOWN }) : [];
   return data(
     {
       title: authT()("outbox.title"),
       to: to ?? "",
-      messages: outbox.list(to),
+      messages: outbox ? outbox.list(to) : [],
+      mails: mails.map((mail) => ({
+        id: mail.id,
+        sentAt: formatDateTime(mail.createdAt),
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      })),
       emulator: target,
     },
     { headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } },
@@ -30,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function OutboxPage() {
   const { t } = useTranslation("auth");
-  const { to, messages, emulator } = useLoaderData<typeof loader>();
+  const { to, messages, mails, emulator } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("outbox.heading")}>{t("outbox.intro")}</PageHeader>
@@ -98,6 +111,65 @@ export default function OutboxPage() {
           </tbody>
         </table>
       )}
+      <section className="mt-8" aria-labelledby="outbox-mail">
+        <h2 id="outbox-mail" className="text-xl font-bold">
+          {t("outbox.mailHeading")}
+        </h2>
+        {mails.length === 0 ? (
+          <p className="mt-2">{t("outbox.mailEmpty")}</p>
+        ) : (
+          <table className="mt-2 w-full text-left" data-testid="outbox-mail">
+            <caption className="sr-only">{t("outbox.mailCaption")}</caption>
+            <thead>
+              <tr className="border-b border-slate-300">
+                <th scope="col" className="py-2 pr-4">
+                  {t("outbox.sentAt")}
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  {t("outbox.to")}
+                </th>
+                <th scope="col" className="py-2">
+                  {t("outbox.subject")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {mails.map((mail) => (
+                <tr
+                  key={mail.id}
+                  className="border-b border-slate-200 align-top"
+                  data-testid="outbox-mail-message"
+                >
+                  <td className="py-2 pr-4">{mail.sentAt}</td>
+                  <td className="py-2 pr-4 break-all" data-testid="outbox-mail-to">
+                    {mail.to}
+                  </td>
+                  <td className="py-2">
+                    <span data-testid="outbox-mail-subject">{mail.subject}</span>
+                    <details className="mt-1">
+                      <summary className="cursor-pointer text-secondary underline">
+                        {t("outbox.showText")}
+                      </summary>
+                      <pre
+                        className="mt-2 whitespace-pre-wrap text-sm"
+                        data-testid="outbox-mail-text"
+                      >
+                        {mail.text}
+                      </pre>
+                    </details>
+                    <a
+                      href={`/dev/outbox/${encodeURIComponent(mail.id)}`}
+                      className="text-secondary underline"
+                    >
+                      {t("outbox.showHtml")}
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
       {emulator ? (
         <section className="mt-8">
           <h2 className="text-xl font-bold">{t("outbox.emulator")}</h2>
