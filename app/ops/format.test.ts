@@ -49,6 +49,10 @@ describe("lists for the operator", () => {
     ]);
   });
 
+  it("never pass a control character to the terminal", () => {
+    expect(renderTable(["a"], [["x\u001b[2Jy\u009bz\nw"]])).toBe("a\n--------\nx[2Jyz w\n");
+  });
+
   it("show orders in Spanish, Mexico City time and pesos", () => {
     const lines = listTable(ORDER_COLUMNS, [order]).split("\n");
     expect(lines[0]).toMatch(

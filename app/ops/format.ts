@@ -123,8 +123,13 @@ const MAX_CELL = 40;
 
 const width = (text: string) => [...text].length;
 
+/**
+ * One line of plain text: whitespace runs become one space and control characters go, so that a
+ * customer's text cannot move the cursor or recolour the operator's terminal (escape sequences).
+ */
 function cut(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
   const chars = [...flat];
   return chars.length > MAX_CELL ? `${chars.slice(0, MAX_CELL - 1).join("")}…` : flat;
 }
