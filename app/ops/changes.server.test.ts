@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "~/db/db.server";
 import {
   completePortability,
@@ -259,6 +259,33 @@ describe("moving a portability request", () => {
     applied(
       await schedulePortability(db, request.folio, { date: "2026-03-10", actor: ACTOR, now }),
     );
+  });
+
+  it("gives a record's changes increasing times, even within one millisecond", async () => {
+    const request = await makePortabilityRequest(db);
+    const frozen = "2026-03-10T18:00:00.000Z";
+    vi.useFakeTimers({ now: new Date(frozen), toFake: ["Date"] });
+    try {
+      const first = applied(
+        await schedulePortability(db, request.folio, { date: "2026-03-20", actor: ACTOR }),
+      );
+      const second = applied(
+        await schedulePortability(db, request.folio, { date: "2026-03-21", actor: ACTOR }),
+      );
+      const third = applied(await completePortability(db, request.folio, { actor: ACTOR }));
+      expect([first.changedAt, second.changedAt, third.changedAt]).toEqual([
+        frozen,
+        "2026-03-10T18:00:00.001Z",
+        "2026-03-10T18:00:00.002Z",
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await statusChanges(db)).map((change) => change.to_status)).toEqual([
+      "in_progress",
+      "in_progress",
+      "completed",
+    ]);
   });
 
   it("completes a scheduled request, once", async () => {

@@ -108,8 +108,18 @@ async function record(
   change: Omit<AppliedChange, "ok" | "mailQueued" | "changedAt">,
   /** Queues the customer's e-mail in the transaction (given the audit row's id); true if new. */
   enqueue: (trx: Db, to: string, changeId: string) => Promise<boolean>,
-  changedAt: string,
+  at: string,
 ): Promise<AppliedChange> {
+  // A record's changes read in the order of their times: two made within one millisecond (a
+  // script) get distinct, increasing times, so ordering by created_at alone is always right.
+  const last = await trx
+    .selectFrom("status_changes")
+    .select((eb) => eb.fn.max("created_at").as("latest"))
+    .where("subject", "=", change.subject)
+    .where("subject_id", "=", change.id)
+    .executeTakeFirst();
+  const latest = last?.latest ? Date.parse(last.latest) : Number.NEGATIVE_INFINITY;
+  const changedAt = Date.parse(at) > latest ? at : new Date(latest + 1).toISOString();
   const row: StatusChangesTable = {
     id: randomBytes(12).toString("base64url"),
     subject: change.subject,

@@ -286,8 +286,8 @@ export async function statusHistory(db: Db, folio: string): Promise<History | nu
     .selectAll()
     .where("subject", "=", found.subject)
     .where("subject_id", "=", found.id)
+    // Each record's changes have increasing times (changes.server.ts).
     .orderBy("created_at")
-    .orderBy("id")
     .execute();
   return {
     ...found,

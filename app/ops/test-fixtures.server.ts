@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
@@ -129,9 +130,13 @@ export async function makeTopup(
   return result.topup;
 }
 
-/** The queued e-mails, oldest first, with their data parsed. */
+/** The queued e-mails in the order they were written (SQLite's rowid), with their data parsed. */
 export async function queuedMail(db: Db) {
-  const rows = await db.selectFrom("mail_queue").selectAll().orderBy("created_at").execute();
+  const rows = await db
+    .selectFrom("mail_queue")
+    .selectAll()
+    .orderBy(sql`rowid`)
+    .execute();
   return rows.map((row) => ({
     dedupeKey: row.dedupe_key,
     to: row.to_address,
@@ -140,7 +145,11 @@ export async function queuedMail(db: Db) {
   }));
 }
 
-/** The audit rows, oldest first. */
+/** The audit rows in the order they were written (SQLite's rowid). */
 export async function statusChanges(db: Db) {
-  return db.selectFrom("status_changes").selectAll().orderBy("created_at").execute();
+  return db
+    .selectFrom("status_changes")
+    .selectAll()
+    .orderBy(sql`rowid`)
+    .execute();
 }
