@@ -1,0 +1,229 @@
+import { formatMoney } from "~/catalog/money";
+import { carrierLabel } from "~/portability/display";
+import type { AppliedChange } from "./changes.server";
+import type { CsvCell } from "./csv";
+import { mexicoCityDateTime } from "./dates";
+import {
+  ORDER_STATUS_NAMES,
+  PORTABILITY_STATUS_NAMES,
+  TOPUP_STATUS_NAMES,
+  statusName,
+} from "./labels";
+import type { History, OrderRow, PortabilityRow, Subject, TopupRow } from "./queries.server";
+
+/** What the operator reads, in Spanish: columns, tables, and what a change did. */
+
+const SIM_NAMES: Record<string, string> = { physical: "Física", esim: "eSIM" };
+
+/** One column of a list: its heading, its CSV value, and its text in the table (if shown there). */
+export interface Column<R> {
+  header: string;
+  csv: (row: R) => CsvCell;
+  /** Absent: the column is only in the CSV export (too wide for a terminal). */
+  table?: (row: R) => string;
+  /** Amounts line up on the right. */
+  right?: boolean;
+}
+
+const at = (iso: string | null) => (iso ? mexicoCityDateTime(iso) : null);
+
+export const ORDER_COLUMNS: Column<OrderRow>[] = [
+  { header: "Folio", csv: (row) => row.folio, table: (row) => row.folio },
+  { header: "Fecha", csv: (row) => at(row.createdAt), table: (row) => at(row.createdAt) ?? "" },
+  {
+    header: "Estado",
+    csv: (row) => ORDER_STATUS_NAMES[row.status],
+    table: (row) => ORDER_STATUS_NAMES[row.status],
+  },
+  { header: "Total", csv: (row) => row.total, table: (row) => formatMoney(row.total), right: true },
+  {
+    header: "SIM",
+    csv: (row) => SIM_NAMES[row.simType] ?? row.simType,
+    table: (row) => SIM_NAMES[row.simType] ?? row.simType,
+  },
+  { header: "Cliente", csv: (row) => row.fullName, table: (row) => row.fullName },
+  { header: "Teléfono", csv: (row) => row.phoneNumber, table: (row) => row.phoneNumber },
+  { header: "Correo", csv: (row) => row.email, table: (row) => row.email },
+  {
+    header: "Guía",
+    csv: (row) => row.trackingNumber,
+    table: (row) => [row.carrier, row.trackingNumber].filter(Boolean).join(" "),
+  },
+  { header: "Paquetería", csv: (row) => row.carrier },
+  { header: "Planes", csv: (row) => row.lines },
+  { header: "Dirección de envío", csv: (row) => row.address },
+  { header: "Pagado el", csv: (row) => at(row.paidAt) },
+  { header: "Enviado el", csv: (row) => at(row.shippedAt) },
+];
+
+export const TOPUP_COLUMNS: Column<TopupRow>[] = [
+  { header: "Folio", csv: (row) => row.folio, table: (row) => row.folio },
+  { header: "Fecha", csv: (row) => at(row.createdAt), table: (row) => at(row.createdAt) ?? "" },
+  {
+    header: "Estado",
+    csv: (row) => TOPUP_STATUS_NAMES[row.status],
+    table: (row) => TOPUP_STATUS_NAMES[row.status],
+  },
+  {
+    header: "Monto",
+    csv: (row) => row.amount,
+    table: (row) => formatMoney(row.amount),
+    right: true,
+  },
+  { header: "Número", csv: (row) => row.phoneNumber, table: (row) => row.phoneNumber },
+  { header: "Correo", csv: (row) => row.email, table: (row) => row.email ?? "" },
+  { header: "Pagada el", csv: (row) => at(row.paidAt) },
+];
+
+const carrierName = (id: string) => carrierLabel(id, "Otra");
+
+export const PORTABILITY_COLUMNS: Column<PortabilityRow>[] = [
+  { header: "Folio", csv: (row) => row.folio, table: (row) => row.folio },
+  { header: "Fecha", csv: (row) => at(row.createdAt), table: (row) => at(row.createdAt) ?? "" },
+  {
+    header: "Estado",
+    csv: (row) => PORTABILITY_STATUS_NAMES[row.status],
+    table: (row) => PORTABILITY_STATUS_NAMES[row.status],
+  },
+  { header: "Número", csv: (row) => row.phoneNumber, table: (row) => row.phoneNumber },
+  { header: "Cliente", csv: (row) => row.fullName, table: (row) => row.fullName },
+  { header: "Correo", csv: (row) => row.email, table: (row) => row.email },
+  {
+    header: "Compañía actual",
+    csv: (row) => carrierName(row.currentCarrier),
+    table: (row) => carrierName(row.currentCarrier),
+  },
+  {
+    header: "Programada para",
+    csv: (row) => row.scheduledFor,
+    table: (row) => row.scheduledFor ?? "",
+  },
+  {
+    header: "Motivo de rechazo",
+    csv: (row) => row.rejectionReason,
+    table: (row) => row.rejectionReason ?? "",
+  },
+  { header: "ICCID", csv: (row) => row.iccid },
+  { header: "Actualizada el", csv: (row) => at(row.updatedAt) },
+];
+
+/** The heading and records of a CSV export: every column. */
+export function csvRecords<R>(
+  columns: readonly Column<R>[],
+  rows: readonly R[],
+): { headers: string[]; records: CsvCell[][] } {
+  return {
+    headers: columns.map((column) => column.header),
+    records: rows.map((row) => columns.map((column) => column.csv(row))),
+  };
+}
+
+/** Longer cells are cut with "…" in the table (the CSV has them whole). */
+const MAX_CELL = 40;
+
+const width = (text: string) => [...text].length;
+
+/**
+ * One line of plain text: whitespace runs become one space and control characters go, so that a
+ * customer's text cannot move the cursor or recolour the operator's terminal (escape sequences).
+ */
+function cut(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  const chars = [...flat];
+  return chars.length > MAX_CELL ? `${chars.slice(0, MAX_CELL - 1).join("")}…` : flat;
+}
+
+function pad(text: string, size: number, right: boolean): string {
+  const fill = " ".repeat(Math.max(0, size - width(text)));
+  return right ? fill + text : text + fill;
+}
+
+/** Aligned columns separated by two spaces, with a rule under the heading. */
+export function renderTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly boolean[] = [],
+): string {
+  const cells = rows.map((row) => row.map(cut));
+  const sizes = headers.map((header, index) =>
+    Math.max(width(header), ...cells.map((row) => width(row[index] ?? ""))),
+  );
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, index) => pad(cell, sizes[index], right[index] ?? false))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), sizes.map((size) => "-".repeat(size)).join("  "), ...cells.map(line)]
+    .map((text) => `${text}\n`)
+    .join("");
+}
+
+/** The table of a list: only the columns meant for a terminal. */
+export function listTable<R>(columns: readonly Column<R>[], rows: readonly R[]): string {
+  const shown = columns.filter((column) => column.table);
+  return renderTable(
+    shown.map((column) => column.header),
+    rows.map((row) => shown.map((column) => column.table?.(row) ?? "")),
+    shown.map((column) => column.right ?? false),
+  );
+}
+
+const SUBJECT_NAMES: Record<Subject, string> = {
+  order: "pedido",
+  topup: "recarga",
+  portability: "solicitud de portabilidad",
+};
+
+function describeDetail(detail: Record<string, unknown> | null): string {
+  if (!detail) return "";
+  const parts: string[] = [];
+  if (typeof detail.carrier === "string") parts.push(detail.carrier);
+  if (typeof detail.trackingNumber === "string") parts.push(`guía ${detail.trackingNumber}`);
+  if (typeof detail.scheduledFor === "string") parts.push(`para el ${detail.scheduledFor}`);
+  return parts.join(", ");
+}
+
+/** `historial <folio>`: where the record stands, then each change the operator made. */
+export function historyText(history: History): string {
+  const heading =
+    `${history.folio} (${SUBJECT_NAMES[history.subject]} del ${mexicoCityDateTime(history.createdAt)}): ` +
+    `${statusName(history.subject, history.status)}\n`;
+  if (history.changes.length === 0) {
+    return `${heading}Sin cambios hechos con npm run ops.\n`;
+  }
+  return (
+    heading +
+    "\n" +
+    renderTable(
+      ["Fecha", "Cambio", "Detalle", "Motivo", "Quién"],
+      history.changes.map((change) => [
+        mexicoCityDateTime(change.createdAt),
+        `${statusName(history.subject, change.fromStatus)} → ${statusName(history.subject, change.toStatus)}`,
+        describeDetail(change.detail),
+        change.reason ?? "",
+        change.actor,
+      ]),
+    )
+  );
+}
+
+/** What the operator is told after a change: what changed, the audit row, the queued e-mail. */
+export function changeText(change: AppliedChange): string {
+  const what =
+    change.subject === "order"
+      ? `Pedido ${change.folio} marcado como enviado (${describeDetail(change.detail)}).`
+      : change.toStatus === "in_progress"
+        ? `Solicitud ${change.folio} programada ${describeDetail(change.detail)}` +
+          (change.fromStatus === "in_progress" ? " (reprogramada)." : ".")
+        : `Solicitud ${change.folio}: ${statusName("portability", change.fromStatus)} → ${statusName("portability", change.toStatus)}.`;
+  const lines = [
+    what,
+    ...(change.reason ? [`Motivo: ${change.reason}`] : []),
+    `Registrado en el historial por ${change.actor} el ${mexicoCityDateTime(change.changedAt)}.`,
+    change.mailQueued
+      ? `Correo al cliente (${change.email}) en cola: lo envía el servidor en marcha.`
+      : `El correo de este aviso ya estaba en cola; no se duplicó.`,
+  ];
+  return lines.map((line) => `${line}\n`).join("");
+}

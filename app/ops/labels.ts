@@ -1,0 +1,65 @@
+import type { OrderListStatus, PortabilityRow, Subject, TopupRow } from "./queries.server";
+
+/** Each status as the operator reads it, in Spanish (and as the --estado option names it). */
+
+export const ORDER_STATUS_NAMES: Record<OrderListStatus, string> = {
+  pending_payment: "Pendiente de pago",
+  paid: "Pagado",
+  cancelled: "Cancelado",
+  shipped: "Enviado",
+};
+
+export const TOPUP_STATUS_NAMES: Record<TopupRow["status"], string> = {
+  pending_payment: "Pendiente de pago",
+  paid: "Pagada",
+  cancelled: "Cancelada",
+};
+
+export const PORTABILITY_STATUS_NAMES: Record<PortabilityRow["status"], string> = {
+  received: "Recibida",
+  in_progress: "Programada",
+  completed: "Completada",
+  rejected: "Rechazada",
+};
+
+const STATUS_NAMES: Record<Subject, Record<string, string>> = {
+  order: ORDER_STATUS_NAMES,
+  topup: TOPUP_STATUS_NAMES,
+  portability: PORTABILITY_STATUS_NAMES,
+};
+
+/** A status as the operator reads it; an unknown one as stored. */
+export function statusName(subject: Subject, status: string | null): string {
+  if (status === null) return "—";
+  return STATUS_NAMES[subject][status] ?? status;
+}
+
+/** The words of `--estado`, per list (either gender, as the operator may type them). */
+export const ORDER_STATUS_WORDS: Record<string, OrderListStatus> = {
+  pendiente: "pending_payment",
+  pagado: "paid",
+  cancelado: "cancelled",
+  enviado: "shipped",
+};
+
+export const TOPUP_STATUS_WORDS: Record<string, TopupRow["status"]> = {
+  pendiente: "pending_payment",
+  pagada: "paid",
+  pagado: "paid",
+  cancelada: "cancelled",
+  cancelado: "cancelled",
+};
+
+export const PORTABILITY_STATUS_WORDS: Record<string, PortabilityRow["status"]> = {
+  recibida: "received",
+  programada: "in_progress",
+  completada: "completed",
+  rechazada: "rejected",
+};
+
+/** The words of `--sim`. */
+export const SIM_TYPE_WORDS: Record<string, "physical" | "esim"> = {
+  fisica: "physical",
+  física: "physical",
+  esim: "esim",
+};

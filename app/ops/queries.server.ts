@@ -1,0 +1,304 @@
+import type { Db } from "~/db/db.server";
+import type { OrderStatus, PortabilityStatus, TopupStatus } from "~/db/schema";
+import { mexicoCityRange } from "./dates";
+
+/**
+ * What the operator lists and exports. Dates are Mexico City days (YYYY-MM-DD, both ends
+ * included); newest first. Each row has what running the store needs: who, what, how much, and
+ * where it stands (tracking number, scheduled date, rejection reason). The NIP is never read.
+ */
+export interface ListFilter<S extends string> {
+  /** First day, YYYY-MM-DD (Mexico City). */
+  from?: string;
+  /** Last day, YYYY-MM-DD (Mexico City), included. */
+  to?: string;
+  status?: S;
+}
+
+/** An order's status as the operator sees it: a paid order whose SIM went out is "shipped". */
+export type OrderListStatus = OrderStatus | "shipped";
+
+export interface OrderRow {
+  /** The unguessable reference (the order's id). */
+  ref: string;
+  folio: string;
+  createdAt: string;
+  status: OrderListStatus;
+  total: number;
+  fullName: string;
+  email: string;
+  phoneNumber: string;
+  simType: string;
+  /** "2× Conecta 150, 1× Conecta 250". */
+  lines: string;
+  /** One line, for the shipping label; null for an eSIM order. */
+  address: string | null;
+  paidAt: string | null;
+  shippedAt: string | null;
+  carrier: string | null;
+  trackingNumber: string | null;
+}
+
+export interface TopupRow {
+  id: string;
+  folio: string;
+  createdAt: string;
+  status: TopupStatus;
+  amount: number;
+  phoneNumber: string;
+  email: string | null;
+  paidAt: string | null;
+}
+
+export interface PortabilityRow {
+  id: string;
+  folio: string;
+  createdAt: string;
+  status: PortabilityStatus;
+  phoneNumber: string;
+  fullName: string;
+  email: string;
+  /** An id of app/portability/carriers.ts. */
+  currentCarrier: string;
+  iccid: string | null;
+  /** YYYY-MM-DD, once scheduled. */
+  scheduledFor: string | null;
+  rejectionReason: string | null;
+  updatedAt: string;
+}
+
+/** The instants of the range; a malformed date or an inverted range throws a RangeError. */
+function instants(filter: ListFilter<string>) {
+  return mexicoCityRange({ from: filter.from, to: filter.to });
+}
+
+export interface OrderFilter extends ListFilter<OrderListStatus> {
+  /** Only physical-SIM orders (those shipped) or only eSIM orders. */
+  simType?: "physical" | "esim";
+}
+
+export async function listOrders(db: Db, filter: OrderFilter = {}): Promise<OrderRow[]> {
+  const { fromInstant, toInstant } = instants(filter);
+  let query = db.selectFrom("orders").selectAll();
+  if (fromInstant) query = query.where("created_at", ">=", fromInstant);
+  if (toInstant) query = query.where("created_at", "<", toInstant);
+  if (filter.status === "shipped") {
+    query = query.where("shipped_at", "is not", null);
+  } else if (filter.status) {
+    query = query.where("status", "=", filter.status).where("shipped_at", "is", null);
+  }
+  if (filter.simType) query = query.where("sim_type", "=", filter.simType);
+  const rows = await query.orderBy("created_at", "desc").orderBy("folio", "desc").execute();
+  if (rows.length === 0) return [];
+  const lines = await db
+    .selectFrom("order_lines")
+    .select(["order_id", "plan_name", "quantity"])
+    .where(
+      "order_id",
+      "in",
+      rows.map((row) => row.id),
+    )
+    .orderBy("order_id")
+    .orderBy("position")
+    .execute();
+  const linesByOrder = new Map<string, string[]>();
+  for (const line of lines) {
+    const list = linesByOrder.get(line.order_id) ?? [];
+    list.push(`${Number(line.quantity)}× ${line.plan_name}`);
+    linesByOrder.set(line.order_id, list);
+  }
+  return rows.map((row) => ({
+    ref: row.id,
+    folio: row.folio,
+    createdAt: row.created_at,
+    status: row.shipped_at ? "shipped" : row.status,
+    total: Number(row.total),
+    fullName: row.full_name,
+    email: row.email,
+    phoneNumber: row.phone_number,
+    simType: row.sim_type,
+    lines: (linesByOrder.get(row.id) ?? []).join(", "),
+    address:
+      row.sim_type === "esim"
+        ? null
+        : [
+            `${row.street} ${row.exterior_number}${row.interior_number ? ` int. ${row.interior_number}` : ""}`,
+            row.neighborhood,
+            `C.P. ${row.postal_code}`,
+            row.municipality,
+            row.state,
+          ].join(", "),
+    paidAt: row.paid_at,
+    shippedAt: row.shipped_at,
+    carrier: row.carrier,
+    trackingNumber: row.tracking_number,
+  }));
+}
+
+export async function listTopups(
+  db: Db,
+  filter: ListFilter<TopupStatus> = {},
+): Promise<TopupRow[]> {
+  const { fromInstant, toInstant } = instants(filter);
+  let query = db.selectFrom("topups").selectAll();
+  if (fromInstant) query = query.where("created_at", ">=", fromInstant);
+  if (toInstant) query = query.where("created_at", "<", toInstant);
+  if (filter.status) query = query.where("status", "=", filter.status);
+  const rows = await query.orderBy("created_at", "desc").orderBy("folio", "desc").execute();
+  return rows.map((row) => ({
+    id: row.id,
+    folio: row.folio,
+    createdAt: row.created_at,
+    status: row.status,
+    amount: Number(row.amount),
+    phoneNumber: row.phone_number,
+    email: row.email,
+    paidAt: row.paid_at,
+  }));
+}
+
+export async function listPortabilityRequests(
+  db: Db,
+  filter: ListFilter<PortabilityStatus> = {},
+): Promise<PortabilityRow[]> {
+  const { fromInstant, toInstant } = instants(filter);
+  let query = db
+    .selectFrom("portability_requests")
+    // Everything but the sealed NIP: it is for the porting process, never for a list or a file.
+    .select([
+      "id",
+      "folio",
+      "created_at",
+      "updated_at",
+      "status",
+      "phone_number",
+      "full_name",
+      "email",
+      "current_carrier",
+      "iccid",
+      "scheduled_for",
+      "rejection_reason",
+    ]);
+  if (fromInstant) query = query.where("created_at", ">=", fromInstant);
+  if (toInstant) query = query.where("created_at", "<", toInstant);
+  if (filter.status) query = query.where("status", "=", filter.status);
+  const rows = await query.orderBy("created_at", "desc").orderBy("folio", "desc").execute();
+  return rows.map((row) => ({
+    id: row.id,
+    folio: row.folio,
+    createdAt: row.created_at,
+    status: row.status,
+    phoneNumber: row.phone_number,
+    fullName: row.full_name,
+    email: row.email,
+    currentCarrier: row.current_carrier,
+    iccid: row.iccid,
+    scheduledFor: row.scheduled_for,
+    rejectionReason: row.rejection_reason,
+    updatedAt: row.updated_at,
+  }));
+}
+
+export type Subject = "order" | "topup" | "portability";
+
+/** Which kind of record a folio names, by its series (PED, REC, POR); null for anything else. */
+export function subjectOfFolio(folio: string): Subject | null {
+  const series = /^([A-Z]+)-\d{4}-\d+$/.exec(folio)?.[1];
+  if (series === "PED") return "order";
+  if (series === "REC") return "topup";
+  if (series === "POR") return "portability";
+  return null;
+}
+
+/** "por-2026-000001 " → "POR-2026-000001": folios are typed by hand. */
+export function normaliseFolio(folio: string): string {
+  return folio.trim().toUpperCase();
+}
+
+export interface StatusChangeRow {
+  id: string;
+  fromStatus: string | null;
+  toStatus: string;
+  /** Parsed JSON of the change's detail (tracking number, scheduled date…), if any. */
+  detail: Record<string, unknown> | null;
+  reason: string | null;
+  actor: string;
+  createdAt: string;
+}
+
+export interface History {
+  subject: Subject;
+  id: string;
+  folio: string;
+  /** Where it stands now (an order whose SIM went out: "shipped"). */
+  status: string;
+  createdAt: string;
+  changes: StatusChangeRow[];
+}
+
+export interface FoundRecord {
+  subject: Subject;
+  id: string;
+  folio: string;
+  status: string;
+  createdAt: string;
+}
+
+/** The record a folio names, or null when there is none. */
+export async function findByFolio(db: Db, folio: string): Promise<FoundRecord | null> {
+  const normalised = normaliseFolio(folio);
+  const subject = subjectOfFolio(normalised);
+  if (subject === "order") {
+    const row = await db
+      .selectFrom("orders")
+      .select(["id", "status", "shipped_at", "created_at"])
+      .where("folio", "=", normalised)
+      .executeTakeFirst();
+    return row
+      ? {
+          subject,
+          id: row.id,
+          folio: normalised,
+          status: row.shipped_at ? "shipped" : row.status,
+          createdAt: row.created_at,
+        }
+      : null;
+  }
+  if (subject === "topup" || subject === "portability") {
+    const row = await db
+      .selectFrom(subject === "topup" ? "topups" : "portability_requests")
+      .select(["id", "status", "created_at"])
+      .where("folio", "=", normalised)
+      .executeTakeFirst();
+    return row
+      ? { subject, id: row.id, folio: normalised, status: row.status, createdAt: row.created_at }
+      : null;
+  }
+  return null;
+}
+
+/** The operator's changes to the record a folio names, oldest first; null for an unknown folio. */
+export async function statusHistory(db: Db, folio: string): Promise<History | null> {
+  const found = await findByFolio(db, folio);
+  if (!found) return null;
+  const rows = await db
+    .selectFrom("status_changes")
+    .selectAll()
+    .where("subject", "=", found.subject)
+    .where("subject_id", "=", found.id)
+    // Each record's changes have increasing times (changes.server.ts).
+    .orderBy("created_at")
+    .execute();
+  return {
+    ...found,
+    changes: rows.map((row) => ({
+      id: row.id,
+      fromStatus: row.from_status,
+      toStatus: row.to_status,
+      detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
+      reason: row.reason,
+      actor: row.actor,
+      createdAt: row.created_at,
+    })),
+  };
+}

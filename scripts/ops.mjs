@@ -1,0 +1,330 @@
+// npm run ops -- <comando>: the operator's side of the store, from the server's own machine. It
+// lists and exports orders, top-ups and portability requests, marks an order shipped and moves a
+// portability request along; every change is audited (status_changes) and queues the customer's
+// e-mail in the same transaction, which the running server then sends. It opens the server's
+// database (DATA_DIR, loaded by the server's own loadConfig) with the server's busy timeout, so it
+// works while the server runs. Help and messages are in Spanish: the operator reads them.
+//
+// Exit codes: 0 done; 1 a refusal, bad arguments or configuration (one line on stderr); 2 an
+// unexpected error.
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+// The code is the app's TypeScript (app/ops, app/db, app/config.server.ts), loaded through tsx's
+// API like scripts/soak.mjs does, so `npm run ops` stays a plain `node scripts/ops.mjs`.
+import { tsImport } from "tsx/esm/api";
+
+const HELP = `Uso: npm run ops -- <comando> [opciones]
+
+Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de México, ambos incluidos):
+  pedidos         [--desde AAAA-MM-DD] [--hasta AAAA-MM-DD]
+                  [--estado pendiente|pagado|enviado|cancelado] [--sim fisica|esim]
+                  [--csv archivo.csv|-]
+                  "pagado" son los pagados aún sin enviar; "enviado", los que ya tienen guía.
+  recargas        [--desde …] [--hasta …] [--estado pendiente|pagada|cancelada] [--csv …]
+  portabilidades  [--desde …] [--hasta …] [--estado recibida|programada|completada|rechazada]
+                  [--csv …]
+  Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
+  que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
+
+Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
+  enviar <folio> --guia <número> [--paqueteria <nombre>] [--motivo <texto>]
+                  Marca enviado un pedido pagado de SIM física.
+  programar <folio> --fecha AAAA-MM-DD [--motivo <texto>]
+                  Recibida → Programada para esa fecha (hoy o después); también reprograma.
+  completar <folio> [--motivo <texto>]
+                  Programada → Completada.
+  rechazar <folio> --motivo <texto>
+                  Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
+
+Consulta:
+  historial <folio>   Estado actual y cambios hechos (PED-, REC- o POR-).
+  ayuda               Esta ayuda.
+
+Usa la misma configuración que el servidor (DATA_DIR, DB_BUSY_TIMEOUT_MS…), desde la carpeta del
+proyecto. Funciona con el servidor en marcha; él envía los correos en cola.
+
+Ejemplos:
+  npm run ops -- pedidos --estado pagado --sim fisica
+  npm run ops -- pedidos --desde 2026-03-01 --hasta 2026-03-31 --csv marzo.csv
+  npm run ops -- enviar PED-2026-000123 --guia 1234567890 --paqueteria Estafeta
+  npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
+  npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
+`;
+
+/** Bad arguments, bad configuration or a refusal: one line on stderr, exit code 1. */
+class OpsRefusal extends Error {}
+
+const string = { type: "string" };
+const LIST_OPTIONS = { desde: string, hasta: string, estado: string, csv: string };
+const REASON = { motivo: string };
+
+/** Each command: its options, whether it takes a folio, and what it does. */
+const COMMANDS = {
+  pedidos: { options: { ...LIST_OPTIONS, sim: string }, folio: false, run: listOrders },
+  recargas: { options: LIST_OPTIONS, folio: false, run: listTopups },
+  portabilidades: { options: LIST_OPTIONS, folio: false, run: listPortability },
+  enviar: { options: { guia: string, paqueteria: string, ...REASON }, folio: true, run: ship },
+  programar: { options: { fecha: string, ...REASON }, folio: true, run: schedule },
+  completar: { options: REASON, folio: true, run: complete },
+  rechazar: { options: REASON, folio: true, run: reject },
+  historial: { options: {}, folio: true, run: history },
+};
+
+const HELP_WORDS = new Set(["ayuda", "help", "--ayuda", "--help", "-h"]);
+
+const out = (text) => process.stdout.write(text);
+
+function parse(command, args) {
+  const spec = COMMANDS[command];
+  try {
+    return parseArgs({
+      args,
+      options: { ...spec.options, ayuda: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const option = /'(-[^' ]+)/.exec(String(error.message))?.[1] ?? "";
+    if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      throw new OpsRefusal(
+        `Opción desconocida para ${command}: ${option}. Escribe npm run ops -- ayuda.`,
+      );
+    }
+    if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      throw new OpsRefusal(
+        `Falta el valor de ${option} (si empieza con "-", escríbelo así: ${option}=-…).`,
+      );
+    }
+    throw new OpsRefusal(`Argumentos no válidos: ${error.message}`);
+  }
+}
+
+function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function dateOption(ops, values, name) {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (!ops.isIsoDate(value)) {
+    throw new OpsRefusal(
+      `--${name}: "${value}" no es una fecha válida; escríbela como AAAA-MM-DD.`,
+    );
+  }
+  return value;
+}
+
+function wordOption(values, name, words) {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  const found = words[value.trim().toLowerCase()];
+  if (!found) {
+    const choices = [...new Set(Object.keys(words))].join(", ");
+    throw new OpsRefusal(`--${name}: "${value}" no es válido; usa uno de: ${choices}.`);
+  }
+  return found;
+}
+
+function rangeOptions(ops, values) {
+  const from = dateOption(ops, values, "desde");
+  const to = dateOption(ops, values, "hasta");
+  if (from && to && from > to) {
+    throw new OpsRefusal(`--hasta (${to}) es anterior a --desde (${from}).`);
+  }
+  return { from, to };
+}
+
+/** The list as a table, or every column as CSV (to a file, or to stdout with "-"). */
+function printList(ops, values, columns, rows, [one, many]) {
+  if (values.csv !== undefined) {
+    const { headers, records } = ops.csvRecords(columns, rows);
+    const text = ops.toCsv(headers, records);
+    if (values.csv === "-") return out(text);
+    if (!values.csv.trim()) throw new OpsRefusal("--csv: falta el nombre del archivo (o - ).");
+    // npm runs scripts from the project folder; a relative name is where the operator typed it.
+    const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.csv);
+    writeFileSync(file, text);
+    return out(`CSV escrito en ${file} (${plural(rows.length, one, many)}).\n`);
+  }
+  if (rows.length === 0) return out(`No hay ${many} con esos filtros.\n`);
+  out(ops.listTable(columns, rows));
+  out(`\n${plural(rows.length, one, many)}.\n`);
+}
+
+async function listOrders(ops, db, { values }) {
+  const rows = await ops.listOrders(db, {
+    ...rangeOptions(ops, values),
+    status: wordOption(values, "estado", ops.ORDER_STATUS_WORDS),
+    simType: wordOption(values, "sim", ops.SIM_TYPE_WORDS),
+  });
+  printList(ops, values, ops.ORDER_COLUMNS, rows, ["pedido", "pedidos"]);
+}
+
+async function listTopups(ops, db, { values }) {
+  const rows = await ops.listTopups(db, {
+    ...rangeOptions(ops, values),
+    status: wordOption(values, "estado", ops.TOPUP_STATUS_WORDS),
+  });
+  printList(ops, values, ops.TOPUP_COLUMNS, rows, ["recarga", "recargas"]);
+}
+
+async function listPortability(ops, db, { values }) {
+  const rows = await ops.listPortabilityRequests(db, {
+    ...rangeOptions(ops, values),
+    status: wordOption(values, "estado", ops.PORTABILITY_STATUS_WORDS),
+  });
+  printList(ops, values, ops.PORTABILITY_COLUMNS, rows, [
+    "solicitud de portabilidad",
+    "solicitudes de portabilidad",
+  ]);
+}
+
+function required(values, name, what) {
+  const value = values[name];
+  if (value === undefined || !value.trim()) throw new OpsRefusal(`Falta --${name} ${what}.`);
+  return value;
+}
+
+/** A change's outcome: what changed and the queued e-mail, or the refusal (exit code 1). */
+function report(ops, result) {
+  if (!result.ok) throw new OpsRefusal(result.message);
+  out(ops.changeText(result));
+}
+
+async function ship(ops, db, { folio, values }) {
+  const trackingNumber = required(values, "guia", "<número de guía>");
+  report(
+    ops,
+    await ops.shipOrder(db, folio, {
+      trackingNumber,
+      carrier: values.paqueteria,
+      reason: values.motivo,
+      actor: ops.opsActor(),
+    }),
+  );
+}
+
+async function schedule(ops, db, { folio, values }) {
+  const date = required(values, "fecha", "AAAA-MM-DD");
+  report(
+    ops,
+    await ops.schedulePortability(db, folio, {
+      date,
+      reason: values.motivo,
+      actor: ops.opsActor(),
+    }),
+  );
+}
+
+async function complete(ops, db, { folio, values }) {
+  report(
+    ops,
+    await ops.completePortability(db, folio, { reason: values.motivo, actor: ops.opsActor() }),
+  );
+}
+
+async function reject(ops, db, { folio, values }) {
+  const reason = required(values, "motivo", '"<texto que leerá el cliente>"');
+  report(ops, await ops.rejectPortability(db, folio, { reason, actor: ops.opsActor() }));
+}
+
+async function history(ops, db, { folio }) {
+  const found = await ops.statusHistory(db, folio);
+  if (!found)
+    throw new OpsRefusal(`No existe ningún pedido, recarga o solicitud con folio ${folio}.`);
+  out(ops.historyText(found));
+}
+
+async function loadOps() {
+  return tsImport("../app/ops/index.ts", {
+    parentURL: import.meta.url,
+    // The app's `~/` imports resolve through the project's tsconfig, whatever the caller's cwd.
+    tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
+  });
+}
+
+/** The server's database, as the server opens it: never a new empty one somewhere else. */
+async function openServerDatabase(ops) {
+  // Read before loadConfig, which outside production writes a session secret into DATA_DIR: a
+  // mistyped DATA_DIR must not leave files behind.
+  const dataDir = path.resolve(
+    ops.environmentSchema.shape.DATA_DIR.parse(process.env.DATA_DIR || undefined),
+  );
+  const file = path.join(dataDir, ops.DATABASE_FILE_NAME);
+  if (!existsSync(file)) {
+    throw new OpsRefusal(
+      `No hay base de datos en ${file}: ejecuta desde la carpeta del proyecto con el mismo DATA_DIR que el servidor.`,
+    );
+  }
+  let config;
+  try {
+    config = ops.loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ops.ConfigError) {
+      throw new OpsRefusal(
+        `Configuración no válida (usa las mismas variables de entorno que el servidor): ${error.message}`,
+      );
+    }
+    throw error;
+  }
+  // The same busy timeout as the server: a change waits that long for the server's write lock.
+  // Migrations run first, as at the server's start (a no-op when the server already ran them).
+  return ops.openDatabase({ dataDir: config.dataDir, busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS });
+}
+
+async function main(argv) {
+  const [command, ...args] = argv;
+  if (command === undefined || HELP_WORDS.has(command)) {
+    out(HELP);
+    return;
+  }
+  if (!Object.hasOwn(COMMANDS, command)) {
+    throw new OpsRefusal(`Comando desconocido: ${command}. Escribe npm run ops -- ayuda.`);
+  }
+  const parsed = parse(command, args);
+  if (parsed.values.ayuda) {
+    out(HELP);
+    return;
+  }
+  const { positionals, values } = parsed;
+  const spec = COMMANDS[command];
+  const wanted = spec.folio ? 1 : 0;
+  if (spec.folio && positionals.length === 0) {
+    throw new OpsRefusal(`Falta el folio: npm run ops -- ${command} <folio> …`);
+  }
+  if (positionals.length > wanted) {
+    throw new OpsRefusal(
+      `Sobra "${positionals[wanted]}" (un texto con espacios va entre comillas). Escribe npm run ops -- ayuda.`,
+    );
+  }
+  const ops = await loadOps();
+  const db = await openServerDatabase(ops);
+  try {
+    await spec.run(ops, db, { folio: positionals[0], values });
+  } catch (error) {
+    if (ops.isDatabaseUnavailable(error)) {
+      throw new Error(
+        `la base de datos no está disponible (${error.code}; ¿otro proceso la tiene bloqueada?). No se cambió nada; inténtalo de nuevo.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof OpsRefusal) {
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`Error inesperado: ${error?.message ?? error}\n`);
+    if (process.env.OPS_DEBUG) process.stderr.write(`${error?.stack}\n`);
+    process.exitCode = 2;
+  }
+}

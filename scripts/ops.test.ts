@@ -1,0 +1,308 @@
+// `npm run ops` as the operator runs it: the real script in a child process, on a DATA_DIR the
+// app's own code filled, while this process keeps the database open the way the server does.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import SQLite from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Order } from "~/checkout/orders.server";
+import { DATABASE_FILE_NAME, openDatabase, type Db } from "~/db/db.server";
+import { addDaysToDate, todayInMexico } from "~/ops/dates";
+import {
+  makeOrder,
+  makePortabilityRequest,
+  makeTopup,
+  queuedMail,
+  seedCatalogue,
+  statusChanges,
+} from "~/ops/test-fixtures.server";
+import type { PortabilityRequest } from "~/portability/requests.server";
+import type { Topup } from "~/topup/topups.server";
+
+const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+const ACTOR = `ops:${os.userInfo().username}`;
+
+let dataDir: string;
+let db: Db;
+let physical: Order;
+let esim: Order;
+let unpaid: Order;
+let topup: Topup;
+let toSchedule: PortabilityRequest;
+let toReject: PortabilityRequest;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node scripts/ops.mjs …` from the project folder, as `npm run ops -- …` runs it. */
+function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["scripts/ops.mjs", ...args], {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATA_DIR: dataDir,
+        // npm's note of the folder the operator typed the command in: where a CSV is written.
+        INIT_CWD: dataDir,
+        ...env,
+      },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A refusal: exit code 1, one Spanish line on stderr, nothing on stdout. */
+function expectRefusal(run: Run, text: string | RegExp) {
+  expect(run.code).toBe(1);
+  expect(run.stdout).toBe("");
+  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(run.stderr).toMatch(text);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-ops-"));
+  db = await openDatabase({ dataDir });
+  await seedCatalogue(db);
+  physical = await makeOrder(db);
+  esim = await makeOrder(db, { simType: "esim", fullName: '=HYPERLINK("http://x")' });
+  unpaid = await makeOrder(db, { paid: false });
+  topup = await makeTopup(db);
+  toSchedule = await makePortabilityRequest(db);
+  toReject = await makePortabilityRequest(db);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm run ops", { timeout: 60_000 }, () => {
+  it("explains itself in Spanish", async () => {
+    const run = await ops(["ayuda"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Uso: npm run ops -- <comando>");
+    for (const command of ["pedidos", "recargas", "portabilidades", "enviar", "programar"]) {
+      expect(run.stdout).toContain(command);
+    }
+    expect((await ops([])).stdout).toBe(run.stdout);
+  });
+
+  it("lists orders as an aligned table, newest first, filtered by status and SIM", async () => {
+    const today = todayInMexico();
+    const all = await ops(["pedidos", "--desde", today, "--hasta", today]);
+    expect(all.code).toBe(0);
+    const lines = all.stdout.split("\n");
+    expect(lines[0]).toMatch(/^Folio\s+Fecha\s+Estado\s+Total/);
+    expect(lines.slice(2, 5).map((line) => line.split(" ")[0])).toEqual([
+      unpaid.folio,
+      esim.folio,
+      physical.folio,
+    ]);
+    expect(all.stdout).toContain("3 pedidos.");
+    const toShip = await ops(["pedidos", "--estado", "pagado", "--sim", "fisica"]);
+    expect(toShip.stdout).toContain(physical.folio);
+    expect(toShip.stdout).not.toContain(esim.folio);
+    expect(toShip.stdout).toContain("1 pedido.");
+    const none = await ops(["pedidos", "--hasta", addDaysToDate(today, -1)]);
+    expect(none).toEqual({ code: 0, stdout: "No hay pedidos con esos filtros.\n", stderr: "" });
+  });
+
+  it("exports CSV for Excel to a file where the operator is, or to stdout", async () => {
+    const run = await ops(["pedidos", "--csv", "pedidos.csv"]);
+    const file = path.join(dataDir, "pedidos.csv");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`CSV escrito en ${file} (3 pedidos).\n`);
+    const bytes = readFileSync(file);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString("utf8").slice(1);
+    const records = text.split("\r\n");
+    expect(records[0]).toMatch(/^Folio,Fecha,Estado,Total,SIM,Cliente,Teléfono,Correo,Guía,/);
+    expect(records).toHaveLength(5); // heading, three orders, and the last CRLF
+    expect(text).toContain(`"'=HYPERLINK(""http://x"")"`);
+    expect(text).toContain('"Av. Insurgentes Sur 1234 int. 5, Del Valle, C.P. 03100');
+
+    const stdout = await ops(["recargas", "--estado", "pagada", "--csv", "-"]);
+    expect(stdout.code).toBe(0);
+    expect(stdout.stdout.startsWith("\uFEFFFolio,Fecha,Estado,Monto,Número,Correo")).toBe(true);
+    expect(stdout.stdout).toContain(`${topup.folio},`);
+  });
+
+  it("lists top-ups and portability requests", async () => {
+    const topups = await ops(["recargas"]);
+    expect(topups.stdout).toContain(topup.folio);
+    expect(topups.stdout).toContain("$100.00");
+    const requests = await ops(["portabilidades", "--estado", "recibida"]);
+    expect(requests.stdout).toContain(toSchedule.folio);
+    expect(requests.stdout).toContain(toReject.folio);
+    expect(requests.stdout).toContain("2 solicitudes de portabilidad.");
+  });
+
+  it("ships a paid physical-SIM order once, audited, with the customer's e-mail queued", async () => {
+    const run = await ops([
+      "enviar",
+      physical.folio,
+      "--guia",
+      "1234567890",
+      "--paqueteria",
+      "Estafeta",
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain(
+      `Pedido ${physical.folio} marcado como enviado (Estafeta, guía 1234567890).`,
+    );
+    expect(run.stdout).toContain(`por ${ACTOR}`);
+    expect(run.stdout).toContain("Correo al cliente (ana@example.com) en cola");
+    const row = await db
+      .selectFrom("orders")
+      .select(["shipped_at", "carrier", "tracking_number"])
+      .where("id", "=", physical.ref)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ carrier: "Estafeta", tracking_number: "1234567890" });
+    expect(row.shipped_at).not.toBeNull();
+    expect(await statusChanges(db)).toMatchObject([
+      { subject: "order", subject_id: physical.ref, to_status: "shipped", actor: ACTOR },
+    ]);
+    expect(await queuedMail(db)).toMatchObject([
+      { dedupeKey: `order-shipped:${physical.ref}`, template: "order_shipped" },
+    ]);
+
+    expectRefusal(
+      await ops(["enviar", physical.folio, "--guia", "999"]),
+      /ya está marcado como enviado/,
+    );
+    expectRefusal(await ops(["enviar", esim.folio, "--guia", "1"]), /es de eSIM/);
+    expectRefusal(await ops(["enviar", unpaid.folio, "--guia", "1"]), /no está pagado/);
+    expectRefusal(await ops(["enviar", physical.folio]), "Falta --guia <número de guía>.");
+    expect(await statusChanges(db)).toHaveLength(1);
+    expect(await queuedMail(db)).toHaveLength(1);
+
+    const shipped = await ops(["pedidos", "--estado", "enviado"]);
+    expect(shipped.stdout).toContain("Estafeta 1234567890");
+  });
+
+  it("schedules, completes and rejects portability requests, refusing what does not follow", async () => {
+    const date = addDaysToDate(todayInMexico(), 3);
+    expectRefusal(
+      await ops(["completar", toSchedule.folio]),
+      /está recibida: prográmala con una fecha/,
+    );
+    expectRefusal(
+      await ops(["programar", toSchedule.folio, "--fecha", addDaysToDate(todayInMexico(), -1)]),
+      /ya pasó/,
+    );
+    const scheduled = await ops(["programar", toSchedule.folio.toLowerCase(), "--fecha", date]);
+    expect(scheduled.code).toBe(0);
+    expect(scheduled.stdout).toContain(`Solicitud ${toSchedule.folio} programada para el ${date}.`);
+    const completed = await ops([
+      "completar",
+      toSchedule.folio,
+      "--motivo",
+      "Portado sin incidencias",
+    ]);
+    expect(completed.code).toBe(0);
+    expect(completed.stdout).toContain("Programada → Completada");
+
+    expectRefusal(await ops(["rechazar", toReject.folio]), /^Falta --motivo/);
+    const reason = "El NIP no corresponde al número; solicita uno nuevo.";
+    const rejected = await ops(["rechazar", toReject.folio, "--motivo", reason]);
+    expect(rejected.code).toBe(0);
+    expect(rejected.stdout).toContain(`Motivo: ${reason}`);
+    expectRefusal(await ops(["rechazar", toReject.folio, "--motivo", reason]), /ya está rechazada/);
+
+    const rows = await db
+      .selectFrom("portability_requests")
+      .select(["id", "status", "scheduled_for", "rejection_reason"])
+      .where("id", "in", [toSchedule.id, toReject.id])
+      .execute();
+    expect(rows.find((row) => row.id === toSchedule.id)).toMatchObject({
+      status: "completed",
+      scheduled_for: date,
+    });
+    expect(rows.find((row) => row.id === toReject.id)).toMatchObject({
+      status: "rejected",
+      rejection_reason: reason,
+    });
+    const keys = (await queuedMail(db)).map((mail) => mail.dedupeKey);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        `portability-in_progress:${toSchedule.id}`,
+        `portability-completed:${toSchedule.id}`,
+        `portability-rejected:${toReject.id}`,
+      ]),
+    );
+    expect(keys).toHaveLength(4);
+  });
+
+  it("shows a record's history", async () => {
+    const run = await ops(["historial", toSchedule.folio]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(`^${toSchedule.folio} \\(solicitud de portabilidad del `),
+    );
+    expect(run.stdout).toMatch(/Recibida → Programada\s+para el \d{4}-\d{2}-\d{2}\s+ops:/);
+    expect(run.stdout).toMatch(/Programada → Completada\s+Portado sin incidencias\s+ops:/);
+    expectRefusal(await ops(["historial", "PED-2020-999999"]), /No existe/);
+  });
+
+  it("refuses bad arguments with one Spanish line and exit code 1", async () => {
+    expectRefusal(await ops(["borrar"]), "Comando desconocido: borrar.");
+    expectRefusal(
+      await ops(["pedidos", "--desde", "1/3/2026"]),
+      /--desde: "1\/3\/2026" no es una fecha válida/,
+    );
+    expectRefusal(
+      await ops(["pedidos", "--desde", "2026-03-02", "--hasta", "2026-03-01"]),
+      /anterior/,
+    );
+    expectRefusal(
+      await ops(["pedidos", "--estado", "perdido"]),
+      /--estado: "perdido" no es válido/,
+    );
+    expectRefusal(await ops(["pedidos", "--color"]), /Opción desconocida para pedidos: --color/);
+    expectRefusal(await ops(["enviar"]), /^Falta el folio/);
+    expectRefusal(await ops(["completar", toSchedule.folio, "sobra"]), /^Sobra "sobra"/);
+    expectRefusal(await ops(["enviar", "PED-2026-999999", "--guia", "1"]), /No existe el pedido/);
+  });
+
+  it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {
+    const elsewhere = path.join(dataDir, "no-such-dir");
+    expectRefusal(await ops(["pedidos"], { DATA_DIR: elsewhere }), /No hay base de datos en/);
+    expect(existsSync(elsewhere)).toBe(false);
+  });
+
+  it("waits only the server's busy timeout for a lock held elsewhere, then changes nothing (exit 2)", async () => {
+    const order = await makeOrder(db);
+    const holder = new SQLite(path.join(dataDir, DATABASE_FILE_NAME));
+    try {
+      holder.exec("BEGIN IMMEDIATE");
+      const run = await ops(["enviar", order.folio, "--guia", "1"], { DB_BUSY_TIMEOUT_MS: "100" });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /^Error inesperado: la base de datos no está disponible \(SQLITE_BUSY/,
+      );
+      holder.exec("ROLLBACK");
+    } finally {
+      holder.close();
+    }
+    const row = await db
+      .selectFrom("orders")
+      .select("shipped_at")
+      .where("id", "=", order.ref)
+      .executeTakeFirstOrThrow();
+    expect(row.shipped_at).toBeNull();
+    const shipped = await ops(["enviar", order.folio, "--guia", "1"]);
+    expect(shipped.code).toBe(0);
+  });
+});
