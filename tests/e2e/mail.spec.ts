@@ -148,14 +148,17 @@ test("a portability request moved to Programada and Completada shows it on its s
     const inAWeek = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().slice(0, 10);
     ops(server, ["programar", folio, "--fecha", inAWeek]);
     await expect(await lookUp()).toContainText("Programada para el");
-    await smtp.waitFor((mail) =>
-      Boolean(mail.subject?.includes(folio) && mail.text?.includes("Programada")),
+    await smtp.waitFor(
+      (mail) =>
+        mail.subject?.startsWith(`Tu portabilidad ${folio} está programada para el`) === true,
     );
 
     ops(server, ["completar", folio]);
     await expect(await lookUp()).toHaveText("Completada");
-    await smtp.waitFor((mail) =>
-      Boolean(mail.subject?.includes(folio) && mail.text?.includes("Completada")),
+    await smtp.waitFor(
+      (mail) =>
+        mail.subject?.endsWith("ya está con Conecta Móvil") === true &&
+        mail.text?.includes(folio) === true,
     );
   } finally {
     await context.close();

@@ -23,6 +23,15 @@ test("an order is found again from a browser with no cookies by its folio and e-
   const folio = (await page.getByTestId("order-folio").textContent())!;
   const reference = (await page.getByTestId("payment-reference").first().textContent())!;
 
+  // Without an SMTP server (development), the e-mails are captured and shown at /dev/outbox.
+  await expect
+    .poll(
+      async () =>
+        await (await page.request.get(`/dev/outbox?to=${encodeURIComponent(email)}`)).text(),
+      { timeout: 20_000 },
+    )
+    .toContain(`Recibimos tu pedido ${folio}`);
+
   const elsewhere = await browser.newContext();
   try {
     const other = await elsewhere.newPage();
