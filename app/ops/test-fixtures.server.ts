@@ -63,6 +63,8 @@ export async function makeOrder(db: Db, fixture: OrderFixture = {}): Promise<Ord
     },
   });
   if (fixture.paid ?? true) await markOrderPaid(db, order.ref, nowIso());
+  // The e-mails of placing it are not the operator's: each test sees only what its change queued.
+  await db.deleteFrom("mail_queue").execute();
   if (fixture.createdAt) {
     await db
       .updateTable("orders")
@@ -96,6 +98,7 @@ export async function makePortabilityRequest(
     }),
   );
   if (outcome.kind !== "accepted") throw new Error(`portability fixture: ${outcome.kind}`);
+  await db.deleteFrom("mail_queue").execute();
   if (fixture.createdAt) {
     await db
       .updateTable("portability_requests")

@@ -629,8 +629,9 @@ describe("sign-out", () => {
 });
 
 describe("the development outbox", () => {
-  it("does not exist when a real pool is configured", async () => {
-    const { context, browser } = await stubbed({});
+  it("does not exist when a real pool and an SMTP server are configured", async () => {
+    // Nothing is captured then: codes go through Cognito, e-mails through SMTP.
+    const { context, browser } = await stubbed({}, { SMTP_URL: "smtp://127.0.0.1:2525" });
     const outcome = await call(outbox.loader, context, browser, "/dev/outbox");
     expect(outcome.status).toBe(404);
   });
