@@ -242,7 +242,7 @@ test("an order is visible only to the browser that placed it", async ({ page, br
     await expect(strangerPage.getByRole("heading", { level: 1 })).toHaveText(
       "Página no encontrada",
     );
-    await expect(strangerPage.getByText("Folio")).toHaveCount(0);
+    await expect(strangerPage.getByTestId("order-folio")).toHaveCount(0);
   } finally {
     await stranger.close();
   }
