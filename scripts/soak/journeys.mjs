@@ -343,7 +343,9 @@ export class SimulatedCustomer {
     told.shownStatus = testIdText(page.body, "order-status");
     told.shownPaid = told.shownStatus === "Pagado";
     told.shownCancelled = told.shownStatus === "Cancelado";
-    if (told.shownPaid && simType === "esim" && !/data-testid="esim-activation"/.test(page.body)) {
+    // The order's own SIM type: a form sent again for an unpaid order resumes it as it was placed.
+    const orderIsEsim = testIdText(page.body, "order-sim-type")?.endsWith("eSIM") === true;
+    if (told.shownPaid && orderIsEsim && !/data-testid="esim-activation"/.test(page.body)) {
       told.problems.push("a paid eSIM order's page shows no activation code");
     }
     // Once paid, the confirmation empties the cart; the next checkout starts a new one. Unpaid or
