@@ -57,6 +57,8 @@ export const environmentSchema = z.object({
   PAYMENT_VOUCHER_HOURS: z.coerce.number().int().min(1).max(168).default(72),
   /** Production only: run on the payment sandbox anyway (a test environment). */
   ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+  /** false: the store takes no new accounts (the sign-up tab goes, /auth/sign-up is a 404). */
+  SIGN_UP_ENABLED: booleanFlag.default(true),
   /** Where eSIM activation codes come from: the app's sandbox, or the operator's SM-DP+ (ES2+). */
   ESIM_PROVIDER: z.enum(["sandbox", "es2plus"]).default("sandbox"),
   /** The SM-DP+'s ES2+ base address (https), e.g. https://smdp.example.com. */

@@ -49,6 +49,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
     redirectTo: redirectTo ? safeRedirectPath(redirectTo) : undefined,
     // The email of a sign-up just confirmed (or a reset just finished), to save typing it again.
     username: readPending(context)?.username ?? "",
+    signUpEnabled: context.config.SIGN_UP_ENABLED,
   };
 }
 
@@ -119,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignInPage() {
   const { t } = useTranslation("auth");
-  const { redirectTo, username } = useLoaderData<typeof loader>();
+  const { redirectTo, username, signUpEnabled } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -130,7 +131,7 @@ export default function SignInPage() {
   });
   return (
     <>
-      <AuthTabs active="sign-in" />
+      <AuthTabs active="sign-in" signUpEnabled={signUpEnabled} />
       <AuthCard title={t("signIn.heading")} intro={t("signIn.intro")}>
         <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
           <HiddenRedirect value={redirectTo} />

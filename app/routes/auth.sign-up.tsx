@@ -1,6 +1,6 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
@@ -31,7 +31,13 @@ export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
+/** Registration closed by the operator: the page does not exist. */
+function refuseWhenClosed(context: LoaderFunctionArgs["context"]) {
+  if (!context.config.SIGN_UP_ENABLED) throw data(null, { status: 404 });
+}
+
 export function loader({ context }: LoaderFunctionArgs) {
+  refuseWhenClosed(context);
   if (getCustomer(context)) {
     setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
     throw redirect(safeRedirectPath(null), { status: 303 });
@@ -40,6 +46,7 @@ export function loader({ context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  refuseWhenClosed(context);
   const formData = await request.formData();
   const schema = signUpSchema(authT() as Translate, context.identity.passwordPolicy);
   const submission = parseWithZod(formData, { schema });
@@ -90,7 +97,7 @@ export default function SignUpPage() {
   });
   return (
     <>
-      <AuthTabs active="sign-up" />
+      <AuthTabs active="sign-up" signUpEnabled />
       <AuthCard title={t("signUp.heading")} intro={t("signUp.intro")}>
         <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
           <Field

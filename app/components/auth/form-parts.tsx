@@ -32,9 +32,19 @@ export function AuthCard({
   );
 }
 
-/** Sign-in and sign-up as two tabs; plain links, so they work without JavaScript. */
-export function AuthTabs({ active }: { active: "sign-in" | "sign-up" }) {
+/**
+ * Sign-in and sign-up as two tabs; plain links, so they work without JavaScript. With
+ * registration closed (SIGN_UP_ENABLED=false) there is nothing to switch to: no tabs.
+ */
+export function AuthTabs({
+  active,
+  signUpEnabled,
+}: {
+  active: "sign-in" | "sign-up";
+  signUpEnabled: boolean;
+}) {
   const { t } = useTranslation("auth");
+  if (!signUpEnabled) return null;
   const tab = (view: "sign-in" | "sign-up", label: string) => (
     <Link
       to={`/auth/${view}`}
