@@ -77,6 +77,16 @@ export function cognitoErrorReply(
     return errorReply(submission, "unknown", 400);
   }
   const { key, status } = mapCognitoError(error.code, error.message, operation);
+  if (key === "unknown") {
+    // A refusal the store has no words for yet: the customer gets the generic Spanish message,
+    // the operator the exception's name (never its message, which may quote what was typed).
+    context.logger.warn({
+      msg: "identity error without a mapping",
+      exception: error.code,
+      operation,
+      requestId: context.requestId,
+    });
+  }
   // Cognito refused what was typed (a password, a code, an account): one failure for the
   // account. An unreachable identity service (503) is not the customer's failure.
   const username = attemptedUsernames.get(context);

@@ -148,6 +148,20 @@ describe("sign-up", () => {
   });
 });
 
+describe("a custom challenge's answer", () => {
+  it("takes any non-empty answer, as the pool's own check decides", () => {
+    const schema = confirmSignInSchema(t, "custom");
+    expect(errorsOf(schema, { confirmation_code: "azul" })).toEqual({});
+    expect(errorsOf(schema, { confirmation_code: "12345678" })).toEqual({});
+    expect(errorsOf(schema, { confirmation_code: "   " }).confirmation_code).toEqual([
+      "Escribe tu respuesta.",
+    ]);
+    expect(errorsOf(schema, { confirmation_code: "x".repeat(2049) }).confirmation_code).toEqual([
+      "Tu respuesta es demasiado larga.",
+    ]);
+  });
+});
+
 describe("codes", () => {
   it.each([
     ["confirm sign-up", confirmSignUpSchema(t), { username: "a@b.mx" }],

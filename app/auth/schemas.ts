@@ -185,9 +185,26 @@ export function confirmResetPasswordSchema(t: Translate, policy: PasswordPolicy)
 }
 
 /** Confirm sign-in needs a challenge response: the code of the SMS, app or email. */
-export function confirmSignInSchema(t: Translate) {
+/**
+ * The code of an MFA challenge (six digits), or the answer to a custom challenge: whatever the
+ * pool's Lambda asks (a word, a longer number), so any non-empty answer goes to Cognito, which
+ * judges it (decision 0068).
+ */
+export function confirmSignInSchema(t: Translate, challenge: "code" | "custom" = "code") {
+  if (challenge === "custom") {
+    return z.object({
+      confirmation_code: z
+        .string({ error: t("validation.answerRequired") })
+        .trim()
+        .min(1, t("validation.answerRequired"))
+        .max(CUSTOM_ANSWER_MAX_LENGTH, t("validation.answerTooLong")),
+    });
+  }
   return z.object({ confirmation_code: confirmationCodeField(t) });
 }
+
+/** Cognito's limit on a challenge response's value. */
+const CUSTOM_ANSWER_MAX_LENGTH = 2048;
 
 /** The attributes Cognito may ask for while forcing a new password, and how each is checked. */
 export const REQUIRED_ATTRIBUTE_FIELDS = [

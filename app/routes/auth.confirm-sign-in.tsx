@@ -57,7 +57,10 @@ export function loader({ context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const pending = pendingChallenge(context);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: confirmSignInSchema(authT() as Translate) });
+  const challenge = pending.challengeName === CHALLENGE.custom ? "custom" : "code";
+  const submission = parseWithZod(formData, {
+    schema: confirmSignInSchema(authT() as Translate, challenge),
+  });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const limited = rateLimited(context, submission, pending.username);
@@ -101,7 +104,9 @@ export default function ConfirmSignInPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: confirmSignInSchema(t as Translate) }),
+      parseWithZod(formData, {
+        schema: confirmSignInSchema(t as Translate, kind === "custom" ? "custom" : "code"),
+      }),
   });
   return (
     <AuthCard
@@ -113,13 +118,17 @@ export default function ConfirmSignInPage() {
       }
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-        <Field
-          meta={fields.confirmation_code}
-          label={t("fields.confirmation_code")}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          hint={t("hints.confirmation_code")}
-        />
+        {kind === "custom" ? (
+          <Field meta={fields.confirmation_code} label={t("fields.answer")} autoComplete="off" />
+        ) : (
+          <Field
+            meta={fields.confirmation_code}
+            label={t("fields.confirmation_code")}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            hint={t("hints.confirmation_code")}
+          />
+        )}
         <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("confirmSignIn.pending")}>
           {t("confirmSignIn.submit")}

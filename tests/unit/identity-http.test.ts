@@ -212,6 +212,25 @@ describe("sign-in against Cognito's recorded answers", () => {
     expect(JSON.stringify(outcome.data)).toContain(EMAIL);
   });
 
+  it("an exception without a mapping: the generic Spanish message, and its name (only) in the log", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.UnexpectedLambda.400.json",
+    });
+    const lines: unknown[] = [];
+    context.logger = { ...context.logger, warn: (line: unknown) => lines.push(line) } as never;
+    const outcome = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(outcome.status).toBe(400);
+    expect(formErrors(outcome)).toEqual(["No pudimos completar la solicitud. Inténtalo de nuevo."]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: "identity error without a mapping",
+        exception: "UnexpectedLambdaException",
+        operation: "InitiateAuth",
+      }),
+    );
+    expect(JSON.stringify(lines)).not.toContain(EMAIL);
+  });
+
   it("NotAuthorized “Incorrect username or password.” and “Password attempts exceeded”", async () => {
     const { context, browser } = await stubbed({
       InitiateAuth: [
@@ -290,6 +309,30 @@ describe("sign-in against Cognito's recorded answers", () => {
     });
     expect(chosen.location).toBe("/auth/setup-totp");
     expect(context.cookies.authPending.read(browser.header)?.totpSecret).toBeTruthy();
+  });
+
+  it("CUSTOM_CHALLENGE: any non-empty answer goes to Cognito, which judges it", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.CUSTOM_CHALLENGE.200.json",
+      RespondToAuthChallenge: "RespondToAuthChallenge.tokens.200.json",
+      GetUser: "GetUser.200.json",
+    });
+    const started = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(started.location).toBe("/auth/confirm-sign-in");
+    const page = await call(confirmSignIn.loader, context, browser, "/auth/confirm-sign-in");
+    expect(page.data).toMatchObject({ kind: "custom" });
+    const empty = await call(confirmSignIn.action, context, browser, "/auth/confirm-sign-in", {
+      confirmation_code: "  ",
+    });
+    expect(empty.status).toBe(400);
+    const done = await call(confirmSignIn.action, context, browser, "/auth/confirm-sign-in", {
+      confirmation_code: "azul marino",
+    });
+    expect(done.location).toBe("/my-account");
+    expect(stub.calls.at(-2)!.body).toMatchObject({
+      ChallengeName: "CUSTOM_CHALLENGE",
+      ChallengeResponses: { ANSWER: "azul marino" },
+    });
   });
 
   it("EMAIL_OTP: asks for the emailed code and answers with Cognito's user name", async () => {
