@@ -114,6 +114,11 @@ describe("sign-up", () => {
         confirm_password: `${GOOD}!`,
       }).confirm_password,
     ).toEqual(["Las contraseñas deben coincidir."]);
+    // Said even before the e-mail is typed, so the customer sees it while typing.
+    expect(
+      errorsOf(signUpSchema(t, policy), { password: GOOD, confirm_password: `${GOOD}!` })
+        .confirm_password,
+    ).toEqual(["Las contraseñas deben coincidir."]);
     expect(passwordsMismatch("abcdef", "abcdeg")).toBe(true);
     expect(passwordsMismatch("abc", "")).toBe(false);
   });

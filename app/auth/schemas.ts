@@ -105,14 +105,15 @@ function withMatchingConfirmation<T extends { password: string; confirm_password
   schema: z.ZodType<T>,
   t: Translate,
 ) {
-  return schema.superRefine((values, context) => {
-    if (passwordsMismatch(values.password, values.confirm_password)) {
-      context.addIssue({
-        code: "custom",
-        path: ["confirm_password"],
-        message: t("validation.passwordsMustMatch"),
-      });
-    }
+  return schema.refine((values) => !passwordsMismatch(values.password, values.confirm_password), {
+    path: ["confirm_password"],
+    message: t("validation.passwordsMustMatch"),
+    // Judged even while another field is wrong (an e-mail not yet typed): the customer sees the
+    // mismatch as they type, as the spec asks, not only once the rest of the form is right.
+    when(payload) {
+      const values = payload.value as { password?: unknown; confirm_password?: unknown };
+      return typeof values?.password === "string" && typeof values?.confirm_password === "string";
+    },
   });
 }
 

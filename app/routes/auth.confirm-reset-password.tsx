@@ -27,6 +27,7 @@ import {
   FormAlert,
   PasswordRules,
   SubmitButton,
+  confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
@@ -121,7 +122,13 @@ export default function ConfirmResetPasswordPage() {
           : t("confirmResetPassword.intro")
       }
     >
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form
+        method="post"
+        id={form.id}
+        onSubmit={form.onSubmit}
+        onInput={confirmMatchWhileTyping(form)}
+        noValidate
+      >
         <Field
           meta={fields.username}
           label={t("fields.username")}

@@ -27,6 +27,7 @@ import {
   FormAlert,
   PasswordRules,
   SubmitButton,
+  confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
 import { titleMeta } from "~/lib/meta";
 
@@ -127,7 +128,13 @@ export default function ForceNewPasswordPage() {
   });
   return (
     <AuthCard title={t("forceNewPassword.heading")} intro={t("forceNewPassword.intro")}>
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form
+        method="post"
+        id={form.id}
+        onSubmit={form.onSubmit}
+        onInput={confirmMatchWhileTyping(form)}
+        noValidate
+      >
         <Field
           meta={fields.password}
           label={t("fields.new_password")}

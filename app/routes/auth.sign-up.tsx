@@ -22,6 +22,7 @@ import {
   FormAlert,
   PasswordRules,
   SubmitButton,
+  confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
 import { singleSelectProps } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
@@ -99,7 +100,13 @@ export default function SignUpPage() {
     <>
       <AuthTabs active="sign-up" signUpEnabled />
       <AuthCard title={t("signUp.heading")} intro={t("signUp.intro")}>
-        <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Form
+          method="post"
+          id={form.id}
+          onSubmit={form.onSubmit}
+          onInput={confirmMatchWhileTyping(form)}
+          noValidate
+        >
           <Field
             meta={fields.username}
             label={t("fields.username")}

@@ -1,9 +1,9 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
 import { Link, useNavigation } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/lib/use-hydrated";
-import type { PasswordPolicy } from "~/auth/schemas";
+import { CONFIRM_MATCH_MIN_LENGTH, type PasswordPolicy } from "~/auth/schemas";
 
 /** True while this page's form is being sent (JavaScript only; without it the browser shows progress). */
 export function useSubmitting(): boolean {
@@ -219,4 +219,20 @@ export function PasswordRules({ policy }: { policy: PasswordPolicy }) {
       </ul>
     </div>
   );
+}
+
+/**
+ * With JavaScript, a mismatch shows while the customer types, once both fields hold at least
+ * CONFIRM_MATCH_MIN_LENGTH characters (spec §5), without waiting for the field to be left; the
+ * schema (and so the server) still checks it on blur and on submit. The form's onInput handler.
+ */
+export function confirmMatchWhileTyping(form: Pick<FormMetadata, "validate">) {
+  return (event: FormEvent<HTMLFormElement>) => {
+    const values = new FormData(event.currentTarget);
+    const password = String(values.get("password") ?? "");
+    const confirm = String(values.get("confirm_password") ?? "");
+    if (password.length >= CONFIRM_MATCH_MIN_LENGTH && confirm.length >= CONFIRM_MATCH_MIN_LENGTH) {
+      form.validate({ name: "confirm_password" });
+    }
+  };
 }
