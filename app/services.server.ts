@@ -12,6 +12,9 @@ import {
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
 import { createIdentity, type IdentityService } from "./auth/identity.server";
 import {
+  ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
+  accountTotpSetupSchema,
+  type AccountTotpSetup,
   PENDING_MAX_AGE_SECONDS,
   SESSION_MAX_AGE_SECONDS,
   pendingSignInSchema,
@@ -78,6 +81,8 @@ export interface Services {
     authSession: SealedCookie<SessionTokens>;
     /** A sign-in waiting for its next step (180 s). */
     authPending: SealedCookie<PendingSignIn>;
+    /** An authenticator app being added from the account (10 minutes). */
+    accountTotpSetup: SealedCookie<AccountTotpSetup>;
   };
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
   identity: IdentityService;
@@ -248,6 +253,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         secure,
         maxAgeSeconds: PENDING_MAX_AGE_SECONDS,
         schema: pendingSignInSchema,
+      }),
+      accountTotpSetup: createSealedCookie({
+        name: "auth_totp_setup",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
+        schema: accountTotpSetupSchema,
       }),
     },
     identity,

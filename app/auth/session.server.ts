@@ -205,6 +205,7 @@ export function startSession(context: AppLoadContext, tokens: SessionTokens) {
  */
 export async function endSession(context: AppLoadContext) {
   context.jar.clear(context.cookies.authPending);
+  context.jar.clear(context.cookies.accountTotpSetup);
   context.session = null;
   await revokeBrowserAccess(context);
 }
@@ -224,4 +225,41 @@ export function readPending(context: AppLoadContext): PendingSignIn | null {
 
 export function clearPending(context: AppLoadContext) {
   context.jar.clear(context.cookies.authPending);
+}
+
+/**
+ * An authenticator app being added from the account: its own 10 minutes, not the sign-in's
+ * 180 seconds, so the customer can install the app first (decision 0068).
+ */
+export const ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS = 600;
+
+export interface AccountTotpSetup {
+  /** The customer it was started for: another account signed in later finds nothing. */
+  sub: string;
+  secret: string;
+  expiresAt: number;
+}
+
+export const accountTotpSetupSchema: z.ZodType<AccountTotpSetup> = z.object({
+  sub: z.string().min(1).max(128),
+  secret: z.string().min(16).max(128),
+  expiresAt: z.number(),
+});
+
+export function startAccountTotpSetup(context: AppLoadContext, sub: string, secret: string) {
+  context.jar.set(context.cookies.accountTotpSetup, {
+    sub,
+    secret,
+    expiresAt: Date.now() + ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS * 1000,
+  });
+}
+
+/** The secret of this customer's setup in progress, or null (none, another account's, expired). */
+export function readAccountTotpSetup(context: AppLoadContext, sub: string): string | null {
+  const setup = context.jar.get(context.cookies.accountTotpSetup);
+  return setup && setup.sub === sub && setup.expiresAt > Date.now() ? setup.secret : null;
+}
+
+export function clearAccountTotpSetup(context: AppLoadContext) {
+  context.jar.clear(context.cookies.accountTotpSetup);
 }

@@ -18,7 +18,13 @@ import {
 import { QR_SIZE_PX, totpUri } from "~/auth/qr";
 import { qrDataUrl } from "~/auth/qr.server";
 import { setupTotpSchema, type Translate } from "~/auth/schemas";
-import { clearPending, readPending, requireCustomer, setPending } from "~/auth/session.server";
+import {
+  clearAccountTotpSetup,
+  readAccountTotpSetup,
+  readPending,
+  requireCustomer,
+  startAccountTotpSetup,
+} from "~/auth/session.server";
 import { authPath, CHALLENGE } from "~/auth/steps";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -42,7 +48,7 @@ type Mode =
       redirectTo?: string;
       userIdForSrp?: string;
     }
-  | { kind: "account"; username: string; secret: string | null; accessToken: string };
+  | { kind: "account"; sub: string; username: string; secret: string | null; accessToken: string };
 
 /**
  * Two doors lead here: a sign-in that must set up MFA (Cognito's MFA_SETUP challenge), and a
@@ -62,11 +68,8 @@ function resolveMode(request: Request, context: LoaderFunctionArgs["context"]): 
     };
   }
   const { customer, accessToken } = requireCustomer(context, request);
-  const secret =
-    pending && !pending.challengeName && pending.totpSecret && pending.username === customer.email
-      ? pending.totpSecret
-      : null;
-  return { kind: "account", username: customer.email, secret, accessToken };
+  const secret = readAccountTotpSetup(context, customer.sub);
+  return { kind: "account", sub: customer.sub, username: customer.email, secret, accessToken };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -94,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     try {
       const { SecretCode } = await client.associateSoftwareToken({ accessToken: mode.accessToken });
-      setPending(context, { username: mode.username, totpSecret: SecretCode });
+      startAccountTotpSetup(context, mode.sub, SecretCode);
       return redirect(authPath("setup-totp"), { status: 303 });
     } catch (error) {
       return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken");
@@ -118,7 +121,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
     }
-    clearPending(context);
+    clearAccountTotpSetup(context);
     setFlash(context, { kind: "success", key: "auth:flash.totpEnabled" });
     return redirect("/my-account", { status: 303 });
   }
