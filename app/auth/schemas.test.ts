@@ -1,6 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { getCountries } from "libphonenumber-js/min";
 import { getFixedT } from "~/i18n/i18n.server";
+import { countryOptions, DEFAULT_COUNTRY, normalizePhoneNumber, PHONE_RULES } from "./countries";
 import {
   DEFAULT_PASSWORD_POLICY,
   confirmResetPasswordSchema,
@@ -10,7 +12,6 @@ import {
   forceNewPasswordSchema,
   mfaPreferenceSchema,
   mfaSetupResponseSchema,
-  normalizePhoneNumber,
   passwordProblems,
   passwordsMismatch,
   selectMfaTypeSchema,
@@ -27,13 +28,17 @@ const t = getFixedT("auth") as Translate;
 const policy = DEFAULT_PASSWORD_POLICY;
 const GOOD = "Conecta-2025x";
 
+function formDataOf(values: Record<string, string>) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(values)) formData.set(name, value);
+  return formData;
+}
+
 function errorsOf(
   schema: Parameters<typeof parseWithZod>[1]["schema"],
   values: Record<string, string>,
 ) {
-  const formData = new FormData();
-  for (const [name, value] of Object.entries(values)) formData.set(name, value);
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseWithZod(formDataOf(values), { schema });
   return submission.status === "success" ? {} : (submission.error ?? {});
 }
 
@@ -87,7 +92,7 @@ describe("password rules (spec §5 and the pool's policy)", () => {
   });
   it("says the minimum in Spanish", () => {
     expect(
-      errorsOf(signUpSchema(t, policy), {
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
         username: "a@b.mx",
         password: "Ab1-",
         confirm_password: "Ab1-",
@@ -99,7 +104,7 @@ describe("password rules (spec §5 and the pool's policy)", () => {
 describe("sign-up", () => {
   it("accepts a complete form", () => {
     expect(
-      errorsOf(signUpSchema(t, policy), {
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
         username: "a@b.mx",
         password: GOOD,
         confirm_password: GOOD,
@@ -108,7 +113,7 @@ describe("sign-up", () => {
   });
   it("“Las contraseñas deben coincidir” when both are filled and differ", () => {
     expect(
-      errorsOf(signUpSchema(t, policy), {
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
         username: "a@b.mx",
         password: GOOD,
         confirm_password: `${GOOD}!`,
@@ -124,32 +129,93 @@ describe("sign-up", () => {
   });
   it("asks for the confirmation", () => {
     expect(
-      errorsOf(signUpSchema(t, policy), { username: "a@b.mx", password: GOOD }).confirm_password,
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), { username: "a@b.mx", password: GOOD })
+        .confirm_password,
     ).toEqual(["Confirma tu contraseña."]);
   });
-  it("checks the optional phone with the dial code (+52 by default: 10 digits)", () => {
+  it("checks the optional phone with the chosen country's rules (Mexico by default)", () => {
     const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
-    expect(errorsOf(signUpSchema(t, policy), { ...base, phone_number: "55 1234 5678" })).toEqual(
-      {},
-    );
+    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), base)).toEqual({});
     expect(
-      errorsOf(signUpSchema(t, policy), { ...base, phone_number: "55 1234" }).phone_number,
-    ).toEqual(["Formato de número de teléfono no válido."]);
-    expect(
-      errorsOf(signUpSchema(t, policy), {
-        ...base,
-        country_code: "+1",
-        phone_number: "2025550123",
-      }),
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), { ...base, phone_number: "55 1234 5678" }),
     ).toEqual({});
     expect(
-      errorsOf(signUpSchema(t, policy), {
-        ...base,
-        country_code: "+999",
-        phone_number: "2025550123",
-      }).country_code,
-    ).toBeDefined();
-    expect(normalizePhoneNumber("+52", "(55) 1234-5678")).toBe("+525512345678");
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), { ...base, phone_number: "55 1234" })
+        .phone_number,
+    ).toEqual(["Formato de número de teléfono no válido."]);
+  });
+
+  it("accepts a +1 (US) and a +34 (Spain) number and sends them to Cognito in E.164", () => {
+    const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
+    const us = { ...base, country_code: "US", phone_number: "(202) 555-0123" };
+    const spain = { ...base, country_code: "ES", phone_number: "612 34 56 78" };
+    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), us)).toEqual({});
+    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), spain)).toEqual({});
+    expect(normalizePhoneNumber("US", us.phone_number)).toBe("+12025550123");
+    expect(normalizePhoneNumber("ES", spain.phone_number)).toBe("+34612345678");
+    expect(normalizePhoneNumber("MX", "(55) 1234-5678")).toBe("+525512345678");
+    const parsed = parseWithZod(formDataOf(spain), {
+      schema: signUpSchema(t, policy, PHONE_RULES),
+    });
+    expect(parsed.status === "success" && parsed.value.country_code).toBe("ES");
+  });
+
+  it("refuses a malformed number, or one of another country, in Spanish next to the phone", () => {
+    const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
+    for (const [country_code, phone_number] of [
+      ["US", "555-01"],
+      ["ES", "12 34"],
+      ["ES", "abc def ghi"],
+      ["MX", "55 1234 5678 90"],
+      // A Spanish number typed under the US is not a US number.
+      ["US", "+34 612 34 56 78"],
+    ]) {
+      expect(
+        errorsOf(signUpSchema(t, policy, PHONE_RULES), { ...base, country_code, phone_number })
+          .phone_number,
+        `${country_code} ${phone_number}`,
+      ).toEqual(["Formato de número de teléfono no válido."]);
+    }
+  });
+
+  it("refuses a country not in the list, and still reads a calling code an older page sent", () => {
+    const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
+    for (const country_code of ["+999", "ZZ", "mx", "52"]) {
+      expect(
+        errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+          ...base,
+          country_code,
+          phone_number: "5512345678",
+        }).country_code,
+        country_code,
+      ).toEqual(["Elige un país de la lista."]);
+    }
+    const legacy = { ...base, country_code: "+1", phone_number: "2025550123" };
+    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), legacy)).toEqual({});
+    expect(normalizePhoneNumber("+1", "202 555 0123")).toBe("+12025550123");
+  });
+});
+
+describe("the countries offered next to the phone", () => {
+  const options = countryOptions();
+
+  it("are every country libphonenumber-js knows, Mexico (+52) first and by default", () => {
+    expect(options).toHaveLength(getCountries().length);
+    expect(options[0]).toEqual({ value: "MX", name: "México", callingCode: "52" });
+    expect(DEFAULT_COUNTRY).toBe("MX");
+    expect(new Set(options.map((option) => option.value)).size).toBe(options.length);
+  });
+
+  it("are named in Spanish and sorted with Spanish collation after Mexico", () => {
+    const byValue = new Map(options.map((option) => [option.value, option]));
+    expect(byValue.get("US")).toEqual({ value: "US", name: "Estados Unidos", callingCode: "1" });
+    expect(byValue.get("ES")).toEqual({ value: "ES", name: "España", callingCode: "34" });
+    expect(byValue.get("CA")?.callingCode).toBe("1");
+    const rest = options.slice(1).map((option) => option.name);
+    expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b, "es")));
+    // Accents do not send a country to the end: Perú before Polonia.
+    expect(rest.indexOf("Perú")).toBeLessThan(rest.indexOf("Polonia"));
+    expect(rest.indexOf("Estados Unidos")).toBeLessThan(rest.indexOf("Etiopía"));
   });
 });
 

@@ -30,10 +30,6 @@ export const PASSWORD_SPECIAL_CHARACTERS = "^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+- "
 /** From this many characters in both fields a mismatch is reported while typing (spec §5). */
 export const CONFIRM_MATCH_MIN_LENGTH = 6;
 
-/** Dial codes offered next to the phone number; Mexico first and by default. */
-export const DIAL_CODES = ["+52", "+1", "+34", "+57", "+54", "+502", "+503", "+504"] as const;
-export const DEFAULT_DIAL_CODE = "+52";
-
 const CODE_PATTERN = /^\d{6}$/;
 
 function requiredText(t: Translate, key: string) {
@@ -131,30 +127,33 @@ export function signInSchema(t: Translate) {
 }
 
 /**
- * The phone as Cognito stores it: dial code plus number, keeping only letters, digits and `+`
- * (spec §3). Mexican numbers have 10 digits; others between 4 and 14.
+ * How the sign-up phone is checked: `PHONE_RULES` of `./countries` (libphonenumber-js). Passed in
+ * rather than imported so that its metadata reaches only the sign-up page's bundle, not every
+ * auth page that shares this module.
  */
-export function normalizePhoneNumber(dialCode: string, number: string): string {
-  return `${dialCode}${number}`.replace(/[^A-Za-z0-9+]/g, "");
+export interface PhoneRules {
+  defaultCountry: string;
+  /** A country of the list (or a calling code an older page sent). */
+  isCountry: (value: string) => boolean;
+  /** Whether the number is valid for that country. */
+  isValid: (country: string, number: string) => boolean;
 }
 
-export function isValidPhoneNumber(dialCode: string, number: string): boolean {
-  const digits = number.replace(/[^A-Za-z0-9+]/g, "");
-  if (!/^\d+$/.test(digits)) return false;
-  if (dialCode === "+52") return digits.length === 10;
-  return digits.length >= 4 && digits.length <= 14;
-}
-
-export function signUpSchema(t: Translate, policy: PasswordPolicy) {
+export function signUpSchema(t: Translate, policy: PasswordPolicy, phone: PhoneRules) {
   const base = z.object({
     username: usernameField(t),
     password: newPasswordField(t, policy),
     confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
-    country_code: z.enum(DIAL_CODES, t("validation.phoneInvalid")).default(DEFAULT_DIAL_CODE),
+    // A country (ISO code, e.g. "MX", "US", "ES"): the phone is checked with its rules (issue 16).
+    country_code: z
+      .string()
+      .trim()
+      .refine(phone.isCountry, t("validation.countryInvalid"))
+      .default(phone.defaultCountry),
     phone_number: z.string().trim().optional(),
   });
   return withMatchingConfirmation(base, t).superRefine((values, context) => {
-    if (values.phone_number && !isValidPhoneNumber(values.country_code, values.phone_number)) {
+    if (values.phone_number && !phone.isValid(values.country_code, values.phone_number)) {
       context.addIssue({
         code: "custom",
         path: ["phone_number"],

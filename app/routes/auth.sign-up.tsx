@@ -6,12 +6,12 @@ import { useTranslation } from "~/i18n/react";
 import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import {
-  DEFAULT_DIAL_CODE,
-  DIAL_CODES,
+  countryOptions,
+  DEFAULT_COUNTRY,
   normalizePhoneNumber,
-  signUpSchema,
-  type Translate,
-} from "~/auth/schemas";
+  PHONE_RULES,
+} from "~/auth/countries";
+import { signUpSchema, type Translate } from "~/auth/schemas";
 import { getCustomer, setPending } from "~/auth/session.server";
 import { authPath, signUpNextStep } from "~/auth/steps";
 import {
@@ -43,13 +43,18 @@ export function loader({ context }: LoaderFunctionArgs) {
     setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
     throw redirect(safeRedirectPath(null), { status: 303 });
   }
-  return { title: authT()("signUp.title"), policy: context.identity.passwordPolicy };
+  return {
+    title: authT()("signUp.title"),
+    policy: context.identity.passwordPolicy,
+    // Named on the server only, so the HTML and the hydrated page show the same list.
+    countries: countryOptions(),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   refuseWhenClosed(context);
   const formData = await request.formData();
-  const schema = signUpSchema(authT() as Translate, context.identity.passwordPolicy);
+  const schema = signUpSchema(authT() as Translate, context.identity.passwordPolicy, PHONE_RULES);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
     return invalidReply(submission, { hideFields: ["password", "confirm_password"] });
@@ -86,15 +91,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignUpPage() {
   const { t } = useTranslation("auth");
-  const { policy } = useLoaderData<typeof loader>();
+  const { policy, countries } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { country_code: DEFAULT_DIAL_CODE },
+    defaultValue: { country_code: DEFAULT_COUNTRY },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: signUpSchema(t as Translate, policy) }),
+      parseWithZod(formData, { schema: signUpSchema(t as Translate, policy, PHONE_RULES) }),
   });
   return (
     <>
@@ -139,9 +144,9 @@ export default function SignUpPage() {
                   autoComplete="tel-country-code"
                   className="rounded border border-slate-400 bg-white px-2 py-2"
                 >
-                  {DIAL_CODES.map((code) => (
-                    <option key={code} value={code}>
-                      {t(`dialCodes.${code.slice(1)}`, { code })}
+                  {countries.map((country) => (
+                    <option key={country.value} value={country.value}>
+                      {t("dialCodeOption", { country: country.name, code: country.callingCode })}
                     </option>
                   ))}
                 </select>

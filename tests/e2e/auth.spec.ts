@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { authenticator } from "otplib";
 import {
   NEW_PASSWORD,
@@ -15,6 +15,7 @@ import {
   uniqueEmail,
 } from "./support/auth";
 import { expectNoAxeViolations } from "./support/axe";
+import { emulatorTarget } from "./support/customers";
 
 const nav = (page: import("@playwright/test").Page) =>
   page.getByRole("navigation", { name: "Navegación principal" });
@@ -115,6 +116,94 @@ test("sign-up rules are checked in Spanish and the values are kept", async ({ pa
     "true",
   );
   await expect(page).toHaveURL(/\/auth\/sign-up$/);
+  await expectNoAxeViolations(page);
+});
+
+/** The phone Cognito stored for this user (the embedded emulator's admin API). */
+async function storedPhone(request: APIRequestContext, email: string) {
+  const { endpoint, userPoolId } = await emulatorTarget(request);
+  const response = await request.post(endpoint, {
+    headers: {
+      "Content-Type": "application/x-amz-json-1.1",
+      "X-Amz-Target": "AWSCognitoIdentityProviderService.AdminGetUser",
+    },
+    data: JSON.stringify({ UserPoolId: userPoolId, Username: email }),
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const user = (await response.json()) as { UserAttributes: { Name: string; Value: string }[] };
+  return user.UserAttributes.find((attribute) => attribute.Name === "phone_number")?.Value;
+}
+
+const countrySelect = (page: Page) => page.getByLabel("País y lada");
+
+test("the phone's country: every country in Spanish, México (+52) first and chosen", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto("/auth/sign-up");
+  const select = countrySelect(page);
+  await expect(select).toHaveValue("MX");
+  const options = select.locator("option");
+  await expect(options.first()).toHaveText("México (+52)");
+  expect(await options.count()).toBeGreaterThan(200);
+  await expect(select.locator('option[value="US"]')).toHaveText("Estados Unidos (+1)");
+  await expect(select.locator('option[value="CA"]')).toHaveText("Canadá (+1)");
+  await expect(select.locator('option[value="ES"]')).toHaveText("España (+34)");
+  const names = await options.allTextContents();
+  const rest = names.slice(1);
+  expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b, "es")));
+  // The server's list and the hydrated one are the same: React reports no mismatch.
+  await page.waitForLoadState("networkidle");
+  expect(errors).toEqual([]);
+});
+
+for (const { country, label, number, e164 } of [
+  { country: "US", label: "Estados Unidos (+1)", number: "(202) 555-0123", e164: "+12025550123" },
+  { country: "ES", label: "España (+34)", number: "612 34 56 78", e164: "+34612345678" },
+]) {
+  test(`a phone from ${label} is accepted and reaches Cognito as ${e164}`, async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail(`tel-${country.toLowerCase()}`);
+    await page.goto("/auth/sign-up");
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirma la contraseña").fill(PASSWORD);
+    await countrySelect(page).selectOption(country);
+    await page.getByLabel("Número de celular").fill(number);
+    await page.getByRole("button", { name: "Crear cuenta" }).click();
+    await expect(page).toHaveURL(/\/auth\/confirm-sign-up$/);
+    expect(await storedPhone(request, email)).toBe(e164);
+  });
+}
+
+test("a malformed phone for the chosen country is refused in Spanish and the country is kept", async ({
+  page,
+}, testInfo) => {
+  const posts: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.method() === "POST") posts.push(sent.url());
+  });
+  await page.goto("/auth/sign-up");
+  await page.getByLabel("Correo electrónico").fill(uniqueEmail("tel-mal"));
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirma la contraseña").fill(PASSWORD);
+  await countrySelect(page).selectOption("ES");
+  // A valid Mexican number, but not a Spanish one.
+  await page.getByLabel("Número de celular").fill("55 1234 5678");
+  await page.getByRole("button", { name: "Crear cuenta" }).click();
+  await expect(page.getByText("Formato de número de teléfono no válido.")).toBeVisible();
+  await expect(page.getByLabel("Número de celular")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/auth\/sign-up$/);
+  await expect(countrySelect(page)).toHaveValue("ES");
+  await expect(page.getByLabel("Número de celular")).toHaveValue("55 1234 5678");
+  // With JavaScript the browser refuses it with the same rules: nothing was sent.
+  expect(posts).toHaveLength(testInfo.project.name === "js-enabled" ? 0 : 1);
   await expectNoAxeViolations(page);
 });
 

@@ -21,6 +21,7 @@ import {
   type Translate,
 } from "~/auth/schemas";
 import { CHECKOUT_FIELDS, checkoutSchema } from "~/checkout/checkout-schema";
+import { PHONE_RULES } from "~/auth/countries";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setSpanishValidationMessages } from "~/lib/validation-messages";
 import { createCardSchema } from "~/payments/sandbox/card-rules";
@@ -59,7 +60,7 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
   },
   "sign-in": { schema: signInSchema(authT), fields: ["username", "password", "redirectTo"] },
   "sign-up": {
-    schema: signUpSchema(authT, DEFAULT_PASSWORD_POLICY),
+    schema: signUpSchema(authT, DEFAULT_PASSWORD_POLICY, PHONE_RULES),
     fields: ["username", "password", "confirm_password", "country_code", "phone_number"],
   },
   "confirm sign-up": {
