@@ -121,8 +121,10 @@ describe("sign-up", () => {
     ).toEqual(["Las contraseñas deben coincidir."]);
     // Said even before the e-mail is typed, so the customer sees it while typing.
     expect(
-      errorsOf(signUpSchema(t, policy), { password: GOOD, confirm_password: `${GOOD}!` })
-        .confirm_password,
+      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+        password: GOOD,
+        confirm_password: `${GOOD}!`,
+      }).confirm_password,
     ).toEqual(["Las contraseñas deben coincidir."]);
     expect(passwordsMismatch("abcdef", "abcdeg")).toBe(true);
     expect(passwordsMismatch("abc", "")).toBe(false);
