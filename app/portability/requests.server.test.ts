@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "~/db/db.server";
+import type { PortabilityStatus } from "~/db/schema";
 import { curpCheckDigit } from "./curp";
 import { portabilitySchema, type PortabilityInput } from "./portability-schema";
 import {
@@ -12,6 +13,11 @@ import {
 
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 let db: Db;
+
+/** Moves a request along as the operator's tool would (app/ops), without its audit or e-mail. */
+async function setStatus(folio: string, status: PortabilityStatus) {
+  await db.updateTable("portability_requests").set({ status }).where("folio", "=", folio).execute();
+}
 let requests: PortabilityRequests;
 
 beforeEach(async () => {
@@ -89,7 +95,7 @@ describe("a portability request", () => {
     expect(await requests.submit(request({ phone_number: "5512345678" }))).toEqual({
       kind: "open_request_exists",
     });
-    await requests.setStatus(first.request.folio, "in_progress");
+    await setStatus(first.request.folio, "in_progress");
     expect((await requests.submit(request())).kind).toBe("open_request_exists");
     // Another number is not affected.
     expect((await requests.submit(request({ phone_number: "3312345678" }))).kind).toBe("accepted");
@@ -99,7 +105,7 @@ describe("a portability request", () => {
     "can be made again once the previous one is %s",
     async (status) => {
       const first = await accepted(request());
-      await requests.setStatus(first.request.folio, status);
+      await setStatus(first.request.folio, status);
       const second = await accepted(request());
       expect(second.request.folio).not.toBe(first.request.folio);
     },
@@ -141,7 +147,7 @@ describe("the status lookup", () => {
 
   it("shows the status the request has now", async () => {
     const { request: created } = await accepted(request());
-    await requests.setStatus(created.folio, "completed");
+    await setStatus(created.folio, "completed");
     expect((await requests.lookup(created.folio, "5512345678"))?.status).toBe("completed");
   });
 });

@@ -44,8 +44,6 @@ export interface PortabilityRequests {
   lookup(folio: string, phoneNumber: string): Promise<PortabilityRequest | null>;
   /** A request this browser submitted (its ids come from a sealed cookie), found by folio. */
   findSubmitted(folio: string, ids: readonly string[]): Promise<PortabilityRequest | null>;
-  /** Moves a request along; the entry point for the porting back office. */
-  setStatus(folio: string, status: PortabilityStatus): Promise<boolean>;
   /** The NIP, for the porting process only; never for a page or a log line. */
   revealNip(id: string): Promise<string | null>;
 }
@@ -166,15 +164,6 @@ export function createPortabilityRequests({
         .where("id", "in", ids)
         .executeTakeFirst();
       return row ? toRequest(row) : null;
-    },
-
-    async setStatus(folio, status) {
-      const result = await db
-        .updateTable("portability_requests")
-        .set({ status, updated_at: nowIso() })
-        .where("folio", "=", folio)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
     },
 
     async revealNip(id) {
