@@ -15,7 +15,7 @@ import {
   ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
   accountTotpSetupSchema,
   type AccountTotpSetup,
-  PENDING_MAX_AGE_SECONDS,
+  PENDING_COOKIE_MAX_AGE_SECONDS,
   SESSION_MAX_AGE_SECONDS,
   pendingSignInSchema,
   sessionTokensSchema,
@@ -251,7 +251,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         name: "auth_pending",
         secrets: config.sessionSecrets,
         secure,
-        maxAgeSeconds: PENDING_MAX_AGE_SECONDS,
+        maxAgeSeconds: PENDING_COOKIE_MAX_AGE_SECONDS,
         schema: pendingSignInSchema,
       }),
       accountTotpSetup: createSealedCookie({

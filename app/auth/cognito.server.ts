@@ -200,11 +200,26 @@ export function createCognitoClient(options: CognitoClientOptions) {
       });
     },
 
-    async confirmSignUp(username: string, code: string) {
+    /** With SignUp's session, Cognito answers a session that signs the customer in. */
+    async confirmSignUp(username: string, code: string, session?: string) {
       return call<{ Session?: string }>("ConfirmSignUp", {
         ClientId: await clientId(),
         Username: username,
         ConfirmationCode: code,
+        ...(session ? { Session: session } : {}),
+      });
+    },
+
+    /**
+     * Automatic sign-in after sign-up: USER_AUTH with ConfirmSignUp's session. Cognito takes the
+     * confirmed code as the first factor, so no password is asked for or kept.
+     */
+    async signInAfterSignUp(username: string, session: string): Promise<AuthResponse> {
+      return call<AuthResponse>("InitiateAuth", {
+        AuthFlow: "USER_AUTH",
+        ClientId: await clientId(),
+        AuthParameters: { USERNAME: username },
+        Session: session,
       });
     },
 

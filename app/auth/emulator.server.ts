@@ -22,8 +22,9 @@ import { generateTotpSecret, matchTotp } from "./totp.server";
  * neither of which the storefront uses.
  *
  * Where cognito-local falls short of real Cognito in ways a customer would meet, it is taught
- * here: confirming sign-up verifies the email, codes can be resent, and an authenticator app
- * (TOTP) can be associated, verified, preferred and answered at sign-in.
+ * here: confirming sign-up verifies the email and, with SignUp's session, signs the customer in
+ * (USER_AUTH), codes can be resent, and an authenticator app (TOTP) can be associated,
+ * verified, preferred and answered at sign-in.
  */
 
 /** A code (or temporary password) the emulator "sent", kept for the development outbox. */
@@ -81,6 +82,18 @@ interface EmulatorUserPool {
   options: { Id: string };
   getUserByUsername(ctx: EmulatorContext, username: string): Promise<EmulatorUser | null>;
   saveUser(ctx: EmulatorContext, user: EmulatorUser): Promise<void>;
+  listUserGroupMembership(ctx: EmulatorContext, user: EmulatorUser): Promise<string[]>;
+  storeRefreshToken(ctx: EmulatorContext, token: string, user: EmulatorUser): Promise<void>;
+}
+interface EmulatorTokenGenerator {
+  generate(
+    ctx: EmulatorContext,
+    user: EmulatorUser,
+    groups: string[],
+    client: unknown,
+    clientMetadata: undefined,
+    source: "Authentication",
+  ): Promise<{ AccessToken: string; IdToken: string; RefreshToken: string }>;
 }
 interface EmulatorCognito {
   getUserPoolForClientId(ctx: EmulatorContext, clientId: string): Promise<EmulatorUserPool>;
@@ -162,6 +175,8 @@ const POOL_NAME = "conecta-movil";
 const CLIENT_NAME = "storefront";
 /** How long the emulator keeps a sign-in waiting for its authenticator code (Cognito: 3 min). */
 const MFA_SESSION_MS = 180_000;
+/** How long SignUp's and ConfirmSignUp's sessions can sign the customer in (Cognito: 3 min). */
+const SIGN_UP_SESSION_MS = 180_000;
 
 const attributeValue = (user: EmulatorUser, name: string) =>
   user.Attributes.find((attribute) => attribute.Name === name)?.Value;
@@ -241,6 +256,11 @@ export async function startEmbeddedCognito(options: {
     },
   };
 
+  const tokenGenerator = new modules.JwtTokenGenerator(
+    clock,
+    triggers,
+    config.TokenConfig,
+  ) as EmulatorTokenGenerator;
   const services = {
     clock,
     cognito,
@@ -248,10 +268,10 @@ export async function startEmbeddedCognito(options: {
     messages,
     otp: modules.otp,
     triggers,
-    tokenGenerator: new modules.JwtTokenGenerator(clock, triggers, config.TokenConfig),
+    tokenGenerator,
   };
   const baseRouter = modules.Router(services);
-  const router = extendRouter(baseRouter, { modules, cognito, messages, ctx });
+  const router = extendRouter(baseRouter, { modules, cognito, messages, tokenGenerator, ctx });
 
   const state = await ensurePool(baseDir, dbDir, router, cognito, ctx, options.passwordPolicy);
   // Open the pool before the first customer does: a broken file stops the start, loudly.
@@ -347,6 +367,7 @@ function extendRouter(
     modules: EmulatorModules;
     cognito: EmulatorCognito;
     messages: { deliver: (...args: never[]) => Promise<void> };
+    tokenGenerator: EmulatorTokenGenerator;
     ctx: EmulatorContext;
   },
 ): Router {
@@ -355,6 +376,31 @@ function extendRouter(
     string,
     { username: string; result: Record<string, unknown>; expiresAt: number }
   >();
+  /**
+   * Real Cognito's sign-up sessions: SignUp's lets ConfirmSignUp answer a confirmed one, which
+   * InitiateAuth (USER_AUTH) turns into tokens without the password, once, within 3 minutes.
+   */
+  const signUpSessions = new Map<
+    string,
+    { username: string; stage: "signed-up" | "confirmed"; expiresAt: number }
+  >();
+
+  function newSignUpSession(username: string, stage: "signed-up" | "confirmed") {
+    const now = Date.now();
+    for (const [key, value] of signUpSessions)
+      if (value.expiresAt < now) signUpSessions.delete(key);
+    const session = randomBytes(96).toString("base64url");
+    signUpSessions.set(session, { username, stage, expiresAt: now + SIGN_UP_SESSION_MS });
+    return session;
+  }
+
+  /** The live session of this stage for this user, used up by taking it. */
+  function takeSignUpSession(session: unknown, stage: "signed-up" | "confirmed") {
+    const found = typeof session === "string" ? signUpSessions.get(session) : undefined;
+    if (!found || found.stage !== stage || found.expiresAt < Date.now()) return null;
+    signUpSessions.delete(session as string);
+    return found;
+  }
 
   async function poolAndUserFromToken(ctx: EmulatorContext, accessToken: unknown) {
     const claims = typeof accessToken === "string" ? decodeJwtPayload(accessToken) : null;
@@ -372,15 +418,25 @@ function extendRouter(
   }
 
   const extensions: Record<string, Route> = {
+    async SignUp(ctx, request) {
+      const result = (await base("SignUp")(ctx, request)) as Record<string, unknown>;
+      const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+      const user = await pool.getUserByUsername(ctx, String(request.Username));
+      return user ? { ...result, Session: newSignUpSession(user.Username, "signed-up") } : result;
+    },
+
     async ConfirmSignUp(ctx, request) {
-      const result = await base("ConfirmSignUp")(ctx, request);
+      const result = (await base("ConfirmSignUp")(ctx, request)) as Record<string, unknown>;
       // Real Cognito marks an auto-verified email as verified once sign-up is confirmed.
       const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
       const user = await pool.getUserByUsername(ctx, String(request.Username));
       if (user && attributeValue(user, "email")) {
         await pool.saveUser(ctx, withAttribute(user, "email_verified", "true"));
       }
-      return result;
+      const signedUp = request.Session ? takeSignUpSession(request.Session, "signed-up") : null;
+      // An expired or foreign session still confirms the account; it just signs nobody in.
+      if (!user || !signedUp || signedUp.username !== user.Username) return result;
+      return { ...result, Session: newSignUpSession(user.Username, "confirmed") };
     },
 
     async ResendConfirmationCode(ctx, request) {
@@ -479,6 +535,30 @@ function extendRouter(
     },
 
     async InitiateAuth(ctx, request) {
+      if (request.AuthFlow === "USER_AUTH") {
+        const confirmed = takeSignUpSession(request.Session, "confirmed");
+        const parameters = request.AuthParameters as { USERNAME?: string } | undefined;
+        const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+        const user = await pool.getUserByUsername(ctx, String(parameters?.USERNAME ?? ""));
+        if (!confirmed || !user || confirmed.username !== user.Username) {
+          throw new errors.NotAuthorizedError("Invalid session for the user, session is expired.");
+        }
+        const client = await deps.cognito.getAppClient(ctx, String(request.ClientId));
+        const groups = await pool.listUserGroupMembership(ctx, user);
+        const tokens = await deps.tokenGenerator.generate(
+          ctx,
+          user,
+          groups,
+          client,
+          undefined,
+          "Authentication",
+        );
+        await pool.storeRefreshToken(ctx, tokens.RefreshToken, user);
+        return {
+          ChallengeParameters: {},
+          AuthenticationResult: { ...tokens, ExpiresIn: 3600, TokenType: "Bearer" },
+        };
+      }
       const result = (await base("InitiateAuth")(ctx, request)) as Record<string, unknown>;
       if (request.AuthFlow !== "USER_PASSWORD_AUTH" || !result.AuthenticationResult) return result;
       const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));

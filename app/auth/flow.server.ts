@@ -10,6 +10,7 @@ import {
   endSession,
   sessionFromAuthentication,
   setPending,
+  SIGN_UP_PENDING_MAX_AGE_SECONDS,
   startSession,
   type PendingSignIn,
 } from "./session.server";
@@ -169,6 +170,8 @@ interface SignInContext {
   username: string;
   redirectTo: string;
   previous?: PendingSignIn | null;
+  /** The message shown once signed in; "Iniciaste sesión" unless told otherwise. */
+  signedInFlash?: string;
 }
 
 /**
@@ -245,8 +248,76 @@ export async function finishSignIn(
       status: 303,
     });
   }
-  setFlash(context, { kind: "success", key: "auth:flash.signedIn" });
+  setFlash(context, { kind: "success", key: input.signedInFlash ?? "auth:flash.signedIn" });
   return redirect(target, { status: 303 });
+}
+
+/**
+ * An account just confirmed (or confirmed before) that is not signed in automatically: to
+ * sign-in with the email filled in, the message saying why, and the page asked for kept.
+ */
+export function toSignInAfterConfirmation(
+  context: AppLoadContext,
+  username: string,
+  flashKey: string,
+  redirectTo?: string,
+) {
+  setPending(context, { username });
+  setFlash(context, { kind: "success", key: flashKey });
+  return redirect(
+    redirectTo
+      ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(safeRedirectPath(redirectTo))}`
+      : authPath("sign-in"),
+    { status: 303 },
+  );
+}
+
+/**
+ * The spec's COMPLETE_AUTO_SIGN_IN: ConfirmSignUp's session becomes tokens (USER_AUTH), so the
+ * customer who just confirmed the code is signed in without typing the password again. The
+ * account is confirmed whatever happens here: when Cognito will not sign it in (the session is
+ * over, or the app client does not allow USER_AUTH), the customer signs in with the password.
+ */
+export async function completeAutoSignIn(input: {
+  context: AppLoadContext;
+  submission: Replyable;
+  username: string;
+  session: string;
+  redirectTo?: string;
+}): Promise<AuthActionResult> {
+  const { context, submission, username, session, redirectTo } = input;
+  try {
+    const response = await context.identity.client.signInAfterSignUp(username, session);
+    return await continueSignIn({
+      context,
+      submission,
+      response,
+      username,
+      redirectTo: safeRedirectPath(redirectTo),
+      signedInFlash: "auth:flash.signUpSignedIn",
+    });
+  } catch (error) {
+    const code = isCognitoError(error) ? error.code : "unknown";
+    context.logger.info(
+      { requestId: context.requestId, code },
+      "automatic sign-in after sign-up refused; the customer signs in with the password",
+    );
+    const expired = code === "NotAuthorizedException";
+    return toSignInAfterConfirmation(
+      context,
+      username,
+      expired ? "auth:flash.notConfirmedOnTime" : "auth:flash.signUpConfirmed",
+      redirectTo,
+    );
+  }
+}
+
+/** A sign-up waiting for its code: the email, where the code went, and the way back in. */
+export function awaitSignUpCode(
+  context: AppLoadContext,
+  pending: Pick<PendingSignIn, "username" | "delivery" | "redirectTo" | "autoSignIn">,
+) {
+  setPending(context, pending, SIGN_UP_PENDING_MAX_AGE_SECONDS);
 }
 
 /**

@@ -151,6 +151,7 @@ export function signUpSchema(t: Translate, policy: PasswordPolicy, phone: PhoneR
       .refine(phone.isCountry, t("validation.countryInvalid"))
       .default(phone.defaultCountry),
     phone_number: z.string().trim().optional(),
+    redirectTo: redirectToField,
   });
   return withMatchingConfirmation(base, t).superRefine((values, context) => {
     if (values.phone_number && !phone.isValid(values.country_code, values.phone_number)) {

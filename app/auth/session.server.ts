@@ -19,6 +19,18 @@ import {
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 /** The spec's sign-in state expiry. */
 export const PENDING_MAX_AGE_SECONDS = 180;
+/** The spec's automatic sign-in window: a code confirmed later leads to the sign-in form. */
+export const AUTO_SIGN_IN_WINDOW_SECONDS = 180;
+/**
+ * A sign-up waiting for its code outlives the automatic sign-in window, so a customer who finds
+ * the code later is told why they must type their password, with their email filled in.
+ */
+export const SIGN_UP_PENDING_MAX_AGE_SECONDS = 900;
+/** The pending cookie lives as long as its longest state; each state carries its own expiry. */
+export const PENDING_COOKIE_MAX_AGE_SECONDS = Math.max(
+  PENDING_MAX_AGE_SECONDS,
+  SIGN_UP_PENDING_MAX_AGE_SECONDS,
+);
 
 export const sessionTokensSchema: z.ZodType<SessionTokens> = z.object({
   sessionId: z.string().min(16).max(64),
@@ -43,7 +55,12 @@ export interface PendingSignIn {
   totpSecret?: string;
   delivery?: { destination: string; medium: string };
   redirectTo?: string;
-  /** Epoch milliseconds; the cookie itself dies at the same moment. */
+  /**
+   * The session Cognito returned from SignUp: confirming the code with it lets the customer in
+   * without typing the password again, until `expiresAt` (epoch ms; the spec's 180 s).
+   */
+  autoSignIn?: { session: string; expiresAt: number };
+  /** Epoch milliseconds. */
   expiresAt: number;
 }
 
@@ -56,6 +73,7 @@ export const pendingSignInSchema: z.ZodType<PendingSignIn> = z.object({
   totpSecret: z.string().optional(),
   delivery: z.object({ destination: z.string(), medium: z.string() }).optional(),
   redirectTo: z.string().optional(),
+  autoSignIn: z.object({ session: z.string(), expiresAt: z.number() }).optional(),
   expiresAt: z.number(),
 });
 
@@ -210,12 +228,26 @@ export async function endSession(context: AppLoadContext) {
   await revokeBrowserAccess(context);
 }
 
-/** Remembers a sign-in waiting for its next step, for the spec's 180 seconds. */
-export function setPending(context: AppLoadContext, pending: Omit<PendingSignIn, "expiresAt">) {
+/**
+ * Remembers a sign-in waiting for its next step, for the spec's 180 seconds unless told
+ * otherwise (a sign-up waiting for its code: SIGN_UP_PENDING_MAX_AGE_SECONDS).
+ */
+export function setPending(
+  context: AppLoadContext,
+  pending: Omit<PendingSignIn, "expiresAt">,
+  lifetimeSeconds = PENDING_MAX_AGE_SECONDS,
+) {
   context.jar.set(context.cookies.authPending, {
     ...pending,
-    expiresAt: Date.now() + PENDING_MAX_AGE_SECONDS * 1000,
+    expiresAt: Date.now() + Math.min(lifetimeSeconds, PENDING_COOKIE_MAX_AGE_SECONDS) * 1000,
   });
+}
+
+/** The SignUp session to confirm with, while the automatic sign-in window is open. */
+export function openAutoSignIn(pending: PendingSignIn | null, username: string): string | null {
+  const autoSignIn = pending?.autoSignIn;
+  if (!autoSignIn || pending.username.toLowerCase() !== username.toLowerCase()) return null;
+  return autoSignIn.expiresAt > Date.now() ? autoSignIn.session : null;
 }
 
 export function readPending(context: AppLoadContext): PendingSignIn | null {

@@ -152,11 +152,14 @@ describe("signUpNextStep", () => {
   it("DONE when the pool confirmed the user at once", () => {
     expect(signUpNextStep({ UserConfirmed: true })).toEqual({ step: "DONE", view: "sign-in" });
   });
-  it("COMPLETE_AUTO_SIGN_IN lands on sign-in, since no password is kept", () => {
-    expect(signUpNextStep({ UserConfirmed: true, autoSignIn: true })).toEqual({
+  it("COMPLETE_AUTO_SIGN_IN when the pool confirmed the user at once and gave a session", () => {
+    expect(signUpNextStep({ UserConfirmed: true, Session: "s" })).toEqual({
       step: "COMPLETE_AUTO_SIGN_IN",
       view: "sign-in",
     });
+  });
+  it("a session does not skip the code: an unconfirmed account confirms first", () => {
+    expect(signUpNextStep({ UserConfirmed: false, Session: "s" }).step).toBe("CONFIRM_SIGN_UP");
   });
 });
 

@@ -184,17 +184,18 @@ function next(step: SignInStep): SignInNext {
   return { step, view: VIEW_BY_STEP[step] };
 }
 
-/** The spec's sign-up steps. The product never asks Cognito for auto sign-in (no password is kept). */
+/**
+ * The spec's sign-up steps. A code to confirm comes first; an account confirmed at once (a
+ * pre-sign-up trigger) with a session signs in automatically, without one goes to sign-in.
+ */
 export type SignUpStep = "CONFIRM_SIGN_UP" | "COMPLETE_AUTO_SIGN_IN" | "DONE";
 
-export function signUpNextStep(response: {
-  UserConfirmed?: boolean;
-  Session?: string;
-  autoSignIn?: boolean;
-}): { step: SignUpStep; view: AuthView } {
+export function signUpNextStep(response: { UserConfirmed?: boolean; Session?: string }): {
+  step: SignUpStep;
+  view: AuthView;
+} {
   if (!response.UserConfirmed) return { step: "CONFIRM_SIGN_UP", view: "confirm-sign-up" };
-  // Without a kept password "automatic sign-in" is the sign-in form with the email filled in.
-  if (response.autoSignIn) return { step: "COMPLETE_AUTO_SIGN_IN", view: "sign-in" };
+  if (response.Session) return { step: "COMPLETE_AUTO_SIGN_IN", view: "sign-in" };
   return { step: "DONE", view: "sign-in" };
 }
 

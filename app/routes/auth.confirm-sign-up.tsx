@@ -7,13 +7,16 @@ import { isCognitoError } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import {
   authT,
+  awaitSignUpCode,
   cognitoErrorReply,
+  completeAutoSignIn,
   invalidReply,
   messageLimited,
   rateLimited,
+  toSignInAfterConfirmation,
 } from "~/auth/flow.server";
 import { confirmSignUpSchema, usernameOnlySchema, type Translate } from "~/auth/schemas";
-import { readPending, setPending } from "~/auth/session.server";
+import { openAutoSignIn, readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
@@ -37,17 +40,9 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-/** Confirmed (now or before): sign-in with the email filled in. */
+/** Confirmed (now or before) without signing in: sign-in with the email filled in. */
 function toSignIn(context: ActionFunctionArgs["context"], username: string, key: string) {
-  const redirectTo = readPending(context)?.redirectTo;
-  setPending(context, { username });
-  setFlash(context, { kind: "success", key });
-  return redirect(
-    redirectTo
-      ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(redirectTo)}`
-      : authPath("sign-in"),
-    { status: 303 },
-  );
+  return toSignInAfterConfirmation(context, username, key, readPending(context)?.redirectTo);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -67,9 +62,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       const sent = await client.resendConfirmationCode(username);
       const destination = sent.CodeDeliveryDetails?.Destination;
-      setPending(context, {
+      const pending = readPending(context);
+      const sameAccount = pending?.username.toLowerCase() === username.toLowerCase();
+      awaitSignUpCode(context, {
         username,
-        redirectTo: readPending(context)?.redirectTo,
+        redirectTo: pending?.redirectTo,
+        // A new code does not reopen the automatic sign-in window: Cognito's session is the same.
+        autoSignIn: sameAccount ? pending?.autoSignIn : undefined,
         delivery: destination
           ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
           : undefined,
@@ -91,9 +90,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const { confirmation_code: code } = submission.value as { confirmation_code?: string };
   if (!code) return invalidReply(submission);
+  const pending = readPending(context);
+  const session = openAutoSignIn(pending, username);
   try {
-    await client.confirmSignUp(username, code);
-    return toSignIn(context, username, "auth:flash.signUpConfirmed");
+    const confirmed = await client.confirmSignUp(username, code, session ?? undefined);
+    if (confirmed.Session) {
+      return await completeAutoSignIn({
+        context,
+        submission,
+        username,
+        session: confirmed.Session,
+        redirectTo: pending?.redirectTo,
+      });
+    }
+    // This browser signed up, but the window closed before the code came back (spec).
+    const offered =
+      pending?.autoSignIn && pending.username.toLowerCase() === username.toLowerCase();
+    return toSignIn(
+      context,
+      username,
+      offered ? "auth:flash.notConfirmedOnTime" : "auth:flash.signUpConfirmed",
+    );
   } catch (error) {
     if (
       isCognitoError(error) &&

@@ -11,6 +11,7 @@ import {
   invalidReply,
   messageLimited,
   rateLimited,
+  awaitSignUpCode,
 } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { signInSchema, type Translate } from "~/auth/schemas";
@@ -82,7 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const delivery = messageLimited(context, submission, username)
         ? null
         : await client.resendConfirmationCode(username).catch(() => null);
-      setPending(context, {
+      awaitSignUpCode(context, {
         username,
         redirectTo: requested,
         delivery: delivery?.CodeDeliveryDetails?.Destination
@@ -131,7 +132,7 @@ export default function SignInPage() {
   });
   return (
     <>
-      <AuthTabs active="sign-in" signUpEnabled={signUpEnabled} />
+      <AuthTabs active="sign-in" signUpEnabled={signUpEnabled} redirectTo={redirectTo} />
       <AuthCard title={t("signIn.heading")} intro={t("signIn.intro")}>
         <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
           <HiddenRedirect value={redirectTo} />

@@ -3,7 +3,15 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
+import {
+  authT,
+  awaitSignUpCode,
+  cognitoErrorReply,
+  completeAutoSignIn,
+  invalidReply,
+  rateLimited,
+  toSignInAfterConfirmation,
+} from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import {
   countryOptions,
@@ -12,7 +20,7 @@ import {
   PHONE_RULES,
 } from "~/auth/countries";
 import { signUpSchema, type Translate } from "~/auth/schemas";
-import { getCustomer, setPending } from "~/auth/session.server";
+import { AUTO_SIGN_IN_WINDOW_SECONDS, getCustomer } from "~/auth/session.server";
 import { authPath, signUpNextStep } from "~/auth/steps";
 import {
   AuthCard,
@@ -20,6 +28,7 @@ import {
   Field,
   FieldErrors,
   FormAlert,
+  HiddenRedirect,
   PasswordRules,
   SubmitButton,
   confirmMatchWhileTyping,
@@ -37,14 +46,17 @@ function refuseWhenClosed(context: LoaderFunctionArgs["context"]) {
   if (!context.config.SIGN_UP_ENABLED) throw data(null, { status: 404 });
 }
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   refuseWhenClosed(context);
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   if (getCustomer(context)) {
     setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
-    throw redirect(safeRedirectPath(null), { status: 303 });
+    throw redirect(safeRedirectPath(redirectTo), { status: 303 });
   }
   return {
     title: authT()("signUp.title"),
+    // Where the customer was going: after the code they land there, signed in.
+    redirectTo: redirectTo ? safeRedirectPath(redirectTo) : undefined,
     policy: context.identity.passwordPolicy,
     // Named on the server only, so the HTML and the hydrated page show the same list.
     countries: countryOptions(),
@@ -69,20 +81,39 @@ export async function action({ request, context }: ActionFunctionArgs) {
       Value: normalizePhoneNumber(country_code, phone_number),
     });
   }
+  const redirectTo = submission.value.redirectTo
+    ? safeRedirectPath(submission.value.redirectTo)
+    : undefined;
   try {
     const result = await context.identity.client.signUp({ username, password, attributes });
     const next = signUpNextStep(result);
+    if (next.step === "COMPLETE_AUTO_SIGN_IN") {
+      return await completeAutoSignIn({
+        context,
+        submission,
+        username,
+        session: result.Session!,
+        redirectTo,
+      });
+    }
+    if (next.step === "DONE") {
+      return toSignInAfterConfirmation(context, username, "auth:flash.signUpDone", redirectTo);
+    }
     const destination = result.CodeDeliveryDetails?.Destination;
-    setPending(context, {
+    awaitSignUpCode(context, {
       username,
+      redirectTo,
       delivery: destination
         ? { destination, medium: result.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
         : undefined,
+      autoSignIn: result.Session
+        ? {
+            session: result.Session,
+            expiresAt: Date.now() + AUTO_SIGN_IN_WINDOW_SECONDS * 1000,
+          }
+        : undefined,
     });
-    setFlash(context, {
-      kind: "success",
-      key: next.step === "CONFIRM_SIGN_UP" ? "auth:flash.signUpCodeSent" : "auth:flash.signUpDone",
-    });
+    setFlash(context, { kind: "success", key: "auth:flash.signUpCodeSent" });
     return redirect(authPath(next.view), { status: 303 });
   } catch (error) {
     return cognitoErrorReply(context, submission, error, "SignUp");
@@ -91,7 +122,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignUpPage() {
   const { t } = useTranslation("auth");
-  const { policy, countries } = useLoaderData<typeof loader>();
+  const { policy, countries, redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -103,7 +134,7 @@ export default function SignUpPage() {
   });
   return (
     <>
-      <AuthTabs active="sign-up" signUpEnabled />
+      <AuthTabs active="sign-up" signUpEnabled redirectTo={redirectTo} />
       <AuthCard title={t("signUp.heading")} intro={t("signUp.intro")}>
         <Form
           method="post"
@@ -112,6 +143,7 @@ export default function SignUpPage() {
           onInput={confirmMatchWhileTyping(form)}
           noValidate
         >
+          <HiddenRedirect value={redirectTo} />
           <Field
             meta={fields.username}
             label={t("fields.username")}

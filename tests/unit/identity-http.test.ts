@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config.server";
 import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
 import { MAX_SET_COOKIE_BYTES, parseCookieHeader } from "~/lib/sealed-cookie.server";
@@ -395,6 +395,116 @@ describe("sign-in against Cognito's recorded answers", () => {
     expect(again.location).toBe("/my-account");
     expect(flashKey(context, browser)).toBe("auth:errors.alreadySignedIn");
     expect(stub.operations().filter((op) => op === "InitiateAuth")).toHaveLength(1);
+  });
+});
+
+describe("automatic sign-in after sign-up (USER_AUTH with ConfirmSignUp's session)", () => {
+  const signUpForm = {
+    username: EMAIL,
+    password: PASSWORD,
+    confirm_password: PASSWORD,
+    country_code: "MX",
+    redirectTo: "/my-account/recarga",
+  };
+  const signUpSession = (fixture("SignUp.Session.200.json").body as { Session: string }).Session;
+  const confirmedSession = (fixture("ConfirmSignUp.Session.200.json").body as { Session: string })
+    .Session;
+
+  it("the code confirmed within the window signs the customer in where they were going, no password", async () => {
+    const { stub, context, browser } = await stubbed({
+      SignUp: "SignUp.Session.200.json",
+      ConfirmSignUp: "ConfirmSignUp.Session.200.json",
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: "GetUser.200.json",
+    });
+    const signedUp = await call(signUp.action, context, browser, "/auth/sign-up", signUpForm);
+    expect(signedUp.location).toBe("/auth/confirm-sign-up");
+    const confirmed = await call(confirmSignUp.action, context, browser, "/auth/confirm-sign-up", {
+      intent: "confirm",
+      username: EMAIL,
+      confirmation_code: "123456",
+    });
+    expect(confirmed.location).toBe("/my-account/recarga");
+    expect(signedIn(context, browser)).not.toBeNull();
+    expect(flashKey(context, browser)).toBe("auth:flash.signUpSignedIn");
+    const confirmCall = stub.calls.find((c) => c.operation === "ConfirmSignUp")!;
+    expect(confirmCall.body.Session).toBe(signUpSession);
+    const initiate = stub.calls.find((c) => c.operation === "InitiateAuth")!;
+    expect(initiate.body).toMatchObject({
+      AuthFlow: "USER_AUTH",
+      AuthParameters: { USERNAME: EMAIL },
+      Session: confirmedSession,
+    });
+    // The password was used once, at sign-up, and is kept nowhere.
+    expect(JSON.stringify(initiate.body)).not.toContain(PASSWORD);
+    expect(browser.header).not.toContain(PASSWORD);
+  });
+
+  it("a session Cognito no longer accepts: the account is confirmed, sign-in says why (the spec's path)", async () => {
+    const { context, browser } = await stubbed({
+      SignUp: "SignUp.Session.200.json",
+      ConfirmSignUp: "ConfirmSignUp.Session.200.json",
+      InitiateAuth: "RespondToAuthChallenge.SessionExpired.400.json",
+    });
+    await call(signUp.action, context, browser, "/auth/sign-up", signUpForm);
+    const confirmed = await call(confirmSignUp.action, context, browser, "/auth/confirm-sign-up", {
+      intent: "confirm",
+      username: EMAIL,
+      confirmation_code: "123456",
+    });
+    expect(confirmed.location).toBe(
+      `/auth/sign-in?redirectTo=${encodeURIComponent("/my-account/recarga")}`,
+    );
+    expect(signedIn(context, browser)).toBeNull();
+    expect(flashKey(context, browser)).toBe("auth:flash.notConfirmedOnTime");
+    const page = await call(signIn.loader, context, browser, "/auth/sign-in");
+    expect(page.data).toMatchObject({ username: EMAIL });
+  });
+
+  it("after the 180 s window the session is not sent, and sign-in says the account was not confirmed on time", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { stub, context, browser } = await stubbed({
+        SignUp: "SignUp.Session.200.json",
+        ConfirmSignUp: "ConfirmSignUp.200.json",
+      });
+      await call(signUp.action, context, browser, "/auth/sign-up", signUpForm);
+      vi.advanceTimersByTime(181_000);
+      const page = await call(confirmSignUp.loader, context, browser, "/auth/confirm-sign-up");
+      expect(page.data).toMatchObject({ username: EMAIL });
+      const confirmed = await call(
+        confirmSignUp.action,
+        context,
+        browser,
+        "/auth/confirm-sign-up",
+        { intent: "confirm", username: EMAIL, confirmation_code: "123456" },
+      );
+      expect(confirmed.location).toMatch(/^\/auth\/sign-in/);
+      expect(flashKey(context, browser)).toBe("auth:flash.notConfirmedOnTime");
+      const confirmCall = stub.calls.find((c) => c.operation === "ConfirmSignUp")!;
+      expect(confirmCall.body).not.toHaveProperty("Session");
+      expect(stub.operations()).not.toContain("InitiateAuth");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a pool without sign-up sessions (no USER_AUTH for the client): confirmed, then sign-in as before", async () => {
+    const { context, browser } = await stubbed({
+      SignUp: "SignUp.Session.200.json",
+      ConfirmSignUp: "ConfirmSignUp.200.json",
+    });
+    const form = { ...signUpForm, redirectTo: "" };
+    await call(signUp.action, context, browser, "/auth/sign-up", form);
+    // Another browser (no pending state) confirming the same account.
+    const other = new Browser();
+    const confirmed = await call(confirmSignUp.action, context, other, "/auth/confirm-sign-up", {
+      intent: "confirm",
+      username: EMAIL,
+      confirmation_code: "123456",
+    });
+    expect(confirmed.location).toBe("/auth/sign-in");
+    expect(flashKey(context, other)).toBe("auth:flash.signUpConfirmed");
   });
 });
 

@@ -39,15 +39,19 @@ export function AuthCard({
 export function AuthTabs({
   active,
   signUpEnabled,
+  redirectTo,
 }: {
   active: "sign-in" | "sign-up";
   signUpEnabled: boolean;
+  /** Where the customer was going, kept when they switch between the two tabs. */
+  redirectTo?: string;
 }) {
   const { t } = useTranslation("auth");
   if (!signUpEnabled) return null;
+  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
   const tab = (view: "sign-in" | "sign-up", label: string) => (
     <Link
-      to={`/auth/${view}`}
+      to={`/auth/${view}${query}`}
       aria-current={active === view ? "page" : undefined}
       className={`flex-1 border-b-2 px-3 py-2 text-center font-semibold ${
         active === view

@@ -76,14 +76,19 @@ export async function fillSignUp(page: Page, email: string, password = PASSWORD)
   await page.getByRole("button", { name: "Crear cuenta" }).click();
 }
 
-/** A confirmed account, created through the pages. */
+/**
+ * A confirmed account, created through the pages: the code signs the customer in (no password
+ * typed again), then they sign out and the sign-in page is open.
+ */
 export async function createAccount(page: Page, request: APIRequestContext, email: string) {
   await fillSignUp(page, email);
   await expect(page).toHaveURL(/\/auth\/confirm-sign-up$/);
   const code = await latestCode(request, email, "SignUp");
   await page.getByLabel("Código de verificación").fill(code);
   await page.getByRole("button", { name: "Confirmar cuenta" }).click();
-  await expect(page).toHaveURL(/\/auth\/sign-in/);
+  await expect(page).toHaveURL(/\/my-account$/);
+  await signOut(page);
+  await page.goto("/auth/sign-in");
 }
 
 export async function signIn(
