@@ -14,6 +14,9 @@ import {
   mfaSetupResponseSchema,
   passwordProblems,
   passwordsMismatch,
+  requiredAttributeLabel,
+  requiredAttributeResponseKey,
+  requiredAttributesOf,
   selectMfaTypeSchema,
   setupEmailSchema,
   setupTotpSchema,
@@ -282,6 +285,40 @@ describe("force new password", () => {
         birthdate: "1990-05-21",
       }),
     ).toEqual({});
+  });
+
+  it("a pool's own required attributes (custom:…) are asked for too, and only well-formed names", () => {
+    const listed = JSON.stringify([
+      "userAttributes.custom:rfc",
+      "userAttributes.given_name",
+      "userAttributes.custom:not allowed!",
+      "userAttributes.custom:a_name_far_too_long_for_cognito",
+      "userAttributes.email_verified",
+    ]);
+    const attributes = requiredAttributesOf(listed);
+    expect(attributes).toEqual(["custom:rfc", "given_name"]);
+    expect(requiredAttributeResponseKey("custom:rfc")).toBe("userAttributes.custom:rfc");
+    const schema = forceNewPasswordSchema(t, policy, attributes);
+    expect(errorsOf(schema, { password: GOOD, confirm_password: GOOD, given_name: "Ana" })).toEqual(
+      { "custom:rfc": ["Este dato es obligatorio."] },
+    );
+    expect(
+      errorsOf(schema, {
+        password: GOOD,
+        confirm_password: GOOD,
+        given_name: "Ana",
+        "custom:rfc": "x".repeat(2049),
+      }),
+    ).toEqual({ "custom:rfc": ["Este dato es demasiado largo."] });
+    expect(requiredAttributesOf("not json")).toEqual([]);
+  });
+
+  it("labels a pool's own attribute in Spanish: from the locale file, or naming it", () => {
+    expect(requiredAttributeLabel(t, "custom:rfc")).toBe("RFC");
+    expect(requiredAttributeLabel(t, "custom:sucursal")).toBe(
+      "Dato adicional que pide tu cuenta (sucursal)",
+    );
+    expect(requiredAttributeLabel(t, "given_name")).toBe("Nombre");
   });
 });
 

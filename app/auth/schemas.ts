@@ -207,7 +207,7 @@ export function confirmSignInSchema(t: Translate, challenge: "code" | "custom" =
 /** Cognito's limit on a challenge response's value. */
 const CUSTOM_ANSWER_MAX_LENGTH = 2048;
 
-/** The attributes Cognito may ask for while forcing a new password, and how each is checked. */
+/** The standard attributes Cognito may ask for while forcing a new password. */
 export const REQUIRED_ATTRIBUTE_FIELDS = [
   "name",
   "given_name",
@@ -226,10 +226,56 @@ export const REQUIRED_ATTRIBUTE_FIELDS = [
   "zoneinfo",
 ] as const;
 
-export type RequiredAttribute = (typeof REQUIRED_ATTRIBUTE_FIELDS)[number];
+/** A pool's own attribute: `custom:` and a name of 1 to 20 characters (Cognito's rule). */
+export type CustomAttribute = `custom:${string}`;
+export type RequiredAttribute = (typeof REQUIRED_ATTRIBUTE_FIELDS)[number] | CustomAttribute;
+
+const CUSTOM_ATTRIBUTE = /^custom:[\w.-]{1,20}$/;
+/** Cognito's longest string attribute value. */
+const CUSTOM_ATTRIBUTE_MAX_LENGTH = 2048;
+
+export function isCustomAttribute(name: string): name is CustomAttribute {
+  return CUSTOM_ATTRIBUTE.test(name);
+}
 
 export function isKnownRequiredAttribute(name: string): name is RequiredAttribute {
-  return (REQUIRED_ATTRIBUTE_FIELDS as readonly string[]).includes(name);
+  return (REQUIRED_ATTRIBUTE_FIELDS as readonly string[]).includes(name) || isCustomAttribute(name);
+}
+
+const ATTRIBUTE_PREFIX = "userAttributes.";
+
+/**
+ * Cognito lists the attributes it still needs as `["userAttributes.name", …]` in the
+ * NEW_PASSWORD_REQUIRED challenge; the ones this form can ask for, in Cognito's order.
+ */
+export function requiredAttributesOf(raw: string | undefined): RequiredAttribute[] {
+  try {
+    const names = JSON.parse(raw ?? "[]") as unknown;
+    if (!Array.isArray(names)) return [];
+    return names
+      .map((name) => String(name).replace(ATTRIBUTE_PREFIX, ""))
+      .filter(isKnownRequiredAttribute);
+  } catch {
+    return [];
+  }
+}
+
+/** The challenge response's name for an attribute typed in the form. */
+export function requiredAttributeResponseKey(name: RequiredAttribute): string {
+  return `${ATTRIBUTE_PREFIX}${name}`;
+}
+
+/**
+ * The Spanish label of a required attribute. A pool's own attributes are labelled in the locale
+ * file under `customAttributes.<name>`; one without a label there still gets a Spanish one that
+ * names it, so the customer can finish (decision 0068).
+ */
+export function requiredAttributeLabel(t: Translate, name: RequiredAttribute): string {
+  if (!isCustomAttribute(name)) return t(`attributes.${name}`);
+  const own = name.slice("custom:".length);
+  const key = `customAttributes.${own}`;
+  const label = t(key);
+  return label && label !== key ? label : t("customAttributeFallback", { name: own });
 }
 
 export function forceNewPasswordSchema(
@@ -245,6 +291,9 @@ export function forceNewPasswordSchema(
     }
     if (name === "phone_number") {
       field = field.regex(/^\+\d{6,15}$/, t("validation.phoneInvalid"));
+    }
+    if (isCustomAttribute(name)) {
+      field = field.max(CUSTOM_ATTRIBUTE_MAX_LENGTH, t("validation.attributeTooLong"));
     }
     attributeShape[name] = field;
   }

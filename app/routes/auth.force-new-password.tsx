@@ -15,8 +15,9 @@ import {
 } from "~/auth/flow.server";
 import {
   forceNewPasswordSchema,
-  isKnownRequiredAttribute,
-  type RequiredAttribute,
+  requiredAttributeLabel,
+  requiredAttributeResponseKey,
+  requiredAttributesOf,
   type Translate,
 } from "~/auth/schemas";
 import { readPending } from "~/auth/session.server";
@@ -35,21 +36,6 @@ export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-const ATTRIBUTE_PREFIX = "userAttributes.";
-
-/** Cognito lists the attributes it still needs as `["userAttributes.name", …]`. */
-function requiredAttributes(raw: string | undefined): RequiredAttribute[] {
-  try {
-    const names = JSON.parse(raw ?? "[]") as unknown;
-    if (!Array.isArray(names)) return [];
-    return names
-      .map((name) => String(name).replace(ATTRIBUTE_PREFIX, ""))
-      .filter(isKnownRequiredAttribute);
-  } catch {
-    return [];
-  }
-}
-
 function pendingChallenge(context: LoaderFunctionArgs["context"]) {
   const pending = readPending(context);
   if (pending?.challengeName !== CHALLENGE.newPassword || !pending.session) {
@@ -63,13 +49,13 @@ export function loader({ context }: LoaderFunctionArgs) {
   return {
     title: authT()("forceNewPassword.title"),
     policy: context.identity.passwordPolicy,
-    attributes: requiredAttributes(pending.parameters?.requiredAttributes),
+    attributes: requiredAttributesOf(pending.parameters?.requiredAttributes),
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const pending = pendingChallenge(context);
-  const attributes = requiredAttributes(pending.parameters?.requiredAttributes);
+  const attributes = requiredAttributesOf(pending.parameters?.requiredAttributes);
   const formData = await request.formData();
   const submission = parseWithZod(formData, {
     schema: forceNewPasswordSchema(
@@ -86,7 +72,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     USERNAME: pending.userIdForSrp ?? pending.username,
     NEW_PASSWORD: submission.value.password,
   };
-  for (const name of attributes) responses[`${ATTRIBUTE_PREFIX}${name}`] = submission.value[name];
+  for (const name of attributes) {
+    responses[requiredAttributeResponseKey(name)] = submission.value[name];
+  }
   try {
     const response = await context.identity.client.respondToChallenge({
       challengeName: CHALLENGE.newPassword,
@@ -152,7 +140,7 @@ export default function ForceNewPasswordPage() {
           <Field
             key={name}
             meta={fields[name]}
-            label={t(`attributes.${name}`)}
+            label={requiredAttributeLabel(t as Translate, name)}
             type={name === "phone_number" ? "tel" : "text"}
             hint={name === "birthdate" ? t("hints.birthdate") : undefined}
           />

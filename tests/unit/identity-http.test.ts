@@ -9,6 +9,7 @@ import { createRequestContext, isRedirectStatus } from "~/lib/request-context.se
 import { MAX_SET_COOKIE_BYTES, parseCookieHeader } from "~/lib/sealed-cookie.server";
 import * as confirmSignIn from "~/routes/auth.confirm-sign-in";
 import * as confirmSignUp from "~/routes/auth.confirm-sign-up";
+import * as forceNewPassword from "~/routes/auth.force-new-password";
 import * as forgotPassword from "~/routes/auth.forgot-password";
 import * as selectMfaType from "~/routes/auth.select-mfa-type";
 import * as setupTotp from "~/routes/auth.setup-totp";
@@ -332,6 +333,44 @@ describe("sign-in against Cognito's recorded answers", () => {
     expect(stub.calls.at(-2)!.body).toMatchObject({
       ChallengeName: "CUSTOM_CHALLENGE",
       ChallengeResponses: { ANSWER: "azul marino" },
+    });
+  });
+
+  it("NEW_PASSWORD_REQUIRED with a pool's own required attribute: asks for it and sends it", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.NEW_PASSWORD_REQUIRED-custom.200.json",
+      RespondToAuthChallenge: "RespondToAuthChallenge.tokens.200.json",
+      GetUser: "GetUser.200.json",
+    });
+    const started = await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(started.location).toBe("/auth/force-new-password");
+    const page = await call(forceNewPassword.loader, context, browser, "/auth/force-new-password");
+    expect(page.data).toMatchObject({ attributes: ["custom:rfc", "given_name"] });
+    const missing = await call(
+      forceNewPassword.action,
+      context,
+      browser,
+      "/auth/force-new-password",
+      { password: "Nueva-Clave-77", confirm_password: "Nueva-Clave-77", given_name: "María" },
+    );
+    expect(missing.status).toBe(400);
+    expect((missing.data as { error?: Record<string, string[]> }).error?.["custom:rfc"]).toEqual([
+      "Este dato es obligatorio.",
+    ]);
+    const done = await call(forceNewPassword.action, context, browser, "/auth/force-new-password", {
+      password: "Nueva-Clave-77",
+      confirm_password: "Nueva-Clave-77",
+      given_name: "María",
+      "custom:rfc": "HEGM900521AB1",
+    });
+    expect(done.status).toBe(303);
+    expect(signedIn(context, browser)).not.toBeNull();
+    const answered = stub.calls.find((c) => c.operation === "RespondToAuthChallenge")!;
+    expect(answered.body.ChallengeResponses).toMatchObject({
+      USERNAME: SUB,
+      NEW_PASSWORD: "Nueva-Clave-77",
+      "userAttributes.custom:rfc": "HEGM900521AB1",
+      "userAttributes.given_name": "María",
     });
   });
 
