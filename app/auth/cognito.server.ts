@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { CognitoError } from "./cognito-error";
 import { NETWORK_ERROR, type CognitoOperation } from "./errors";
 import { srpPasswordVerifier } from "./srp.server";
 import type { AuthenticationResult, AuthResponse } from "./steps";
@@ -14,35 +15,6 @@ export interface CognitoTarget {
   endpoint: string;
   userPoolId: string;
   clientId: string;
-}
-
-/** Any failure of a call: a Cognito exception, or `NetworkError` when no answer came. */
-export class CognitoError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly operation: string,
-  ) {
-    super(message);
-    this.name = "CognitoError";
-  }
-
-  get isNetwork(): boolean {
-    return this.code === NETWORK_ERROR;
-  }
-}
-
-/**
- * True for a CognitoError. Not `instanceof`: server.ts and the Remix build are separate bundles,
- * each with its own copy of the class.
- */
-export function isCognitoError(error: unknown): error is CognitoError {
-  return (
-    error instanceof Error &&
-    error.name === "CognitoError" &&
-    typeof (error as Partial<CognitoError>).code === "string"
-  );
 }
 
 export interface CodeDeliveryDetails {

@@ -2,7 +2,8 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
-import { attributesRecord, isCognitoError } from "./cognito.server";
+import { isCognitoError } from "./cognito-error";
+import { attributesRecord } from "./cognito.server";
 import { mapCognitoError, type AuthErrorKey, type CognitoOperation } from "./errors";
 import { safeRedirectPath } from "./redirect";
 import {
@@ -63,12 +64,16 @@ export function errorReply(
 /** What an auth action answers: a redirect, or the form again with its errors. */
 export type AuthActionResult = Response | ReturnType<typeof errorReply>;
 
-/** A failed Cognito call → its Spanish message; never a 500. */
+/**
+ * A failed Cognito call → its Spanish message; never a 500. `account` is the username the
+ * attempt was for: Cognito refusing what was typed counts as one failure against it.
+ */
 export function cognitoErrorReply(
   context: AppLoadContext,
   submission: Replyable,
   error: unknown,
   operation: CognitoOperation,
+  account?: string,
 ) {
   if (!isCognitoError(error)) {
     context.logger.error(
@@ -90,16 +95,12 @@ export function cognitoErrorReply(
   }
   // Cognito refused what was typed (a password, a code, an account): one failure for the
   // account. An unreachable identity service (503) is not the customer's failure.
-  const username = attemptedUsernames.get(context);
-  if (username && status !== 503) {
+  if (account && status !== 503) {
     const { rateLimiter, rateLimits } = context.identity;
-    rateLimiter.consume([{ key: `user:${username.toLowerCase()}`, rule: rateLimits.perUsername }]);
+    rateLimiter.consume([{ key: `user:${account.toLowerCase()}`, rule: rateLimits.perUsername }]);
   }
   return errorReply(submission, key, status);
 }
-
-/** The account each request's auth attempt is for, so a refusal can be counted against it. */
-const attemptedUsernames = new WeakMap<AppLoadContext, string>();
 
 /**
  * Counts an attempt for this IP, and refuses an account that has already failed too often in
@@ -112,7 +113,6 @@ export function rateLimited(context: AppLoadContext, submission: Replyable, user
   const perAccount = username
     ? rateLimiter.check(`user:${username.toLowerCase()}`, rateLimits.perUsername)
     : perIp;
-  if (username) attemptedUsernames.set(context, username);
   const verdict = !perIp.allowed ? perIp : perAccount;
   if (verdict.allowed) return null;
   context.logger.warn({ requestId: context.requestId }, "auth attempts over the limit");
@@ -217,7 +217,7 @@ export async function continueSignIn(
       pending.totpSecret = associated.SecretCode;
       pending.session = associated.Session ?? response.Session;
     } catch (error) {
-      return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken");
+      return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken", username);
     }
   }
   setPending(context, pending);

@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "~/config.server";
 import { RateLimiter } from "~/lib/rate-limit";
-import { isCognitoError } from "./cognito.server";
+import { isCognitoError } from "./cognito-error";
 import { createIdentity, type IdentityService } from "./identity.server";
 import { totpCode } from "./totp.server";
 

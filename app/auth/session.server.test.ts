@@ -7,7 +7,7 @@ import {
   createSealedCookie,
   parseCookieHeader,
 } from "~/lib/sealed-cookie.server";
-import { CognitoError } from "./cognito.server";
+import { CognitoError } from "./cognito-error";
 import {
   loadSession,
   pendingSignInSchema,

@@ -4,7 +4,7 @@ import * as z from "zod";
 import type { CookieJar } from "~/lib/cookie-jar.server";
 import { setFlash } from "~/lib/flash.server";
 import type { Services } from "~/services.server";
-import { isCognitoError } from "./cognito.server";
+import { isCognitoError } from "./cognito-error";
 import { signInPathFor } from "./redirect";
 import { revokeBrowserAccess } from "./browser-access.server";
 import {

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { AuthenticationHelper, DateHelper } from "amazon-cognito-identity-js";
 import BigInteger from "amazon-cognito-identity-js/lib/BigInteger.js";
-import { CognitoError, type CognitoTarget } from "./cognito.server";
+import { CognitoError } from "./cognito-error";
+import type { CognitoTarget } from "./cognito.server";
 import type { AuthResponse } from "./steps";
 
 /**

@@ -1,87 +1,37 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { authenticator } from "otplib";
 
 /**
- * Time-based one-time passwords (RFC 6238: HMAC-SHA1, 30-second steps, 6 digits), as every
- * authenticator app computes them. Only the embedded emulator verifies codes itself; real
- * Cognito does that on its side.
+ * Authenticator-app codes (RFC 6238: HMAC-SHA1, 30-second steps, 6 digits) through otplib. Only
+ * the embedded emulator checks codes itself; real Cognito does that on its side.
  */
 
-const BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 export const TOTP_STEP_SECONDS = 30;
-const DIGITS = 6;
+/** One step either side, for phones whose clocks differ a little. */
+const totp = authenticator.clone({ step: TOTP_STEP_SECONDS, digits: 6, window: 1 });
 
-export function base32Encode(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let output = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      output += BASE32_ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) output += BASE32_ALPHABET[(value << (5 - bits)) & 31];
-  return output;
-}
-
-export function base32Decode(text: string): Buffer {
-  const clean = text.replace(/=+$/, "").replace(/\s+/g, "").toUpperCase();
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const char of clean) {
-    const index = BASE32_ALPHABET.indexOf(char);
-    if (index < 0) throw new Error("Invalid base32 character");
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(bytes);
-}
-
-/** A new shared secret: 160 random bits, base32 like Cognito's SecretCode. */
+/** A new shared secret: 160 random bits in base32, like Cognito's SecretCode. */
 export function generateTotpSecret(): string {
-  return base32Encode(randomBytes(20));
+  return totp.generateSecret(20);
 }
 
+/** The code an authenticator app shows for this secret at this moment. */
 export function totpCode(secret: string, timeMs: number): string {
-  const counter = Math.floor(timeMs / 1000 / TOTP_STEP_SECONDS);
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const hmac = createHmac("sha1", base32Decode(secret)).update(message).digest();
-  const offset = hmac[hmac.length - 1] & 0x0f;
-  const binary = hmac.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 10 ** DIGITS).padStart(DIGITS, "0");
+  return totp.clone({ epoch: timeMs }).generate(secret);
 }
 
 /**
- * The time step the code belongs to, or null when it matches none. Accepts the current step and
- * one either side, for clocks that differ a little; steps up to `usedStep` are refused, so a
- * code works once (as Cognito does).
+ * The time step the code belongs to, or null when it matches none. Steps up to `usedStep` are
+ * refused, so a code works once (as Cognito does).
  */
 export function matchTotp(
   secret: string,
   code: string,
   nowMs: number,
-  options: { window?: number; usedStep?: number } = {},
+  options: { usedStep?: number } = {},
 ): number | null {
   if (!/^\d{6}$/.test(code)) return null;
-  const window = options.window ?? 1;
-  const current = Math.floor(nowMs / 1000 / TOTP_STEP_SECONDS);
-  for (let offset = -window; offset <= window; offset++) {
-    const step = current + offset;
-    if (options.usedStep !== undefined && step <= options.usedStep) continue;
-    const expected = totpCode(secret, step * TOTP_STEP_SECONDS * 1000);
-    if (timingSafeEqual(Buffer.from(expected), Buffer.from(code))) return step;
-  }
-  return null;
-}
-
-export function verifyTotp(secret: string, code: string, nowMs: number, window = 1): boolean {
-  return matchTotp(secret, code, nowMs, { window }) !== null;
+  const delta = totp.clone({ epoch: nowMs }).checkDelta(code, secret);
+  if (delta === null) return null;
+  const step = Math.floor(nowMs / 1000 / TOTP_STEP_SECONDS) + delta;
+  return options.usedStep !== undefined && step <= options.usedStep ? null : step;
 }

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito-error";
 import { answersAsCodeSent } from "~/auth/errors";
 import {
   authT,
@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await client.forgotPassword(username);
     } catch (error) {
       if (!isCognitoError(error) || !answersAsCodeSent(error.code, error.message)) {
-        return cognitoErrorReply(context, submission, error, "ForgotPassword");
+        return cognitoErrorReply(context, submission, error, "ForgotPassword", username);
       }
     }
     // As on the first request: the same answer whether the address has an account or not.
@@ -97,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 303 },
     );
   } catch (error) {
-    return cognitoErrorReply(context, submission, error, "ConfirmForgotPassword");
+    return cognitoErrorReply(context, submission, error, "ConfirmForgotPassword", username);
   }
 }
 

@@ -3,18 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
-import { mapCognitoError } from "~/auth/errors";
-import {
-  authT,
-  cognitoErrorReply,
-  continueSignIn,
-  invalidReply,
-  rateLimited,
-  signInStateExpired,
-} from "~/auth/flow.server";
+import { requirePending, respondToChallenge } from "~/auth/challenge.server";
+import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { confirmSignInSchema, type Translate } from "~/auth/schemas";
-import { readPending } from "~/auth/session.server";
 import { authPath, challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
@@ -32,15 +23,7 @@ const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> 
 };
 
 function pendingChallenge(context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context);
-  if (
-    !pending?.challengeName ||
-    !pending.session ||
-    !CODE_CHALLENGES.includes(pending.challengeName)
-  ) {
-    throw signInStateExpired(context);
-  }
-  return pending as typeof pending & { challengeName: string; session: string };
+  return requirePending(context, (pending) => CODE_CHALLENGES.includes(pending.challengeName));
 }
 
 export function loader({ context }: LoaderFunctionArgs) {
@@ -66,33 +49,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const key = challengeResponseKey(pending.challengeName)!;
-  try {
-    const response = await context.identity.client.respondToChallenge({
-      challengeName: pending.challengeName,
-      session: pending.session,
-      responses: {
-        USERNAME: pending.userIdForSrp ?? pending.username,
-        [key]: submission.value.confirmation_code,
-      },
-    });
-    return await continueSignIn({
-      context,
-      submission,
-      response,
-      username: pending.username,
-      redirectTo: pending.redirectTo ?? "",
-      previous: pending,
-    });
-  } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
-        "signInStateExpired"
-    ) {
-      return signInStateExpired(context, pending.redirectTo);
-    }
-    return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
-  }
+  return respondToChallenge({
+    context,
+    submission,
+    pending,
+    responses: { [key]: submission.value.confirmation_code },
+  });
 }
 
 export default function ConfirmSignInPage() {

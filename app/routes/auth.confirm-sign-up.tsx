@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito-error";
 import { mapCognitoError } from "~/auth/errors";
 import {
   authT,
@@ -84,7 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ) {
         return toSignIn(context, username, "auth:flash.alreadyConfirmed");
       }
-      return cognitoErrorReply(context, submission, error, "ResendConfirmationCode");
+      return cognitoErrorReply(context, submission, error, "ResendConfirmationCode", username);
     }
   }
 
@@ -118,7 +118,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ) {
       return toSignIn(context, username, "auth:flash.alreadyConfirmed");
     }
-    return cognitoErrorReply(context, submission, error, "ConfirmSignUp");
+    return cognitoErrorReply(context, submission, error, "ConfirmSignUp", username);
   }
 }
 

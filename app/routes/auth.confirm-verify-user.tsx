@@ -52,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       submission.value.confirmation_code,
     );
   } catch (error) {
-    return cognitoErrorReply(context, submission, error, "VerifyUserAttribute");
+    return cognitoErrorReply(context, submission, error, "VerifyUserAttribute", customer.email);
   }
   setFlash(context, { kind: "success", key: "auth:flash.contactVerified" });
   return redirect(redirectTo, { status: 303 });

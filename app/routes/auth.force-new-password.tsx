@@ -3,16 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
-import { mapCognitoError } from "~/auth/errors";
-import {
-  authT,
-  cognitoErrorReply,
-  continueSignIn,
-  invalidReply,
-  rateLimited,
-  signInStateExpired,
-} from "~/auth/flow.server";
+import { requirePending, respondToChallenge } from "~/auth/challenge.server";
+import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import {
   forceNewPasswordSchema,
   requiredAttributeLabel,
@@ -20,7 +12,6 @@ import {
   requiredAttributesOf,
   type Translate,
 } from "~/auth/schemas";
-import { readPending } from "~/auth/session.server";
 import { authPath, CHALLENGE } from "~/auth/steps";
 import {
   AuthCard,
@@ -37,11 +28,7 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 function pendingChallenge(context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context);
-  if (pending?.challengeName !== CHALLENGE.newPassword || !pending.session) {
-    throw signInStateExpired(context);
-  }
-  return { ...pending, session: pending.session };
+  return requirePending(context, (pending) => pending.challengeName === CHALLENGE.newPassword);
 }
 
 export function loader({ context }: LoaderFunctionArgs) {
@@ -68,37 +55,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return invalidReply(submission, { hideFields });
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
-  const responses: Record<string, string> = {
-    USERNAME: pending.userIdForSrp ?? pending.username,
-    NEW_PASSWORD: submission.value.password,
-  };
+  const responses: Record<string, string> = { NEW_PASSWORD: submission.value.password };
   for (const name of attributes) {
     responses[requiredAttributeResponseKey(name)] = submission.value[name];
   }
-  try {
-    const response = await context.identity.client.respondToChallenge({
-      challengeName: CHALLENGE.newPassword,
-      session: pending.session,
-      responses,
-    });
-    return await continueSignIn({
-      context,
-      submission,
-      response,
-      username: pending.username,
-      redirectTo: pending.redirectTo ?? "",
-      previous: pending,
-    });
-  } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
-        "signInStateExpired"
-    ) {
-      return signInStateExpired(context, pending.redirectTo);
-    }
-    return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
-  }
+  return respondToChallenge({ context, submission, pending, responses });
 }
 
 export default function ForceNewPasswordPage() {

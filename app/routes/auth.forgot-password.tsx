@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito-error";
 import { answersAsCodeSent } from "~/auth/errors";
 import {
   authT,
@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await context.identity.client.forgotPassword(username);
   } catch (error) {
     if (!isCognitoError(error) || !answersAsCodeSent(error.code, error.message)) {
-      return cognitoErrorReply(context, submission, error, "ForgotPassword");
+      return cognitoErrorReply(context, submission, error, "ForgotPassword", username);
     }
   }
   // The same answer for every address: the one typed, masked, whether it has an account or not.

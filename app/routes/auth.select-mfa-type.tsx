@@ -4,18 +4,10 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import * as z from "zod";
-import { isCognitoError } from "~/auth/cognito.server";
-import { mapCognitoError } from "~/auth/errors";
-import {
-  authT,
-  cognitoErrorReply,
-  continueSignIn,
-  invalidReply,
-  rateLimited,
-  signInStateExpired,
-} from "~/auth/flow.server";
+import { challengeErrorReply, requirePending, respondToChallenge } from "~/auth/challenge.server";
+import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { selectMfaTypeSchema, type Translate } from "~/auth/schemas";
-import { readPending, setPending } from "~/auth/session.server";
+import { setPending } from "~/auth/session.server";
 import {
   authPath,
   CHALLENGE,
@@ -37,23 +29,18 @@ export { headers } from "~/lib/route-headers";
  * (SELECT_MFA_TYPE) and choosing which MFA to set up (MFA_SETUP offering more than one).
  */
 function pendingChoice(context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context);
-  if (!pending?.session) throw signInStateExpired(context);
-  if (pending.challengeName === CHALLENGE.selection) {
-    return {
-      pending: { ...pending, session: pending.session },
-      purpose: "select" as const,
-      types: parseMfaTypes(pending.parameters?.MFAS_CAN_CHOOSE),
-    };
-  }
-  if (pending.challengeName === CHALLENGE.setup) {
-    return {
-      pending: { ...pending, session: pending.session },
-      purpose: "setup" as const,
-      types: setupMfaTypes(pending.parameters),
-    };
-  }
-  throw signInStateExpired(context);
+  const pending = requirePending(
+    context,
+    ({ challengeName }) =>
+      challengeName === CHALLENGE.selection || challengeName === CHALLENGE.setup,
+  );
+  return pending.challengeName === CHALLENGE.selection
+    ? {
+        pending,
+        purpose: "select" as const,
+        types: parseMfaTypes(pending.parameters?.MFAS_CAN_CHOOSE),
+      }
+    : { pending, purpose: "setup" as const, types: setupMfaTypes(pending.parameters) };
 }
 
 function schemaFor(t: Translate, types: MfaType[]) {
@@ -78,51 +65,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const choice = submission.value.mfa_type;
-  const { client } = context.identity;
-  try {
-    if (purpose === "select") {
-      const response = await client.respondToChallenge({
-        challengeName: CHALLENGE.selection,
-        session: pending.session,
-        responses: {
-          USERNAME: pending.userIdForSrp ?? pending.username,
-          ANSWER: CHALLENGE_BY_MFA_TYPE[choice],
-        },
-      });
-      return await continueSignIn({
-        context,
-        submission,
-        response,
-        username: pending.username,
-        redirectTo: pending.redirectTo ?? "",
-        previous: pending,
-      });
-    }
-    if (choice === "TOTP") {
-      const associated = await client.associateSoftwareToken({ session: pending.session });
-      const { expiresAt: _expires, ...rest } = pending;
-      setPending(context, {
-        ...rest,
-        totpSecret: associated.SecretCode,
-        session: associated.Session ?? pending.session,
-      });
-      return redirect(authPath("setup-totp"), { status: 303 });
-    }
-    return redirect(authPath("setup-email"), { status: 303 });
-  } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
-        "signInStateExpired"
-    ) {
-      return signInStateExpired(context, pending.redirectTo);
-    }
-    return cognitoErrorReply(
+  if (purpose === "select") {
+    return respondToChallenge({
       context,
       submission,
-      error,
-      purpose === "select" ? "RespondToAuthChallenge" : "AssociateSoftwareToken",
-    );
+      pending,
+      responses: { ANSWER: CHALLENGE_BY_MFA_TYPE[choice] },
+    });
+  }
+  if (choice !== "TOTP") return redirect(authPath("setup-email"), { status: 303 });
+  try {
+    const associated = await context.identity.client.associateSoftwareToken({
+      session: pending.session,
+    });
+    const { expiresAt: _expires, ...rest } = pending;
+    setPending(context, {
+      ...rest,
+      totpSecret: associated.SecretCode,
+      session: associated.Session ?? pending.session,
+    });
+    return redirect(authPath("setup-totp"), { status: 303 });
+  } catch (error) {
+    return challengeErrorReply(context, submission, error, "AssociateSoftwareToken", pending);
   }
 }
 

@@ -3,18 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
-import { mapCognitoError } from "~/auth/errors";
-import {
-  authT,
-  cognitoErrorReply,
-  continueSignIn,
-  invalidReply,
-  rateLimited,
-  signInStateExpired,
-} from "~/auth/flow.server";
+import { requirePending, respondToChallenge } from "~/auth/challenge.server";
+import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { setupEmailSchema, type Translate } from "~/auth/schemas";
-import { readPending } from "~/auth/session.server";
 import { authPath, CHALLENGE, setupMfaTypes } from "~/auth/steps";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
 import { titleMeta } from "~/lib/meta";
@@ -24,15 +15,12 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 function pendingSetup(context: LoaderFunctionArgs["context"]) {
-  const pending = readPending(context);
-  if (
-    pending?.challengeName !== CHALLENGE.setup ||
-    !pending.session ||
-    !setupMfaTypes(pending.parameters).includes("EMAIL")
-  ) {
-    throw signInStateExpired(context);
-  }
-  return { ...pending, session: pending.session };
+  return requirePending(
+    context,
+    (pending) =>
+      pending.challengeName === CHALLENGE.setup &&
+      setupMfaTypes(pending.parameters).includes("EMAIL"),
+  );
 }
 
 export function loader({ context }: LoaderFunctionArgs) {
@@ -47,34 +35,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return invalidReply(submission);
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
-  try {
-    // Cognito sends a code to this address and answers with the EMAIL_OTP challenge.
-    const response = await context.identity.client.respondToChallenge({
-      challengeName: CHALLENGE.setup,
-      session: pending.session,
-      responses: {
-        USERNAME: pending.userIdForSrp ?? pending.username,
-        EMAIL: submission.value.email,
-      },
-    });
-    return await continueSignIn({
-      context,
-      submission,
-      response,
-      username: pending.username,
-      redirectTo: pending.redirectTo ?? "",
-      previous: pending,
-    });
-  } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "RespondToAuthChallenge").key ===
-        "signInStateExpired"
-    ) {
-      return signInStateExpired(context, pending.redirectTo);
-    }
-    return cognitoErrorReply(context, submission, error, "RespondToAuthChallenge");
-  }
+  // Cognito sends a code to this address and answers with the EMAIL_OTP challenge.
+  return respondToChallenge({
+    context,
+    submission,
+    pending,
+    responses: { EMAIL: submission.value.email },
+  });
 }
 
 export default function SetupEmailPage() {

@@ -4,16 +4,18 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
-import { mapCognitoError } from "~/auth/errors";
+import {
+  challengeErrorReply,
+  requirePending,
+  respondToChallenge,
+  type PendingChallenge,
+} from "~/auth/challenge.server";
 import {
   authT,
   cognitoErrorReply,
-  continueSignIn,
   errorReply,
   invalidReply,
   rateLimited,
-  signInStateExpired,
 } from "~/auth/flow.server";
 import { QR_SIZE_PX, totpUri } from "~/auth/qr";
 import { qrDataUrl } from "~/auth/qr.server";
@@ -40,14 +42,7 @@ export { headers } from "~/lib/route-headers";
 const DEVICE_NAME = "Conecta Móvil";
 
 type Mode =
-  | {
-      kind: "sign-in";
-      username: string;
-      secret: string;
-      session: string;
-      redirectTo?: string;
-      userIdForSrp?: string;
-    }
+  | { kind: "sign-in"; username: string; secret: string; pending: PendingChallenge }
   | { kind: "account"; sub: string; username: string; secret: string | null; accessToken: string };
 
 /**
@@ -55,17 +50,9 @@ type Mode =
  * signed-in customer adding an authenticator app from the account overview.
  */
 function resolveMode(request: Request, context: LoaderFunctionArgs["context"]): Mode {
-  const pending = readPending(context);
-  if (pending?.challengeName === CHALLENGE.setup) {
-    if (!pending.totpSecret || !pending.session) throw signInStateExpired(context);
-    return {
-      kind: "sign-in",
-      username: pending.username,
-      secret: pending.totpSecret,
-      session: pending.session,
-      redirectTo: pending.redirectTo,
-      userIdForSrp: pending.userIdForSrp,
-    };
+  if (readPending(context)?.challengeName === CHALLENGE.setup) {
+    const pending = requirePending(context, (setup) => Boolean(setup.totpSecret));
+    return { kind: "sign-in", username: pending.username, secret: pending.totpSecret!, pending };
   }
   const { customer, accessToken } = requireCustomer(context, request);
   const secret = readAccountTotpSetup(context, customer.sub);
@@ -100,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       startAccountTotpSetup(context, mode.sub, SecretCode);
       return redirect(authPath("setup-totp"), { status: 303 });
     } catch (error) {
-      return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken");
+      return cognitoErrorReply(context, submission, error, "AssociateSoftwareToken", mode.username);
     }
   }
 
@@ -119,38 +106,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
         SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
       });
     } catch (error) {
-      return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
+      return cognitoErrorReply(context, submission, error, "VerifySoftwareToken", mode.username);
     }
     clearAccountTotpSetup(context);
     setFlash(context, { kind: "success", key: "auth:flash.totpEnabled" });
     return redirect("/my-account", { status: 303 });
   }
 
+  const { pending } = mode;
+  let session: string;
   try {
-    const verified = await client.verifySoftwareToken({ session: mode.session }, code, DEVICE_NAME);
+    const verified = await client.verifySoftwareToken(
+      { session: pending.session },
+      code,
+      DEVICE_NAME,
+    );
     if (verified.Status && verified.Status !== "SUCCESS")
       return errorReply(submission, "invalidCode", 400);
-    const response = await client.respondToChallenge({
-      challengeName: CHALLENGE.setup,
-      session: verified.Session ?? mode.session,
-      responses: { USERNAME: mode.userIdForSrp ?? mode.username },
-    });
-    return await continueSignIn({
-      context,
-      submission,
-      response,
-      username: mode.username,
-      redirectTo: mode.redirectTo ?? "",
-    });
+    session = verified.Session ?? pending.session;
   } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "VerifySoftwareToken").key === "signInStateExpired"
-    ) {
-      return signInStateExpired(context, mode.redirectTo);
-    }
-    return cognitoErrorReply(context, submission, error, "VerifySoftwareToken");
+    return challengeErrorReply(context, submission, error, "VerifySoftwareToken", pending);
   }
+  return respondToChallenge({ context, submission, pending, session, responses: {} });
 }
 
 function CopySecret({ secret }: { secret: string }) {

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito.server";
+import { isCognitoError } from "~/auth/cognito-error";
 import {
   authT,
   cognitoErrorReply,
@@ -112,10 +112,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         setFlash(context, { kind: "info", key: "auth:flash.passwordResetRequired" });
         return redirect(authPath("confirm-reset-password"), { status: 303 });
       } catch (resetError) {
-        return cognitoErrorReply(context, submission, resetError, "ForgotPassword");
+        return cognitoErrorReply(context, submission, resetError, "ForgotPassword", username);
       }
     }
-    return cognitoErrorReply(context, submission, error, "InitiateAuth");
+    return cognitoErrorReply(context, submission, error, "InitiateAuth", username);
   }
 }
 

@@ -116,7 +116,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     setFlash(context, { kind: "success", key: "auth:flash.signUpCodeSent" });
     return redirect(authPath(next.view), { status: 303 });
   } catch (error) {
-    return cognitoErrorReply(context, submission, error, "SignUp");
+    return cognitoErrorReply(context, submission, error, "SignUp", username);
   }
 }
 

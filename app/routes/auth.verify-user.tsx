@@ -60,7 +60,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     await context.identity.client.getUserAttributeVerificationCode(accessToken, attribute);
   } catch (error) {
-    return cognitoErrorReply(context, submission, error, "GetUserAttributeVerificationCode");
+    return cognitoErrorReply(
+      context,
+      submission,
+      error,
+      "GetUserAttributeVerificationCode",
+      customer.email,
+    );
   }
   const query = new URLSearchParams({ attr: attribute, redirectTo: target(request) });
   setFlash(context, { kind: "success", key: "auth:flash.verificationCodeSent" });
