@@ -13,6 +13,7 @@ import {
   startSession,
   type PendingSignIn,
 } from "./session.server";
+import type { SessionTokens } from "./tokens";
 import {
   afterSignInView,
   authPath,
@@ -231,6 +232,18 @@ export async function finishSignIn(
     authFlowType: context.identity.client.authFlow,
   });
   if (!tokens) return errorReply(submission, "noSessionAfterSignIn", 400);
+  return completeSignIn(context, { tokens, username, redirectTo });
+}
+
+/**
+ * The session starts: shared by every way of signing in (password, social), so the
+ * verify-contact step and the welcome message are the same whichever way the customer came.
+ */
+export async function completeSignIn(
+  context: AppLoadContext,
+  input: { tokens: SessionTokens; username: string; redirectTo: string },
+): Promise<Response> {
+  const { tokens, username, redirectTo } = input;
   let attributes: Record<string, string> | null = null;
   try {
     attributes = attributesRecord(await context.identity.client.getUser(tokens.accessToken));

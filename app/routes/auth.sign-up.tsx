@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
+import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import {
   countryOptions,
@@ -21,6 +22,7 @@ import {
   FieldErrors,
   FormAlert,
   PasswordRules,
+  SocialSignInLinks,
   SubmitButton,
   confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
@@ -48,6 +50,7 @@ export function loader({ context }: LoaderFunctionArgs) {
     policy: context.identity.passwordPolicy,
     // Named on the server only, so the HTML and the hydrated page show the same list.
     countries: countryOptions(),
+    socialProviders: configuredProviders(context),
   };
 }
 
@@ -91,7 +94,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignUpPage() {
   const { t } = useTranslation("auth");
-  const { policy, countries } = useLoaderData<typeof loader>();
+  const { policy, countries, socialProviders } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -167,6 +170,7 @@ export default function SignUpPage() {
           <FormAlert errors={form.errors} />
           <SubmitButton pendingLabel={t("signUp.pending")}>{t("signUp.submit")}</SubmitButton>
         </Form>
+        <SocialSignInLinks providers={socialProviders} />
       </AuthCard>
     </>
   );
