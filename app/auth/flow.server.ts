@@ -232,7 +232,10 @@ export async function finishSignIn(
     authFlowType: context.identity.client.authFlow,
   });
   if (!tokens) return errorReply(submission, "noSessionAfterSignIn", 400);
-  return completeSignIn(context, { tokens, username, redirectTo });
+  // The password was right: this account's failures are forgiven. (A social sign-in forgives
+  // nothing: it proves nothing about the password.)
+  context.identity.rateLimiter.reset(`user:${username.toLowerCase()}`);
+  return completeSignIn(context, { tokens, redirectTo });
 }
 
 /**
@@ -241,16 +244,15 @@ export async function finishSignIn(
  */
 export async function completeSignIn(
   context: AppLoadContext,
-  input: { tokens: SessionTokens; username: string; redirectTo: string },
+  input: { tokens: SessionTokens; redirectTo: string },
 ): Promise<Response> {
-  const { tokens, username, redirectTo } = input;
+  const { tokens, redirectTo } = input;
   let attributes: Record<string, string> | null = null;
   try {
     attributes = attributesRecord(await context.identity.client.getUser(tokens.accessToken));
   } catch {
     // Spec §4: failing to fetch the attributes still completes the sign-in.
   }
-  context.identity.rateLimiter.reset(`user:${username.toLowerCase()}`);
   startSession(context, tokens);
   const target = safeRedirectPath(redirectTo);
   if (afterSignInView(attributes) === "verify-user") {

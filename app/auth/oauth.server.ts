@@ -330,7 +330,7 @@ export async function finishSocialSignIn(
     return redirect(signInWith(redirectTo), { status: 303 });
   }
   log("signed-in");
-  return completeSignIn(context, { tokens, username: email, redirectTo });
+  return completeSignIn(context, { tokens, redirectTo });
 }
 
 /**
