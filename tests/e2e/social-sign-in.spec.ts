@@ -21,8 +21,8 @@ const socialLinks = (page: Page) =>
 let server: ServerProcess;
 let base: string;
 
-test.beforeAll(async ({}, workerInfo) => {
-  const port = freePort(workerInfo.workerIndex);
+test.beforeAll(async () => {
+  const port = freePort(test.info().workerIndex);
   base = `http://localhost:${port}`;
   server = startServer({
     NODE_ENV: "test",
