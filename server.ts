@@ -87,6 +87,17 @@ if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
 const { allowedOrigins } = config;
 
+/**
+ * Other sites a form's answer may lead to: the payment provider's hosted page, and with social
+ * sign-in the hosted domain (sign-out redirects there after the POST, and Chromium applies
+ * `form-action` to a form's redirects). The emulator's stand-in is known once it has started.
+ */
+function formTargets(): readonly string[] {
+  const hosted = config.SOCIAL_PROVIDERS.length > 0 ? services.identity.hostedOrigin() : null;
+  const payments = services.payments.provider.pageOrigins;
+  return hosted ? [...payments, hosted] : payments;
+}
+
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   const requestId = (req.get("x-request-id") ?? "").slice(0, 64) || randomUUID();
@@ -99,7 +110,7 @@ app.use((req, res, next) => {
       nonce,
       isProduction: config.isProduction,
       isDevelopment: config.NODE_ENV === "development",
-      formTargets: services.payments.provider.pageOrigins,
+      formTargets: formTargets(),
     }),
   );
   res.on("finish", () => {

@@ -263,3 +263,89 @@ describe("loadConfig", () => {
     );
   });
 });
+
+describe("social sign-in configuration", () => {
+  const realPool = {
+    COGNITO_USER_POOL_ID: "us-west-2_AbC123",
+    COGNITO_CLIENT_ID: "cliente123",
+  };
+
+  it("is off by default", () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.SOCIAL_PROVIDERS).toEqual([]);
+    expect(config.cognitoDomain).toBeNull();
+  });
+
+  it("reads a comma list of providers, in any case and spacing, once each", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      SOCIAL_PROVIDERS: " Google, facebook,google",
+    });
+    expect(config.SOCIAL_PROVIDERS).toEqual(["google", "facebook"]);
+  });
+
+  it("refuses a provider it does not know, in one line", () => {
+    expect(refusal({ SOCIAL_PROVIDERS: "google,myspace" })).toMatch(
+      /^Invalid configuration: SOCIAL_PROVIDERS\.1: una lista separada por comas de amazon, apple, facebook, google$/,
+    );
+  });
+
+  it("needs the pool's hosted domain with a real pool", () => {
+    expect(refusal({ ...realPool, SOCIAL_PROVIDERS: "google" })).toMatch(
+      /^Invalid configuration: COGNITO_DOMAIN: required when SOCIAL_PROVIDERS is set/,
+    );
+  });
+
+  it("takes the domain as a bare host name or an address, as an origin", () => {
+    for (const domain of [
+      "conecta.auth.us-west-2.amazoncognito.com",
+      "https://conecta.auth.us-west-2.amazoncognito.com/",
+    ]) {
+      const config = loadConfig({
+        DATA_DIR: tempDir(),
+        ...realPool,
+        SOCIAL_PROVIDERS: "apple",
+        COGNITO_DOMAIN: domain,
+      });
+      expect(config.cognitoDomain).toBe("https://conecta.auth.us-west-2.amazoncognito.com");
+    }
+  });
+
+  it("refuses a domain that is not a host name", () => {
+    expect(
+      refusal({ ...realPool, SOCIAL_PROVIDERS: "google", COGNITO_DOMAIN: "https://a.example/x?y" }),
+    ).toMatch(/^Invalid configuration: COGNITO_DOMAIN: un dominio/);
+  });
+
+  it("refuses a domain with the embedded emulator, which serves its own", () => {
+    expect(refusal({ SOCIAL_PROVIDERS: "google", COGNITO_DOMAIN: "auth.example.com" })).toMatch(
+      /^Invalid configuration: COGNITO_DOMAIN: only with a real pool/,
+    );
+  });
+
+  it("requires https in production (http only on localhost)", () => {
+    const production = {
+      ...productionTestEnvironment,
+      ...realPool,
+      ALLOW_EMBEDDED_IDENTITY: "false",
+      SOCIAL_PROVIDERS: "google",
+    };
+    expect(refusal({ ...production, COGNITO_DOMAIN: "http://auth.example.com" })).toMatch(
+      /^Invalid configuration: COGNITO_DOMAIN: must be an https address in production/,
+    );
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), ...production, COGNITO_DOMAIN: "http://localhost:9229" })
+        .cognitoDomain,
+    ).toBe("http://localhost:9229");
+  });
+
+  it("keeps refusing the embedded emulator (and so its hosted stand-in) in production", () => {
+    expect(
+      refusal({
+        ...productionTestEnvironment,
+        ALLOW_EMBEDDED_IDENTITY: "false",
+        SOCIAL_PROVIDERS: "google",
+      }),
+    ).toMatch(/^Refusing to start in production without a real identity pool/);
+  });
+});

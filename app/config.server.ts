@@ -10,6 +10,10 @@ const booleanFlag = z
 
 const optionalUrl = z.url().optional();
 
+/** The social providers Cognito's hosted UI can federate, as SOCIAL_PROVIDERS names them. */
+export const SOCIAL_PROVIDER_IDS = ["amazon", "apple", "facebook", "google"] as const;
+export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
+
 /** Every environment variable the server reads. `.env.example` lists the same names. */
 export const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -104,6 +108,39 @@ export const environmentSchema = z.object({
   COGNITO_ENDPOINT: optionalUrl,
   COGNITO_AUTH_FLOW: z.enum(["USER_SRP_AUTH", "USER_PASSWORD_AUTH"]).optional(),
   COGNITO_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8_000),
+  /**
+   * Social sign-in through Cognito's hosted OAuth endpoints (decision 0069): a comma list of
+   * amazon, apple, facebook, google. Empty (the default): no social sign-in.
+   */
+  SOCIAL_PROVIDERS: z
+    .string()
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(",")
+          .map((entry) => entry.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z.array(
+        z.enum(SOCIAL_PROVIDER_IDS, {
+          error: `una lista separada por comas de ${SOCIAL_PROVIDER_IDS.join(", ")}`,
+        }),
+      ),
+    )
+    .default([]),
+  /**
+   * The pool's hosted domain (auth.example.com or https://auth.example.com): required with a
+   * real pool when SOCIAL_PROVIDERS is set; the embedded emulator serves its own.
+   */
+  COGNITO_DOMAIN: z
+    .string()
+    .regex(
+      /^(https?:\/\/)?[a-z0-9.-]+(:\d+)?\/?$/i,
+      "un dominio, por ejemplo conecta.auth.us-west-2.amazoncognito.com",
+    )
+    .optional(),
   COGNITO_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(8).max(99).default(8),
   COGNITO_PASSWORD_REQUIRE_LOWERCASE: booleanFlag.default(true),
   COGNITO_PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(true),
@@ -152,6 +189,11 @@ export interface Config extends Omit<
   /** "cognito": a configured user pool; "embedded": the cognito-local emulator started by the app. */
   identityMode: "cognito" | "embedded";
   cognitoAuthFlow: "USER_SRP_AUTH" | "USER_PASSWORD_AUTH";
+  /**
+   * The hosted domain's origin (https://…) for social sign-in with a real pool; null when social
+   * sign-in is off or the embedded emulator serves the hosted endpoints itself.
+   */
+  cognitoDomain: string | null;
   /** Absolute path; everything the embedded defaults write lives below it. */
   dataDir: string;
   /** The first secret seals new cookies; every listed secret opens old ones (rotation). */
@@ -180,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(values.DATA_DIR);
   const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);
   const identity = resolveIdentity(values);
+  const cognitoDomain = resolveCognitoDomain(values, identity.identityMode, isProduction);
   requireStripeKeys(values);
   requireEs2PlusSettings(values);
   const testDoubles: TestDouble[] = [
@@ -199,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     DATA_DIR: _dir,
     HOST: host,
     TRUST_PROXY: trustProxy,
+    COGNITO_DOMAIN: _domain,
     ...rest
   } = values;
   const listening = host ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
@@ -208,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...rest,
     ...identity,
+    cognitoDomain,
     isProduction,
     host: listening,
     publicOrigin,
@@ -383,6 +428,40 @@ function resolveIdentity(values: Environment): Pick<Config, "identityMode" | "co
     );
   }
   return { identityMode: "embedded", cognitoAuthFlow: "USER_PASSWORD_AUTH" };
+}
+
+/**
+ * Social sign-in with a real pool needs the pool's hosted domain; the embedded emulator serves
+ * hosted endpoints of its own, so a domain there would point the app at tokens it cannot use.
+ * Like every other address, https in production (http only on localhost).
+ */
+function resolveCognitoDomain(
+  values: Environment,
+  identityMode: Config["identityMode"],
+  isProduction: boolean,
+): string | null {
+  const domain = values.COGNITO_DOMAIN;
+  if (values.SOCIAL_PROVIDERS.length === 0) return null;
+  if (identityMode === "embedded") {
+    if (domain) {
+      throw new ConfigError(
+        "Invalid configuration: COGNITO_DOMAIN: only with a real pool (COGNITO_USER_POOL_ID); the embedded emulator serves its own hosted endpoints",
+      );
+    }
+    return null;
+  }
+  if (!domain) {
+    throw new ConfigError(
+      "Invalid configuration: COGNITO_DOMAIN: required when SOCIAL_PROVIDERS is set with a real pool (the pool's hosted domain, e.g. conecta.auth.us-west-2.amazoncognito.com)",
+    );
+  }
+  const url = new URL(/^https?:\/\//i.test(domain) ? domain : `https://${domain}`);
+  if (isProduction && url.protocol !== "https:" && !LOOPBACK_NAMES.has(url.hostname)) {
+    throw new ConfigError(
+      "Invalid configuration: COGNITO_DOMAIN: must be an https address in production (http only on localhost)",
+    );
+  }
+  return url.origin;
 }
 
 function resolveSessionSecrets(

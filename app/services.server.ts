@@ -23,6 +23,11 @@ import {
   type Session,
 } from "./auth/session.server";
 import type { SessionTokens } from "./auth/tokens";
+import {
+  OAUTH_COOKIE_MAX_AGE_SECONDS,
+  oauthTransactionSchema,
+  type OAuthTransaction,
+} from "./auth/oauth.server";
 import type { Config } from "./config.server";
 import { checkDatabase, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
@@ -83,6 +88,8 @@ export interface Services {
     authPending: SealedCookie<PendingSignIn>;
     /** An authenticator app being added from the account (10 minutes). */
     accountTotpSetup: SealedCookie<AccountTotpSetup>;
+    /** A social sign-in at the provider: state, PKCE verifier, where to go (10 minutes). */
+    authOauth: SealedCookie<OAuthTransaction>;
   };
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
   identity: IdentityService;
@@ -260,6 +267,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         secure,
         maxAgeSeconds: ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
         schema: accountTotpSetupSchema,
+      }),
+      authOauth: createSealedCookie({
+        name: "auth_oauth",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: OAUTH_COOKIE_MAX_AGE_SECONDS,
+        schema: oauthTransactionSchema,
       }),
     },
     identity,

@@ -11,6 +11,11 @@ import {
   type StormDatabase,
   type StormDatabaseClass,
 } from "./emulator-store.server";
+import {
+  startHostedUi,
+  type HostedUiOptions,
+  type HostedUiTokenGenerator,
+} from "./emulator-hosted.server";
 import { decodeJwtPayload } from "./tokens";
 import { generateTotpSecret, matchTotp } from "./totp.server";
 
@@ -60,6 +65,8 @@ export class Outbox {
 
 export interface EmbeddedCognito {
   target: CognitoTarget;
+  /** The hosted sign-in stand-in's origin (emulator-hosted.server.ts), or null when not started. */
+  hostedOrigin: string | null;
   close(): Promise<void>;
 }
 
@@ -196,6 +203,8 @@ export async function startEmbeddedCognito(options: {
   logger: Logger;
   outbox: Outbox;
   passwordPolicy: PasswordPolicy;
+  /** Serve Cognito's hosted OAuth endpoints too (social sign-in), for these app addresses. */
+  hostedUi?: HostedUiOptions;
 }): Promise<EmbeddedCognito> {
   const started = Date.now();
   const modules = await loadModules();
@@ -281,6 +290,16 @@ export async function startEmbeddedCognito(options: {
     .createServer(router, emulatorLogger, { development: false })
     .start({ port: 0, hostname: "127.0.0.1" });
   const { port } = httpServer.address() as AddressInfo;
+  const hosted = options.hostedUi
+    ? await startHostedUi({
+        ...options.hostedUi,
+        cognito,
+        tokenGenerator: services.tokenGenerator as HostedUiTokenGenerator,
+        ctx,
+        clientId: state.clientId,
+        logger: options.logger,
+      })
+    : null;
   options.logger.info(
     {
       endpoint: `http://127.0.0.1:${port}/`,
@@ -292,11 +311,14 @@ export async function startEmbeddedCognito(options: {
 
   return {
     target: { endpoint: `http://127.0.0.1:${port}/`, ...state },
-    close: () =>
-      new Promise<void>((resolve) => {
+    hostedOrigin: hosted?.origin ?? null,
+    close: async () => {
+      await hosted?.close();
+      await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -15,6 +15,7 @@ import {
   startSession,
   type PendingSignIn,
 } from "./session.server";
+import type { SessionTokens } from "./tokens";
 import {
   afterSignInView,
   authPath,
@@ -234,13 +235,27 @@ export async function finishSignIn(
     authFlowType: context.identity.client.authFlow,
   });
   if (!tokens) return errorReply(submission, "noSessionAfterSignIn", 400);
+  // The password was right: this account's failures are forgiven. (A social sign-in forgives
+  // nothing: it proves nothing about the password.)
+  context.identity.rateLimiter.reset(`user:${username.toLowerCase()}`);
+  return completeSignIn(context, { tokens, redirectTo, signedInFlash: input.signedInFlash });
+}
+
+/**
+ * The session starts: shared by every way of signing in (password, social), so the
+ * verify-contact step and the welcome message are the same whichever way the customer came.
+ */
+export async function completeSignIn(
+  context: AppLoadContext,
+  input: { tokens: SessionTokens; redirectTo: string; signedInFlash?: string },
+): Promise<Response> {
+  const { tokens, redirectTo } = input;
   let attributes: Record<string, string> | null = null;
   try {
     attributes = attributesRecord(await context.identity.client.getUser(tokens.accessToken));
   } catch {
     // Spec §4: failing to fetch the attributes still completes the sign-in.
   }
-  context.identity.rateLimiter.reset(`user:${username.toLowerCase()}`);
   startSession(context, tokens);
   const target = safeRedirectPath(redirectTo);
   if (afterSignInView(attributes) === "verify-user") {

@@ -4,6 +4,7 @@ import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./c
 import { Outbox, startEmbeddedCognito } from "./emulator.server";
 import { RateLimiter, type RateLimitRule } from "~/lib/rate-limit";
 import type { PasswordPolicy } from "./schemas";
+import { OAUTH_CALLBACK_PATH, type HostedUi } from "./oauth.server";
 
 /** Everything the auth routes need from the identity service, built once at start. */
 export interface IdentityService {
@@ -21,6 +22,13 @@ export interface IdentityService {
     /** Codes sent by e-mail or SMS to one address (password resets, resent codes). */
     messagesPerAccount: RateLimitRule;
   };
+  /**
+   * Cognito's hosted OAuth endpoints for social sign-in (decision 0069): the pool's domain, or
+   * the emulator's stand-in; null when SOCIAL_PROVIDERS is empty.
+   */
+  hostedUi(): Promise<HostedUi | null>;
+  /** The hosted domain's origin once known (the CSP's form-action for sign-out), or null. */
+  hostedOrigin(): string | null;
   /** Resolves when the service answers (GET /readyz). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -71,6 +79,9 @@ export function createIdentity(
         logger,
       }),
       embeddedTarget: async () => null,
+      hostedUi: async () =>
+        config.cognitoDomain ? { domain: config.cognitoDomain, clientId: target.clientId } : null,
+      hostedOrigin: () => config.cognitoDomain,
       async ready() {
         // The pool's public keys: an unauthenticated GET that proves Cognito and the pool answer.
         const url = new URL(`${target.userPoolId}/.well-known/jwks.json`, target.endpoint);
@@ -96,7 +107,20 @@ export function createIdentity(
     logger,
     outbox,
     passwordPolicy,
+    // The hosted sign-in stand-in, only when social sign-in is configured (off by default).
+    hostedUi:
+      config.SOCIAL_PROVIDERS.length > 0
+        ? {
+            callbackUrls: [`${config.publicOrigin}${OAUTH_CALLBACK_PATH}`],
+            logoutUrls: [`${config.publicOrigin}/`],
+          }
+        : undefined,
   });
+  let hostedOrigin: string | null = null;
+  void emulator.then(
+    (started) => (hostedOrigin = started.hostedOrigin),
+    () => undefined,
+  );
   emulator.catch((error: unknown) =>
     logger.error({ err: error }, "the embedded identity emulator did not start"),
   );
@@ -111,6 +135,13 @@ export function createIdentity(
       logger,
     }),
     embeddedTarget: async () => (await emulator).target,
+    async hostedUi() {
+      const started = await emulator;
+      return started.hostedOrigin
+        ? { domain: started.hostedOrigin, clientId: started.target.clientId }
+        : null;
+    },
+    hostedOrigin: () => hostedOrigin,
     async ready() {
       const { target } = await emulator;
       const response = await fetch(new URL("health", target.endpoint));

@@ -13,6 +13,7 @@ import {
   rateLimited,
   awaitSignUpCode,
 } from "~/auth/flow.server";
+import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { signInSchema, type Translate } from "~/auth/schemas";
 import { getCustomer, readPending, setPending } from "~/auth/session.server";
@@ -23,6 +24,7 @@ import {
   Field,
   FormAlert,
   HiddenRedirect,
+  SocialSignInLinks,
   SubmitButton,
 } from "~/components/auth/form-parts";
 import { setFlash } from "~/lib/flash.server";
@@ -51,6 +53,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
     // The email of a sign-up just confirmed (or a reset just finished), to save typing it again.
     username: readPending(context)?.username ?? "",
     signUpEnabled: context.config.SIGN_UP_ENABLED,
+    socialProviders: configuredProviders(context),
   };
 }
 
@@ -121,7 +124,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignInPage() {
   const { t } = useTranslation("auth");
-  const { redirectTo, username, signUpEnabled } = useLoaderData<typeof loader>();
+  const { redirectTo, username, signUpEnabled, socialProviders } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -156,6 +159,7 @@ export default function SignInPage() {
             {t("signIn.forgotPassword")}
           </Link>
         </p>
+        <SocialSignInLinks providers={socialProviders} redirectTo={redirectTo} />
       </AuthCard>
     </>
   );

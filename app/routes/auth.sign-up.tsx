@@ -12,6 +12,7 @@ import {
   rateLimited,
   toSignInAfterConfirmation,
 } from "~/auth/flow.server";
+import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import {
   countryOptions,
@@ -30,6 +31,7 @@ import {
   FormAlert,
   HiddenRedirect,
   PasswordRules,
+  SocialSignInLinks,
   SubmitButton,
   confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
@@ -60,6 +62,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
     policy: context.identity.passwordPolicy,
     // Named on the server only, so the HTML and the hydrated page show the same list.
     countries: countryOptions(),
+    socialProviders: configuredProviders(context),
   };
 }
 
@@ -122,7 +125,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignUpPage() {
   const { t } = useTranslation("auth");
-  const { policy, countries, redirectTo } = useLoaderData<typeof loader>();
+  const { policy, countries, redirectTo, socialProviders } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -199,6 +202,7 @@ export default function SignUpPage() {
           <FormAlert errors={form.errors} />
           <SubmitButton pendingLabel={t("signUp.pending")}>{t("signUp.submit")}</SubmitButton>
         </Form>
+        <SocialSignInLinks providers={socialProviders} redirectTo={redirectTo} />
       </AuthCard>
     </>
   );

@@ -4,6 +4,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CONFIRM_MATCH_MIN_LENGTH, type PasswordPolicy } from "~/auth/schemas";
+import type { SocialProviderId } from "~/config.server";
 
 /** True while this page's form is being sent (JavaScript only; without it the browser shows progress). */
 export function useSubmitting(): boolean {
@@ -162,6 +163,14 @@ export function FieldErrors({ meta }: { meta: FieldMetadata<unknown> }) {
   );
 }
 
+/** The auth forms' two button looks; links that act as buttons (social sign-in) use them too. */
+export const BUTTON_CLASSES = {
+  primary:
+    "w-full rounded bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:cursor-not-allowed disabled:bg-slate-500",
+  secondary:
+    "w-full rounded border border-primary px-4 py-2.5 font-semibold text-primary-dark hover:bg-primary-soft disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-600",
+} as const;
+
 export function SubmitButton({
   children,
   pendingLabel,
@@ -188,14 +197,46 @@ export function SubmitButton({
       value={value}
       disabled={disabled || submitting}
       aria-disabled={disabled || submitting || undefined}
-      className={
-        variant === "primary"
-          ? "w-full rounded bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:cursor-not-allowed disabled:bg-slate-500"
-          : "w-full rounded border border-primary px-4 py-2.5 font-semibold text-primary-dark hover:bg-primary-soft disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-600"
-      }
+      className={BUTTON_CLASSES[variant]}
     >
       {mine && pendingLabel ? pendingLabel : children}
     </button>
+  );
+}
+
+/**
+ * Sign-in with a social provider, one per configured provider (SOCIAL_PROVIDERS), under a
+ * divider. Plain links, not Remix's: each leaves the site for the hosted page, and works without
+ * JavaScript. Nothing is rendered when social sign-in is off.
+ */
+export function SocialSignInLinks({
+  providers,
+  redirectTo,
+}: {
+  providers: readonly SocialProviderId[];
+  redirectTo?: string;
+}) {
+  const { t } = useTranslation("auth");
+  if (providers.length === 0) return null;
+  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
+  return (
+    <nav aria-label={t("social.listLabel")} className="mt-6">
+      <p className="mb-4 flex items-center gap-3 text-sm text-slate-700 before:h-px before:flex-1 before:bg-slate-300 after:h-px after:flex-1 after:bg-slate-300">
+        {t("social.divider")}
+      </p>
+      <ul className="space-y-3">
+        {providers.map((provider) => (
+          <li key={provider}>
+            <a
+              href={`/auth/oauth/${provider}${query}`}
+              className={`block text-center ${BUTTON_CLASSES.secondary}`}
+            >
+              {t(`social.providers.${provider}`)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
