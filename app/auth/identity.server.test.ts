@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from "~/config.server";
 import { RateLimiter } from "~/lib/rate-limit";
 import { isCognitoError } from "./cognito-error";
 import { createIdentity, type IdentityService } from "./identity.server";
-import { totpCode } from "./totp.server";
+import { totpCode } from "./emulator/totp.server";
 
 const logger = pino({ level: "silent" });
 const started: IdentityService[] = [];

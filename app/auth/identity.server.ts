@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./cognito.server";
-import { Outbox, startEmbeddedCognito } from "./emulator.server";
+import { Outbox, startEmbeddedCognito } from "./emulator/emulator.server";
 import { RateLimiter, type RateLimitRule } from "~/lib/rate-limit";
 import type { PasswordPolicy } from "./schemas";
 import { OAUTH_CALLBACK_PATH, type HostedUi } from "./oauth.server";

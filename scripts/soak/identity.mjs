@@ -6,7 +6,7 @@ import path from "node:path";
 
 /**
  * Several calls at once, as an operator's script would make them: the emulator's pool file must
- * take overlapping changes (app/auth/emulator-store.server.ts), and the measured run restarts the
+ * take overlapping changes (app/auth/emulator/store.server.ts), and the measured run restarts the
  * server on this DATA_DIR and must find every account on disk.
  */
 const CREATE_CONCURRENCY = 8;

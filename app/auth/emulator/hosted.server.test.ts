@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCognitoClient } from "./cognito.server";
-import { federatedUsername, s256Matches } from "./emulator-hosted.server";
+import { createCognitoClient } from "../cognito.server";
+import { federatedUsername, s256Matches } from "./hosted.server";
 import { Outbox, startEmbeddedCognito, type EmbeddedCognito } from "./emulator.server";
-import { createPkcePair, createState, s256 } from "./oauth.server";
-import { decodeJwtPayload } from "./tokens";
+import { createPkcePair, createState, s256 } from "../oauth.server";
+import { decodeJwtPayload } from "../tokens";
 
 const APP = "http://localhost:3999";
 const CALLBACK = `${APP}/auth/oauth/callback`;

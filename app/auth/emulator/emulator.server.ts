@@ -4,19 +4,15 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Logger } from "pino";
-import type { CognitoTarget } from "./cognito.server";
-import type { PasswordPolicy } from "./schemas";
+import type { CognitoTarget } from "../cognito.server";
+import type { PasswordPolicy } from "../schemas";
 import {
   createSerialDataStoreFactory,
   type StormDatabase,
   type StormDatabaseClass,
-} from "./emulator-store.server";
-import {
-  startHostedUi,
-  type HostedUiOptions,
-  type HostedUiTokenGenerator,
-} from "./emulator-hosted.server";
-import { decodeJwtPayload } from "./tokens";
+} from "./store.server";
+import { startHostedUi, type HostedUiOptions, type HostedUiTokenGenerator } from "./hosted.server";
+import { decodeJwtPayload } from "../tokens";
 import { generateTotpSecret, matchTotp } from "./totp.server";
 
 /**
@@ -65,7 +61,7 @@ export class Outbox {
 
 export interface EmbeddedCognito {
   target: CognitoTarget;
-  /** The hosted sign-in stand-in's origin (emulator-hosted.server.ts), or null when not started. */
+  /** The hosted sign-in stand-in's origin (hosted.server.ts), or null when not started. */
   hostedOrigin: string | null;
   close(): Promise<void>;
 }

@@ -3,11 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import StormDB from "stormdb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createSerialDataStoreFactory,
-  JsonFileEngine,
-  type StormDatabase,
-} from "./emulator-store.server";
+import { createSerialDataStoreFactory, JsonFileEngine, type StormDatabase } from "./store.server";
 
 let directory: string;
 beforeEach(() => {
