@@ -1,7 +1,7 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { isCognitoError } from "~/auth/cognito-error";
 import { answersAsCodeSent } from "~/auth/errors";
@@ -23,6 +23,7 @@ import { authPath, resetPasswordNextStep } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import {
   AuthCard,
+  BackToSignIn,
   Field,
   FormAlert,
   PasswordRules,
@@ -174,11 +175,7 @@ export default function ConfirmResetPasswordPage() {
           </SubmitButton>
         </div>
       </Form>
-      <p className="mt-4 text-center">
-        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
-          {t("common.backToSignIn")}
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

@@ -1,14 +1,20 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { confirmSignInSchema, type Translate } from "~/auth/schemas";
-import { authPath, challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
+import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
-import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import {
+  AuthCard,
+  BackToSignIn,
+  Field,
+  FormAlert,
+  SubmitButton,
+} from "~/components/auth/form-parts";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -96,11 +102,7 @@ export default function ConfirmSignInPage() {
           {t("confirmSignIn.submit")}
         </SubmitButton>
       </Form>
-      <p className="mt-4 text-center">
-        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
-          {t("common.backToSignIn")}
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

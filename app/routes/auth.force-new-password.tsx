@@ -1,7 +1,7 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
@@ -12,9 +12,10 @@ import {
   requiredAttributesOf,
   type Translate,
 } from "~/auth/schemas";
-import { authPath, CHALLENGE } from "~/auth/steps";
+import { CHALLENGE } from "~/auth/steps";
 import {
   AuthCard,
+  BackToSignIn,
   Field,
   FormAlert,
   PasswordRules,
@@ -111,11 +112,7 @@ export default function ForceNewPasswordPage() {
           {t("forceNewPassword.submit")}
         </SubmitButton>
       </Form>
-      <p className="mt-4 text-center">
-        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
-          {t("common.backToSignIn")}
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

@@ -1,7 +1,7 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { isCognitoError } from "~/auth/cognito-error";
 import { answersAsCodeSent } from "~/auth/errors";
@@ -15,7 +15,13 @@ import {
 import { usernameOnlySchema, type Translate } from "~/auth/schemas";
 import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
-import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import {
+  AuthCard,
+  BackToSignIn,
+  Field,
+  FormAlert,
+  SubmitButton,
+} from "~/components/auth/form-parts";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -77,11 +83,7 @@ export default function ForgotPasswordPage() {
           {t("forgotPassword.submit")}
         </SubmitButton>
       </Form>
-      <p className="mt-4 text-center">
-        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
-          {t("common.backToSignIn")}
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

@@ -1,7 +1,7 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import * as z from "zod";
 import { challengeErrorReply, requirePending, respondToChallenge } from "~/auth/challenge.server";
@@ -16,7 +16,7 @@ import {
   setupMfaTypes,
   type MfaType,
 } from "~/auth/steps";
-import { AuthCard, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { AuthCard, BackToSignIn, FormAlert, SubmitButton } from "~/components/auth/form-parts";
 import { RadioGroup } from "~/components/auth/radio-group";
 import { titleMeta } from "~/lib/meta";
 
@@ -121,11 +121,7 @@ export default function SelectMfaTypePage() {
           {t("selectMfaType.submit")}
         </SubmitButton>
       </Form>
-      <p className="mt-4 text-center">
-        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
-          {t("common.backToSignIn")}
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

@@ -1,13 +1,19 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { setupEmailSchema, type Translate } from "~/auth/schemas";
-import { authPath, CHALLENGE, setupMfaTypes } from "~/auth/steps";
-import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { CHALLENGE, setupMfaTypes } from "~/auth/steps";
+import {
+  AuthCard,
+  BackToSignIn,
+  Field,
+  FormAlert,
+  SubmitButton,
+} from "~/components/auth/form-parts";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -63,11 +69,7 @@ export default function SetupEmailPage() {
         <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("setupEmail.pending")}>{t("setupEmail.submit")}</SubmitButton>
       </Form>
-      <p className="mt-4 text-center">
-        <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
-          {t("common.backToSignIn")}
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

@@ -1,6 +1,7 @@
 import { getInputProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
 import { Link, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent, type ReactNode } from "react";
+import { authPath } from "~/auth/steps";
 import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CONFIRM_MATCH_MIN_LENGTH, type PasswordPolicy } from "~/auth/schemas";
@@ -280,4 +281,16 @@ export function confirmMatchWhileTyping(form: Pick<FormMetadata, "validate">) {
       form.validate({ name: "confirm_password" });
     }
   };
+}
+
+/** The way out of a sign-in step, under its form. */
+export function BackToSignIn() {
+  const { t } = useTranslation("auth");
+  return (
+    <p className="mt-4 text-center">
+      <Link to={authPath("sign-in")} className="font-medium text-secondary underline">
+        {t("common.backToSignIn")}
+      </Link>
+    </p>
+  );
 }
