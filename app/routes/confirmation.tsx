@@ -16,8 +16,8 @@ import { confirmationPath } from "~/checkout/paths";
 import { customerOwnsOrder, findOrder } from "~/checkout/orders.server";
 import { EsimActivations } from "~/components/commerce/esim-activations";
 import { esimView } from "~/esim/esim-view.server";
-import { PayForm } from "~/components/payments/pay-form";
-import { PaymentInstructions } from "~/components/payments/payment-instructions";
+import { PendingPayment } from "~/components/payments/pending-payment";
+import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { paymentView } from "~/payments/payment-view.server";
@@ -92,12 +92,11 @@ export default function ConfirmationPage() {
   const { order, payment, voucherHours, esim } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("commerce");
-  const paid = order.status === "paid";
-  const cancelled = order.status === "cancelled";
-  const pending = order.status === "pending_payment";
-  const declined = pending && payment?.status === "declined";
-  const instructions = pending ? (payment?.instructions ?? null) : null;
-  const statusKey = declined ? "declined" : paid && order.shipment ? "shipped" : order.status;
+  const { paid, cancelled, pending, declined, instructions, statusKey, statusTone } = paymentState(
+    order.status,
+    payment,
+  );
+  const shownStatus = paid && order.shipment ? "shipped" : statusKey;
   const { delivery } = order;
 
   return (
@@ -123,11 +122,8 @@ export default function ConfirmationPage() {
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-4">
           <dt className="text-sm font-medium text-slate-700">{t("confirmation.status")}</dt>
-          <dd
-            className={`text-2xl font-extrabold ${paid ? "text-primary-dark" : declined || cancelled ? "text-error" : "text-slate-900"}`}
-            data-testid="order-status"
-          >
-            {t(`confirmation.statuses.${statusKey}`)}
+          <dd className={`text-2xl font-extrabold ${statusTone}`} data-testid="order-status">
+            {t(`confirmation.statuses.${shownStatus}`)}
           </dd>
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-4">
@@ -140,40 +136,18 @@ export default function ConfirmationPage() {
         </div>
       </dl>
 
-      {declined ? (
-        <section
-          role="alert"
-          className="mb-8 rounded border-l-4 border-error bg-error-soft px-4 py-4 text-error"
-          data-testid="payment-declined"
-        >
-          <p className="font-semibold">
-            {t("confirmation.declinedLead", {
-              reason: t(`payment.declineReasons.${payment?.declineReason ?? "card_declined"}`),
-            })}
-          </p>
-          <p className="mt-1 text-slate-900">
-            {t("confirmation.declinedKept", { folio: order.folio })}
-          </p>
-        </section>
-      ) : null}
-
-      {instructions ? (
-        <PaymentInstructions instructions={instructions} amount={order.total} />
-      ) : null}
-
       {pending ? (
-        <PayForm
+        <PendingPayment
+          messages="commerce:confirmation"
+          folio={order.folio}
+          amount={order.total}
           payment={payment}
+          declined={declined}
+          instructions={instructions}
           voucherHours={voucherHours}
           lastResult={lastResult}
-          submitLabel={
-            declined
-              ? t("confirmation.retry")
-              : payment?.checkoutUrl
-                ? t("confirmation.payNow")
-                : t("confirmation.pay")
-          }
-          refreshTo={declined ? null : confirmationPath(order.ref)}
+          refreshTo={confirmationPath(order.ref)}
+          declinedTestId="payment-declined"
         />
       ) : null}
 

@@ -10,9 +10,9 @@ import { titleMeta } from "~/lib/meta";
 import { findTopupAmount, formatData } from "~/topup/amounts";
 import { addDays, formatDate, formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "~/topup/phone";
-import { PayForm } from "~/components/payments/pay-form";
+import { PendingPayment } from "~/components/payments/pending-payment";
+import { paymentState } from "~/payments/payment-state";
 import { receiptPath, TOPUP_PATH } from "~/topup/paths";
-import { PaymentInstructions } from "~/components/payments/payment-instructions";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { paymentView } from "~/payments/payment-view.server";
 import { findTopup, payTopup, TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
@@ -89,12 +89,10 @@ export default function TopupReceiptPage() {
   const { receipt, payment, voucherHours } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("topup");
-  const paid = receipt.status === "paid";
-  const cancelled = receipt.status === "cancelled";
-  const pending = receipt.status === "pending_payment";
-  const declined = pending && payment?.status === "declined";
-  const instructions = pending ? (payment?.instructions ?? null) : null;
-  const statusKey = declined ? "declined" : receipt.status;
+  const { paid, cancelled, pending, declined, instructions, statusKey, statusTone } = paymentState(
+    receipt.status,
+    payment,
+  );
   const fact = (label: string, value: string, testId: string, tone = "text-slate-900") => (
     <div className="rounded-lg border border-slate-200 bg-white p-4">
       <dt className="text-sm font-medium text-slate-700">{label}</dt>
@@ -123,12 +121,7 @@ export default function TopupReceiptPage() {
         {fact(t("receipt.line"), receipt.maskedLine, "topup-line")}
         {fact(t("receipt.amount"), formatMoney(receipt.amount), "topup-amount")}
         {fact(t("receipt.date"), receipt.date, "topup-date")}
-        {fact(
-          t("receipt.status"),
-          t(`receipt.statuses.${statusKey}`),
-          "topup-status",
-          paid ? "text-primary-dark" : declined || cancelled ? "text-error" : "text-slate-900",
-        )}
+        {fact(t("receipt.status"), t(`receipt.statuses.${statusKey}`), "topup-status", statusTone)}
       </dl>
 
       {receipt.offer ? (
@@ -159,42 +152,18 @@ export default function TopupReceiptPage() {
         </p>
       ) : null}
 
-      {declined ? (
-        <section
-          role="alert"
-          className="mb-8 rounded border-l-4 border-error bg-error-soft px-4 py-4 text-error"
-          data-testid="topup-declined"
-        >
-          <p className="font-semibold">
-            {t("receipt.declinedLead", {
-              reason: t(
-                `commerce:payment.declineReasons.${payment?.declineReason ?? "card_declined"}`,
-              ),
-            })}
-          </p>
-          <p className="mt-1 text-slate-900">
-            {t("receipt.declinedKept", { folio: receipt.folio })}
-          </p>
-        </section>
-      ) : null}
-
-      {instructions ? (
-        <PaymentInstructions instructions={instructions} amount={receipt.amount} />
-      ) : null}
-
       {pending ? (
-        <PayForm
+        <PendingPayment
+          messages="topup:receipt"
+          folio={receipt.folio}
+          amount={receipt.amount}
           payment={payment}
+          declined={declined}
+          instructions={instructions}
           voucherHours={voucherHours}
           lastResult={lastResult}
-          submitLabel={
-            declined
-              ? t("receipt.retry")
-              : payment?.checkoutUrl
-                ? t("receipt.payNow")
-                : t("receipt.pay")
-          }
-          refreshTo={declined ? null : receiptPath(receipt.id)}
+          refreshTo={receiptPath(receipt.id)}
+          declinedTestId="topup-declined"
         />
       ) : null}
 
