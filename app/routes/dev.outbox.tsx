@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
+import { DataTable } from "~/components/ui/data-table";
 import { PageHeader } from "~/components/ui/page-header";
 import { formatDateTime } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
@@ -67,49 +68,37 @@ export default function OutboxPage() {
       {messages.length === 0 ? (
         <p>{t("outbox.empty")}</p>
       ) : (
-        <table className="w-full text-left" data-testid="outbox">
-          <caption className="sr-only">{t("outbox.caption")}</caption>
-          <thead>
-            <tr className="border-b border-slate-300">
-              <th scope="col" className="py-2 pr-4">
-                {t("outbox.sentAt")}
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                {t("outbox.to")}
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                {t("outbox.purpose")}
-              </th>
-              <th scope="col" className="py-2">
-                {t("outbox.code")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {messages.map((message) => (
-              <tr
-                key={message.id}
-                className="border-b border-slate-200"
-                data-testid="outbox-message"
-              >
-                <td className="py-2 pr-4">{message.sentAt}</td>
-                <td className="py-2 pr-4" data-testid="outbox-to">
-                  {message.to}
-                </td>
-                <td
-                  className="py-2 pr-4"
-                  data-testid="outbox-purpose"
-                  data-purpose={message.purpose}
-                >
-                  {t(`outbox.purposes.${message.purpose}`, { defaultValue: message.purpose })}
-                </td>
-                <td className="py-2 font-mono" data-testid="outbox-code">
-                  {message.code}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t("outbox.caption")}
+          testId="outbox"
+          rowTestId="outbox-message"
+          rows={messages}
+          rowKey={(message) => message.id}
+          columns={[
+            { header: t("outbox.sentAt"), cell: (message) => message.sentAt },
+            {
+              header: t("outbox.to"),
+              cell: (message) => message.to,
+              className: "break-all",
+              cellProps: () => ({ "data-testid": "outbox-to" }),
+            },
+            {
+              header: t("outbox.purpose"),
+              cell: (message) =>
+                t(`outbox.purposes.${message.purpose}`, { defaultValue: message.purpose }),
+              cellProps: (message) => ({
+                "data-testid": "outbox-purpose",
+                "data-purpose": message.purpose,
+              }),
+            },
+            {
+              header: t("outbox.code"),
+              cell: (message) => message.code,
+              className: "font-mono",
+              cellProps: () => ({ "data-testid": "outbox-code" }),
+            },
+          ]}
+        />
       )}
       <section className="mt-8" aria-labelledby="outbox-mail">
         <h2 id="outbox-mail" className="text-xl font-bold">
@@ -118,33 +107,25 @@ export default function OutboxPage() {
         {mails.length === 0 ? (
           <p className="mt-2">{t("outbox.mailEmpty")}</p>
         ) : (
-          <table className="mt-2 w-full text-left" data-testid="outbox-mail">
-            <caption className="sr-only">{t("outbox.mailCaption")}</caption>
-            <thead>
-              <tr className="border-b border-slate-300">
-                <th scope="col" className="py-2 pr-4">
-                  {t("outbox.sentAt")}
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  {t("outbox.to")}
-                </th>
-                <th scope="col" className="py-2">
-                  {t("outbox.subject")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {mails.map((mail) => (
-                <tr
-                  key={mail.id}
-                  className="border-b border-slate-200 align-top"
-                  data-testid="outbox-mail-message"
-                >
-                  <td className="py-2 pr-4">{mail.sentAt}</td>
-                  <td className="py-2 pr-4 break-all" data-testid="outbox-mail-to">
-                    {mail.to}
-                  </td>
-                  <td className="py-2">
+          <DataTable
+            className="mt-2"
+            caption={t("outbox.mailCaption")}
+            testId="outbox-mail"
+            rowTestId="outbox-mail-message"
+            rows={mails}
+            rowKey={(mail) => mail.id}
+            columns={[
+              { header: t("outbox.sentAt"), cell: (mail) => mail.sentAt },
+              {
+                header: t("outbox.to"),
+                cell: (mail) => mail.to,
+                className: "break-all",
+                cellProps: () => ({ "data-testid": "outbox-mail-to" }),
+              },
+              {
+                header: t("outbox.subject"),
+                cell: (mail) => (
+                  <>
                     <span data-testid="outbox-mail-subject">{mail.subject}</span>
                     <details className="mt-1">
                       <summary className="cursor-pointer text-secondary underline">
@@ -163,11 +144,11 @@ export default function OutboxPage() {
                     >
                       {t("outbox.showHtml")}
                     </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
       {emulator ? (

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatMoney } from "~/catalog/money";
+import { DataTable } from "~/components/ui/data-table";
 import { useTranslation } from "~/i18n/react";
 import type { AccountHistory } from "~/topup/history.server";
 
@@ -52,52 +53,38 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
           {t("history.topupsHeading")}
         </h2>
         {history.topups.length ? (
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full text-left" data-testid="account-topups">
-              <thead>
-                <tr className="border-b border-slate-300 text-sm text-slate-700">
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.folio")}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.date")}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.line")}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.amount")}
-                  </th>
-                  <th scope="col" className="py-2">
-                    {t("history.columns.status")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.topups.map((topup) => (
-                  <tr
-                    key={topup.folio}
-                    className="border-b border-slate-200"
-                    data-testid="account-topup"
+          <DataTable
+            className="mt-3"
+            testId="account-topups"
+            rowTestId="account-topup"
+            rows={history.topups}
+            rowKey={(topup) => topup.folio}
+            columns={[
+              {
+                header: t("history.columns.folio"),
+                cell: (topup) => (
+                  <Link
+                    to={topup.href}
+                    className={linkClass}
+                    aria-label={t("history.viewReceipt", { folio: topup.folio })}
                   >
-                    <td className="py-2 pr-4">
-                      <Link
-                        to={topup.href}
-                        className={linkClass}
-                        aria-label={t("history.viewReceipt", { folio: topup.folio })}
-                      >
-                        {topup.folio}
-                      </Link>
-                    </td>
-                    <td className="py-2 pr-4">{topup.date}</td>
-                    <td className="py-2 pr-4 font-mono">{topup.maskedLine}</td>
-                    <td className="py-2 pr-4">{formatMoney(topup.amount)}</td>
-                    <td className="py-2">{t(`receipt.statuses.${topup.status}`)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    {topup.folio}
+                  </Link>
+                ),
+              },
+              { header: t("history.columns.date"), cell: (topup) => topup.date },
+              {
+                header: t("history.columns.line"),
+                cell: (topup) => topup.maskedLine,
+                className: "font-mono",
+              },
+              { header: t("history.columns.amount"), cell: (topup) => formatMoney(topup.amount) },
+              {
+                header: t("history.columns.status"),
+                cell: (topup) => t(`receipt.statuses.${topup.status}`),
+              },
+            ]}
+          />
         ) : (
           <p className="mt-3 text-slate-700">{t("history.topupsEmpty")}</p>
         )}
@@ -108,48 +95,33 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
           {t("history.ordersHeading")}
         </h2>
         {history.orders.length ? (
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full text-left" data-testid="account-orders">
-              <thead>
-                <tr className="border-b border-slate-300 text-sm text-slate-700">
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.folio")}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.date")}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t("history.columns.total")}
-                  </th>
-                  <th scope="col" className="py-2">
-                    {t("history.columns.status")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.orders.map((order) => (
-                  <tr
-                    key={order.folio}
-                    className="border-b border-slate-200"
-                    data-testid="account-order"
+          <DataTable
+            className="mt-3"
+            testId="account-orders"
+            rowTestId="account-order"
+            rows={history.orders}
+            rowKey={(order) => order.folio}
+            columns={[
+              {
+                header: t("history.columns.folio"),
+                cell: (order) => (
+                  <Link
+                    to={order.href}
+                    className={linkClass}
+                    aria-label={t("history.viewOrder", { folio: order.folio })}
                   >
-                    <td className="py-2 pr-4">
-                      <Link
-                        to={order.href}
-                        className={linkClass}
-                        aria-label={t("history.viewOrder", { folio: order.folio })}
-                      >
-                        {order.folio}
-                      </Link>
-                    </td>
-                    <td className="py-2 pr-4">{order.date}</td>
-                    <td className="py-2 pr-4">{formatMoney(order.total)}</td>
-                    <td className="py-2">{t(`history.orderStatuses.${order.status}`)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    {order.folio}
+                  </Link>
+                ),
+              },
+              { header: t("history.columns.date"), cell: (order) => order.date },
+              { header: t("history.columns.total"), cell: (order) => formatMoney(order.total) },
+              {
+                header: t("history.columns.status"),
+                cell: (order) => t(`history.orderStatuses.${order.status}`),
+              },
+            ]}
+          />
         ) : (
           <p className="mt-3 text-slate-700">{t("history.ordersEmpty")}</p>
         )}
