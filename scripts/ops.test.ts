@@ -17,7 +17,7 @@ import {
   queuedMail,
   seedCatalogue,
   statusChanges,
-} from "~/ops/test-fixtures.server";
+} from "../tests/support/store-fixtures";
 import type { PortabilityRequest } from "~/portability/requests.server";
 import type { Topup } from "~/topup/topups.server";
 

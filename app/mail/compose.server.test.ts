@@ -11,7 +11,7 @@ import {
   insertVoucherPayment,
   openTestDatabase,
   placeTestOrder,
-} from "./test-support";
+} from "../../tests/support/mail-fixtures";
 
 let db: Db;
 let deps: ComposeDeps;

@@ -6,22 +6,20 @@ import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
 import { enqueueMail } from "./enqueue.server";
 import { createMailer, type Mailer, type MailerOptions } from "./mailer.server";
 import {
-  closedPort,
   collectingLogger,
   CUSTOMER_EMAIL,
   insertVoucherPayment,
   openTestDatabase,
   placeTestOrder,
-  startSmtpServer,
-  type TestSmtpServer,
-} from "./test-support";
+} from "../../tests/support/mail-fixtures";
+import { closedPort, startSmtpSink, type SmtpSink } from "../../tests/support/smtp-sink";
 import { createSmtpTransport, type MailTransport } from "./transport.server";
 
 const FROM = '"Conecta Móvil" <hola@conectamovil.mx>';
 const ORIGIN = "https://www.conectamovil.mx";
 
 let db: Db;
-let smtp: TestSmtpServer | null;
+let smtp: SmtpSink | null;
 let log: ReturnType<typeof collectingLogger>;
 /** The mailer's clock: real time plus what a test skips ahead. */
 let skippedMs = 0;
@@ -31,7 +29,7 @@ const sandboxEsim = createSandboxProvisioner({ secret: "s".repeat(40) });
 
 beforeEach(async () => {
   db = await openTestDatabase();
-  smtp = await startSmtpServer();
+  smtp = await startSmtpSink();
   log = collectingLogger();
   skippedMs = 0;
 });
@@ -205,7 +203,7 @@ describe("the mailer over SMTP", () => {
     expect(Date.parse(queued.next_attempt_at)).toBeGreaterThan(clock().getTime() + 25_000);
     expect(queued.last_error).toMatch(/^smtp E[A-Z]+/);
 
-    smtp = await startSmtpServer(port);
+    smtp = await startSmtpSink(port);
     skippedMs = 31_000;
     expect((await sender.deliverDue()).sent).toBe(1);
     expect(await sender.deliverDue()).toEqual({ claimed: 0, sent: 0, retrying: 0, failed: 0 });

@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
 import { enqueueMail } from "./enqueue.server";
 import { createMailer } from "./mailer.server";
-import { collectingLogger, CUSTOMER_EMAIL, openTestDatabase, placeTestOrder } from "./test-support";
+import {
+  collectingLogger,
+  CUSTOMER_EMAIL,
+  openTestDatabase,
+  placeTestOrder,
+} from "../../tests/support/mail-fixtures";
 import {
   createOutboxTransport,
   createSmtpTransport,

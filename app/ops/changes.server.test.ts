@@ -15,7 +15,7 @@ import {
   queuedMail,
   seedCatalogue,
   statusChanges,
-} from "./test-fixtures.server";
+} from "../../tests/support/store-fixtures";
 
 let db: Db;
 

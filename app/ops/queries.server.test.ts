@@ -16,7 +16,7 @@ import {
   makePortabilityRequest,
   makeTopup,
   seedCatalogue,
-} from "./test-fixtures.server";
+} from "../../tests/support/store-fixtures";
 
 let db: Db;
 

@@ -1,29 +1,21 @@
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
-import { priceCart } from "~/cart/cart-lines";
-import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
-import { PLAN_CATALOGUE } from "~/catalog/plans.data";
-import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
+import type { Order } from "~/checkout/orders.server";
 import { nowIso, openDatabase, type Db } from "~/db/db.server";
 import type { PaymentInstructions } from "~/payments/provider";
+import { makeOrder, seedCatalogue } from "./store-fixtures";
 
 /** Fixtures of the mail tests: a database with the catalogue, orders, requests, payments. */
 
-const catalogues = new WeakMap<Db, Catalogue>();
-
 export async function openTestDatabase(): Promise<Db> {
   const db = await openDatabase({ dataDir: null });
-  const catalogue = createCatalogue(db);
-  await catalogue.seed(PLAN_CATALOGUE);
-  catalogues.set(db, catalogue);
+  await seedCatalogue(db);
   return db;
 }
 
 export const CUSTOMER_EMAIL = "ana.lopez@example.com";
 
-export async function placeTestOrder(
+/** One Conecta 150 for CUSTOMER_EMAIL, unpaid unless `paid`; no e-mail left queued. */
+export function placeTestOrder(
   db: Db,
   options: {
     simType?: "physical" | "esim";
@@ -31,34 +23,12 @@ export async function placeTestOrder(
     paid?: boolean;
   } = {},
 ): Promise<Order> {
-  const catalogue = catalogues.get(db)!;
-  const simType = options.simType ?? "physical";
-  const { order } = await placeOrder(db, {
-    idempotencyKey: crypto.randomUUID(),
-    customer: {
-      full_name: "Ana López",
-      email: CUSTOMER_EMAIL,
-      phone_number: "5512345678",
-      sim_type: simType,
-      delivery:
-        simType === "esim"
-          ? null
-          : {
-              street: "Av. Insurgentes Sur",
-              exterior_number: "1234",
-              interior_number: undefined,
-              neighborhood: "Del Valle",
-              postal_code: "03100",
-              municipality: "Benito Juárez",
-              state: "CMX",
-            },
-    } as Parameters<typeof placeOrder>[1]["customer"],
-    lines: priceCart(options.items ?? [{ id: "conecta-150", quantity: 1 }], catalogue.find).lines,
+  return makeOrder(db, {
+    email: CUSTOMER_EMAIL,
+    items: [{ id: "conecta-150", quantity: 1 }],
+    ...options,
+    paid: options.paid ?? false,
   });
-  if (options.paid) await markOrderPaid(db, order.ref, nowIso());
-  // Placing it queued its "received" e-mail: each test queues the e-mails it is about.
-  await db.deleteFrom("mail_queue").execute();
-  return (await findOrder(db, order.ref))!;
 }
 
 /** A voucher or transfer issued for an order or a top-up, as the payment service stores it. */
@@ -148,60 +118,4 @@ export function collectingLogger() {
     lines,
     text: () => JSON.stringify(lines),
   };
-}
-
-export interface TestSmtpServer {
-  port: number;
-  /** Raw messages received, in order. */
-  raw: Buffer[];
-  /** Answer 451 to every message while true. */
-  refuse: boolean;
-  parsed(): Promise<ParsedMail[]>;
-  close(): Promise<void>;
-}
-
-/** A real SMTP server on loopback (any port, or the one given), accepting without login. */
-export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
-  const state: TestSmtpServer = {
-    port: 0,
-    raw: [],
-    refuse: false,
-    parsed: () => Promise.all(state.raw.map((raw) => simpleParser(raw, { skipImageLinks: true }))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    disableReverseLookup: true,
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        if (state.refuse) {
-          callback(
-            Object.assign(new Error("Servicio no disponible, intenta más tarde"), {
-              responseCode: 451,
-            }),
-          );
-          return;
-        }
-        state.raw.push(Buffer.concat(chunks));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  state.port = (server.server.address() as AddressInfo).port;
-  return state;
-}
-
-/** A loopback port nothing listens on (taken, then released). */
-export async function closedPort(): Promise<number> {
-  const server = await startSmtpServer();
-  await server.close();
-  return server.port;
 }

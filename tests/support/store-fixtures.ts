@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
-import { markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
+import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
 import { curpCheckDigit } from "~/portability/curp";
 import { portabilitySchema } from "~/portability/portability-schema";
@@ -15,8 +15,8 @@ import {
 import { createTopup, markTopupPaid, type Topup } from "~/topup/topups.server";
 
 /**
- * Orders, top-ups and portability requests made by the app's own code, for the tests of
- * `npm run ops` (unit tests and the CLI test). Not used by the app.
+ * Orders, top-ups and portability requests made by the app's own code, for the unit tests (ops,
+ * mail) and the CLI test of `npm run ops`.
  */
 
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";
@@ -28,6 +28,8 @@ export async function seedCatalogue(db: Db): Promise<void> {
 
 export interface OrderFixture {
   simType?: "physical" | "esim";
+  /** Two Conecta 150 unless told otherwise. */
+  items?: Array<{ id: string; quantity: number }>;
   paid?: boolean;
   fullName?: string;
   email?: string;
@@ -35,14 +37,17 @@ export interface OrderFixture {
   createdAt?: string;
 }
 
-/** An order of two Conecta 150 (the catalogue must be seeded), paid unless `paid: false`. */
+/**
+ * An order placed by the app's own code (the catalogue must be seeded), paid unless
+ * `paid: false`, as it reads afterwards. Its e-mails are dropped from the queue.
+ */
 export async function makeOrder(db: Db, fixture: OrderFixture = {}): Promise<Order> {
   const catalogue = createCatalogue(db);
   await catalogue.reload();
   const simType = fixture.simType ?? "physical";
   const { order } = await placeOrder(db, {
     idempotencyKey: key(),
-    lines: priceCart([{ id: "conecta-150", quantity: 2 }], catalogue.find).lines,
+    lines: priceCart(fixture.items ?? [{ id: "conecta-150", quantity: 2 }], catalogue.find).lines,
     customer: {
       full_name: fixture.fullName ?? "Ana López",
       email: fixture.email ?? "ana@example.com",
@@ -72,7 +77,7 @@ export async function makeOrder(db: Db, fixture: OrderFixture = {}): Promise<Ord
       .where("id", "=", order.ref)
       .execute();
   }
-  return order;
+  return (await findOrder(db, order.ref))!;
 }
 
 let phoneCounter = 0;
