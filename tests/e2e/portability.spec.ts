@@ -21,7 +21,15 @@ const requestForm = (page: Page) => page.getByRole("region", { name: "Solicita t
 const lookupForm = (page: Page) =>
   page.getByRole("region", { name: "Consulta el estado de tu portabilidad" });
 
-async function fillRequest(page: Page, phoneNumber: string, email = uniqueEmail("porta")) {
+/** An address no NIP can be read in (its time-stamp digits could hold "4821"). */
+function uniqueRequestEmail(): string {
+  for (;;) {
+    const email = uniqueEmail("porta");
+    if (!email.includes(NIP)) return email;
+  }
+}
+
+async function fillRequest(page: Page, phoneNumber: string, email = uniqueRequestEmail()) {
   const form = requestForm(page);
   await form.getByLabel("Número a portar (10 dígitos)").fill(spaced(phoneNumber));
   await form.getByLabel("NIP de portabilidad (4 dígitos)").fill(NIP);
