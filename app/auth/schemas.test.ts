@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { getCountries } from "libphonenumber-js/min";
 import { getFixedT } from "~/i18n/i18n.server";
+import { translateFormMessage } from "~/lib/form-messages";
 import { countryOptions, DEFAULT_COUNTRY, normalizePhoneNumber, PHONE_RULES } from "./countries";
 import {
   DEFAULT_PASSWORD_POLICY,
@@ -42,24 +43,31 @@ function errorsOf(
   values: Record<string, string>,
 ) {
   const submission = parseWithZod(formDataOf(values), { schema });
-  return submission.status === "success" ? {} : (submission.error ?? {});
+  if (submission.status === "success") return {};
+  // As the form shows them: each message key in Spanish.
+  return Object.fromEntries(
+    Object.entries(submission.error ?? {}).map(([field, messages]) => [
+      field,
+      messages?.map((message) => translateFormMessage(t, message)),
+    ]),
+  );
 }
 
 describe("sign-in", () => {
   it("needs the email and the password, in Spanish", () => {
-    expect(errorsOf(signInSchema(t), {})).toEqual({
+    expect(errorsOf(signInSchema(), {})).toEqual({
       username: ["Escribe tu correo electrónico."],
       password: ["Escribe tu contraseña."],
     });
   });
   it("wants a real email and lower-cases it", () => {
-    expect(errorsOf(signInSchema(t), { username: "ana", password: "x" }).username).toEqual([
+    expect(errorsOf(signInSchema(), { username: "ana", password: "x" }).username).toEqual([
       "Escribe un correo electrónico válido, por ejemplo nombre@correo.com.",
     ]);
     const formData = new FormData();
     formData.set("username", " Ana@Ejemplo.MX ");
     formData.set("password", "x");
-    const submission = parseWithZod(formData, { schema: signInSchema(t) });
+    const submission = parseWithZod(formData, { schema: signInSchema() });
     expect(submission.status === "success" && submission.value.username).toBe("ana@ejemplo.mx");
   });
 });
@@ -95,7 +103,7 @@ describe("password rules (spec §5 and the pool's policy)", () => {
   });
   it("says the minimum in Spanish", () => {
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+      errorsOf(signUpSchema(policy, PHONE_RULES), {
         username: "a@b.mx",
         password: "Ab1-",
         confirm_password: "Ab1-",
@@ -107,7 +115,7 @@ describe("password rules (spec §5 and the pool's policy)", () => {
 describe("sign-up", () => {
   it("accepts a complete form", () => {
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+      errorsOf(signUpSchema(policy, PHONE_RULES), {
         username: "a@b.mx",
         password: GOOD,
         confirm_password: GOOD,
@@ -116,7 +124,7 @@ describe("sign-up", () => {
   });
   it("“Las contraseñas deben coincidir” when both are filled and differ", () => {
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+      errorsOf(signUpSchema(policy, PHONE_RULES), {
         username: "a@b.mx",
         password: GOOD,
         confirm_password: `${GOOD}!`,
@@ -124,7 +132,7 @@ describe("sign-up", () => {
     ).toEqual(["Las contraseñas deben coincidir."]);
     // Said even before the e-mail is typed, so the customer sees it while typing.
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+      errorsOf(signUpSchema(policy, PHONE_RULES), {
         password: GOOD,
         confirm_password: `${GOOD}!`,
       }).confirm_password,
@@ -134,18 +142,18 @@ describe("sign-up", () => {
   });
   it("asks for the confirmation", () => {
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), { username: "a@b.mx", password: GOOD })
+      errorsOf(signUpSchema(policy, PHONE_RULES), { username: "a@b.mx", password: GOOD })
         .confirm_password,
     ).toEqual(["Confirma tu contraseña."]);
   });
   it("checks the optional phone with the chosen country's rules (Mexico by default)", () => {
     const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
-    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), base)).toEqual({});
+    expect(errorsOf(signUpSchema(policy, PHONE_RULES), base)).toEqual({});
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), { ...base, phone_number: "55 1234 5678" }),
+      errorsOf(signUpSchema(policy, PHONE_RULES), { ...base, phone_number: "55 1234 5678" }),
     ).toEqual({});
     expect(
-      errorsOf(signUpSchema(t, policy, PHONE_RULES), { ...base, phone_number: "55 1234" })
+      errorsOf(signUpSchema(policy, PHONE_RULES), { ...base, phone_number: "55 1234" })
         .phone_number,
     ).toEqual(["Formato de número de teléfono no válido."]);
   });
@@ -154,13 +162,13 @@ describe("sign-up", () => {
     const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
     const us = { ...base, country_code: "US", phone_number: "(202) 555-0123" };
     const spain = { ...base, country_code: "ES", phone_number: "612 34 56 78" };
-    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), us)).toEqual({});
-    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), spain)).toEqual({});
+    expect(errorsOf(signUpSchema(policy, PHONE_RULES), us)).toEqual({});
+    expect(errorsOf(signUpSchema(policy, PHONE_RULES), spain)).toEqual({});
     expect(normalizePhoneNumber("US", us.phone_number)).toBe("+12025550123");
     expect(normalizePhoneNumber("ES", spain.phone_number)).toBe("+34612345678");
     expect(normalizePhoneNumber("MX", "(55) 1234-5678")).toBe("+525512345678");
     const parsed = parseWithZod(formDataOf(spain), {
-      schema: signUpSchema(t, policy, PHONE_RULES),
+      schema: signUpSchema(policy, PHONE_RULES),
     });
     expect(parsed.status === "success" && parsed.value.country_code).toBe("ES");
   });
@@ -176,7 +184,7 @@ describe("sign-up", () => {
       ["US", "+34 612 34 56 78"],
     ]) {
       expect(
-        errorsOf(signUpSchema(t, policy, PHONE_RULES), { ...base, country_code, phone_number })
+        errorsOf(signUpSchema(policy, PHONE_RULES), { ...base, country_code, phone_number })
           .phone_number,
         `${country_code} ${phone_number}`,
       ).toEqual(["Formato de número de teléfono no válido."]);
@@ -187,7 +195,7 @@ describe("sign-up", () => {
     const base = { username: "a@b.mx", password: GOOD, confirm_password: GOOD };
     for (const country_code of ["+999", "ZZ", "mx", "52"]) {
       expect(
-        errorsOf(signUpSchema(t, policy, PHONE_RULES), {
+        errorsOf(signUpSchema(policy, PHONE_RULES), {
           ...base,
           country_code,
           phone_number: "5512345678",
@@ -196,7 +204,7 @@ describe("sign-up", () => {
       ).toEqual(["Elige un país de la lista."]);
     }
     const legacy = { ...base, country_code: "+1", phone_number: "2025550123" };
-    expect(errorsOf(signUpSchema(t, policy, PHONE_RULES), legacy)).toEqual({});
+    expect(errorsOf(signUpSchema(policy, PHONE_RULES), legacy)).toEqual({});
     expect(normalizePhoneNumber("+1", "202 555 0123")).toBe("+12025550123");
   });
 });
@@ -226,7 +234,7 @@ describe("the countries offered next to the phone", () => {
 
 describe("a custom challenge's answer", () => {
   it("takes any non-empty answer, as the pool's own check decides", () => {
-    const schema = confirmSignInSchema(t, "custom");
+    const schema = confirmSignInSchema("custom");
     expect(errorsOf(schema, { confirmation_code: "azul" })).toEqual({});
     expect(errorsOf(schema, { confirmation_code: "12345678" })).toEqual({});
     expect(errorsOf(schema, { confirmation_code: "   " }).confirmation_code).toEqual([
@@ -240,10 +248,10 @@ describe("a custom challenge's answer", () => {
 
 describe("codes", () => {
   it.each([
-    ["confirm sign-up", confirmSignUpSchema(t), { username: "a@b.mx" }],
-    ["confirm sign-in", confirmSignInSchema(t), {}],
-    ["setup TOTP", setupTotpSchema(t), {}],
-    ["confirm verify-user", confirmVerifyUserSchema(t), {}],
+    ["confirm sign-up", confirmSignUpSchema(), { username: "a@b.mx" }],
+    ["confirm sign-in", confirmSignInSchema(), {}],
+    ["setup TOTP", setupTotpSchema(), {}],
+    ["confirm verify-user", confirmVerifyUserSchema(), {}],
   ])("%s needs the 6-digit code", (_name, schema, values) => {
     expect(errorsOf(schema, values).confirmation_code).toEqual([
       "Escribe el código de verificación.",
@@ -254,12 +262,12 @@ describe("codes", () => {
     expect(errorsOf(schema, { ...values, confirmation_code: " 123456 " })).toEqual({});
   });
   it("resend and forgot-password need only the username", () => {
-    expect(errorsOf(usernameOnlySchema(t), {})).toEqual({
+    expect(errorsOf(usernameOnlySchema(), {})).toEqual({
       username: ["Escribe tu correo electrónico."],
     });
   });
   it("reset confirmation needs username, code, new password and its confirmation", () => {
-    expect(Object.keys(errorsOf(confirmResetPasswordSchema(t, policy), {})).sort()).toEqual([
+    expect(Object.keys(errorsOf(confirmResetPasswordSchema(policy), {})).sort()).toEqual([
       "confirm_password",
       "confirmation_code",
       "password",
@@ -270,7 +278,7 @@ describe("codes", () => {
 
 describe("force new password", () => {
   it("asks for the attributes Cognito requires", () => {
-    const schema = forceNewPasswordSchema(t, policy, ["name", "birthdate"]);
+    const schema = forceNewPasswordSchema(policy, ["name", "birthdate"]);
     expect(
       errorsOf(schema, { password: GOOD, confirm_password: GOOD, birthdate: "21/05/1990" }),
     ).toEqual({
@@ -298,7 +306,7 @@ describe("force new password", () => {
     const attributes = requiredAttributesOf(listed);
     expect(attributes).toEqual(["custom:rfc", "given_name"]);
     expect(requiredAttributeResponseKey("custom:rfc")).toBe("userAttributes.custom:rfc");
-    const schema = forceNewPasswordSchema(t, policy, attributes);
+    const schema = forceNewPasswordSchema(policy, attributes);
     expect(errorsOf(schema, { password: GOOD, confirm_password: GOOD, given_name: "Ana" })).toEqual(
       { "custom:rfc": ["Este dato es obligatorio."] },
     );
@@ -324,27 +332,27 @@ describe("force new password", () => {
 
 describe("MFA choices", () => {
   it("MFA type is TOTP, SMS or EMAIL", () => {
-    expect(errorsOf(selectMfaTypeSchema(t), { mfa_type: "TOTP" })).toEqual({});
-    expect(errorsOf(selectMfaTypeSchema(t), { mfa_type: "PUSH" }).mfa_type).toEqual([
+    expect(errorsOf(selectMfaTypeSchema(), { mfa_type: "TOTP" })).toEqual({});
+    expect(errorsOf(selectMfaTypeSchema(), { mfa_type: "PUSH" }).mfa_type).toEqual([
       "Elige un método de verificación.",
     ]);
-    expect(errorsOf(mfaPreferenceSchema(t), { mfa_type: "NONE" })).toEqual({});
+    expect(errorsOf(mfaPreferenceSchema(), { mfa_type: "NONE" })).toEqual({});
   });
   it("an MFA setup answer is EMAIL, TOTP, a digits-only code or an address with @", () => {
-    const schema = mfaSetupResponseSchema(t);
+    const schema = mfaSetupResponseSchema();
     for (const ok of ["EMAIL", "TOTP", "123456", "ana@ejemplo.mx"])
       expect(schema.safeParse(ok).success, ok).toBe(true);
     for (const bad of ["SMS", "12ab", "ana"])
       expect(schema.safeParse(bad).success, bad).toBe(false);
   });
   it("setup-email needs an address", () => {
-    expect(errorsOf(setupEmailSchema(t), { email: "sin-arroba" }).email).toEqual([
+    expect(errorsOf(setupEmailSchema(), { email: "sin-arroba" }).email).toEqual([
       "Escribe un correo electrónico válido, por ejemplo nombre@correo.com.",
     ]);
   });
   it("verify-user chooses email or phone", () => {
-    expect(errorsOf(verifyUserSchema(t), { unverifiedAttr: "email" })).toEqual({});
-    expect(errorsOf(verifyUserSchema(t), {}).unverifiedAttr).toEqual([
+    expect(errorsOf(verifyUserSchema(), { unverifiedAttr: "email" })).toEqual({});
+    expect(errorsOf(verifyUserSchema(), {}).unverifiedAttr).toEqual([
       "Elige qué dato quieres verificar.",
     ]);
   });

@@ -1,11 +1,15 @@
 import * as z from "zod";
+import { formMessage } from "~/lib/form-messages";
 
 /**
  * The auth forms' rules (spec §5), shared by each route action (server) and conform (browser).
- * Messages come from the `auth` namespace through the `t` each side already has.
+ * Messages are keys of the `auth` namespace, translated where they are shown (as checkout's).
  */
 
+/** A translator, for the labels this module words (required attributes). */
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+const message = (key: string) => `auth:validation.${key}`;
 
 /** The pool's password policy, mirrored from configuration (the emulator enforces none). */
 export interface PasswordPolicy {
@@ -32,30 +36,30 @@ export const CONFIRM_MATCH_MIN_LENGTH = 6;
 
 const CODE_PATTERN = /^\d{6}$/;
 
-function requiredText(t: Translate, key: string) {
+function requiredText(key: string) {
   return z
-    .string({ error: t(key) })
+    .string({ error: message(key) })
     .trim()
-    .min(1, t(key));
+    .min(1, message(key));
 }
 
 /** The username is the email address (the pool signs in by email). */
-export function usernameField(t: Translate) {
+export function usernameField() {
   return z
-    .string({ error: t("validation.usernameRequired") })
+    .string({ error: message("usernameRequired") })
     .trim()
-    .min(1, t("validation.usernameRequired"))
-    .max(254, t("validation.emailInvalid"))
-    .pipe(z.email(t("validation.emailInvalid")))
+    .min(1, message("usernameRequired"))
+    .max(254, message("emailInvalid"))
+    .pipe(z.email(message("emailInvalid")))
     .transform((email) => email.toLowerCase());
 }
 
-export function confirmationCodeField(t: Translate) {
+export function confirmationCodeField() {
   return z
-    .string({ error: t("validation.codeRequired") })
+    .string({ error: message("codeRequired") })
     .trim()
-    .min(1, t("validation.codeRequired"))
-    .regex(CODE_PATTERN, t("validation.codeInvalid"));
+    .min(1, message("codeRequired"))
+    .regex(CODE_PATTERN, message("codeInvalid"));
 }
 
 /** The failed rules of the policy, in the order a customer would fix them. */
@@ -76,14 +80,17 @@ export function passwordProblems(password: string, policy: PasswordPolicy): stri
   return problems;
 }
 
-function newPasswordField(t: Translate, policy: PasswordPolicy) {
+function newPasswordField(policy: PasswordPolicy) {
   return z
-    .string({ error: t("validation.passwordRequired") })
-    .min(1, t("validation.passwordRequired"))
-    .max(256, t("validation.passwordFormat"))
+    .string({ error: message("passwordRequired") })
+    .min(1, message("passwordRequired"))
+    .max(256, message("passwordFormat"))
     .superRefine((password, context) => {
       for (const key of passwordProblems(password, policy)) {
-        context.addIssue({ code: "custom", message: t(key, { min: policy.minLength }) });
+        context.addIssue({
+          code: "custom",
+          message: formMessage(`auth:${key}`, { min: policy.minLength }),
+        });
       }
     });
 }
@@ -99,11 +106,10 @@ export function passwordsMismatch(password: string | undefined, confirm: string 
 
 function withMatchingConfirmation<T extends { password: string; confirm_password: string }>(
   schema: z.ZodType<T>,
-  t: Translate,
 ) {
   return schema.refine((values) => !passwordsMismatch(values.password, values.confirm_password), {
     path: ["confirm_password"],
-    message: t("validation.passwordsMustMatch"),
+    message: message("passwordsMustMatch"),
     // Judged even while another field is wrong (an e-mail not yet typed): the customer sees the
     // mismatch as they type, as the spec asks, not only once the rest of the form is right.
     when(payload) {
@@ -115,13 +121,13 @@ function withMatchingConfirmation<T extends { password: string; confirm_password
 
 const redirectToField = z.string().max(2048).optional();
 
-export function signInSchema(t: Translate) {
+export function signInSchema() {
   return z.object({
-    username: usernameField(t),
+    username: usernameField(),
     password: z
-      .string({ error: t("validation.passwordRequired") })
-      .min(1, t("validation.passwordRequired"))
-      .max(256, t("validation.passwordFormat")),
+      .string({ error: message("passwordRequired") })
+      .min(1, message("passwordRequired"))
+      .max(256, message("passwordFormat")),
     redirectTo: redirectToField,
   });
 }
@@ -139,49 +145,48 @@ export interface PhoneRules {
   isValid: (country: string, number: string) => boolean;
 }
 
-export function signUpSchema(t: Translate, policy: PasswordPolicy, phone: PhoneRules) {
+export function signUpSchema(policy: PasswordPolicy, phone: PhoneRules) {
   const base = z.object({
-    username: usernameField(t),
-    password: newPasswordField(t, policy),
-    confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
+    username: usernameField(),
+    password: newPasswordField(policy),
+    confirm_password: requiredText("confirmPasswordRequired"),
     // A country (ISO code, e.g. "MX", "US", "ES"): the phone is checked with its rules (issue 16).
     country_code: z
       .string()
       .trim()
-      .refine(phone.isCountry, t("validation.countryInvalid"))
+      .refine(phone.isCountry, message("countryInvalid"))
       .default(phone.defaultCountry),
     phone_number: z.string().trim().optional(),
     redirectTo: redirectToField,
   });
-  return withMatchingConfirmation(base, t).superRefine((values, context) => {
+  return withMatchingConfirmation(base).superRefine((values, context) => {
     if (values.phone_number && !phone.isValid(values.country_code, values.phone_number)) {
       context.addIssue({
         code: "custom",
         path: ["phone_number"],
-        message: t("validation.phoneInvalid"),
+        message: message("phoneInvalid"),
       });
     }
   });
 }
 
-export function confirmSignUpSchema(t: Translate) {
-  return z.object({ username: usernameField(t), confirmation_code: confirmationCodeField(t) });
+export function confirmSignUpSchema() {
+  return z.object({ username: usernameField(), confirmation_code: confirmationCodeField() });
 }
 
 /** Resend a code, or ask for a password reset: only the username. */
-export function usernameOnlySchema(t: Translate) {
-  return z.object({ username: usernameField(t) });
+export function usernameOnlySchema() {
+  return z.object({ username: usernameField() });
 }
 
-export function confirmResetPasswordSchema(t: Translate, policy: PasswordPolicy) {
+export function confirmResetPasswordSchema(policy: PasswordPolicy) {
   return withMatchingConfirmation(
     z.object({
-      username: usernameField(t),
-      confirmation_code: confirmationCodeField(t),
-      password: newPasswordField(t, policy),
-      confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
+      username: usernameField(),
+      confirmation_code: confirmationCodeField(),
+      password: newPasswordField(policy),
+      confirm_password: requiredText("confirmPasswordRequired"),
     }),
-    t,
   );
 }
 
@@ -191,17 +196,17 @@ export function confirmResetPasswordSchema(t: Translate, policy: PasswordPolicy)
  * pool's Lambda asks (a word, a longer number), so any non-empty answer goes to Cognito, which
  * judges it (decision 0068).
  */
-export function confirmSignInSchema(t: Translate, challenge: "code" | "custom" = "code") {
+export function confirmSignInSchema(challenge: "code" | "custom" = "code") {
   if (challenge === "custom") {
     return z.object({
       confirmation_code: z
-        .string({ error: t("validation.answerRequired") })
+        .string({ error: message("answerRequired") })
         .trim()
-        .min(1, t("validation.answerRequired"))
-        .max(CUSTOM_ANSWER_MAX_LENGTH, t("validation.answerTooLong")),
+        .min(1, message("answerRequired"))
+        .max(CUSTOM_ANSWER_MAX_LENGTH, message("answerTooLong")),
     });
   }
-  return z.object({ confirmation_code: confirmationCodeField(t) });
+  return z.object({ confirmation_code: confirmationCodeField() });
 }
 
 /** Cognito's limit on a challenge response's value. */
@@ -279,81 +284,79 @@ export function requiredAttributeLabel(t: Translate, name: RequiredAttribute): s
 }
 
 export function forceNewPasswordSchema(
-  t: Translate,
   policy: PasswordPolicy,
   requiredAttributes: readonly RequiredAttribute[] = [],
 ) {
   const attributeShape: Record<string, z.ZodType<string>> = {};
   for (const name of requiredAttributes) {
-    let field = requiredText(t, "validation.attributeRequired");
+    let field = requiredText("attributeRequired");
     if (name === "birthdate") {
-      field = field.regex(/^\d{4}-\d{2}-\d{2}$/, t("validation.birthdateInvalid"));
+      field = field.regex(/^\d{4}-\d{2}-\d{2}$/, message("birthdateInvalid"));
     }
     if (name === "phone_number") {
-      field = field.regex(/^\+\d{6,15}$/, t("validation.phoneInvalid"));
+      field = field.regex(/^\+\d{6,15}$/, message("phoneInvalid"));
     }
     if (isCustomAttribute(name)) {
-      field = field.max(CUSTOM_ATTRIBUTE_MAX_LENGTH, t("validation.attributeTooLong"));
+      field = field.max(CUSTOM_ATTRIBUTE_MAX_LENGTH, message("attributeTooLong"));
     }
     attributeShape[name] = field;
   }
   return withMatchingConfirmation(
     z.object({
-      password: newPasswordField(t, policy),
-      confirm_password: requiredText(t, "validation.confirmPasswordRequired"),
+      password: newPasswordField(policy),
+      confirm_password: requiredText("confirmPasswordRequired"),
       ...attributeShape,
     }) as unknown as z.ZodType<
       { password: string; confirm_password: string } & Record<string, string>
     >,
-    t,
   );
 }
 
 /** The authenticator app's first code, after scanning the QR. */
-export function setupTotpSchema(t: Translate) {
-  return z.object({ confirmation_code: confirmationCodeField(t) });
+export function setupTotpSchema() {
+  return z.object({ confirmation_code: confirmationCodeField() });
 }
 
-export function setupEmailSchema(t: Translate) {
+export function setupEmailSchema() {
   return z.object({
     email: z
-      .string({ error: t("validation.emailRequired") })
+      .string({ error: message("emailRequired") })
       .trim()
-      .min(1, t("validation.emailRequired"))
-      .pipe(z.email(t("validation.emailInvalid"))),
+      .min(1, message("emailRequired"))
+      .pipe(z.email(message("emailInvalid"))),
   });
 }
 
 export const MFA_TYPES = ["TOTP", "SMS", "EMAIL"] as const;
 
-export function selectMfaTypeSchema(t: Translate) {
-  return z.object({ mfa_type: z.enum(MFA_TYPES, t("validation.mfaTypeRequired")) });
+export function selectMfaTypeSchema() {
+  return z.object({ mfa_type: z.enum(MFA_TYPES, message("mfaTypeRequired")) });
 }
 
 /**
  * A response to an MFA setup challenge (spec §5): EMAIL or TOTP to choose, a digits-only code,
  * or an address containing @.
  */
-export function mfaSetupResponseSchema(t: Translate) {
+export function mfaSetupResponseSchema() {
   return z.union(
     [z.enum(["EMAIL", "TOTP"]), z.string().regex(/^\d+$/), z.string().regex(/^[^@\s]+@[^@\s]+$/)],
-    t("validation.mfaSetupResponseInvalid"),
+    message("mfaSetupResponseInvalid"),
   );
 }
 
-export function verifyUserSchema(t: Translate) {
+export function verifyUserSchema() {
   return z.object({
-    unverifiedAttr: z.enum(["email", "phone_number"], t("validation.contactRequired")),
+    unverifiedAttr: z.enum(["email", "phone_number"], message("contactRequired")),
   });
 }
 
-export function confirmVerifyUserSchema(t: Translate) {
-  return z.object({ confirmation_code: confirmationCodeField(t) });
+export function confirmVerifyUserSchema() {
+  return z.object({ confirmation_code: confirmationCodeField() });
 }
 
 /** The account overview's preferred MFA: one of the enabled methods, or none (MFA off). */
-export function mfaPreferenceSchema(t: Translate) {
+export function mfaPreferenceSchema() {
   return z.object({
-    mfa_type: z.enum(["TOTP", "SMS", "EMAIL", "NONE"], t("validation.mfaTypeRequired")),
+    mfa_type: z.enum(["TOTP", "SMS", "EMAIL", "NONE"], message("mfaTypeRequired")),
   });
 }

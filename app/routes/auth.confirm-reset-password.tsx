@@ -16,7 +16,6 @@ import {
   confirmResetPasswordSchema,
   usernameOnlySchema,
   type PasswordPolicy,
-  type Translate,
 } from "~/auth/schemas";
 import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
@@ -37,8 +36,8 @@ export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-function schemaFor(intent: FormDataEntryValue | null, t: Translate, policy: PasswordPolicy) {
-  return intent === "resend" ? usernameOnlySchema(t) : confirmResetPasswordSchema(t, policy);
+function schemaFor(intent: FormDataEntryValue | null, policy: PasswordPolicy) {
+  return intent === "resend" ? usernameOnlySchema() : confirmResetPasswordSchema(policy);
 }
 
 export function loader({ context }: LoaderFunctionArgs) {
@@ -55,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, {
-    schema: schemaFor(intent, authT() as Translate, context.identity.passwordPolicy),
+    schema: schemaFor(intent, context.identity.passwordPolicy),
   });
   const hideFields = ["password", "confirm_password", "confirmation_code"];
   if (submission.status !== "success") return invalidReply(submission, { hideFields });
@@ -112,7 +111,7 @@ export default function ConfirmResetPasswordPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: schemaFor(formData.get("intent"), t as Translate, policy) }),
+      parseWithZod(formData, { schema: schemaFor(formData.get("intent"), policy) }),
   });
   return (
     <AuthCard

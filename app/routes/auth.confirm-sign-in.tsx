@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
-import { confirmSignInSchema, type Translate } from "~/auth/schemas";
+import { confirmSignInSchema } from "~/auth/schemas";
 import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import {
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const challenge = pending.challengeName === CHALLENGE.custom ? "custom" : "code";
   const submission = parseWithZod(formData, {
-    schema: confirmSignInSchema(authT() as Translate, challenge),
+    schema: confirmSignInSchema(challenge),
   });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
@@ -73,7 +73,7 @@ export default function ConfirmSignInPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
       parseWithZod(formData, {
-        schema: confirmSignInSchema(t as Translate, kind === "custom" ? "custom" : "code"),
+        schema: confirmSignInSchema(kind === "custom" ? "custom" : "code"),
       }),
   });
   return (

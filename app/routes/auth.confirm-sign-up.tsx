@@ -15,7 +15,7 @@ import {
   rateLimited,
   toSignInAfterConfirmation,
 } from "~/auth/flow.server";
-import { confirmSignUpSchema, usernameOnlySchema, type Translate } from "~/auth/schemas";
+import { confirmSignUpSchema, usernameOnlySchema } from "~/auth/schemas";
 import { openAutoSignIn, readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
@@ -27,8 +27,8 @@ export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-function schemaFor(intent: FormDataEntryValue | null, t: Translate) {
-  return intent === "resend" ? usernameOnlySchema(t) : confirmSignUpSchema(t);
+function schemaFor(intent: FormDataEntryValue | null) {
+  return intent === "resend" ? usernameOnlySchema() : confirmSignUpSchema();
 }
 
 export function loader({ context }: LoaderFunctionArgs) {
@@ -48,7 +48,7 @@ function toSignIn(context: ActionFunctionArgs["context"], username: string, key:
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const submission = parseWithZod(formData, { schema: schemaFor(intent, authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: schemaFor(intent) });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const { username } = submission.value;
@@ -132,7 +132,7 @@ export default function ConfirmSignUpPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: schemaFor(formData.get("intent"), t as Translate) }),
+      parseWithZod(formData, { schema: schemaFor(formData.get("intent")) }),
   });
   return (
     <AuthCard

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
-import { confirmVerifyUserSchema, type Translate } from "~/auth/schemas";
+import { confirmVerifyUserSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, type ContactAttribute } from "~/auth/steps";
 import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { attribute, redirectTo } = readQuery(request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, {
-    schema: confirmVerifyUserSchema(authT() as Translate),
+    schema: confirmVerifyUserSchema(),
   });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
@@ -66,8 +66,7 @@ export default function ConfirmVerifyUserPage() {
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: confirmVerifyUserSchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmVerifyUserSchema() }),
   });
   return (
     <AuthCard

@@ -10,7 +10,6 @@ import {
   requiredAttributeLabel,
   requiredAttributeResponseKey,
   requiredAttributesOf,
-  type Translate,
 } from "~/auth/schemas";
 import { CHALLENGE } from "~/auth/steps";
 import {
@@ -46,11 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const attributes = requiredAttributesOf(pending.parameters?.requiredAttributes);
   const formData = await request.formData();
   const submission = parseWithZod(formData, {
-    schema: forceNewPasswordSchema(
-      authT() as Translate,
-      context.identity.passwordPolicy,
-      attributes,
-    ),
+    schema: forceNewPasswordSchema(context.identity.passwordPolicy, attributes),
   });
   const hideFields = ["password", "confirm_password"];
   if (submission.status !== "success") return invalidReply(submission, { hideFields });
@@ -73,7 +68,7 @@ export default function ForceNewPasswordPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
       parseWithZod(formData, {
-        schema: forceNewPasswordSchema(t as Translate, policy, attributes),
+        schema: forceNewPasswordSchema(policy, attributes),
       }),
   });
   return (
@@ -102,7 +97,7 @@ export default function ForceNewPasswordPage() {
           <Field
             key={name}
             meta={fields[name]}
-            label={requiredAttributeLabel(t as Translate, name)}
+            label={requiredAttributeLabel(t, name)}
             type={name === "phone_number" ? "tel" : "text"}
             hint={name === "birthdate" ? t("hints.birthdate") : undefined}
           />

@@ -12,7 +12,7 @@ import {
   messageLimited,
   rateLimited,
 } from "~/auth/flow.server";
-import { usernameOnlySchema, type Translate } from "~/auth/schemas";
+import { usernameOnlySchema } from "~/auth/schemas";
 import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
 import {
@@ -38,7 +38,7 @@ export function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: usernameOnlySchema(authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: usernameOnlySchema() });
   if (submission.status !== "success") return invalidReply(submission);
   const { username } = submission.value;
   const limited =
@@ -66,8 +66,7 @@ export default function ForgotPasswordPage() {
     defaultValue: { username },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: usernameOnlySchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: usernameOnlySchema() }),
   });
   return (
     <AuthCard title={t("forgotPassword.heading")} intro={t("forgotPassword.intro")}>

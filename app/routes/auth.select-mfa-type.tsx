@@ -6,7 +6,7 @@ import { useTranslation } from "~/i18n/react";
 import * as z from "zod";
 import { challengeErrorReply, requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
-import { selectMfaTypeSchema, type Translate } from "~/auth/schemas";
+import { selectMfaTypeSchema } from "~/auth/schemas";
 import { setPending } from "~/auth/session.server";
 import {
   authPath,
@@ -43,11 +43,11 @@ function pendingChoice(context: LoaderFunctionArgs["context"]) {
     : { pending, purpose: "setup" as const, types: setupMfaTypes(pending.parameters) };
 }
 
-function schemaFor(t: Translate, types: MfaType[]) {
-  return selectMfaTypeSchema(t).extend({
+function schemaFor(types: MfaType[]) {
+  return selectMfaTypeSchema().extend({
     mfa_type: z.enum(
       types.length ? (types as [MfaType, ...MfaType[]]) : ["TOTP"],
-      t("validation.mfaTypeRequired"),
+      "auth:validation.mfaTypeRequired",
     ),
   });
 }
@@ -60,7 +60,7 @@ export function loader({ context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { pending, purpose, types } = pendingChoice(context);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: schemaFor(authT() as Translate, types) });
+  const submission = parseWithZod(formData, { schema: schemaFor(types) });
   if (submission.status !== "success") return invalidReply(submission);
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
@@ -98,8 +98,7 @@ export default function SelectMfaTypePage() {
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: schemaFor(t as Translate, types) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(types) }),
   });
   return (
     <AuthCard

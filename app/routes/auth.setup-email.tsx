@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
-import { setupEmailSchema, type Translate } from "~/auth/schemas";
+import { setupEmailSchema } from "~/auth/schemas";
 import { CHALLENGE, setupMfaTypes } from "~/auth/steps";
 import {
   AuthCard,
@@ -37,7 +37,7 @@ export function loader({ context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const pending = pendingSetup(context);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: setupEmailSchema(authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: setupEmailSchema() });
   if (submission.status !== "success") return invalidReply(submission);
   const limited = rateLimited(context, submission, pending.username);
   if (limited) return limited;
@@ -59,8 +59,7 @@ export default function SetupEmailPage() {
     defaultValue: { email },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: setupEmailSchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: setupEmailSchema() }),
   });
   return (
     <AuthCard title={t("setupEmail.heading")} intro={t("setupEmail.intro")}>

@@ -19,7 +19,7 @@ import {
 } from "~/auth/flow.server";
 import { QR_SIZE_PX, totpUri } from "~/auth/qr";
 import { qrDataUrl } from "~/auth/qr.server";
-import { setupTotpSchema, type Translate } from "~/auth/schemas";
+import { setupTotpSchema } from "~/auth/schemas";
 import {
   clearAccountTotpSetup,
   readAccountTotpSetup,
@@ -80,7 +80,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (formData.get("intent") === "start" && mode.kind === "account") {
     const submission = parseWithZod(formData, {
-      schema: setupTotpSchema(authT() as Translate).partial(),
+      schema: setupTotpSchema().partial(),
     });
     try {
       const { SecretCode } = await client.associateSoftwareToken({ accessToken: mode.accessToken });
@@ -91,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
 
-  const submission = parseWithZod(formData, { schema: setupTotpSchema(authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: setupTotpSchema() });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const limited = rateLimited(context, submission, mode.username);
@@ -156,8 +156,7 @@ export default function SetupTotpPage() {
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: setupTotpSchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: setupTotpSchema() }),
   });
 
   if (!secret) {

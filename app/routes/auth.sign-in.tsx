@@ -15,7 +15,7 @@ import {
 } from "~/auth/flow.server";
 import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
-import { signInSchema, type Translate } from "~/auth/schemas";
+import { signInSchema } from "~/auth/schemas";
 import { getCustomer, readPending, setPending } from "~/auth/session.server";
 import { authPath, signInNextStep } from "~/auth/steps";
 import {
@@ -59,7 +59,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: signInSchema(authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: signInSchema() });
   if (submission.status !== "success") {
     return invalidReply(submission, { hideFields: ["password"] });
   }
@@ -131,7 +131,7 @@ export default function SignInPage() {
     defaultValue: { username },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema() }),
   });
   return (
     <>

@@ -20,7 +20,7 @@ import {
   normalizePhoneNumber,
   PHONE_RULES,
 } from "~/auth/countries";
-import { signUpSchema, type Translate } from "~/auth/schemas";
+import { signUpSchema } from "~/auth/schemas";
 import { AUTO_SIGN_IN_WINDOW_SECONDS, getCustomer } from "~/auth/session.server";
 import { authPath, signUpNextStep } from "~/auth/steps";
 import {
@@ -69,7 +69,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   refuseWhenClosed(context);
   const formData = await request.formData();
-  const schema = signUpSchema(authT() as Translate, context.identity.passwordPolicy, PHONE_RULES);
+  const schema = signUpSchema(context.identity.passwordPolicy, PHONE_RULES);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
     return invalidReply(submission, { hideFields: ["password", "confirm_password"] });
@@ -133,7 +133,7 @@ export default function SignUpPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: signUpSchema(t as Translate, policy, PHONE_RULES) }),
+      parseWithZod(formData, { schema: signUpSchema(policy, PHONE_RULES) }),
   });
   return (
     <>

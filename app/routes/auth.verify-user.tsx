@@ -12,7 +12,7 @@ import {
   rateLimited,
 } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
-import { verifyUserSchema, type Translate } from "~/auth/schemas";
+import { verifyUserSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, unverifiedContacts } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { accessToken, customer } = requireCustomer(context, request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: verifyUserSchema(authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: verifyUserSchema() });
   if (submission.status !== "success") return invalidReply(submission);
   const limited =
     rateLimited(context, submission, customer.email) ??
@@ -82,8 +82,7 @@ export default function VerifyUserPage() {
     defaultValue: { unverifiedAttr: contacts[0]?.name },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: verifyUserSchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyUserSchema() }),
   });
   return (
     <AuthCard title={t("verifyUser.heading")} intro={t("verifyUser.intro")}>

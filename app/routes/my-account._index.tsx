@@ -8,7 +8,7 @@ import { attributesRecord, type MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import { authT, cognitoErrorReply, invalidReply, signOut } from "~/auth/flow.server";
 import { signInPathFor } from "~/auth/redirect";
-import { mfaPreferenceSchema, type Translate } from "~/auth/schemas";
+import { mfaPreferenceSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, parseMfaTypes, type MfaType } from "~/auth/steps";
 import { FormAlert, SubmitButton } from "~/components/auth/form-parts";
@@ -75,7 +75,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { accessToken } = requireCustomer(context, request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: mfaPreferenceSchema(authT() as Translate) });
+  const submission = parseWithZod(formData, { schema: mfaPreferenceSchema() });
   if (submission.status !== "success") return invalidReply(submission);
   const choice = submission.value.mfa_type;
   const { client } = context.identity;
@@ -114,8 +114,7 @@ export default function AccountOverviewPage() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { mfa_type: preferredMfa ?? "NONE" },
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: mfaPreferenceSchema(t as Translate) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: mfaPreferenceSchema() }),
   });
   const totpOn = enabledMfa.includes("TOTP");
   return (

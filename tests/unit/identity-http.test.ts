@@ -354,8 +354,9 @@ describe("sign-in against Cognito's recorded answers", () => {
       { password: "Nueva-Clave-77", confirm_password: "Nueva-Clave-77", given_name: "María" },
     );
     expect(missing.status).toBe(400);
+    // The reply names the message; the page shows it in Spanish ("Este dato es obligatorio.").
     expect((missing.data as { error?: Record<string, string[]> }).error?.["custom:rfc"]).toEqual([
-      "Este dato es obligatorio.",
+      "auth:validation.attributeRequired",
     ]);
     const done = await call(forceNewPassword.action, context, browser, "/auth/force-new-password", {
       password: "Nueva-Clave-77",

@@ -3,6 +3,7 @@ import { Link, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { authPath } from "~/auth/steps";
 import { useTranslation } from "~/i18n/react";
+import { translateFormMessage } from "~/lib/form-messages";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CONFIRM_MATCH_MIN_LENGTH, type PasswordPolicy } from "~/auth/schemas";
 import type { SocialProviderId } from "~/config.server";
@@ -89,7 +90,7 @@ export function FormAlert({ errors }: { errors: string[] | undefined }) {
     >
       <div className="flex-1" data-testid="form-alert-message">
         {errors.map((error) => (
-          <p key={error}>{error}</p>
+          <p key={error}>{translateFormMessage(t, error)}</p>
         ))}
       </div>
       {hydrated ? (
@@ -153,12 +154,14 @@ export function Field({
   );
 }
 
+/** The field's messages: keys of the shared schema (or the server's sentences), in Spanish. */
 export function FieldErrors({ meta }: { meta: FieldMetadata<unknown> }) {
+  const { t } = useTranslation("auth");
   if (!meta.errors?.length) return null;
   return (
     <div id={meta.errorId} className="mt-1 text-sm font-medium text-error">
       {meta.errors.map((error) => (
-        <p key={error}>{error}</p>
+        <p key={error}>{translateFormMessage(t, error)}</p>
       ))}
     </div>
   );

@@ -1,6 +1,7 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
+import { translateFormMessage } from "~/lib/form-messages";
 
 const inputClass =
   "mt-1 block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-error aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-error";
@@ -38,7 +39,7 @@ export function FormErrorSummary({
       className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
     >
       {messages.map((error) => (
-        <p key={error}>{t(error)}</p>
+        <p key={error}>{translateFormMessage(t, error)}</p>
       ))}
     </div>
   );
@@ -50,7 +51,7 @@ export function FieldErrors({ id, errors }: { id: string; errors: string[] | und
   return (
     <div id={id} className="mt-1 text-sm font-medium text-error" data-testid="field-error">
       {errors?.map((error) => (
-        <p key={error}>{t(error)}</p>
+        <p key={error}>{translateFormMessage(t, error)}</p>
       ))}
     </div>
   );
