@@ -1,5 +1,5 @@
 import type { Plan } from "~/catalog/plan";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import { CartActionForm } from "./cart-action-form";
 
@@ -39,7 +39,7 @@ export function PlanCard({
         {plan.name}
       </Heading>
       <p className="mt-2">
-        <span className="text-3xl font-extrabold text-slate-900">{formatMoney(plan.price)}</span>{" "}
+        <span className="text-3xl font-extrabold text-slate-900">{formatPrice(plan.price)}</span>{" "}
         <span className="text-sm text-slate-700">{t("plan.priceNote")}</span>
       </p>
       <ul className="mt-4 flex-1 space-y-1 text-slate-800">

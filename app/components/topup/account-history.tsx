@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import type { AccountHistory } from "~/topup/history.server";
 
@@ -91,7 +91,7 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
                     </td>
                     <td className="py-2 pr-4">{topup.date}</td>
                     <td className="py-2 pr-4 font-mono">{topup.maskedLine}</td>
-                    <td className="py-2 pr-4">{formatMoney(topup.amount)}</td>
+                    <td className="py-2 pr-4">{formatTotal(topup.amount)}</td>
                     <td className="py-2">{t(`receipt.statuses.${topup.status}`)}</td>
                   </tr>
                 ))}
@@ -143,7 +143,7 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
                       </Link>
                     </td>
                     <td className="py-2 pr-4">{order.date}</td>
-                    <td className="py-2 pr-4">{formatMoney(order.total)}</td>
+                    <td className="py-2 pr-4">{formatTotal(order.total)}</td>
                     <td className="py-2">{t(`history.orderStatuses.${order.status}`)}</td>
                   </tr>
                 ))}
