@@ -244,6 +244,14 @@ describe("every e-mail template", () => {
         expect(html).toContain("max-width:600px");
       });
 
+      it("opens with the logo as a PNG of the store's own address, named in its alt text", async () => {
+        const { html, text } = await rendered();
+        expect(html).toContain(
+          '<img src="https://www.conectamovil.mx/brand/logo-email.png" width="224" height="48" alt="Conecta Móvil"',
+        );
+        expect(text.startsWith("Conecta Móvil\n")).toBe(true);
+      });
+
       it("is in Spanish, with no key, undefined, null or NaN left in it", async () => {
         const { subject, text, html } = await rendered();
         for (const part of [subject, text, visibleText(html)]) {

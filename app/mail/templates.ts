@@ -248,6 +248,7 @@ function compose(
 ): RenderedMail {
   const { html, text } = renderDocument({
     subject,
+    origin: context.origin,
     name: name || null,
     blocks,
     support: context.support,
