@@ -47,6 +47,8 @@ export function loader({ context }: LoaderFunctionArgs) {
     locale: "es",
     appTitle: t("app.title"),
     description: t("app.tagline"),
+    origin: config.publicOrigin,
+    shareImageAlt: t("app.shareImageAlt"),
     customer: customer ? { email: customer.email } : null,
     cartCount: cart.count,
     cartItems: cart.lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),

@@ -16,7 +16,10 @@ const COMPANY = "Conecta Móvil Telecomunicaciones, S.A. de C.V.";
 /** The brand's mark (app/brand/brand.json) and wordmark at the top left of the first page. */
 export function drawLogo(pdf, x, y, size = 28) {
   const { colors, mark } = brand;
-  pdf.save().translate(x, y).scale(size / mark.size);
+  pdf
+    .save()
+    .translate(x, y)
+    .scale(size / mark.size);
   pdf.path(mark.tile).fill(colors.primary);
   pdf.path(mark.dot).fill(colors.onPrimary);
   pdf.lineWidth(mark.strokeWidth).lineCap("round");

@@ -12,10 +12,13 @@ export function PlanCard({
   plan,
   redirectTo,
   headingLevel = 2,
+  popular = false,
 }: {
   plan: Plan;
   redirectTo: string;
   headingLevel?: 2 | 3;
+  /** Marks the card "Más popular" (one plan of the catalogue, HOME_FEATURED). */
+  popular?: boolean;
 }) {
   const { t } = useTranslation("commerce");
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -32,9 +35,19 @@ export function PlanCard({
   return (
     <article
       aria-labelledby={headingId}
-      className="flex flex-col rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+      className={`flex flex-col rounded-lg border bg-white p-5 shadow-sm ${
+        popular ? "border-2 border-secondary" : "border-slate-200"
+      }`}
       data-testid="plan-card"
     >
+      {popular ? (
+        <p
+          className="mb-2 self-start rounded-full bg-secondary px-3 py-1 text-sm font-bold text-white"
+          data-testid="popular-badge"
+        >
+          {t("plan.popular")}
+        </p>
+      ) : null}
       <Heading id={headingId} className="text-xl font-bold text-primary-dark">
         {plan.name}
       </Heading>
