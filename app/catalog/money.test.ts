@@ -39,3 +39,25 @@ describe("formatTotal", () => {
     expect(formatPrice(2399)).not.toMatch(/\s/);
   });
 });
+
+describe("the one money formatter", () => {
+  it("is the only code in app/ that writes a currency", async () => {
+    const { readdirSync, readFileSync, statSync } = await import("node:fs");
+    const path = await import("node:path");
+    const root = path.resolve(__dirname, "..");
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = path.join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (/\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name)) {
+          const source = readFileSync(full, "utf8");
+          if (full.endsWith(path.join("catalog", "money.ts"))) continue;
+          if (/style:\s*["']currency["']|\.toFixed\(2\)/.test(source)) offenders.push(full);
+        }
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
+  });
+});
