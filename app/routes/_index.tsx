@@ -126,6 +126,7 @@ export default function HomePage() {
                 redirectTo="/"
                 headingLevel={3}
                 popular={plan.id === offer.popular.id}
+                compact
               />
             ))}
           </div>
@@ -138,7 +139,7 @@ export default function HomePage() {
         </h2>
         <ul className="grid gap-4 md:grid-cols-3" data-testid="home-shortcuts">
           {SHORTCUTS.map(({ key, to }) => (
-            <li key={key} className="rounded-lg border border-slate-200 bg-white p-5">
+            <li key={key} className="rounded-lg border border-slate-200 bg-white p-4">
               <h3 className="text-lg font-bold text-slate-900">
                 {t(`home.shortcuts.${key}.title`)}
               </h3>
@@ -157,7 +158,7 @@ export default function HomePage() {
         </h2>
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {trust.map(({ key, link, external }) => (
-            <li key={key} className="rounded-lg bg-slate-50 p-5">
+            <li key={key} className="rounded-lg bg-slate-50 p-4">
               <h3 className="font-bold text-primary-dark">{t(`home.trust.${key}.title`)}</h3>
               <p className="mt-1 text-slate-800">{t(`home.trust.${key}.text`)}</p>
               {link ? (

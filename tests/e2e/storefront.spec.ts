@@ -88,12 +88,19 @@ test.describe("on a 375 px phone", () => {
     await expectNoSidewaysScroll(page);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     // It was 5,634 px with every plan on it.
-    expect(height).toBeLessThan(4200);
-    const wordmark = page.getByTestId("navbar").getByTestId("brand-wordmark");
+    expect(height).toBeLessThan(4800);
+    // At 375 px the header shows the mark alone (its link names it); the footer has the name.
+    const header = page.getByTestId("navbar");
+    await expect(header.getByTestId("brand-logo").locator("svg")).toBeVisible();
+    await expect(header.getByTestId("brand-wordmark")).toBeHidden();
+    await expect(page.getByTestId("footer").getByTestId("brand-wordmark")).toBeVisible();
+    // From 410 px the name shows, on one line, and still nothing overflows.
+    await page.setViewportSize({ width: 414, height: 740 });
+    const wordmark = header.getByTestId("brand-wordmark");
     await expect(wordmark).toBeVisible();
-    const box = (await wordmark.boundingBox())!;
-    // One line of text (an 18 px font is about 28 px high): the name never wraps.
-    expect(box.height).toBeLessThan(36);
+    // One line of text (a 16 px font is about 24 px high): the name never wraps.
+    expect((await wordmark.boundingBox())!.height).toBeLessThan(32);
+    await expectNoSidewaysScroll(page);
   });
 
   test("the comparison table scrolls inside its own box, not the page", async ({ page }) => {

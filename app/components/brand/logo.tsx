@@ -36,7 +36,10 @@ export function Logo({
 }: {
   name: string;
   tone?: "light" | "dark";
-  /** Only the mark below 340 px (where a link around the logo names it). */
+  /**
+   * Only the mark below 410 px, where the name would push the header's buttons off the screen
+   * (a link around the logo names it).
+   */
   compact?: boolean;
   className?: string;
 }) {
@@ -48,9 +51,9 @@ export function Logo({
       className={`inline-flex items-center gap-2 whitespace-nowrap ${className}`}
       data-testid="brand-logo"
     >
-      <BrandMark size={32} className="shrink-0" />
+      <BrandMark size={compact ? 28 : 32} className="shrink-0" />
       <span
-        className={`text-lg font-extrabold tracking-tight sm:text-xl ${compact ? "max-[339px]:hidden" : ""}`}
+        className={`font-extrabold tracking-tight ${compact ? "text-base max-[409px]:hidden sm:text-xl" : "text-lg"}`}
         data-testid="brand-wordmark"
       >
         <span className={tone === "light" ? "text-primary-dark" : "text-white"}>{first}</span>

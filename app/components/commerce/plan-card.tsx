@@ -13,12 +13,15 @@ export function PlanCard({
   redirectTo,
   headingLevel = 2,
   popular = false,
+  compact = false,
 }: {
   plan: Plan;
   redirectTo: string;
   headingLevel?: 2 | 3;
   /** Marks the card "Más popular" (one plan of the catalogue, HOME_FEATURED). */
   popular?: boolean;
+  /** The home page's short card: the essentials; /plans has the whole card and the table. */
+  compact?: boolean;
 }) {
   const { t } = useTranslation("commerce");
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -72,16 +75,26 @@ export function PlanCard({
             ? t("plan.unlimitedSocial", { networks: plan.socialNetworks.join(", ") })
             : t("plan.noUnlimitedSocial")}
         </li>
-        <li>{plan.hotspot ? t("plan.hotspot") : t("plan.noHotspot")}</li>
-        <li>{sim}</li>
+        {compact ? null : (
+          <>
+            <li>{plan.hotspot ? t("plan.hotspot") : t("plan.noHotspot")}</li>
+            <li>{sim}</li>
+          </>
+        )}
       </ul>
-      <details className="mt-3 text-sm text-slate-700">
-        <summary className="cursor-pointer font-medium text-slate-800">{t("plan.fairUse")}</summary>
-        <p className="mt-1">{plan.fairUseNote}</p>
-      </details>
-      <p className="mt-2 text-xs text-slate-700">
-        {t("plan.tariffRegistration", { number: plan.tariffRegistration })}
-      </p>
+      {compact ? null : (
+        <>
+          <details className="mt-3 text-sm text-slate-700">
+            <summary className="cursor-pointer font-medium text-slate-800">
+              {t("plan.fairUse")}
+            </summary>
+            <p className="mt-1">{plan.fairUseNote}</p>
+          </details>
+          <p className="mt-2 text-xs text-slate-700">
+            {t("plan.tariffRegistration", { number: plan.tariffRegistration })}
+          </p>
+        </>
+      )}
       <CartActionForm
         intent="add"
         planId={plan.id}

@@ -33,7 +33,7 @@ export function PlanComparison({ plans }: { plans: readonly Plan[] }) {
   ] as const;
   const cell = "border-t border-slate-200 px-3 py-2 align-top";
   return (
-    <section aria-labelledby="plans-compare" className="mt-12" data-testid="plan-comparison">
+    <div className="mt-12" data-testid="plan-comparison">
       <h2 id="plans-compare" className="text-2xl font-bold text-slate-900">
         {t("plans.compare.heading")}
       </h2>
@@ -101,6 +101,6 @@ export function PlanComparison({ plans }: { plans: readonly Plan[] }) {
           </tbody>
         </table>
       </div>
-    </section>
+    </div>
   );
 }
