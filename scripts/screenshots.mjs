@@ -67,8 +67,13 @@ try {
     await shot("plans");
     // A plan in the cart: the same form a customer submits.
     await page.goto(`${base}/`);
+    const stored = page.waitForResponse(
+      (response) =>
+        response.request().method() === "POST" &&
+        /^\/cart(\.data)?$/.test(new URL(response.url()).pathname),
+    );
     await page.getByRole("button", { name: /^Agregar Conecta .* al carrito$/ }).click();
-    await page.getByTestId("cart-count").filter({ hasText: "1" }).waitFor();
+    await stored;
     await page.goto(`${base}/checkout`);
     await shot("checkout");
     await context.close();
