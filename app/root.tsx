@@ -29,7 +29,10 @@ import stylesheet from "./tailwind.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
 ];
 
 export const handle = { i18n: ["common"] };
@@ -44,6 +47,8 @@ export function loader({ context }: LoaderFunctionArgs) {
     locale: "es",
     appTitle: t("app.title"),
     description: t("app.tagline"),
+    origin: config.publicOrigin,
+    shareImageAlt: t("app.shareImageAlt"),
     customer: customer ? { email: customer.email } : null,
     cartCount: cart.count,
     cartItems: cart.lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),

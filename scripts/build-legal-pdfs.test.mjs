@@ -16,3 +16,22 @@ describe("legal document sources", () => {
     ]);
   });
 });
+
+describe("the legal documents' header", () => {
+  it("draws the brand's mark as vector paths, in the brand's green", async () => {
+    const { default: PDFDocument } = await import("pdfkit");
+    const { drawLogo } = await import("./build-legal-pdfs.mjs");
+    const pdf = new PDFDocument({ compress: false });
+    const chunks = [];
+    pdf.on("data", (chunk) => chunks.push(chunk));
+    const done = new Promise((resolve) => pdf.on("end", resolve));
+    drawLogo(pdf, 64, 64);
+    pdf.end();
+    await done;
+    const source = Buffer.concat(chunks).toString("latin1");
+    // Curves (the tile's corners, the dot and the arcs), filled in #15803d.
+    expect(source.match(/ c\n/g)?.length ?? 0).toBeGreaterThan(8);
+    expect(source).toContain("0.08235294117647059 0.5019607843137255 0.23921568627450981 scn");
+    expect(pdf.y).toBeGreaterThan(64 + 28);
+  });
+});

@@ -142,3 +142,12 @@ export const PLAN_CATALOGUE: readonly Plan[] = [
     tariffRegistration: "CRT-1846227",
   },
 ];
+
+/**
+ * What the home page puts forward (decision 0071): three plans, one of them marked "Más popular"
+ * and shown as the main offer. Ids of this catalogue; a retired one is skipped (see featured.ts).
+ */
+export const HOME_FEATURED = {
+  planIds: ["conecta-150", "conecta-200", "conecta-300"],
+  popularId: "conecta-200",
+} as const;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
-import { formatMoney } from "./money";
+import { formatPrice } from "./money";
 import { PLAN_CATALOGUE } from "./plans.data";
 import { NUMBER_KEPT_MONTHS, SHIPPING_PRICE, SIM_PRICE, SIM_REPLACEMENT_PRICE } from "./terms";
 
@@ -24,7 +24,7 @@ function item(label: string): string {
   return found[0];
 }
 
-const price = (amount: number) => (amount === 0 ? "sin costo" : formatMoney(amount));
+const price = (amount: number) => (amount === 0 ? "sin costo" : formatPrice(amount));
 const names = (list: string[]) => new Intl.ListFormat("es-MX").format(list);
 const count = (value: number) => new Intl.NumberFormat("es-MX").format(value);
 
@@ -32,7 +32,7 @@ describe("the tariff document", () => {
   for (const plan of PLAN_CATALOGUE) {
     it(`states ${plan.name} as the catalogue sells it`, () => {
       const text = item(plan.name);
-      expect(text).toContain(`: ${formatMoney(plan.price)} por ${plan.validityDays} días.`);
+      expect(text).toContain(`: ${formatPrice(plan.price)} por ${plan.validityDays} días.`);
       expect(text).toContain(`Incluye ${plan.dataGb} GB de datos de alta velocidad`);
       expect(text).toContain(`Registro ${plan.tariffRegistration}.`);
       expect(text).toContain(
@@ -71,13 +71,13 @@ describe("the tariff document", () => {
   it("lists exactly the top-up amounts on offer, each with what it buys", () => {
     const topupItems = items.filter((text) => text.startsWith("$"));
     expect(topupItems.map((text) => text.slice(0, text.indexOf(":")))).toEqual(
-      TOPUP_AMOUNTS.map((offer) => formatMoney(offer.amount)),
+      TOPUP_AMOUNTS.map((offer) => formatPrice(offer.amount)),
     );
     for (const offer of TOPUP_AMOUNTS) {
-      const text = item(formatMoney(offer.amount));
+      const text = item(formatPrice(offer.amount));
       const plan = PLAN_CATALOGUE.find((candidate) => candidate.id === offer.planId);
       if (plan) {
-        expect(text).toBe(`${formatMoney(offer.amount)}: los beneficios del plan ${plan.name}.`);
+        expect(text).toBe(`${formatPrice(offer.amount)}: los beneficios del plan ${plan.name}.`);
       } else {
         const { value, unit } = formatData(offer.dataMb);
         const data = `${value} ${unit}`;

@@ -30,9 +30,9 @@ describe("phrases built from the data", () => {
     expect(listText(["A"])).toBe("A");
     expect(listText(["A", "B", "C"])).toBe("A, B y C");
     expect(priceText(0)).toBe("sin costo");
-    expect(priceText(2399)).toBe("$2,399.00");
+    expect(priceText(2399)).toBe("$2,399");
     expect(costsText(0)).toBe("no tiene costo");
-    expect(costsText(50)).toBe("cuesta $50.00");
+    expect(costsText(50)).toBe("cuesta $50");
   });
 
   it("name the plans sold with one kind of SIM only, or say that all have both", () => {
@@ -75,10 +75,10 @@ describe("phrases built from the data", () => {
 
   it("describe each top-up by its own benefits, or by the plan it buys", () => {
     const [smallest] = TOPUP_AMOUNTS;
-    expect(topupText(smallest)).toBe("$20.00: 200 MB por 1 día.");
+    expect(topupText(smallest)).toBe("$20: 200 MB por 1 día.");
     const fifty = TOPUP_AMOUNTS.find((offer) => offer.amount === 50);
     expect(fifty && topupText(fifty)).toBe(
-      "$50.00: lo mismo que el plan Conecta 50 (1 GB por 7 días con WhatsApp ilimitado).",
+      "$50: lo mismo que el plan Conecta 50 (1 GB por 7 días con WhatsApp ilimitado).",
     );
   });
 });

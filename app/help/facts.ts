@@ -1,4 +1,4 @@
-import { formatMoney } from "~/catalog/money";
+import { formatPrice } from "~/catalog/money";
 import type { Plan } from "~/catalog/plan";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { PHYSICAL_SIM_DELIVERY, SHIPPING_PRICE, SIM_PRICE } from "~/catalog/terms";
@@ -36,20 +36,20 @@ export function isFree(amount: number): boolean {
   return amount === 0;
 }
 
-/** "sin costo", or the amount as the store shows it: "$50.00". */
+/** "sin costo", or the amount as the store shows it: "$50". */
 export function priceText(amount: number): string {
-  return isFree(amount) ? "sin costo" : formatMoney(amount);
+  return isFree(amount) ? "sin costo" : formatPrice(amount);
 }
 
-/** What something costs, as a predicate: "no tiene costo", "cuesta $50.00". */
+/** What something costs, as a predicate: "no tiene costo", "cuesta $50". */
 export function costsText(amount: number): string {
-  return isFree(amount) ? "no tiene costo" : `cuesta ${formatMoney(amount)}`;
+  return isFree(amount) ? "no tiene costo" : `cuesta ${formatPrice(amount)}`;
 }
 
-/** "envío gratis", or "envío de $99.00". */
+/** "envío gratis", or "envío de $99". */
 export const SHIPPING_TEXT = isFree(SHIPPING_PRICE)
   ? "envío gratis"
-  : `envío de ${formatMoney(SHIPPING_PRICE)}`;
+  : `envío de ${formatPrice(SHIPPING_PRICE)}`;
 
 /** What a physical SIM bought with a plan costs the customer, as a sentence. */
 export const PHYSICAL_SIM_COST_TEXT =
@@ -125,8 +125,8 @@ export function unlimitedSocialText(plan: Plan): string | null {
 }
 
 /**
- * A top-up as the customer reads it: "$20.00: 200 MB por 1 día." or, for one that buys a plan,
- * "$50.00: lo mismo que el plan Conecta 50 (1 GB por 7 días con WhatsApp ilimitado)."
+ * A top-up as the customer reads it: "$20: 200 MB por 1 día." or, for one that buys a plan,
+ * "$50: lo mismo que el plan Conecta 50 (1 GB por 7 días con WhatsApp ilimitado)."
  */
 export function topupText(offer: TopupAmount, plans: readonly Plan[] = PLAN_CATALOGUE): string {
   const data = formatData(offer.dataMb);
@@ -134,10 +134,10 @@ export function topupText(offer: TopupAmount, plans: readonly Plan[] = PLAN_CATA
   const plan = plans.find((candidate) => candidate.id === offer.planId);
   if (!plan) {
     const social = offer.unlimitedSocial ? " con redes sociales ilimitadas" : "";
-    return `${formatMoney(offer.amount)}: ${benefits}${social}.`;
+    return `${formatPrice(offer.amount)}: ${benefits}${social}.`;
   }
   const social = unlimitedSocialText(plan);
-  return `${formatMoney(offer.amount)}: lo mismo que el plan ${plan.name} (${benefits}${social ? ` con ${social}` : ""}).`;
+  return `${formatPrice(offer.amount)}: lo mismo que el plan ${plan.name} (${benefits}${social ? ` con ${social}` : ""}).`;
 }
 
 /** Every top-up on offer, one line each. */

@@ -5,6 +5,10 @@ export interface ShellData {
   locale: "es";
   appTitle: string;
   description: string;
+  /** The configured public origin (PUBLIC_BASE_URL): canonical and sharing addresses. */
+  origin: string;
+  /** The sharing image's alt text. */
+  shareImageAlt: string;
   /** The signed-in customer, or null. */
   customer: { email: string } | null;
   cartCount: number;

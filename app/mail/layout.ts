@@ -39,6 +39,11 @@ export interface SupportContact {
 
 export interface Document {
   subject: string;
+  /**
+   * The store's public origin: the header shows the logo PNG served there (decision 0071; Gmail
+   * shows neither SVG nor data: images). Without one, the brand's name in text.
+   */
+  origin?: string;
   /** The customer's name for the greeting; none, no greeting. */
   name: string | null;
   blocks: Block[];
@@ -82,6 +87,24 @@ const INK = "#0f172a";
 const MUTED = "#475569";
 const PRIMARY = "#15803d";
 const RULE = "#e2e8f0";
+
+/** The e-mail logo (scripts/render-brand-images.mjs): 448 x 96 px, shown at half size. */
+export const EMAIL_LOGO_PATH = "/brand/logo-email.png";
+const EMAIL_LOGO_SIZE = { width: 224, height: 48 };
+
+/** The header: the logo as an image of the store's own address, its alt text styled as the brand. */
+function headerHtml(origin: string | undefined): string {
+  const name = escapeHtml(mailT("layout.brand"));
+  if (!origin || !isWebUrl(origin)) {
+    return `<tr><td style="padding:16px 20px;background-color:${PRIMARY};border-radius:8px 8px 0 0;font:bold 20px/1.3 ${FONT};color:#ffffff;">${name}</td></tr>`;
+  }
+  const src = escapeHtml(safeHref(`${new URL(origin).origin}${EMAIL_LOGO_PATH}`));
+  return (
+    `<tr><td style="padding:16px 20px 12px;border-top:6px solid ${PRIMARY};border-bottom:1px solid ${RULE};border-radius:8px 8px 0 0;">` +
+    `<img src="${src}" width="${EMAIL_LOGO_SIZE.width}" height="${EMAIL_LOGO_SIZE.height}" alt="${name}" ` +
+    `style="display:block;border:0;height:auto;max-width:100%;font:bold 22px/48px ${FONT};color:${PRIMARY};"></td></tr>`
+  );
+}
 
 function blockHtml(block: Block): string {
   switch (block.kind) {
@@ -213,7 +236,7 @@ export function renderDocument(document: Document): { html: string; text: string
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f1f5f9;"><tr>` +
     `<td align="center" style="padding:16px 8px;">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;border-radius:8px;">` +
-    `<tr><td style="padding:16px 20px;background-color:${PRIMARY};border-radius:8px 8px 0 0;font:bold 20px/1.3 ${FONT};color:#ffffff;">${escapeHtml(mailT("layout.brand"))}</td></tr>` +
+    headerHtml(document.origin) +
     `<tr><td style="padding:24px 20px 8px;font:16px/1.5 ${FONT};color:${INK};">${blocks.map(blockHtml).join("")}</td></tr>` +
     `<tr><td style="padding:16px 20px 20px;border-top:1px solid ${RULE};font:13px/1.5 ${FONT};color:${MUTED};">` +
     footer.map((part) => `<p style="margin:0 0 8px;">${escapeHtml(part)}</p>`).join("") +

@@ -97,7 +97,7 @@ describe("the mailer over SMTP", () => {
         CUSTOMER_EMAIL,
       );
       expect(message.text).toContain("Hola, Ana:");
-      expect(message.text).toContain("2 × Conecta 150 ($150.00 c/u): $300.00");
+      expect(message.text).toContain("2 × Conecta 150 ($150 c/u): $300");
       expect(message.html).toContain(order.folio);
       expect(message.html).toContain(`${ORIGIN}/pedido?folio=${order.folio}`);
       expect(message.messageId).toMatch(/^<mail-[\w-]+@conectamovil\.mx>$/);

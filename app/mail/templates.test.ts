@@ -244,6 +244,14 @@ describe("every e-mail template", () => {
         expect(html).toContain("max-width:600px");
       });
 
+      it("opens with the logo as a PNG of the store's own address, named in its alt text", async () => {
+        const { html, text } = await rendered();
+        expect(html).toContain(
+          '<img src="https://www.conectamovil.mx/brand/logo-email.png" width="224" height="48" alt="Conecta Móvil"',
+        );
+        expect(text.startsWith("Conecta Móvil\n")).toBe(true);
+      });
+
       it("is in Spanish, with no key, undefined, null or NaN left in it", async () => {
         const { subject, text, html } = await rendered();
         for (const part of [subject, text, visibleText(html)]) {
@@ -298,9 +306,9 @@ describe("what each e-mail says", () => {
     );
     expect(subject).toBe("Recibimos tu pedido PED-2026-000123");
     expect(text).toContain("Hola, Ana:");
-    expect(text).toContain("2 × Conecta 150 ($150.00 c/u): $300.00");
-    expect(text).toContain("1 × Conecta 500: $500.00");
-    expect(text).toContain("Total a pagar: $800.00");
+    expect(text).toContain("2 × Conecta 150 ($150 c/u): $300");
+    expect(text).toContain("1 × Conecta 500: $500");
+    expect(text).toContain("Total a pagar: $800.00\u00a0MXN");
     expect(text).toContain("Tipo de SIM: SIM física");
     expect(text).toContain("Av. Insurgentes Sur 1234, Int. 5B");
     expect(text).toContain("Del Valle, C.P. 03100");
@@ -325,7 +333,7 @@ describe("what each e-mail says", () => {
     const sample = samples.find((candidate) => candidate.name === "cash voucher for an order")!;
     const { subject, text, html, attachments } = await render(sample);
     expect(subject).toBe("Tu ficha para pagar en efectivo el pedido PED-2026-000123");
-    expect(text).toContain("Importe exacto: $800.00");
+    expect(text).toContain("Importe exacto: $800.00\u00a0MXN");
     expect(text).toContain("Referencia: 93000000000018");
     expect(text).toContain("OXXO");
     expect(text).toContain(`Paga antes del: ${formatDateTime("2026-11-27T18:00:00.000Z")}`);
@@ -402,7 +410,7 @@ describe("what each e-mail says", () => {
     expect(subject).toBe("Comprobante de tu recarga REC-2026-000042");
     expect(text).toContain("Línea: 55 •••• 5678");
     expect(text).not.toContain("5512345678");
-    expect(text).toContain("Monto: $100.00");
+    expect(text).toContain("Monto: $100.00\u00a0MXN");
     expect(text).toMatch(/Incluye: Vigencia de \d+ días · [\d.]+ GB de datos/);
     expect(text).toContain("https://www.conectamovil.mx/recarga/tp_abc123");
     expect(text).toContain("Mastercard terminada en 4444");

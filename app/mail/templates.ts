@@ -1,6 +1,6 @@
 import bwipjs from "bwip-js/node";
 import QRCode from "qrcode";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice, formatTotal } from "~/catalog/money";
 import {
   ESIM_DELIVERY,
   LINE_ACTIVATION,
@@ -153,7 +153,7 @@ function lineDescription(line: OrderView["lines"][number]): string {
     : mailT("labels.quantityEach", {
         count: line.quantity,
         name: line.planName,
-        price: formatMoney(line.unitPrice),
+        price: formatPrice(line.unitPrice),
       });
 }
 
@@ -163,9 +163,9 @@ function orderLines(order: OrderView, totalLabel: string): Block {
     heading: mailT("labels.orderLines"),
     rows: order.lines.map((line) => ({
       description: lineDescription(line),
-      amount: formatMoney(line.lineTotal),
+      amount: formatPrice(line.lineTotal),
     })),
-    total: { label: totalLabel, amount: formatMoney(order.total) },
+    total: { label: totalLabel, amount: formatTotal(order.total) },
   };
 }
 
@@ -248,6 +248,7 @@ function compose(
 ): RenderedMail {
   const { html, text } = renderDocument({
     subject,
+    origin: context.origin,
     name: name || null,
     blocks,
     support: context.support,
@@ -296,7 +297,7 @@ async function paymentVoucher(
   const cash = instructions.method === "cash";
   const expires = formatDateTime(instructions.expiresAt);
   const facts: Fact[] = [
-    { label: mailT("commerce:payment.instructions.amount"), value: formatMoney(model.amount) },
+    { label: mailT("commerce:payment.instructions.amount"), value: formatTotal(model.amount) },
   ];
   if (instructions.method === "spei") {
     facts.push(
@@ -577,7 +578,7 @@ async function topupReceipt(
   const facts: Fact[] = [
     { label: mailT("labels.folio"), value: model.folio, mono: true },
     { label: mailT("labels.line"), value: maskPhoneNumber(model.phoneNumber) },
-    { label: mailT("labels.amount"), value: formatMoney(model.amount) },
+    { label: mailT("labels.amount"), value: formatTotal(model.amount) },
     { label: mailT("labels.date"), value: formatDateTime(model.paidAt) },
   ];
   if (offer) {

@@ -1,4 +1,4 @@
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { carrierLabel } from "~/portability/display";
 import type { AppliedChange } from "./changes.server";
 import type { CsvCell } from "./csv";
@@ -35,7 +35,7 @@ export const ORDER_COLUMNS: Column<OrderRow>[] = [
     csv: (row) => ORDER_STATUS_NAMES[row.status],
     table: (row) => ORDER_STATUS_NAMES[row.status],
   },
-  { header: "Total", csv: (row) => row.total, table: (row) => formatMoney(row.total), right: true },
+  { header: "Total", csv: (row) => row.total, table: (row) => formatTotal(row.total), right: true },
   {
     header: "SIM",
     csv: (row) => SIM_NAMES[row.simType] ?? row.simType,
@@ -67,7 +67,7 @@ export const TOPUP_COLUMNS: Column<TopupRow>[] = [
   {
     header: "Monto",
     csv: (row) => row.amount,
-    table: (row) => formatMoney(row.amount),
+    table: (row) => formatTotal(row.amount),
     right: true,
   },
   { header: "Número", csv: (row) => row.phoneNumber, table: (row) => row.phoneNumber },

@@ -3,7 +3,7 @@ import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/r
 import { applyCartIntent, cartCount, cartTotal, isCartIntent, type CartIntent } from "~/cart/cart";
 import { priceCart } from "~/cart/cart-lines";
 import { readCart, saveCart } from "~/cart/cart-session.server";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice, formatTotal } from "~/catalog/money";
 import { CartActionForm, type CartActionData } from "~/components/commerce/cart-action-form";
 import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
 import { PageHeader } from "~/components/ui/page-header";
@@ -130,7 +130,7 @@ export default function CartPage() {
                   <div>
                     <p className="text-lg font-bold text-slate-900">{line.plan.name}</p>
                     <p className="text-sm text-slate-700">
-                      {t("cart.unitPrice")}: {formatMoney(line.plan.price)}
+                      {t("cart.unitPrice")}: {formatPrice(line.plan.price)}
                     </p>
                   </div>
                   <div className="flex items-center gap-2">
@@ -160,7 +160,7 @@ export default function CartPage() {
                   <div className="flex items-center gap-4 sm:flex-col sm:items-end sm:gap-1">
                     <p className="font-semibold text-slate-900">
                       <span className="sr-only">{t("cart.lineTotal")}: </span>
-                      <span data-testid="line-total">{formatMoney(line.lineTotal)}</span>
+                      <span data-testid="line-total">{formatPrice(line.lineTotal)}</span>
                     </p>
                     <CartActionForm
                       intent="remove"
@@ -199,7 +199,7 @@ export default function CartPage() {
               </div>
               <div className="flex justify-between text-lg font-bold">
                 <dt>{t("cart.total")}</dt>
-                <dd data-testid="cart-total">{formatMoney(total)}</dd>
+                <dd data-testid="cart-total">{formatTotal(total)}</dd>
               </div>
             </dl>
             <Link

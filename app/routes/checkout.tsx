@@ -13,7 +13,7 @@ import {
 import { getCustomer } from "~/auth/session.server";
 import { priceCart, type PricedCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice, formatTotal } from "~/catalog/money";
 import { PHYSICAL_SIM_DELIVERY, SHIPPING_PRICE, SIM_PRICE, type SimType } from "~/catalog/terms";
 import { questionHref } from "~/components/help/help-article";
 import { ChoiceGroup } from "~/components/ui/choice-group";
@@ -155,17 +155,17 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
             <span>
               {line.quantity} × {line.plan.name}
             </span>
-            <span className="font-medium">{formatMoney(line.lineTotal)}</span>
+            <span className="font-medium">{formatPrice(line.lineTotal)}</span>
           </li>
         ))}
         <li className="flex justify-between gap-4 py-2" data-testid="checkout-sim-and-shipping">
           <span>{t("checkout.simAndShipping")}</span>
-          <span className="font-medium">{extras ? formatMoney(extras) : t("checkout.free")}</span>
+          <span className="font-medium">{extras ? formatPrice(extras) : t("checkout.free")}</span>
         </li>
       </ul>
       <p className="mt-4 flex justify-between border-t border-slate-300 pt-4 text-lg font-bold">
         <span>{t("cart.total")}</span>
-        <span data-testid="checkout-total">{formatMoney(cart.total)}</span>
+        <span data-testid="checkout-total">{formatTotal(cart.total)}</span>
       </p>
     </section>
   );
@@ -378,7 +378,7 @@ export default function CheckoutPage() {
             >
               {submitting
                 ? t("checkout.submitting")
-                : t("checkout.submit", { total: formatMoney(cart.total) })}
+                : t("checkout.submit", { total: formatTotal(cart.total) })}
             </button>
             <p className="mt-2 text-sm text-slate-700">{t("checkout.paymentNote")}</p>
           </div>

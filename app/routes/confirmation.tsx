@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
 import { saveCart } from "~/cart/cart-session.server";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice, formatTotal } from "~/catalog/money";
 import { LINE_ACTIVATION, PHYSICAL_SIM_DELIVERY } from "~/catalog/terms";
 import {
   canSeeOrder,
@@ -131,7 +131,7 @@ export default function ConfirmationPage() {
             {paid ? t("confirmation.total") : t("confirmation.totalDue")}
           </dt>
           <dd className="text-2xl font-extrabold text-slate-900" data-testid="order-total">
-            {formatMoney(order.total)}
+            {formatTotal(order.total)}
           </dd>
         </div>
       </dl>
@@ -176,15 +176,15 @@ export default function ConfirmationPage() {
             {order.lines.map((line) => (
               <li key={line.planId} className="flex justify-between gap-4 py-2">
                 <span>
-                  {line.quantity} × {line.planName} ({formatMoney(line.unitPrice)})
+                  {line.quantity} × {line.planName} ({formatPrice(line.unitPrice)})
                 </span>
-                <span className="font-medium">{formatMoney(line.lineTotal)}</span>
+                <span className="font-medium">{formatPrice(line.lineTotal)}</span>
               </li>
             ))}
           </ul>
           <p className="mt-3 flex justify-between border-t border-slate-300 pt-3 text-lg font-bold">
             <span>{t("cart.total")}</span>
-            <span>{formatMoney(order.total)}</span>
+            <span>{formatTotal(order.total)}</span>
           </p>
           {paid && payment?.cardBrand && payment.cardLast4 ? (
             <p className="mt-2 text-sm text-slate-700">

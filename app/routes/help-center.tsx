@@ -16,13 +16,13 @@ import { loadHelpCenter } from "~/help/help-center.server";
 import { MAX_QUERY_LENGTH, type CategorySummary } from "~/help/view";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
-import { titleMeta } from "~/lib/meta";
+import { shareMeta, titleMeta } from "~/lib/meta";
 import type { ShellData } from "~/lib/shell";
 
 export function meta(args: MetaArgs<typeof loader>) {
   // Search result pages are endless variations of this one: keep them out of search engines.
   const searching = Boolean(args.data?.query);
-  return [...titleMeta(args), ...(searching ? [{ name: "robots", content: "noindex" }] : [])];
+  return searching ? [...titleMeta(args), { name: "robots", content: "noindex" }] : shareMeta(args);
 }
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */

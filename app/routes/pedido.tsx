@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, data, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice, formatTotal } from "~/catalog/money";
 import { ORDER_LOOKUP_LIMITS, orderLookupSchema } from "~/checkout/order-lookup";
 import { readOrderAccess, rememberOrder, saveOrderAccess } from "~/checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
@@ -164,7 +164,7 @@ export default function OrderLookupPage() {
             <div className="rounded-lg border border-slate-200 bg-white p-4">
               <dt className="text-sm font-medium text-slate-700">{t("lookup.total")}</dt>
               <dd className="text-xl font-extrabold text-slate-900" data-testid="lookup-total">
-                {formatMoney(order.total)}
+                {formatTotal(order.total)}
               </dd>
             </div>
           </dl>
@@ -174,7 +174,7 @@ export default function OrderLookupPage() {
                 <span>
                   {line.quantity} × {line.planName}
                 </span>
-                <span className="font-medium">{formatMoney(line.lineTotal)}</span>
+                <span className="font-medium">{formatPrice(line.lineTotal)}</span>
               </li>
             ))}
           </ul>

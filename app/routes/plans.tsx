@@ -1,24 +1,29 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { sortByPrice } from "~/catalog/featured";
 import { filterPlans, MIN_DATA_OPTIONS, parsePlanFilters, VALIDITY_OPTIONS } from "~/catalog/plan";
+import { HOME_FEATURED } from "~/catalog/plans.data";
 import { PlanCard } from "~/components/commerce/plan-card";
+import { PlanComparison } from "~/components/commerce/plan-comparison";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
-import { titleMeta } from "~/lib/meta";
+import { shareMeta } from "~/lib/meta";
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
 export const handle = { i18n: ["commerce"], pageCache: true };
 
-export const meta = titleMeta;
+export const meta = shareMeta;
 
 export function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filters = parsePlanFilters(url.searchParams);
   return {
     title: getFixedT()("pages.plans.title"),
+    description: getFixedT()("pages.plans.description"),
     filters,
-    plans: filterPlans(context.catalogue.plans(), filters),
+    // Cheapest first (decision 0071): the cards and the comparison table read the same order.
+    plans: sortByPrice(filterPlans(context.catalogue.plans(), filters)),
     here: `${url.pathname}${url.search}`,
   };
 }
@@ -115,10 +120,16 @@ export default function PlansPage() {
       ) : (
         <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {plans.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} redirectTo={here} />
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              redirectTo={here}
+              popular={plan.id === HOME_FEATURED.popularId}
+            />
           ))}
         </div>
       )}
+      {plans.length > 0 ? <PlanComparison plans={plans} /> : null}
     </>
   );
 }

@@ -16,7 +16,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
-import { titleMeta } from "~/lib/meta";
+import { shareMeta } from "~/lib/meta";
 import { CARRIERS } from "~/portability/carriers";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import type { TFunction } from "~/i18n/translate";
@@ -34,7 +34,7 @@ import type { PortabilityRequest } from "~/portability/requests.server";
 
 export const handle = { i18n: ["portability"] };
 
-export const meta = titleMeta;
+export const meta = shareMeta;
 
 /** What the page shows of a request: the line masked, never the NIP. */
 interface RequestView {
@@ -137,6 +137,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       title: getFixedT()("pages.portability.title"),
+      description: getFixedT()("pages.portability.description"),
       idempotencyKey: portabilityFormKey(context),
       submitted,
       submittedElsewhere: submittedFolio && !submitted ? submittedFolio : null,

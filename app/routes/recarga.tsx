@@ -5,13 +5,13 @@ import { TopupForm } from "~/components/topup/topup-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
-import { titleMeta } from "~/lib/meta";
+import { shareMeta } from "~/lib/meta";
 import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
 
 // The payment methods are worded once, in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
 
-export const meta = titleMeta;
+export const meta = shareMeta;
 
 export { headers } from "~/lib/route-headers";
 
@@ -22,6 +22,7 @@ export { headers } from "~/lib/route-headers";
 export async function loader({ context }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.topUp.title"),
+    description: getFixedT()("pages.topUp.description"),
     ...(await loadTopupForm(context, getCustomer(context))),
   };
 }

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -119,7 +119,7 @@ export default function TopupReceiptPage() {
       <dl className="mb-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5" data-testid="topup-receipt">
         {fact(t("receipt.folio"), receipt.folio, "topup-folio")}
         {fact(t("receipt.line"), receipt.maskedLine, "topup-line")}
-        {fact(t("receipt.amount"), formatMoney(receipt.amount), "topup-amount")}
+        {fact(t("receipt.amount"), formatTotal(receipt.amount), "topup-amount")}
         {fact(t("receipt.date"), receipt.date, "topup-date")}
         {fact(t("receipt.status"), t(`receipt.statuses.${statusKey}`), "topup-status", statusTone)}
       </dl>

@@ -9,7 +9,7 @@ import {
   useLoaderData,
   useNavigation,
 } from "@remix-run/react";
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { FormErrorSummary, TextField } from "~/components/ui/form-field";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -122,7 +122,7 @@ export default function SandboxPaymentPage() {
         <div>
           <dt className="text-sm text-slate-700">{t("sandbox.amount")}</dt>
           <dd className="text-xl font-bold" data-testid="sandbox-amount">
-            {formatMoney(checkout.amount)}
+            {formatTotal(checkout.amount)}
           </dd>
         </div>
       </dl>
@@ -166,7 +166,7 @@ export default function SandboxPaymentPage() {
             >
               {paying
                 ? t("sandbox.paying")
-                : t("sandbox.pay", { amount: formatMoney(checkout.amount) })}
+                : t("sandbox.pay", { amount: formatTotal(checkout.amount) })}
             </button>
             <a
               href={checkout.returnUrl}

@@ -3,7 +3,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nextFolio } from "~/db/folio-counter.server";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { TopupStatus, TopupsTable } from "~/db/schema";
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { getFixedT } from "~/i18n/i18n.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
@@ -240,7 +240,7 @@ export function beginTopupPayment(
     method,
     description: getFixedT("topup")("receipt.paymentDescription", {
       folio: topup.folio,
-      amount: formatMoney(topup.amount),
+      amount: formatTotal(topup.amount),
       masked: maskPhoneNumber(topup.phoneNumber),
     }),
     returnUrl: `${origin}${receiptPath(topup.id)}`,

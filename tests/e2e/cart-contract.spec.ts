@@ -24,7 +24,7 @@ test("POST /cart answers 303 back to a same-site redirectTo, or to /cart", async
 
   const page = await (await request.get("/cart")).text();
   expect(badge(page)).toBe("4");
-  expect(page).toContain("$600.00");
+  expect(page).toContain("$600.00\u00a0MXN");
 });
 
 test("each intent follows the spec's rules", async ({ request }) => {

@@ -89,11 +89,11 @@ test("a physical SIM costs what the help centre says: the plan's price, SIM and 
   await cartWith(page, "Conecta 150");
   await page.goto("/checkout");
   await expect(page.getByTestId("checkout-sim-and-shipping")).toHaveText("SIM y envíoSin costo");
-  await expect(page.getByTestId("checkout-total")).toHaveText("$150.00");
+  await expect(page.getByTestId("checkout-total")).toHaveText("$150.00 MXN");
   await fillCheckout(page, uniqueEmail("fisica"));
   await submitCheckout(page);
   await payWithCard(page, TEST_CARDS.approved);
-  await expect(page.getByTestId("order-total")).toHaveText("$150.00");
+  await expect(page.getByTestId("order-total")).toHaveText("$150.00 MXN");
   await expect(page.getByTestId("order-sim-type")).toHaveText("Tipo de SIM: SIM física");
   await expect(page.getByTestId("order-delivery")).toContainText(validCheckout.street);
   await expect(page.getByText("Tu SIM física llega en 2 a 5 días hábiles")).toBeVisible();

@@ -75,7 +75,7 @@ test("the order's e-mails leave by SMTP; shipped with npm run ops, the customer 
     const received = await smtp.waitFor((mail) => mail.subject === `Recibimos tu pedido ${folio}`);
     expect(received.to && "text" in received.to ? received.to.text : "").toContain(email);
     expect(received.html).toContain(folio);
-    expect(received.text).toContain("$200.00");
+    expect(received.text).toContain("$200.00\u00a0MXN");
     const paid = await smtp.waitFor(
       (mail) => mail.subject === `Pago confirmado: tu pedido ${folio}`,
     );

@@ -63,7 +63,7 @@ test("an order is found again from a browser with no cookies by its folio and e-
     await expect(result).toBeVisible();
     await expect(other.getByTestId("lookup-status")).toHaveText("Pendiente de pago");
     await expect(other.getByTestId("lookup-sim-type")).toHaveText("SIM física");
-    await expect(other.getByTestId("lookup-total")).toHaveText("$100.00");
+    await expect(other.getByTestId("lookup-total")).toHaveText("$100.00 MXN");
     await expect(result.getByTestId("payment-reference").first()).toHaveText(reference);
     await expectNoAxeViolations(other);
     // The order's own page opens in this browser now, to pay or print the voucher.

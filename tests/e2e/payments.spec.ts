@@ -32,7 +32,7 @@ test("a customer pays in cash at a store: a printable voucher with a barcode, th
   await expect(page.getByTestId("order-status")).toHaveText("Pendiente de pago");
   const voucher = page.getByTestId("payment-instructions-cash");
   await expect(voucher.getByRole("heading")).toHaveText("Tu ficha para pagar en efectivo");
-  await expect(voucher.getByTestId("payment-amount")).toHaveText("$200.00");
+  await expect(voucher.getByTestId("payment-amount")).toHaveText("$200.00 MXN");
   const reference = (await voucher.getByTestId("payment-reference").textContent()) ?? "";
   expect(reference).toMatch(/^\d{14}$/);
   // The barcode is drawn by the server: an image that shows without JavaScript.
@@ -62,7 +62,7 @@ test("a customer pays by SPEI: a CLABE with its control digit, the reference and
   await checkoutWith(page, "spei", "Conecta 300");
   const transfer = page.getByTestId("payment-instructions-spei");
   await expect(transfer.getByRole("heading")).toHaveText("Datos para tu transferencia SPEI");
-  await expect(transfer.getByTestId("payment-amount")).toHaveText("$300.00");
+  await expect(transfer.getByTestId("payment-amount")).toHaveText("$300.00 MXN");
   const clabe = ((await transfer.getByTestId("payment-clabe").textContent()) ?? "").replace(
     /\s/g,
     "",
@@ -131,7 +131,7 @@ test("a top-up paid in cash at a store: voucher on the receipt, then paid", asyn
   await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
   await expect(page.getByTestId("topup-status")).toHaveText("Pendiente de pago");
   const voucher = page.getByTestId("payment-instructions-cash");
-  await expect(voucher.getByTestId("payment-amount")).toHaveText("$150.00");
+  await expect(voucher.getByTestId("payment-amount")).toHaveText("$150.00 MXN");
   await expect(voucher.getByTestId("payment-reference")).toHaveText(/^\d{14}$/);
   await expectNoAxeViolations(page);
 

@@ -13,7 +13,7 @@ function uniqueLine() {
 async function topUp(page: Page, line: string, amount: string, email?: string) {
   await page.getByLabel("Número de celular (10 dígitos)").fill(line);
   await page.getByLabel("Vuelve a escribir el número").fill(line);
-  await page.getByRole("radio", { name: new RegExp(`^\\${amount}`) }).check();
+  await page.getByRole("radio", { name: new RegExp(`^\\${amount}(?![\\d.,])`) }).check();
   if (email !== undefined)
     await page.getByLabel("Correo para tu comprobante (opcional)").fill(email);
 }
@@ -43,7 +43,7 @@ test("anyone tops up a line from the navigation, without an account, and keeps t
   await expectNoAxeViolations(page);
 
   const line = uniqueLine();
-  await topUp(page, line, "$200.00", "ana.sofia@example.com");
+  await topUp(page, line, "$200", "ana.sofia@example.com");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
   await payOnSandbox(page);
 
@@ -78,13 +78,13 @@ test("a top-up without an account paid in cash: voucher on the receipt, then pai
   page,
 }) => {
   await page.goto("/recarga");
-  await topUp(page, uniqueLine(), "$50.00");
+  await topUp(page, uniqueLine(), "$50");
   await choosePaymentMethod(page, "cash");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
   await expect(page).toHaveURL(RECEIPT_URL);
   await expect(page.getByTestId("topup-status")).toHaveText("Pendiente de pago");
   const voucher = page.getByTestId("payment-instructions-cash");
-  await expect(voucher.getByTestId("payment-amount")).toHaveText("$50.00");
+  await expect(voucher.getByTestId("payment-amount")).toHaveText("$50.00 MXN");
   await expect(voucher.getByTestId("payment-reference")).toHaveText(/^\d{14}$/);
   await simulateVoucher(page, /^Simular pago en tienda$/);
   await expect(page).toHaveURL(RECEIPT_URL);
@@ -114,7 +114,7 @@ test("a signed-in customer's top-up on /recarga joins their history", async ({ p
   await signInTo(page, customer, "/recarga");
   await expect(page.getByTestId("topup-sign-in-hint")).toHaveCount(0);
   await expect(page.getByLabel("Correo para tu comprobante (opcional)")).toHaveCount(0);
-  await topUp(page, uniqueLine(), "$30.00");
+  await topUp(page, uniqueLine(), "$30");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
   await payOnSandbox(page);
   const folio = (await page.getByTestId("topup-folio").textContent())!;
@@ -128,12 +128,12 @@ test("one number topped up too often in an hour gets a Spanish 429, the form kep
   const line = uniqueLine();
   for (let attempt = 1; attempt <= 5; attempt++) {
     await page.goto("/recarga");
-    await topUp(page, line, "$20.00");
+    await topUp(page, line, "$20");
     await page.getByRole("button", { name: "Continuar al pago" }).click();
     await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
   }
   await page.goto("/recarga");
-  await topUp(page, line, "$20.00");
+  await topUp(page, line, "$20");
   const answer = page.waitForResponse(
     (response) => response.request().method() === "POST" && response.url().includes("/recarga"),
   );

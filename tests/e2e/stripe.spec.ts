@@ -118,7 +118,7 @@ test("an OXXO voucher from Stripe: shown on the order with its barcode and Strip
   await confirmAtStripe(page);
   await expect(page.getByTestId("order-status")).toHaveText("Pendiente de pago");
   const voucher = page.getByTestId("payment-instructions-cash");
-  await expect(voucher.getByTestId("payment-amount")).toHaveText("$300.00");
+  await expect(voucher.getByTestId("payment-amount")).toHaveText("$300.00 MXN");
   await expect(voucher.getByTestId("payment-reference")).toHaveText(/^\d{32}$/);
   await expect(voucher.getByTestId("payment-barcode")).toBeVisible();
   await expect(voucher.getByRole("link", { name: /ficha/i })).toHaveAttribute(

@@ -1,5 +1,5 @@
 import type { Plan } from "~/catalog/plan";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import { CartActionForm } from "./cart-action-form";
 
@@ -12,10 +12,16 @@ export function PlanCard({
   plan,
   redirectTo,
   headingLevel = 2,
+  popular = false,
+  compact = false,
 }: {
   plan: Plan;
   redirectTo: string;
   headingLevel?: 2 | 3;
+  /** Marks the card "Más popular" (one plan of the catalogue, HOME_FEATURED). */
+  popular?: boolean;
+  /** The home page's short card: the essentials; /plans has the whole card and the table. */
+  compact?: boolean;
 }) {
   const { t } = useTranslation("commerce");
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -32,14 +38,24 @@ export function PlanCard({
   return (
     <article
       aria-labelledby={headingId}
-      className="flex flex-col rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+      className={`flex flex-col rounded-lg border bg-white p-5 shadow-sm ${
+        popular ? "border-2 border-secondary" : "border-slate-200"
+      }`}
       data-testid="plan-card"
     >
+      {popular ? (
+        <p
+          className="mb-2 self-start rounded-full bg-secondary px-3 py-1 text-sm font-bold text-white"
+          data-testid="popular-badge"
+        >
+          {t("plan.popular")}
+        </p>
+      ) : null}
       <Heading id={headingId} className="text-xl font-bold text-primary-dark">
         {plan.name}
       </Heading>
       <p className="mt-2">
-        <span className="text-3xl font-extrabold text-slate-900">{formatMoney(plan.price)}</span>{" "}
+        <span className="text-3xl font-extrabold text-slate-900">{formatPrice(plan.price)}</span>{" "}
         <span className="text-sm text-slate-700">{t("plan.priceNote")}</span>
       </p>
       <ul className="mt-4 flex-1 space-y-1 text-slate-800">
@@ -59,16 +75,26 @@ export function PlanCard({
             ? t("plan.unlimitedSocial", { networks: plan.socialNetworks.join(", ") })
             : t("plan.noUnlimitedSocial")}
         </li>
-        <li>{plan.hotspot ? t("plan.hotspot") : t("plan.noHotspot")}</li>
-        <li>{sim}</li>
+        {compact ? null : (
+          <>
+            <li>{plan.hotspot ? t("plan.hotspot") : t("plan.noHotspot")}</li>
+            <li>{sim}</li>
+          </>
+        )}
       </ul>
-      <details className="mt-3 text-sm text-slate-700">
-        <summary className="cursor-pointer font-medium text-slate-800">{t("plan.fairUse")}</summary>
-        <p className="mt-1">{plan.fairUseNote}</p>
-      </details>
-      <p className="mt-2 text-xs text-slate-700">
-        {t("plan.tariffRegistration", { number: plan.tariffRegistration })}
-      </p>
+      {compact ? null : (
+        <>
+          <details className="mt-3 text-sm text-slate-700">
+            <summary className="cursor-pointer font-medium text-slate-800">
+              {t("plan.fairUse")}
+            </summary>
+            <p className="mt-1">{plan.fairUseNote}</p>
+          </details>
+          <p className="mt-2 text-xs text-slate-700">
+            {t("plan.tariffRegistration", { number: plan.tariffRegistration })}
+          </p>
+        </>
+      )}
       <CartActionForm
         intent="add"
         planId={plan.id}

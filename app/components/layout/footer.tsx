@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { FOOTER_YEAR, LEGAL_DOCUMENTS, legalDocumentPath } from "~/lib/external-links";
 import type { ShellData } from "~/lib/shell";
+import { Logo } from "~/components/brand/logo";
 import { ExternalLink } from "./external-link";
 
 export function Footer({ shell }: { shell: ShellData | undefined }) {
@@ -78,6 +79,9 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
       </div>
       <div className="border-t border-slate-700">
         <div className="mx-auto max-w-6xl space-y-1 px-4 py-6 text-sm text-slate-300">
+          <p className="mb-3">
+            <Logo name={t("app.title")} tone="dark" />
+          </p>
           <p>
             <span className="font-semibold text-slate-100">{t("footer.addressTitle")}: </span>
             {t("footer.companyName")}, {t("footer.address")}

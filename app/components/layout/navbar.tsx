@@ -5,6 +5,7 @@ import { scrollStage, type ScrollStage } from "~/lib/scroll-stage";
 import type { ShellData } from "~/lib/shell";
 import { cartCount as countItems } from "~/cart/cart";
 import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
+import { Logo } from "~/components/brand/logo";
 import { ExternalLink } from "./external-link";
 import { CartIcon, ChatIcon, MenuIcon } from "./icons";
 
@@ -135,12 +136,8 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
         aria-label={t("nav.label")}
         className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2"
       >
-        <Link
-          to="/"
-          className="text-xl font-extrabold text-primary-dark"
-          aria-label={t("nav.home")}
-        >
-          {t("app.title")}
+        <Link to="/" className="shrink-0 rounded" aria-label={t("nav.home")}>
+          <Logo name={t("app.title")} compact />
         </Link>
         <div className="hidden flex-1 justify-end md:flex">{items}</div>
         <div className="ml-auto md:ml-0">{icons}</div>

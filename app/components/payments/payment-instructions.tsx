@@ -1,4 +1,4 @@
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { InstructionsView } from "~/payments/payment-view.server";
@@ -49,7 +49,7 @@ export function PaymentInstructions({
         />
       ) : null}
       <dl className="mt-4 space-y-3">
-        {row(t("payment.instructions.amount"), formatMoney(amount), "payment-amount")}
+        {row(t("payment.instructions.amount"), formatTotal(amount), "payment-amount")}
         {instructions.method === "spei" ? (
           <>
             {row(t("payment.instructions.clabe"), instructions.clabe, "payment-clabe", true)}

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatMoney } from "~/catalog/money";
+import { formatTotal } from "~/catalog/money";
 import { DataTable } from "~/components/ui/data-table";
 import { useTranslation } from "~/i18n/react";
 import type { AccountHistory } from "~/topup/history.server";
@@ -78,7 +78,7 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
                 cell: (topup) => topup.maskedLine,
                 className: "font-mono",
               },
-              { header: t("history.columns.amount"), cell: (topup) => formatMoney(topup.amount) },
+              { header: t("history.columns.amount"), cell: (topup) => formatTotal(topup.amount) },
               {
                 header: t("history.columns.status"),
                 cell: (topup) => t(`receipt.statuses.${topup.status}`),
@@ -115,7 +115,7 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
                 ),
               },
               { header: t("history.columns.date"), cell: (order) => order.date },
-              { header: t("history.columns.total"), cell: (order) => formatMoney(order.total) },
+              { header: t("history.columns.total"), cell: (order) => formatTotal(order.total) },
               {
                 header: t("history.columns.status"),
                 cell: (order) => t(`history.orderStatuses.${order.status}`),

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { FocusEvent } from "react";
-import { formatMoney } from "~/catalog/money";
+import { formatPrice } from "~/catalog/money";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { FormErrorSummary, TextField } from "~/components/ui/form-field";
@@ -111,7 +111,7 @@ export function TopupForm({
           const data = formatData(offer.dataMb);
           return {
             value: String(offer.amount),
-            label: formatMoney(offer.amount),
+            label: formatPrice(offer.amount),
             testId: "topup-amount",
             description: (
               <>
