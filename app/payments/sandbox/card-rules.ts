@@ -36,7 +36,7 @@ export function sandboxOutcome(
 
 const error = (key: string) => ({ error: `commerce:sandbox.errors.${key}` });
 
-/** True when MM/AA is this month or later (a card is valid through the end of its month). */
+/** True when MM/AA (or MMAA) is this month or later (a card is valid through the end of its month). */
 export function expiryIsCurrent(month: number, twoDigitYear: number, now: Date): boolean {
   const year = 2000 + twoDigitYear;
   const currentYear = now.getUTCFullYear();
@@ -57,14 +57,24 @@ export function createCardSchema(now: () => Date = () => new Date()) {
             .regex(/^\d{13,19}$/, error("cardNumberDigits"))
             .refine(passesLuhn, error("cardNumberInvalid")),
         ),
+      // MMAA or MM/AA: a phone's numeric keypad has no "/". One message at a time: the date is
+      // only judged once it reads as one.
       card_expiry: z
         .string(error("expiryRequired"))
         .trim()
-        .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, error("expiryFormat"))
-        .refine((value) => {
-          const [month, year] = value.split("/").map(Number);
-          return expiryIsCurrent(month, year, now());
-        }, error("expiryPast")),
+        .transform((value, context) => {
+          const match = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2})$/.exec(value);
+          if (!match) {
+            context.addIssue({ code: "custom", message: error("expiryFormat").error });
+            return z.NEVER;
+          }
+          const [, month, year] = match;
+          if (!expiryIsCurrent(Number(month), Number(year), now())) {
+            context.addIssue({ code: "custom", message: error("expiryPast").error });
+            return z.NEVER;
+          }
+          return `${month}/${year}`;
+        }),
       card_cvc: z.string(error("cvcRequired")).trim(),
       cardholder_name: z
         .string(error("nameRequired"))
