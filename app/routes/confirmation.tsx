@@ -25,6 +25,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
+import { buttonClass } from "~/components/ui/button";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -181,10 +182,7 @@ export default function ConfirmationPage() {
 
       {cancelled ? (
         <p className="mb-8 print:hidden">
-          <Link
-            to="/cart"
-            className="inline-block rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark"
-          >
+          <Link to="/cart" className={buttonClass({ size: "lg" })}>
             {t("confirmation.newOrder")}
           </Link>
         </p>

@@ -10,7 +10,7 @@ import { findOrderByFolioAndEmail } from "~/checkout/orders.server";
 import { confirmationPath } from "~/checkout/paths";
 import { EsimActivations } from "~/components/commerce/esim-activations";
 import { PaymentInstructions } from "~/components/payments/payment-instructions";
-import { SubmitButton } from "~/components/ui/button";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
@@ -201,10 +201,7 @@ export default function OrderLookupPage() {
           ) : null}
           {order.esim ? <EsimActivations {...order.esim} refreshTo={order.href} /> : null}
           <p>
-            <Link
-              to={order.href}
-              className="inline-block rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark"
-            >
+            <Link to={order.href} className={buttonClass({ size: "lg" })}>
               {t("lookup.openOrder")}
             </Link>
             <span className="mt-2 block text-sm text-slate-700">{t("lookup.openOrderHint")}</span>

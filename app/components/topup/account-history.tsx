@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { formatMoney } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import type { AccountHistory } from "~/topup/history.server";
+import { buttonClass } from "~/components/ui/button";
 
 const card = "rounded-lg border border-slate-200 p-6";
 const linkClass = "font-medium text-secondary underline underline-offset-4";
@@ -22,10 +23,7 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
           {t("history.ctaHeading")}
         </h2>
         <p className="mt-2 text-slate-800">{t("history.ctaLead")}</p>
-        <Link
-          to="/my-account/recarga"
-          className="mt-4 inline-block rounded bg-primary-dark px-6 py-3 font-semibold text-white hover:bg-primary"
-        >
+        <Link to="/my-account/recarga" className={`mt-4 ${buttonClass({ size: "lg" })}`}>
           {t("history.cta")}
         </Link>
       </section>
