@@ -161,7 +161,7 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   await page.getByLabel("Correo electrónico").fill(LONG_EMAIL);
   await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
   await page.getByLabel("Calle").fill(LONG_STREET);
-  await page.getByLabel("Número exterior").fill("1234-B Edificio Torre Poniente");
+  await page.getByLabel("Número exterior").fill("1234-B Torre Pte.");
   await page.getByLabel("Colonia").fill(LONG_NEIGHBORHOOD);
   await page.getByLabel("Código postal").fill("031");
   await page.getByLabel("Alcaldía o municipio").fill("Benito Juárez");

@@ -45,7 +45,11 @@ export function ErrorSummary({
   const visible = Boolean(refused) && (messages.length > 0 || wrong.length > 0);
 
   useEffect(() => {
-    if (refused && ref.current) ref.current.focus();
+    if (!refused) return;
+    // After conform's own effect, which focuses the first field it holds an error for (and, for
+    // a form-level error, the unnamed submit button): the summary says what happened first.
+    const timer = setTimeout(() => ref.current?.focus(), 0);
+    return () => clearTimeout(timer);
   }, [refused]);
 
   if (!visible) return null;
