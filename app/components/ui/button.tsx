@@ -6,7 +6,7 @@ export type ButtonSize = "md" | "lg" | "icon";
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-primary text-white hover:bg-primary-dark",
-  secondary: "bg-secondary text-white hover:opacity-90",
+  secondary: "bg-secondary text-white hover:bg-secondary-dark",
   outline: "border border-primary bg-white text-primary-dark hover:bg-primary-soft",
   quiet: "border border-slate-400 bg-white text-slate-900 hover:bg-slate-100",
   link: "font-medium text-slate-800 underline underline-offset-4 hover:text-primary-dark",
