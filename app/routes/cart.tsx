@@ -116,7 +116,7 @@ export default function CartPage() {
                   data-testid="cart-line"
                   data-plan-id={line.plan.id}
                 >
-                  <div className="min-w-0 break-words">
+                  <div className="min-w-0 wrap-anywhere">
                     <p className="text-lg font-bold text-slate-900">{line.plan.name}</p>
                     <p className="text-sm text-slate-700">
                       {t("cart.unitPrice")}: {formatMoney(line.plan.price)}

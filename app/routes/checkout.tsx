@@ -148,7 +148,7 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
       <ul className="mt-4 divide-y divide-slate-200">
         {cart.lines.map((line) => (
           <li key={line.plan.id} className="flex justify-between gap-4 py-2">
-            <span className="min-w-0 break-words">
+            <span className="min-w-0 wrap-anywhere">
               {line.quantity} × {line.plan.name}
             </span>
             <span className="font-medium">{formatMoney(line.lineTotal)}</span>

@@ -199,7 +199,7 @@ export default function ConfirmationPage() {
           <ul className="mt-3 divide-y divide-slate-200" data-testid="order-lines">
             {order.lines.map((line) => (
               <li key={line.planId} className="flex justify-between gap-4 py-2">
-                <span>
+                <span className="min-w-0">
                   {line.quantity} × {line.planName} ({formatMoney(line.unitPrice)})
                 </span>
                 <span className="font-medium">{formatMoney(line.lineTotal)}</span>
@@ -259,7 +259,7 @@ export default function ConfirmationPage() {
               </div>
             ) : null}
             <h3 className="mt-4 font-bold text-slate-900">{t("confirmation.contactHeading")}</h3>
-            <p className="text-slate-800 break-words">
+            <p className="text-slate-800 wrap-anywhere">
               {order.customer.email} · {order.customer.phoneNumber}
             </p>
           </section>

@@ -175,7 +175,7 @@ export default function OrderLookupPage() {
             ))}
           </ul>
           {order.delivery ? (
-            <p className="text-slate-800 break-words">
+            <p className="text-slate-800 wrap-anywhere">
               {t("lookup.deliveryTo", {
                 name: order.delivery.name,
                 municipality: order.delivery.municipality,

@@ -371,7 +371,7 @@ function RequestDetails({ request, testId }: { request: RequestView; testId: str
       {rows.map(([label, value, id]) => (
         <div key={id} className="contents">
           <dt className="font-semibold text-slate-700">{label}</dt>
-          <dd className="min-w-0 break-words text-slate-900" data-testid={id}>
+          <dd className="min-w-0 wrap-anywhere text-slate-900" data-testid={id}>
             {value}
           </dd>
         </div>

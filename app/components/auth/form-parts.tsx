@@ -20,7 +20,7 @@ export function AuthCard({
 }) {
   return (
     <section
-      className={`mx-auto w-full min-w-0 ${wide ? "max-w-2xl" : "max-w-md"} rounded-lg border border-slate-200 bg-white p-4 break-words shadow-sm sm:p-8`}
+      className={`mx-auto w-full min-w-0 ${wide ? "max-w-2xl" : "max-w-md"} rounded-lg border border-slate-200 bg-white p-4 wrap-anywhere shadow-sm sm:p-8`}
     >
       <h1 className="text-2xl font-extrabold tracking-tight text-slate-900">{title}</h1>
       {intro ? <div className="mt-2 text-slate-700">{intro}</div> : null}

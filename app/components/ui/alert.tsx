@@ -28,7 +28,7 @@ export function Alert({
       id={id}
       role={tone === "error" ? "alert" : "status"}
       data-testid={testId}
-      className={`rounded border-l-4 px-4 py-3 break-words ${TONES[tone]} ${className ?? ""}`}
+      className={`rounded border-l-4 px-4 py-3 wrap-anywhere ${TONES[tone]} ${className ?? ""}`}
     >
       {children}
     </div>

@@ -34,7 +34,7 @@ export function buttonClass({
   width?: "auto" | "block" | "blockOnPhone";
 } = {}): string {
   const widths = { auto: "", block: "w-full", blockOnPhone: "w-full sm:w-auto" };
-  return `inline-flex min-h-11 min-w-11 max-w-full items-center justify-center rounded text-center font-semibold break-words disabled:cursor-wait disabled:opacity-80 aria-disabled:cursor-wait aria-disabled:opacity-80 ${VARIANTS[variant]} ${variant === "link" || variant === "dangerLink" ? "px-1" : SIZES[size]} ${widths[width]}`;
+  return `inline-flex min-h-11 min-w-11 max-w-full items-center justify-center rounded text-center font-semibold wrap-anywhere disabled:cursor-wait disabled:opacity-80 aria-disabled:cursor-wait aria-disabled:opacity-80 ${VARIANTS[variant]} ${variant === "link" || variant === "dangerLink" ? "px-1" : SIZES[size]} ${widths[width]}`;
 }
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {

@@ -23,7 +23,7 @@ export function Checkbox({
           {...props}
           className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400 accent-primary"
         />
-        <label htmlFor={meta.id} className="min-w-0 break-words text-slate-900">
+        <label htmlFor={meta.id} className="min-w-0 wrap-anywhere text-slate-900">
           {children}
         </label>
       </div>

@@ -64,7 +64,7 @@ export function ChoiceGroup({
                 onChange={onChange}
                 className="mt-1 h-4 w-4 shrink-0 accent-primary"
               />
-              <span className="min-w-0 break-words">
+              <span className="min-w-0 wrap-anywhere">
                 <span className="block font-semibold text-slate-900">{choice.label}</span>
                 {choice.description ? (
                   <span className="block text-sm text-slate-700">{choice.description}</span>

@@ -67,7 +67,7 @@ export function ErrorSummary({
       tabIndex={-1}
       role="alert"
       data-testid={testId ?? "error-summary"}
-      className="rounded border-l-4 border-error bg-error-soft px-4 py-3 break-words text-error focus:outline-3 focus:outline-offset-2 focus:outline-error"
+      className="rounded border-l-4 border-error bg-error-soft px-4 py-3 wrap-anywhere text-error focus:outline-3 focus:outline-offset-2 focus:outline-error"
     >
       {messages.length ? (
         <div data-testid="form-alert-message">

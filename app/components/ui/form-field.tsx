@@ -25,7 +25,7 @@ export function FieldErrors({ id, errors }: { id: string; errors: string[] | und
   return (
     <div
       id={id}
-      className="mt-1 text-sm font-medium break-words text-error"
+      className="mt-1 text-sm font-medium wrap-anywhere text-error"
       data-testid="field-error"
     >
       {shown?.map((error) => (
