@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { useEffect, useRef, type MouseEvent } from "react";
+import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -11,9 +11,10 @@ export interface SummaryField {
 /**
  * What the server refused, at the top of the form: its message about the whole form (a wrong
  * password, a duplicate request, the database busy) and one link per wrong field (its label; the
- * message itself stays beside the field), to the field's id — so a customer without JavaScript reaches each one from here. With JavaScript the summary
- * takes the focus when a refusal arrives (not the page's body), and a link focuses its field. It
- * shows only after the server answered (`refused`); while typing, each field shows its own.
+ * message stays beside the field) to the field's id, so a customer without JavaScript reaches
+ * each one from here. With JavaScript the summary takes the focus when a refusal arrives (not the
+ * page's body), and a link focuses its field. It shows only after the server answered
+ * (`refused`); while typing, each field shows its own messages.
  */
 export function ErrorSummary({
   refused,
@@ -31,7 +32,7 @@ export function ErrorSummary({
   heading?: string;
   testId?: string;
   /** More about the form's message (a link to the status lookup). */
-  children?: React.ReactNode;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
