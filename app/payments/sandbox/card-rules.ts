@@ -36,6 +36,9 @@ export function sandboxOutcome(
 
 const error = (key: string) => ({ error: `commerce:sandbox.errors.${key}` });
 
+/** MM/AA or MMAA (spaces around the slash forgiven). */
+const EXPIRY = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2})$/;
+
 /** True when MM/AA (or MMAA) is this month or later (a card is valid through the end of its month). */
 export function expiryIsCurrent(month: number, twoDigitYear: number, now: Date): boolean {
   const year = 2000 + twoDigitYear;
@@ -58,23 +61,16 @@ export function createCardSchema(now: () => Date = () => new Date()) {
             .refine(passesLuhn, error("cardNumberInvalid")),
         ),
       // MMAA or MM/AA: a phone's numeric keypad has no "/". One message at a time: the date is
-      // only judged once it reads as one.
+      // only judged once it reads as one. Refinements, not a transform: an issue there would stop
+      // the card's other checks (the CVC's, below) from running.
       card_expiry: z
         .string(error("expiryRequired"))
         .trim()
-        .transform((value, context) => {
-          const match = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2})$/.exec(value);
-          if (!match) {
-            context.addIssue({ code: "custom", message: error("expiryFormat").error });
-            return z.NEVER;
-          }
-          const [, month, year] = match;
-          if (!expiryIsCurrent(Number(month), Number(year), now())) {
-            context.addIssue({ code: "custom", message: error("expiryPast").error });
-            return z.NEVER;
-          }
-          return `${month}/${year}`;
-        }),
+        .refine((value) => EXPIRY.test(value), error("expiryFormat"))
+        .refine((value) => {
+          const match = EXPIRY.exec(value);
+          return !match || expiryIsCurrent(Number(match[1]), Number(match[2]), now());
+        }, error("expiryPast")),
       card_cvc: z.string(error("cvcRequired")).trim(),
       cardholder_name: z
         .string(error("nameRequired"))
