@@ -16,6 +16,7 @@ import { getCustomer } from "./auth/session.server";
 import { FlashToasts } from "./components/layout/flash-toasts";
 import { Footer } from "./components/layout/footer";
 import { Navbar } from "./components/layout/navbar";
+import { buttonClass } from "./components/ui/button";
 import { priceCart } from "./cart/cart-lines";
 import { readCart } from "./cart/cart-session.server";
 import { getFixedT } from "./i18n/i18n.server";
@@ -118,6 +119,10 @@ export default function App() {
   return <Outlet />;
 }
 
+/**
+ * The one error boundary: a 404 thrown anywhere (an unknown path, a closed page), a 403, or a bug
+ * (500, logged by the server). Routes throw; only this draws the page.
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
@@ -144,10 +149,7 @@ export function ErrorBoundary() {
           : t("errors.serverErrorMessage")}
       </p>
       {notFound ? <p className="mt-2 text-slate-700">{t("errors.notFoundHint")}</p> : null}
-      <a
-        href="/"
-        className="mt-8 inline-block rounded bg-primary px-5 py-3 font-semibold text-white hover:bg-primary-dark"
-      >
+      <a href="/" className={`mt-8 ${buttonClass()}`}>
         {t("errors.backHome")}
       </a>
     </section>

@@ -93,7 +93,7 @@ export default function HomePage() {
                 planId={popular.id}
                 redirectTo="/"
                 className="mt-4"
-                buttonClassName="w-full rounded bg-primary px-4 py-3 font-semibold text-white hover:bg-primary-dark"
+                width="block"
                 pendingLabel={t("plan.adding")}
               >
                 {t("home.hero.add", { name: popular.name })}

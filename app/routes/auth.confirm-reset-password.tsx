@@ -23,12 +23,12 @@ import { maskDestination } from "~/auth/tokens";
 import {
   AuthCard,
   BackToSignIn,
-  Field,
-  FormAlert,
   PasswordRules,
-  SubmitButton,
   confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -128,7 +128,18 @@ export default function ConfirmResetPasswordPage() {
         onSubmit={form.onSubmit}
         onInput={confirmMatchWhileTyping(form)}
         noValidate
+        className="space-y-4"
       >
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[
+            { meta: fields.username, label: t("fields.username") },
+            { meta: fields.confirmation_code, label: t("fields.confirmation_code") },
+            { meta: fields.password, label: t("fields.new_password") },
+            { meta: fields.confirm_password, label: t("fields.confirm_password") },
+          ]}
+        />
         <Field
           meta={fields.username}
           label={t("fields.username")}
@@ -155,7 +166,6 @@ export default function ConfirmResetPasswordPage() {
           type="password"
           autoComplete="new-password"
         />
-        <FormAlert errors={form.errors} />
         <div className="flex flex-col gap-3">
           <SubmitButton
             name="intent"
@@ -167,7 +177,7 @@ export default function ConfirmResetPasswordPage() {
           <SubmitButton
             name="intent"
             value="resend"
-            variant="secondary"
+            variant="outline"
             pendingLabel={t("common.resending")}
           >
             {t("common.resendCode")}

@@ -8,13 +8,10 @@ import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { confirmSignInSchema } from "~/auth/schemas";
 import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
-import {
-  AuthCard,
-  BackToSignIn,
-  Field,
-  FormAlert,
-  SubmitButton,
-} from "~/components/auth/form-parts";
+import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -85,7 +82,15 @@ export default function ConfirmSignInPage() {
           : t(`confirmSignIn.${kind}.intro`)
       }
     >
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[
+            { meta: fields.confirmation_code, label: t("fields.answer") },
+            { meta: fields.confirmation_code, label: t("fields.confirmation_code") },
+          ]}
+        />
         {kind === "custom" ? (
           <Field meta={fields.confirmation_code} label={t("fields.answer")} autoComplete="off" />
         ) : (
@@ -97,7 +102,6 @@ export default function ConfirmSignInPage() {
             hint={t("hints.confirmation_code")}
           />
         )}
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("confirmSignIn.pending")}>
           {t("confirmSignIn.submit")}
         </SubmitButton>

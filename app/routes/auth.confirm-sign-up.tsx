@@ -19,7 +19,10 @@ import { confirmSignUpSchema, usernameOnlySchema } from "~/auth/schemas";
 import { openAutoSignIn, readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
-import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { AuthCard } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -139,7 +142,15 @@ export default function ConfirmSignUpPage() {
       title={t("confirmSignUp.heading")}
       intro={destination ? t("confirmSignUp.introSent", { destination }) : t("confirmSignUp.intro")}
     >
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[
+            { meta: fields.username, label: t("fields.username") },
+            { meta: fields.confirmation_code, label: t("fields.confirmation_code") },
+          ]}
+        />
         <Field
           meta={fields.username}
           label={t("fields.username")}
@@ -153,7 +164,6 @@ export default function ConfirmSignUpPage() {
           inputMode="numeric"
           hint={t("hints.confirmation_code")}
         />
-        <FormAlert errors={form.errors} />
         <div className="flex flex-col gap-3">
           <SubmitButton name="intent" value="confirm" pendingLabel={t("confirmSignUp.pending")}>
             {t("confirmSignUp.submit")}
@@ -161,7 +171,7 @@ export default function ConfirmSignUpPage() {
           <SubmitButton
             name="intent"
             value="resend"
-            variant="secondary"
+            variant="outline"
             pendingLabel={t("common.resending")}
           >
             {t("common.resendCode")}

@@ -8,7 +8,10 @@ import { safeRedirectPath } from "~/auth/redirect";
 import { confirmVerifyUserSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, type ContactAttribute } from "~/auth/steps";
-import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { AuthCard } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -73,7 +76,12 @@ export default function ConfirmVerifyUserPage() {
       title={t("confirmVerifyUser.heading")}
       intro={t("confirmVerifyUser.intro", { contact: t(`contacts.${attribute}`) })}
     >
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[{ meta: fields.confirmation_code, label: t("fields.confirmation_code") }]}
+        />
         <Field
           meta={fields.confirmation_code}
           label={t("fields.confirmation_code")}
@@ -81,7 +89,6 @@ export default function ConfirmVerifyUserPage() {
           inputMode="numeric"
           hint={t("hints.confirmation_code")}
         />
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("confirmVerifyUser.pending")}>
           {t("confirmVerifyUser.submit")}
         </SubmitButton>

@@ -15,12 +15,12 @@ import { CHALLENGE } from "~/auth/steps";
 import {
   AuthCard,
   BackToSignIn,
-  Field,
-  FormAlert,
   PasswordRules,
-  SubmitButton,
   confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -79,7 +79,16 @@ export default function ForceNewPasswordPage() {
         onSubmit={form.onSubmit}
         onInput={confirmMatchWhileTyping(form)}
         noValidate
+        className="space-y-4"
       >
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[
+            { meta: fields.password, label: t("fields.new_password") },
+            { meta: fields.confirm_password, label: t("fields.confirm_password") },
+          ]}
+        />
         <Field
           meta={fields.password}
           label={t("fields.new_password")}
@@ -102,7 +111,6 @@ export default function ForceNewPasswordPage() {
             hint={name === "birthdate" ? t("hints.birthdate") : undefined}
           />
         ))}
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("forceNewPassword.pending")}>
           {t("forceNewPassword.submit")}
         </SubmitButton>

@@ -15,13 +15,10 @@ import {
 import { usernameOnlySchema } from "~/auth/schemas";
 import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
-import {
-  AuthCard,
-  BackToSignIn,
-  Field,
-  FormAlert,
-  SubmitButton,
-} from "~/components/auth/form-parts";
+import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -70,14 +67,18 @@ export default function ForgotPasswordPage() {
   });
   return (
     <AuthCard title={t("forgotPassword.heading")} intro={t("forgotPassword.intro")}>
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[{ meta: fields.username, label: t("fields.username") }]}
+        />
         <Field
           meta={fields.username}
           label={t("fields.username")}
           type="email"
           autoComplete="username"
         />
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("forgotPassword.pending")}>
           {t("forgotPassword.submit")}
         </SubmitButton>

@@ -16,8 +16,10 @@ import {
   setupMfaTypes,
   type MfaType,
 } from "~/auth/steps";
-import { AuthCard, BackToSignIn, FormAlert, SubmitButton } from "~/components/auth/form-parts";
-import { RadioGroup } from "~/components/auth/radio-group";
+import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ChoiceGroup } from "~/components/ui/choice-group";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -105,17 +107,22 @@ export default function SelectMfaTypePage() {
       title={t(`selectMfaType.${purpose}.heading`)}
       intro={t(`selectMfaType.${purpose}.intro`)}
     >
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-        <RadioGroup
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[{ meta: fields.mfa_type, label: t("fields.mfa_type") }]}
+        />
+        <ChoiceGroup
+          legendSize="label"
           meta={fields.mfa_type}
           legend={t("fields.mfa_type")}
-          options={types.map((type) => ({
+          choices={types.map((type) => ({
             value: type,
             label: t(`mfaTypes.${type}.label`),
             description: t(`mfaTypes.${type}.description`),
           }))}
         />
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("selectMfaType.pending")}>
           {t("selectMfaType.submit")}
         </SubmitButton>

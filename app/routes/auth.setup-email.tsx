@@ -7,13 +7,10 @@ import { requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { setupEmailSchema } from "~/auth/schemas";
 import { CHALLENGE, setupMfaTypes } from "~/auth/steps";
-import {
-  AuthCard,
-  BackToSignIn,
-  Field,
-  FormAlert,
-  SubmitButton,
-} from "~/components/auth/form-parts";
+import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -63,9 +60,13 @@ export default function SetupEmailPage() {
   });
   return (
     <AuthCard title={t("setupEmail.heading")} intro={t("setupEmail.intro")}>
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[{ meta: fields.email, label: t("fields.email") }]}
+        />
         <Field meta={fields.email} label={t("fields.email")} type="email" autoComplete="email" />
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("setupEmail.pending")}>{t("setupEmail.submit")}</SubmitButton>
       </Form>
       <BackToSignIn />

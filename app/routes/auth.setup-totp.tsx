@@ -28,7 +28,10 @@ import {
   startAccountTotpSetup,
 } from "~/auth/session.server";
 import { authPath, CHALLENGE } from "~/auth/steps";
-import { AuthCard, Field, FormAlert, SubmitButton } from "~/components/auth/form-parts";
+import { AuthCard } from "~/components/auth/form-parts";
+import { Button, SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
@@ -136,15 +139,14 @@ function CopySecret({ secret }: { secret: string }) {
   const [copied, setCopied] = useState(false);
   if (!hydrated) return null;
   return (
-    <button
-      type="button"
-      className="rounded border border-secondary px-3 py-1 text-sm font-semibold text-secondary-dark hover:bg-secondary-soft"
+    <Button
+      variant="quiet"
       onClick={() => {
         void navigator.clipboard?.writeText(secret).then(() => setCopied(true));
       }}
     >
       {copied ? t("setupTotp.copied") : t("setupTotp.copy")}
-    </button>
+    </Button>
   );
 }
 
@@ -162,8 +164,8 @@ export default function SetupTotpPage() {
   if (!secret) {
     return (
       <AuthCard title={t("setupTotp.heading")} intro={t("setupTotp.startIntro")}>
-        <Form method="post">
-          <FormAlert errors={form.errors} />
+        <Form method="post" className="space-y-4">
+          <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} />
           <SubmitButton name="intent" value="start" pendingLabel={t("setupTotp.starting")}>
             {t("setupTotp.start")}
           </SubmitButton>
@@ -208,7 +210,12 @@ export default function SetupTotpPage() {
           <CopySecret secret={secret} />
         </div>
       </div>
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[{ meta: fields.confirmation_code, label: t("fields.totp_code") }]}
+        />
         <input type="hidden" name="intent" value="verify" />
         <Field
           meta={fields.confirmation_code}
@@ -217,7 +224,6 @@ export default function SetupTotpPage() {
           inputMode="numeric"
           hint={t("hints.confirmation_code")}
         />
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("setupTotp.pending")}>{t("setupTotp.submit")}</SubmitButton>
       </Form>
     </AuthCard>

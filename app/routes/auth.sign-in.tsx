@@ -21,12 +21,12 @@ import { authPath, signInNextStep } from "~/auth/steps";
 import {
   AuthCard,
   AuthTabs,
-  Field,
-  FormAlert,
   HiddenRedirect,
   SocialSignInLinks,
-  SubmitButton,
 } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -137,7 +137,15 @@ export default function SignInPage() {
     <>
       <AuthTabs active="sign-in" signUpEnabled={signUpEnabled} redirectTo={redirectTo} />
       <AuthCard title={t("signIn.heading")} intro={t("signIn.intro")}>
-        <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
+        <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+          <ErrorSummary
+            refused={refusal(lastResult)}
+            formErrors={form.errors}
+            fields={[
+              { meta: fields.username, label: t("fields.username") },
+              { meta: fields.password, label: t("fields.password") },
+            ]}
+          />
           <HiddenRedirect value={redirectTo} />
           <Field
             meta={fields.username}
@@ -151,7 +159,6 @@ export default function SignInPage() {
             type="password"
             autoComplete="current-password"
           />
-          <FormAlert errors={form.errors} />
           <SubmitButton pendingLabel={t("signIn.pending")}>{t("signIn.submit")}</SubmitButton>
         </Form>
         <p className="mt-4 text-center">

@@ -26,16 +26,14 @@ import { authPath, signUpNextStep } from "~/auth/steps";
 import {
   AuthCard,
   AuthTabs,
-  Field,
-  FieldErrors,
-  FormAlert,
   HiddenRedirect,
   PasswordRules,
   SocialSignInLinks,
-  SubmitButton,
   confirmMatchWhileTyping,
 } from "~/components/auth/form-parts";
-import { singleSelectProps } from "~/components/ui/form-field";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field, SelectField } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -145,7 +143,19 @@ export default function SignUpPage() {
           onSubmit={form.onSubmit}
           onInput={confirmMatchWhileTyping(form)}
           noValidate
+          className="space-y-4"
         >
+          <ErrorSummary
+            refused={refusal(lastResult)}
+            formErrors={form.errors}
+            fields={[
+              { meta: fields.username, label: t("fields.username") },
+              { meta: fields.password, label: t("fields.password") },
+              { meta: fields.confirm_password, label: t("fields.confirm_password") },
+              { meta: fields.country_code, label: t("fields.country_code") },
+              { meta: fields.phone_number, label: t("fields.phone_number") },
+            ]}
+          />
           <HiddenRedirect value={redirectTo} />
           <Field
             meta={fields.username}
@@ -166,40 +176,31 @@ export default function SignUpPage() {
             type="password"
             autoComplete="new-password"
           />
-          <fieldset className="mb-4">
-            <legend className="mb-1 font-medium text-slate-900">{t("fields.phone_legend")}</legend>
-            <div className="flex gap-2">
-              <div>
-                <label htmlFor={fields.country_code.id} className="sr-only">
-                  {t("fields.country_code")}
-                </label>
-                <select
-                  {...singleSelectProps(fields.country_code)}
-                  key={fields.country_code.key}
-                  autoComplete="tel-country-code"
-                  className="rounded border border-slate-400 bg-white px-2 py-2"
-                >
-                  {countries.map((country) => (
-                    <option key={country.value} value={country.value}>
-                      {t("dialCodeOption", { country: country.name, code: country.callingCode })}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="flex-1">
-                <Field
-                  meta={fields.phone_number}
-                  label={t("fields.phone_number")}
-                  type="tel"
-                  autoComplete="tel-national"
-                  inputMode="tel"
-                  hint={t("hints.phone_number")}
-                />
-              </div>
+          {/* On a phone the country and the number stack: each gets the whole width. */}
+          <fieldset className="min-w-0">
+            <legend className="mb-1 font-semibold text-slate-900">
+              {t("fields.phone_legend")}
+            </legend>
+            <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+              <SelectField
+                meta={fields.country_code}
+                label={t("fields.country_code")}
+                autoComplete="tel-country-code"
+                options={countries.map((country) => ({
+                  value: country.value,
+                  label: t("dialCodeOption", { country: country.name, code: country.callingCode }),
+                }))}
+              />
+              <Field
+                meta={fields.phone_number}
+                label={t("fields.phone_number")}
+                type="tel"
+                autoComplete="tel-national"
+                inputMode="tel"
+                hint={t("hints.phone_number")}
+              />
             </div>
-            <FieldErrors meta={fields.country_code} />
           </fieldset>
-          <FormAlert errors={form.errors} />
           <SubmitButton pendingLabel={t("signUp.pending")}>{t("signUp.submit")}</SubmitButton>
         </Form>
         <SocialSignInLinks providers={socialProviders} redirectTo={redirectTo} />

@@ -16,8 +16,10 @@ import { verifyUserSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, unverifiedContacts } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
-import { AuthCard, FormAlert, SubmitButton } from "~/components/auth/form-parts";
-import { RadioGroup } from "~/components/auth/radio-group";
+import { AuthCard } from "~/components/auth/form-parts";
+import { SubmitButton } from "~/components/ui/button";
+import { ChoiceGroup } from "~/components/ui/choice-group";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -86,17 +88,22 @@ export default function VerifyUserPage() {
   });
   return (
     <AuthCard title={t("verifyUser.heading")} intro={t("verifyUser.intro")}>
-      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate>
-        <RadioGroup
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
+        <ErrorSummary
+          refused={refusal(lastResult)}
+          formErrors={form.errors}
+          fields={[{ meta: fields.unverifiedAttr, label: t("fields.unverifiedAttr") }]}
+        />
+        <ChoiceGroup
+          legendSize="label"
           meta={fields.unverifiedAttr}
           legend={t("fields.unverifiedAttr")}
-          options={contacts.map((contact) => ({
+          choices={contacts.map((contact) => ({
             value: contact.name,
             label: t(`contacts.${contact.name}`),
             description: contact.value,
           }))}
         />
-        <FormAlert errors={form.errors} />
         <SubmitButton pendingLabel={t("verifyUser.pending")}>{t("verifyUser.submit")}</SubmitButton>
       </Form>
       <p className="mt-4 text-center">

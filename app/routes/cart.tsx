@@ -6,6 +6,8 @@ import { readCart, saveCart } from "~/cart/cart-session.server";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { CartActionForm, type CartActionData } from "~/components/commerce/cart-action-form";
 import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
+import { Alert } from "~/components/ui/alert";
+import { buttonClass } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -63,9 +65,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(sameSitePath(form.get("redirectTo"), "/cart"), { status: 303 });
 }
 
-const controlClass =
-  "inline-flex h-10 min-w-10 items-center justify-center rounded border border-slate-400 bg-white px-3 font-bold text-slate-900 hover:bg-slate-100";
-
 export default function CartPage() {
   const { lines } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -91,14 +90,7 @@ export default function CartPage() {
   return (
     <>
       <PageHeader title={t("common:pages.cart.heading")}>{t("cart.intro")}</PageHeader>
-      {actionData?.error ? (
-        <p
-          role="alert"
-          className="mb-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-        >
-          {actionData.error}
-        </p>
-      ) : null}
+      {actionData?.error ? <Alert className="mb-6">{actionData.error}</Alert> : null}
       {shown.length === 0 ? (
         <section
           className="rounded-lg border border-slate-200 bg-white p-8 text-center"
@@ -106,10 +98,7 @@ export default function CartPage() {
         >
           <p className="text-xl font-semibold text-slate-900">{t("cart.empty")}</p>
           <p className="mt-2 text-slate-700">{t("cart.emptyHint")}</p>
-          <Link
-            to="/plans"
-            className="mt-6 inline-block rounded bg-primary px-5 py-3 font-semibold text-white hover:bg-primary-dark"
-          >
+          <Link to="/plans" className={`mt-6 ${buttonClass()}`}>
             {t("cart.browsePlans")}
           </Link>
         </section>
@@ -127,7 +116,7 @@ export default function CartPage() {
                   data-testid="cart-line"
                   data-plan-id={line.plan.id}
                 >
-                  <div>
+                  <div className="min-w-0 wrap-anywhere">
                     <p className="text-lg font-bold text-slate-900">{line.plan.name}</p>
                     <p className="text-sm text-slate-700">
                       {t("cart.unitPrice")}: {formatPrice(line.plan.price)}
@@ -138,7 +127,8 @@ export default function CartPage() {
                       intent="decrement"
                       planId={line.plan.id}
                       redirectTo="/cart"
-                      buttonClassName={controlClass}
+                      variant="quiet"
+                      size="icon"
                       label={t("cart.decrement", { name: line.plan.name })}
                     >
                       <span aria-hidden="true">−</span>
@@ -151,7 +141,8 @@ export default function CartPage() {
                       intent="increment"
                       planId={line.plan.id}
                       redirectTo="/cart"
-                      buttonClassName={controlClass}
+                      variant="quiet"
+                      size="icon"
                       label={t("cart.increment", { name: line.plan.name })}
                     >
                       <span aria-hidden="true">+</span>
@@ -166,7 +157,7 @@ export default function CartPage() {
                       intent="remove"
                       planId={line.plan.id}
                       redirectTo="/cart"
-                      buttonClassName="text-sm font-medium text-error underline underline-offset-4"
+                      variant="dangerLink"
                       label={t("cart.removeLabel", { name: line.plan.name })}
                     >
                       {t("cart.remove")}
@@ -175,12 +166,7 @@ export default function CartPage() {
                 </li>
               ))}
             </ul>
-            <CartActionForm
-              intent="clear"
-              redirectTo="/cart"
-              className="mt-4"
-              buttonClassName="font-medium text-slate-800 underline underline-offset-4"
-            >
+            <CartActionForm intent="clear" redirectTo="/cart" className="mt-4" variant="link">
               {t("cart.clear")}
             </CartActionForm>
           </section>
@@ -202,10 +188,7 @@ export default function CartPage() {
                 <dd data-testid="cart-total">{formatTotal(total)}</dd>
               </div>
             </dl>
-            <Link
-              to="/checkout"
-              className="mt-6 block rounded bg-primary px-5 py-3 text-center font-semibold text-white hover:bg-primary-dark"
-            >
+            <Link to="/checkout" className={`mt-6 ${buttonClass({ width: "block" })}`}>
               {t("cart.checkout")}
             </Link>
             <Link

@@ -1,15 +1,7 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  data,
-  redirect,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
 import { priceCart, type PricedCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
@@ -37,7 +29,11 @@ import { confirmationPath } from "~/checkout/paths";
 import { findOrderByIdempotencyKey, placeCheckoutOrder } from "~/checkout/orders.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
-import { FieldErrors, FormErrorSummary, SelectField, TextField } from "~/components/ui/form-field";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field, SelectField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -152,7 +148,7 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
       <ul className="mt-4 divide-y divide-slate-200">
         {cart.lines.map((line) => (
           <li key={line.plan.id} className="flex justify-between gap-4 py-2">
-            <span>
+            <span className="min-w-0 wrap-anywhere">
               {line.quantity} × {line.plan.name}
             </span>
             <span className="font-medium">{formatPrice(line.lineTotal)}</span>
@@ -183,16 +179,12 @@ function SimTypeChoice({
   const { t } = useTranslation("commerce");
   if (simTypes.length === 0) {
     return (
-      <div
-        role="alert"
-        className="rounded border-l-4 border-error bg-error-soft px-4 py-4 text-slate-900"
-        data-testid="sim-type-mixed"
-      >
-        <p>{t("checkout.sim.mixed")}</p>
+      <Alert testId="sim-type-mixed">
+        <p className="text-slate-900">{t("checkout.sim.mixed")}</p>
         <Link to="/cart" className="mt-2 inline-block font-medium text-secondary underline">
           {t("checkout.sim.mixedLink")}
         </Link>
-      </div>
+      </Alert>
     );
   }
   const exclusive = (only: SimType) =>
@@ -248,7 +240,6 @@ export default function CheckoutPage() {
   const { cart, simTypes } = loaded;
   // A refused key is replaced by the one the answer carries (loaders do not run again after a 4xx).
   const idempotencyKey = actionData?.idempotencyKey ?? loaded.idempotencyKey;
-  const navigation = useNavigation();
   const { t } = useTranslation("commerce");
   const schema = checkoutSchema(simTypes);
   const [form, fields] = useForm({
@@ -260,9 +251,6 @@ export default function CheckoutPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const terms = fields.accept_terms;
-  const { key: termsKey, ...termsProps } = getInputProps(terms, { type: "checkbox" });
   const pdfLink = (slug: LegalDocument, label: string) => (
     <a
       href={legalDocumentPath(slug)}
@@ -280,28 +268,45 @@ export default function CheckoutPage() {
       <div className="grid gap-8 lg:grid-cols-3">
         <OrderSummary cart={cart} />
         <Form method="post" {...getFormProps(form)} className="space-y-8 lg:col-span-2">
-          <FormErrorSummary
+          <ErrorSummary
+            refused={refusal(lastResult)}
             formErrors={form.errors}
-            fieldsRefused={lastResult?.status === "error" && !form.valid}
-            summaryKey="commerce:checkout.errorSummary"
+            heading="commerce:checkout.errorSummary"
+            fields={(
+              [
+                "full_name",
+                "email",
+                "phone_number",
+                "sim_type",
+                "street",
+                "exterior_number",
+                "interior_number",
+                "neighborhood",
+                "postal_code",
+                "municipality",
+                "state",
+                "payment_method",
+                "accept_terms",
+              ] as const
+            ).map((name) => ({ meta: fields[name], label: t(`checkout.summaryFields.${name}`) }))}
           />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />
           <fieldset className="space-y-4">
             <legend className="mb-2 text-xl font-bold text-slate-900">
               {t("checkout.contactHeading")}
             </legend>
-            <TextField
+            <Field
               meta={fields.full_name}
               label={t("checkout.fields.full_name")}
               autoComplete="name"
             />
-            <TextField
+            <Field
               meta={fields.email}
               type="email"
               label={t("checkout.fields.email")}
               autoComplete="email"
             />
-            <TextField
+            <Field
               meta={fields.phone_number}
               type="tel"
               label={t("checkout.fields.phone_number")}
@@ -321,26 +326,26 @@ export default function CheckoutPage() {
                 {t("checkout.sim.noAddress")}
               </p>
             ) : null}
-            <TextField
+            <Field
               meta={fields.street}
               label={t("checkout.fields.street")}
               autoComplete="address-line1"
               className="sm:col-span-2"
             />
-            <TextField meta={fields.exterior_number} label={t("checkout.fields.exterior_number")} />
-            <TextField
+            <Field meta={fields.exterior_number} label={t("checkout.fields.exterior_number")} />
+            <Field
               meta={fields.interior_number}
               label={t("checkout.fields.interior_number")}
               autoComplete="address-line2"
             />
-            <TextField meta={fields.neighborhood} label={t("checkout.fields.neighborhood")} />
-            <TextField
+            <Field meta={fields.neighborhood} label={t("checkout.fields.neighborhood")} />
+            <Field
               meta={fields.postal_code}
               label={t("checkout.fields.postal_code")}
               autoComplete="postal-code"
               inputMode="numeric"
             />
-            <TextField
+            <Field
               meta={fields.municipality}
               label={t("checkout.fields.municipality")}
               autoComplete="address-level2"
@@ -354,32 +359,16 @@ export default function CheckoutPage() {
             />
           </fieldset>
           <PaymentMethodChoice meta={fields.payment_method} voucherHours={loaded.voucherHours} />
+          <Checkbox meta={fields.accept_terms}>
+            {t("checkout.fields.accept_terms_before")}{" "}
+            {pdfLink("contrato-de-adhesion", t("checkout.fields.accept_terms_contract"))}{" "}
+            {t("checkout.fields.accept_terms_and")}{" "}
+            {pdfLink("aviso-de-privacidad", t("checkout.fields.accept_terms_privacy"))}
+          </Checkbox>
           <div>
-            <div className="flex items-start gap-3">
-              <input
-                key={termsKey}
-                {...termsProps}
-                className="mt-1 h-5 w-5 rounded border-slate-400 accent-primary"
-              />
-              <label htmlFor={terms.id} className="text-slate-900">
-                {t("checkout.fields.accept_terms_before")}{" "}
-                {pdfLink("contrato-de-adhesion", t("checkout.fields.accept_terms_contract"))}{" "}
-                {t("checkout.fields.accept_terms_and")}{" "}
-                {pdfLink("aviso-de-privacidad", t("checkout.fields.accept_terms_privacy"))}
-              </label>
-            </div>
-            <FieldErrors id={terms.errorId} errors={terms.errors} />
-          </div>
-          <div>
-            <button
-              type="submit"
-              disabled={submitting}
-              className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80 sm:w-auto"
-            >
-              {submitting
-                ? t("checkout.submitting")
-                : t("checkout.submit", { total: formatTotal(cart.total) })}
-            </button>
+            <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("checkout.submitting")}>
+              {t("checkout.submit", { total: formatTotal(cart.total) })}
+            </SubmitButton>
             <p className="mt-2 text-sm text-slate-700">{t("checkout.paymentNote")}</p>
           </div>
         </Form>

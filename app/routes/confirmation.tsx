@@ -25,6 +25,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
+import { buttonClass } from "~/components/ui/button";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -155,10 +156,7 @@ export default function ConfirmationPage() {
 
       {cancelled ? (
         <p className="mb-8 print:hidden">
-          <Link
-            to="/cart"
-            className="inline-block rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark"
-          >
+          <Link to="/cart" className={buttonClass({ size: "lg" })}>
             {t("confirmation.newOrder")}
           </Link>
         </p>
@@ -175,7 +173,7 @@ export default function ConfirmationPage() {
           <ul className="mt-3 divide-y divide-slate-200" data-testid="order-lines">
             {order.lines.map((line) => (
               <li key={line.planId} className="flex justify-between gap-4 py-2">
-                <span>
+                <span className="min-w-0">
                   {line.quantity} × {line.planName} ({formatPrice(line.unitPrice)})
                 </span>
                 <span className="font-medium">{formatPrice(line.lineTotal)}</span>
@@ -235,7 +233,7 @@ export default function ConfirmationPage() {
               </div>
             ) : null}
             <h3 className="mt-4 font-bold text-slate-900">{t("confirmation.contactHeading")}</h3>
-            <p className="text-slate-800 break-words">
+            <p className="text-slate-800 wrap-anywhere">
               {order.customer.email} · {order.customer.phoneNumber}
             </p>
           </section>

@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { formatDateTime } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { readOutbox } from "~/mail/transport.server";
+import { Button } from "~/components/ui/button";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
@@ -61,9 +62,7 @@ export default function OutboxPage() {
             className="rounded border border-slate-400 px-3 py-2"
           />
         </div>
-        <button type="submit" className="rounded bg-primary px-4 py-2 font-semibold text-white">
-          {t("outbox.apply")}
-        </button>
+        <Button type="submit">{t("outbox.apply")}</Button>
       </Form>
       {messages.length === 0 ? (
         <p>{t("outbox.empty")}</p>

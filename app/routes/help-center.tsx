@@ -18,6 +18,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { shareMeta, titleMeta } from "~/lib/meta";
 import type { ShellData } from "~/lib/shell";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 
 export function meta(args: MetaArgs<typeof loader>) {
   // Search result pages are endless variations of this one: keep them out of search engines.
@@ -131,13 +132,9 @@ export default function HelpCenterPage() {
             autoComplete="off"
             className="min-w-0 flex-1 rounded border border-slate-400 px-3 py-2 text-slate-900"
           />
-          <button
-            type="submit"
-            aria-disabled={searching || undefined}
-            className="rounded bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark"
-          >
-            {searching ? t("search.pending") : t("search.submit")}
-          </button>
+          <SubmitButton width="auto" pending={searching} pendingLabel={t("search.pending")}>
+            {t("search.submit")}
+          </SubmitButton>
         </div>
       </Form>
 
@@ -171,10 +168,7 @@ export default function HelpCenterPage() {
               <div className="rounded-lg border border-primary/40 bg-primary-soft p-5">
                 <p className="text-slate-900">{t("noResults.chatIntro")}</p>
                 {chatHref ? (
-                  <ExternalLink
-                    href={chatHref}
-                    className="mt-3 inline-block rounded bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark"
-                  >
+                  <ExternalLink href={chatHref} className={`mt-3 ${buttonClass()}`}>
                     {t("noResults.chat")}
                   </ExternalLink>
                 ) : null}
@@ -251,10 +245,7 @@ export default function HelpCenterPage() {
             </h2>
             <p className="mt-1 text-slate-800">{t("contact.text")}</p>
             {chatHref ? (
-              <ExternalLink
-                href={chatHref}
-                className="mt-3 inline-block rounded bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark"
-              >
+              <ExternalLink href={chatHref} className={`mt-3 ${buttonClass()}`}>
                 {t("contact.chat")}
               </ExternalLink>
             ) : null}

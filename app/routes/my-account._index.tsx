@@ -11,8 +11,9 @@ import { signInPathFor } from "~/auth/redirect";
 import { mfaPreferenceSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
 import { authPath, parseMfaTypes, type MfaType } from "~/auth/steps";
-import { FormAlert, SubmitButton } from "~/components/auth/form-parts";
-import { RadioGroup } from "~/components/auth/radio-group";
+import { SubmitButton } from "~/components/ui/button";
+import { ChoiceGroup } from "~/components/ui/choice-group";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { AccountHistorySection } from "~/components/topup/account-history";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -164,7 +165,7 @@ export default function AccountOverviewPage() {
             </div>
           </dl>
           <Form method="post" action="/auth/sign-out" className="mt-6">
-            <SubmitButton variant="secondary" pendingLabel={t("auth:account.signingOut")}>
+            <SubmitButton variant="outline" pendingLabel={t("auth:account.signingOut")}>
               {t("auth:account.signOut")}
             </SubmitButton>
           </Form>
@@ -193,11 +194,23 @@ export default function AccountOverviewPage() {
             </Form>
           ) : null}
           {enabledMfa.length ? (
-            <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-6">
-              <RadioGroup
+            <Form
+              method="post"
+              id={form.id}
+              onSubmit={form.onSubmit}
+              noValidate
+              className="mt-6 space-y-4"
+            >
+              <ErrorSummary
+                refused={refusal(lastResult)}
+                formErrors={form.errors}
+                fields={[{ meta: fields.mfa_type, label: t("auth:account.preferredLegend") }]}
+              />
+              <ChoiceGroup
+                legendSize="label"
                 meta={fields.mfa_type}
                 legend={t("auth:account.preferredLegend")}
-                options={[
+                choices={[
                   ...enabledMfa.map((type) => ({
                     value: type,
                     label: t(`auth:mfaTypes.${type}.label`),
@@ -205,8 +218,7 @@ export default function AccountOverviewPage() {
                   { value: "NONE", label: t("auth:account.mfaNone") },
                 ]}
               />
-              <FormAlert errors={form.errors} />
-              <SubmitButton variant="secondary" pendingLabel={t("auth:account.saving")}>
+              <SubmitButton variant="outline" pendingLabel={t("auth:account.saving")}>
                 {t("auth:account.savePreference")}
               </SubmitButton>
             </Form>

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, data, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, data, useActionData, useLoaderData } from "@remix-run/react";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { ORDER_LOOKUP_LIMITS, orderLookupSchema } from "~/checkout/order-lookup";
 import { readOrderAccess, rememberOrder, saveOrderAccess } from "~/checkout/order-access.server";
@@ -10,7 +10,9 @@ import { findOrderByFolioAndEmail } from "~/checkout/orders.server";
 import { confirmationPath } from "~/checkout/paths";
 import { EsimActivations } from "~/components/commerce/esim-activations";
 import { PaymentInstructions } from "~/components/payments/payment-instructions";
-import { FormErrorSummary, TextField } from "~/components/ui/form-field";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { esimView } from "~/esim/esim-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -101,7 +103,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function OrderLookupPage() {
   const { folio } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const navigation = useNavigation();
   const { t } = useTranslation("commerce");
   const [form, fields] = useForm({
     lastResult: answer?.result,
@@ -111,35 +112,30 @@ export default function OrderLookupPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: orderLookupSchema }),
   });
   const order = answer?.order ?? null;
-  const searching = navigation.state !== "idle" && navigation.formMethod === "POST";
 
   return (
     <>
       <PageHeader title={t("lookup.heading")}>{t("lookup.intro")}</PageHeader>
       <Form method="post" {...getFormProps(form)} className="mb-10 max-w-xl space-y-4">
-        <FormErrorSummary
+        <ErrorSummary
+          refused={refusal(answer?.result)}
           formErrors={form.errors}
-          fieldsRefused={answer?.result.status === "error" && !form.valid}
-          summaryKey="commerce:lookup.errorSummary"
+          heading="commerce:lookup.errorSummary"
+          fields={[
+            { meta: fields.folio, label: t("lookup.folio") },
+            { meta: fields.correo, label: t("lookup.email") },
+          ]}
         />
-        <TextField
+        <Field
           meta={fields.folio}
           label={t("lookup.folio")}
           hint={t("lookup.folioHint")}
           autoComplete="off"
         />
-        <TextField
-          meta={fields.correo}
-          type="email"
-          label={t("lookup.email")}
-          autoComplete="email"
-        />
-        <button
-          type="submit"
-          className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark sm:w-auto"
-        >
-          {searching ? t("lookup.submitting") : t("lookup.submit")}
-        </button>
+        <Field meta={fields.correo} type="email" label={t("lookup.email")} autoComplete="email" />
+        <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("lookup.submitting")}>
+          {t("lookup.submit")}
+        </SubmitButton>
       </Form>
 
       {order ? (
@@ -179,7 +175,7 @@ export default function OrderLookupPage() {
             ))}
           </ul>
           {order.delivery ? (
-            <p className="text-slate-800 break-words">
+            <p className="text-slate-800 wrap-anywhere">
               {t("lookup.deliveryTo", {
                 name: order.delivery.name,
                 municipality: order.delivery.municipality,
@@ -205,10 +201,7 @@ export default function OrderLookupPage() {
           ) : null}
           {order.esim ? <EsimActivations {...order.esim} refreshTo={order.href} /> : null}
           <p>
-            <Link
-              to={order.href}
-              className="inline-block rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark"
-            >
+            <Link to={order.href} className={buttonClass({ size: "lg" })}>
               {t("lookup.openOrder")}
             </Link>
             <span className="mt-2 block text-sm text-slate-700">{t("lookup.openOrderHint")}</span>

@@ -9,6 +9,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { shareMeta } from "~/lib/meta";
+import { Button } from "~/components/ui/button";
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
 export const handle = { i18n: ["commerce"], pageCache: true };
@@ -98,12 +99,9 @@ export default function PlansPage() {
             </select>
           </div>
           <div className="flex items-center gap-4">
-            <button
-              type="submit"
-              className="rounded bg-secondary px-5 py-2 font-semibold text-white hover:bg-secondary-dark"
-            >
+            <Button type="submit" variant="secondary">
               {t("plans.filters.apply")}
-            </button>
+            </Button>
             <Link to="/plans" className="font-medium text-secondary underline underline-offset-4">
               {t("plans.filters.reset")}
             </Link>

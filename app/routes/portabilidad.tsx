@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { NIP_VALIDITY_DAYS, PORTABILITY_MAX_HOURS } from "~/catalog/terms";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
@@ -11,7 +11,11 @@ import {
   useLoaderData,
   useNavigation,
 } from "@remix-run/react";
-import { FieldErrors, SelectField, TextField } from "~/components/ui/form-field";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { ErrorSummary } from "~/components/ui/error-summary";
+import { Field, SelectField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -219,30 +223,8 @@ function Explanation() {
   );
 }
 
-function ProblemAlert({ problem }: { problem: Problem }) {
-  const { t } = useTranslation("portability");
-  return (
-    <div
-      role="alert"
-      data-testid="portability-problem"
-      className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-    >
-      <p>{t(`errors.${problem.kind}`)}</p>
-      {problem.kind === "duplicate" ? (
-        <a
-          href="#consulta"
-          className="mt-1 inline-block font-semibold underline underline-offset-4"
-        >
-          {t("result.lookupLink")}
-        </a>
-      ) : null}
-    </div>
-  );
-}
-
 function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const { t } = useTranslation("portability");
   const [form, fields] = useForm({
     id: "solicitud-portabilidad",
@@ -252,10 +234,9 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: portabilitySchema }),
   });
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const terms = fields.accept_terms;
-  const { key: termsKey, ...termsProps } = getInputProps(terms, { type: "checkbox" });
-  const hasFieldErrors = Object.entries(form.allErrors).some(([name]) => name !== form.name);
+  const problem = actionData?.problem ?? null;
+  const refused =
+    actionData && (problem || actionData.result.status === "error") ? actionData : null;
   const pdfLink = (slug: LegalDocument, label: string) => (
     <a
       href={legalDocumentPath(slug)}
@@ -273,15 +254,32 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
         {t("form.heading")}
       </h2>
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-5">
-        {actionData?.problem ? <ProblemAlert problem={actionData.problem} /> : null}
-        {!actionData?.problem && actionData && hasFieldErrors ? (
-          <p
-            role="alert"
-            className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-          >
-            {t("form.errorSummary")}
-          </p>
-        ) : null}
+        {/* A refusal of the whole request (a duplicate) or of its fields, focused with JavaScript. */}
+        <ErrorSummary
+          refused={refused}
+          formErrors={form.errors}
+          heading="portability:form.errorSummary"
+          testId={problem ? "portability-problem" : undefined}
+          fields={[
+            { meta: fields.phone_number, label: t("form.phoneNumber") },
+            { meta: fields.nip, label: t("form.nip") },
+            { meta: fields.full_name, label: t("form.fullName") },
+            { meta: fields.email, label: t("form.email") },
+            { meta: fields.curp, label: t("form.curp") },
+            { meta: fields.current_carrier, label: t("form.currentCarrier") },
+            { meta: fields.iccid, label: t("form.iccid") },
+            { meta: fields.accept_terms, label: t("form.acceptTermsLabel") },
+          ]}
+        >
+          {problem?.kind === "duplicate" ? (
+            <a
+              href="#consulta"
+              className="mt-1 inline-block font-semibold underline underline-offset-4"
+            >
+              {t("result.lookupLink")}
+            </a>
+          ) : null}
+        </ErrorSummary>
         <input
           type="hidden"
           name={fields.idempotency_key.name}
@@ -290,7 +288,7 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
           }
         />
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField
+          <Field
             meta={fields.phone_number}
             type="tel"
             label={t("form.phoneNumber")}
@@ -300,7 +298,7 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
           />
           {/* A new key after every reply: the NIP field starts empty, as the hint says. */}
           <div key={actionData?.repliedAt ?? "first"}>
-            <TextField
+            <Field
               meta={fields.nip}
               label={t("form.nip")}
               hint={actionData ? t("form.nipRetype") : t("form.nipHint")}
@@ -309,15 +307,10 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
             />
           </div>
         </div>
-        <TextField meta={fields.full_name} label={t("form.fullName")} autoComplete="name" />
+        <Field meta={fields.full_name} label={t("form.fullName")} autoComplete="name" />
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField
-            meta={fields.email}
-            type="email"
-            label={t("form.email")}
-            autoComplete="email"
-          />
-          <TextField meta={fields.curp} label={t("form.curp")} hint={t("form.curpHint")} />
+          <Field meta={fields.email} type="email" label={t("form.email")} autoComplete="email" />
+          <Field meta={fields.curp} label={t("form.curp")} hint={t("form.curpHint")} />
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <SelectField
@@ -329,35 +322,21 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
               label: carrierLabel(carrier.id, t("form.otherCarrier")),
             }))}
           />
-          <TextField
+          <Field
             meta={fields.iccid}
             label={t("form.iccid")}
             hint={t("form.iccidHint")}
             inputMode="numeric"
           />
         </div>
-        <div>
-          <div className="flex items-start gap-3">
-            <input
-              key={termsKey}
-              {...termsProps}
-              className="mt-1 h-5 w-5 rounded border-slate-400 accent-primary"
-            />
-            <label htmlFor={terms.id} className="text-slate-900">
-              {t("form.acceptTermsBefore")} {pdfLink("portabilidad", t("form.portabilityPolicy"))}{" "}
-              {t("form.acceptTermsAnd")} {pdfLink("aviso-de-privacidad", t("form.privacyNotice"))}
-              {t("form.acceptTermsAfter")}
-            </label>
-          </div>
-          <FieldErrors id={terms.errorId} errors={terms.errors} />
-        </div>
-        <button
-          type="submit"
-          disabled={submitting}
-          className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80 sm:w-auto"
-        >
-          {submitting ? t("form.submitting") : t("form.submit")}
-        </button>
+        <Checkbox meta={fields.accept_terms}>
+          {t("form.acceptTermsBefore")} {pdfLink("portabilidad", t("form.portabilityPolicy"))}{" "}
+          {t("form.acceptTermsAnd")} {pdfLink("aviso-de-privacidad", t("form.privacyNotice"))}
+          {t("form.acceptTermsAfter")}
+        </Checkbox>
+        <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("form.submitting")}>
+          {t("form.submit")}
+        </SubmitButton>
       </Form>
     </section>
   );
@@ -393,7 +372,7 @@ function RequestDetails({ request, testId }: { request: RequestView; testId: str
       {rows.map(([label, value, id]) => (
         <div key={id} className="contents">
           <dt className="font-semibold text-slate-700">{label}</dt>
-          <dd className="text-slate-900" data-testid={id}>
+          <dd className="min-w-0 wrap-anywhere text-slate-900" data-testid={id}>
             {value}
           </dd>
         </div>
@@ -472,19 +451,17 @@ function StatusLookup({
         {...getFormProps(form)}
         className="mt-4 grid max-w-3xl items-start gap-5 sm:grid-cols-[1fr_1fr_auto]"
       >
-        <TextField meta={fields.folio} label={t("lookup.folio")} hint={t("lookup.folioHint")} />
-        <TextField
-          meta={fields.numero}
-          type="tel"
-          label={t("lookup.phoneNumber")}
-          inputMode="tel"
-        />
-        <button
-          type="submit"
-          className="rounded bg-secondary px-6 py-2 font-semibold text-white hover:opacity-90 sm:mt-12"
+        <Field meta={fields.folio} label={t("lookup.folio")} hint={t("lookup.folioHint")} />
+        <Field meta={fields.numero} type="tel" label={t("lookup.phoneNumber")} inputMode="tel" />
+        <SubmitButton
+          variant="secondary"
+          width="blockOnPhone"
+          pending={searching}
+          pendingLabel={t("lookup.submitting")}
+          className="sm:mt-12"
         >
-          {searching ? t("lookup.submitting") : t("lookup.submit")}
-        </button>
+          {t("lookup.submit")}
+        </SubmitButton>
       </Form>
       {lookup?.outcome === "found" && lookup.request ? (
         <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-5" role="status">
@@ -493,12 +470,7 @@ function StatusLookup({
         </div>
       ) : null}
       {lookup && lookup.outcome !== "found" && lookup.outcome !== "invalid" ? (
-        <p
-          role="alert"
-          className="mt-6 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-        >
-          {t(`lookup.${lookup.outcome}`)}
-        </p>
+        <Alert className="mt-6">{t(`lookup.${lookup.outcome}`)}</Alert>
       ) : null}
     </section>
   );
@@ -516,12 +488,9 @@ export default function PortabilityPage() {
       ) : (
         <>
           {submittedElsewhere ? (
-            <p
-              role="status"
-              className="mb-8 rounded border-l-4 border-secondary bg-slate-50 px-4 py-3"
-            >
+            <Alert tone="info" className="mb-8">
               {t("result.onlyHere")}
-            </p>
+            </Alert>
           ) : null}
           <div className="grid gap-10 lg:grid-cols-5">
             <Explanation />

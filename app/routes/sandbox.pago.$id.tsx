@@ -1,16 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  Form,
-  data,
-  redirect,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { formatTotal } from "~/catalog/money";
-import { FormErrorSummary, TextField } from "~/components/ui/form-field";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -88,7 +83,6 @@ const cardSchema = createCardSchema();
 export default function SandboxPaymentPage() {
   const { checkout } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
   const { t } = useTranslation("commerce");
   const [form, fields] = useForm({
     lastResult,
@@ -97,7 +91,6 @@ export default function SandboxPaymentPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cardSchema }),
   });
-  const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
 
   return (
     <div className="mx-auto max-w-2xl">
@@ -132,42 +125,45 @@ export default function SandboxPaymentPage() {
       ) : checkout.open ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
           <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
-          <FormErrorSummary formErrors={form.errors} />
-          <TextField
+          <ErrorSummary
+            refused={refusal(lastResult)}
+            formErrors={form.errors}
+            fields={[
+              { meta: fields.card_number, label: t("sandbox.fields.card_number") },
+              { meta: fields.card_expiry, label: t("sandbox.fields.card_expiry") },
+              { meta: fields.card_cvc, label: t("sandbox.fields.card_cvc") },
+              { meta: fields.cardholder_name, label: t("sandbox.fields.cardholder_name") },
+            ]}
+          />
+          <Field
             meta={fields.card_number}
             label={t("sandbox.fields.card_number")}
             inputMode="numeric"
             autoComplete="cc-number"
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
+            <Field
               meta={fields.card_expiry}
               label={t("sandbox.fields.card_expiry")}
               inputMode="numeric"
               autoComplete="cc-exp"
             />
-            <TextField
+            <Field
               meta={fields.card_cvc}
               label={t("sandbox.fields.card_cvc")}
               inputMode="numeric"
               autoComplete="cc-csc"
             />
           </div>
-          <TextField
+          <Field
             meta={fields.cardholder_name}
             label={t("sandbox.fields.cardholder_name")}
             autoComplete="cc-name"
           />
           <div className="flex flex-wrap items-center gap-4">
-            <button
-              type="submit"
-              disabled={paying}
-              className="rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
-            >
-              {paying
-                ? t("sandbox.paying")
-                : t("sandbox.pay", { amount: formatTotal(checkout.amount) })}
-            </button>
+            <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("sandbox.paying")}>
+              {t("sandbox.pay", { amount: formatTotal(checkout.amount) })}
+            </SubmitButton>
             <a
               href={checkout.returnUrl}
               className="font-medium text-secondary underline underline-offset-4"
@@ -230,8 +226,6 @@ type LoadedCheckout = ReturnType<typeof useLoaderData<typeof loader>>["checkout"
 /** The provider's side of a voucher or a transfer: what the store or the bank would report. */
 function SandboxSimulator({ checkout }: { checkout: LoadedCheckout }) {
   const { t } = useTranslation("commerce");
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
   const method = checkout.method === "spei" ? "spei" : "cash";
   const fact = (label: string, value: string | null, testId: string) =>
     value ? (
@@ -256,24 +250,12 @@ function SandboxSimulator({ checkout }: { checkout: LoadedCheckout }) {
         <Form method="post" className="space-y-3">
           <p className="text-slate-800">{t("sandbox.simulatorIntro")}</p>
           <div className="flex flex-wrap gap-4">
-            <button
-              type="submit"
-              name="intent"
-              value="paid"
-              disabled={sending}
-              className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
-            >
+            <SubmitButton name="intent" value="paid" width="blockOnPhone">
               {t(`sandbox.simulatePaid.${method}`)}
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="expired"
-              disabled={sending}
-              className="rounded border border-slate-900 px-6 py-3 font-semibold text-slate-900 hover:bg-slate-100 disabled:cursor-wait"
-            >
+            </SubmitButton>
+            <SubmitButton name="intent" value="expired" variant="quiet" width="blockOnPhone">
               {t("sandbox.simulateExpired")}
-            </button>
+            </SubmitButton>
           </div>
         </Form>
       ) : (

@@ -1,17 +1,11 @@
-import { getInputProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
-import { Link, useNavigation } from "@remix-run/react";
-import { useState, type FormEvent, type ReactNode } from "react";
+import type { FormMetadata } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import type { FormEvent, ReactNode } from "react";
 import { authPath } from "~/auth/steps";
+import { buttonClass } from "~/components/ui/button";
 import { useTranslation } from "~/i18n/react";
-import { translateFormMessage } from "~/lib/form-messages";
-import { useHydrated } from "~/lib/use-hydrated";
 import { CONFIRM_MATCH_MIN_LENGTH, type PasswordPolicy } from "~/auth/schemas";
 import type { SocialProviderId } from "~/config.server";
-
-/** True while this page's form is being sent (JavaScript only; without it the browser shows progress). */
-export function useSubmitting(): boolean {
-  return useNavigation().state === "submitting";
-}
 
 export function AuthCard({
   title,
@@ -26,7 +20,7 @@ export function AuthCard({
 }) {
   return (
     <section
-      className={`mx-auto w-full ${wide ? "max-w-2xl" : "max-w-md"} rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8`}
+      className={`mx-auto w-full min-w-0 ${wide ? "max-w-2xl" : "max-w-md"} rounded-lg border border-slate-200 bg-white p-4 wrap-anywhere shadow-sm sm:p-8`}
     >
       <h1 className="text-2xl font-extrabold tracking-tight text-slate-900">{title}</h1>
       {intro ? <div className="mt-2 text-slate-700">{intro}</div> : null}
@@ -74,141 +68,6 @@ export function AuthTabs({
 }
 
 /**
- * Errors of the whole form (the service's answer), above the submit button. With JavaScript
- * the customer can dismiss it; it comes back with the next answer.
- */
-export function FormAlert({ errors }: { errors: string[] | undefined }) {
-  const { t } = useTranslation("auth");
-  const hydrated = useHydrated();
-  const [dismissed, setDismissed] = useState<string[] | undefined>(undefined);
-  if (!errors?.length || dismissed === errors) return null;
-  return (
-    <div
-      role="alert"
-      className="mb-4 flex items-start gap-3 rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-      data-testid="form-alert"
-    >
-      <div className="flex-1" data-testid="form-alert-message">
-        {errors.map((error) => (
-          <p key={error}>{translateFormMessage(t, error)}</p>
-        ))}
-      </div>
-      {hydrated ? (
-        <button
-          type="button"
-          onClick={() => setDismissed(errors)}
-          className="rounded px-2 font-bold"
-          aria-label={t("alert.dismiss")}
-        >
-          ×
-        </button>
-      ) : null}
-    </div>
-  );
-}
-
-type InputType = "text" | "email" | "password" | "tel";
-
-export function Field({
-  meta,
-  label,
-  type = "text",
-  autoComplete,
-  hint,
-  inputMode,
-  readOnly,
-}: {
-  meta: FieldMetadata<unknown>;
-  label: string;
-  type?: InputType;
-  autoComplete?: string;
-  hint?: string;
-  inputMode?: "numeric" | "email" | "tel" | "text";
-  readOnly?: boolean;
-}) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
-  const inputProps = getInputProps(meta, { type, ariaDescribedBy: hintId });
-  const errors = meta.errors;
-  return (
-    <div className="mb-4">
-      <label htmlFor={meta.id} className="mb-1 block font-medium text-slate-900">
-        {label}
-      </label>
-      <input
-        {...inputProps}
-        key={inputProps.key}
-        autoComplete={autoComplete}
-        inputMode={inputMode}
-        readOnly={readOnly}
-        className={`w-full rounded border px-3 py-2 text-slate-900 ${
-          errors?.length ? "border-error" : "border-slate-400"
-        } ${readOnly ? "bg-slate-100" : "bg-white"}`}
-      />
-      {hint ? (
-        <p id={hintId} className="mt-1 text-sm text-slate-700">
-          {hint}
-        </p>
-      ) : null}
-      <FieldErrors meta={meta} />
-    </div>
-  );
-}
-
-/** The field's messages: keys of the shared schema (or the server's sentences), in Spanish. */
-export function FieldErrors({ meta }: { meta: FieldMetadata<unknown> }) {
-  const { t } = useTranslation("auth");
-  if (!meta.errors?.length) return null;
-  return (
-    <div id={meta.errorId} className="mt-1 text-sm font-medium text-error">
-      {meta.errors.map((error) => (
-        <p key={error}>{translateFormMessage(t, error)}</p>
-      ))}
-    </div>
-  );
-}
-
-/** The auth forms' two button looks; links that act as buttons (social sign-in) use them too. */
-export const BUTTON_CLASSES = {
-  primary:
-    "w-full rounded bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:cursor-not-allowed disabled:bg-slate-500",
-  secondary:
-    "w-full rounded border border-primary px-4 py-2.5 font-semibold text-primary-dark hover:bg-primary-soft disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-600",
-} as const;
-
-export function SubmitButton({
-  children,
-  pendingLabel,
-  disabled = false,
-  name,
-  value,
-  variant = "primary",
-}: {
-  children: ReactNode;
-  pendingLabel?: string;
-  disabled?: boolean;
-  name?: string;
-  value?: string;
-  variant?: "primary" | "secondary";
-}) {
-  const submitting = useSubmitting();
-  const navigation = useNavigation();
-  // Only the button that was pressed shows progress.
-  const mine = submitting && (!name || navigation.formData?.get(name) === value);
-  return (
-    <button
-      type="submit"
-      name={name}
-      value={value}
-      disabled={disabled || submitting}
-      aria-disabled={disabled || submitting || undefined}
-      className={BUTTON_CLASSES[variant]}
-    >
-      {mine && pendingLabel ? pendingLabel : children}
-    </button>
-  );
-}
-
-/**
  * Sign-in with a social provider, one per configured provider (SOCIAL_PROVIDERS), under a
  * divider. Plain links, not Remix's: each leaves the site for the hosted page, and works without
  * JavaScript. Nothing is rendered when social sign-in is off.
@@ -233,7 +92,7 @@ export function SocialSignInLinks({
           <li key={provider}>
             <a
               href={`/auth/oauth/${provider}${query}`}
-              className={`block text-center ${BUTTON_CLASSES.secondary}`}
+              className={buttonClass({ variant: "outline", width: "block" })}
             >
               {t(`social.providers.${provider}`)}
             </a>

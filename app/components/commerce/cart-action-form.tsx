@@ -1,6 +1,7 @@
 import { useFetcher, useFetchers } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { CartIntent } from "~/cart/cart";
+import { SubmitButton, type ButtonSize, type ButtonVariant } from "~/components/ui/button";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CART_ACTION } from "./use-optimistic-cart";
 
@@ -19,7 +20,9 @@ export function CartActionForm({
   planId,
   redirectTo,
   className,
-  buttonClassName,
+  variant = "primary",
+  size,
+  width = "auto",
   label,
   pendingLabel,
   children,
@@ -28,7 +31,9 @@ export function CartActionForm({
   planId?: string;
   redirectTo?: string;
   className?: string;
-  buttonClassName?: string;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  width?: "auto" | "block" | "blockOnPhone";
   /** Accessible name, when it differs from the visible text. */
   label?: string;
   pendingLabel?: ReactNode;
@@ -49,14 +54,18 @@ export function CartActionForm({
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       {/* Tells the action that a script is waiting for an answer, not a redirect. */}
       {hydrated ? <input type="hidden" name="response" value="data" /> : null}
-      <button
-        type="submit"
-        className={buttonClassName}
-        aria-label={label}
-        disabled={hydrated && otherCartChangeInFlight}
+      {/* Never disabled: the button keeps the keyboard's focus while the cart changes. */}
+      <SubmitButton
+        pending={busy}
+        blocked={hydrated && otherCartChangeInFlight}
+        label={label}
+        variant={variant}
+        size={size}
+        width={width}
+        pendingLabel={pendingLabel}
       >
-        {busy && pendingLabel ? pendingLabel : children}
-      </button>
+        {children}
+      </SubmitButton>
       {fetcher.data?.error ? (
         <p role="alert" className="mt-2 text-sm text-error">
           {fetcher.data.error}

@@ -100,7 +100,7 @@ export function PlanCard({
         planId={plan.id}
         redirectTo={redirectTo}
         className="mt-4"
-        buttonClassName="w-full rounded bg-primary px-4 py-3 font-semibold text-white hover:bg-primary-dark"
+        width="block"
         pendingLabel={t("plan.adding")}
       >
         {t("plan.addToCart")}

@@ -7,9 +7,11 @@ export function ExternalLink({
   className,
   label,
   children,
+  onClick,
 }: {
   href: string;
   className?: string;
+  onClick?: () => void;
   /** Accessible name when the visible content is only an icon. */
   label?: string;
   children: ReactNode;
@@ -21,6 +23,7 @@ export function ExternalLink({
       target="_blank"
       rel="noopener noreferrer"
       className={className}
+      onClick={onClick}
       aria-label={label ? `${label} ${t("nav.newTab")}` : undefined}
     >
       {children}

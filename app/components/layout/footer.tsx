@@ -19,7 +19,10 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
   const linkClass = "text-slate-100 underline-offset-4 hover:underline";
 
   return (
-    <footer className="mt-16 bg-slate-900 text-slate-100 print:hidden" data-testid="footer">
+    <footer // On the dark footer the focus ring is white: the page's blue ring has too little contrast here.
+      className="mt-16 bg-slate-900 text-slate-100 print:hidden [&_:focus-visible]:outline-white"
+      data-testid="footer"
+    >
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-social">
           <h2 id="footer-social" className={headingClass}>
@@ -54,7 +57,10 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
               </p>
               <p className="text-sm">
                 {t("footer.contactEmailLabel")}{" "}
-                <a href={`mailto:${shell.contactEmail}`} className={linkClass}>
+                <a
+                  href={`mailto:${shell.contactEmail}`}
+                  className={`${linkClass} [overflow-wrap:anywhere]`}
+                >
                   {shell.contactEmail}
                 </a>
               </p>

@@ -61,6 +61,8 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
           <ExternalLink
             href={shell.links.physicalSim}
             className="block rounded px-3 py-2 font-medium text-slate-800 hover:bg-primary-soft"
+            // It opens in a new tab: the menu left behind is closed, as after any other item.
+            onClick={closeMenu}
           >
             {t("nav.physicalSim")}
           </ExternalLink>
@@ -106,10 +108,12 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
         data-testid="cart-link"
       >
         <CartIcon />
+        {/* An empty cart shows no "0"; the link's name still says how many plans it holds. */}
         <span
           className="absolute -right-1 -top-1 min-w-5 rounded-full bg-primary px-1 text-center text-xs font-bold leading-5 text-white"
           data-testid="cart-count"
           aria-hidden="true"
+          hidden={cartCount === 0}
         >
           {cartCount}
         </span>
@@ -134,15 +138,15 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
     >
       <nav
         aria-label={t("nav.label")}
-        className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2"
+        className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-2 sm:gap-4"
       >
         <Link to="/" className="shrink-0 rounded" aria-label={t("nav.home")}>
           <Logo name={t("app.title")} compact />
         </Link>
         <div className="hidden flex-1 justify-end md:flex">{items}</div>
-        <div className="ml-auto md:ml-0">{icons}</div>
-        <details ref={menuRef} className="group md:hidden" data-testid="mobile-menu">
-          <summary className="flex cursor-pointer list-none items-center gap-1 rounded border border-slate-300 px-3 py-2 font-medium text-slate-800 [&::-webkit-details-marker]:hidden">
+        <div className="ml-auto shrink-0 md:ml-0">{icons}</div>
+        <details ref={menuRef} className="group shrink-0 md:hidden" data-testid="mobile-menu">
+          <summary className="flex min-h-11 cursor-pointer list-none items-center gap-1 rounded border border-slate-300 px-3 py-2 font-medium text-slate-800 [&::-webkit-details-marker]:hidden">
             <MenuIcon />
             <span>{t("nav.menu")}</span>
           </summary>

@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { SubmitButton } from "~/components/ui/button";
 import { useTranslation } from "~/i18n/react";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import type { PaymentView } from "~/payments/payment-view.server";
@@ -25,8 +26,6 @@ export function PayForm({
   refreshTo: string | null;
 }) {
   const { t } = useTranslation("commerce");
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
   const [form, fields] = useForm({
     id: "pagar",
     lastResult,
@@ -41,13 +40,7 @@ export function PayForm({
         legend={payment?.instructions ? t("payment.switchLegend") : undefined}
       />
       <div className="flex flex-wrap items-center gap-4">
-        <button
-          type="submit"
-          disabled={sending}
-          className="rounded bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80"
-        >
-          {sending ? t("confirmation.retrying") : submitLabel}
-        </button>
+        <SubmitButton pendingLabel={t("confirmation.retrying")}>{submitLabel}</SubmitButton>
         {refreshTo ? (
           <Link to={refreshTo} className="font-medium text-secondary underline underline-offset-4">
             {t("confirmation.pendingRefresh")}

@@ -2,6 +2,7 @@ import { formatTotal } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { InstructionsView } from "~/payments/payment-view.server";
+import { Button } from "~/components/ui/button";
 
 /**
  * A cash voucher or the details of a SPEI transfer, as the customer takes them to the store or
@@ -72,13 +73,9 @@ export function PaymentInstructions({
       <p className="mt-3 text-sm text-slate-700">{t("payment.instructions.expiryNote")}</p>
       <div className="mt-4 flex flex-wrap items-center gap-4 print:hidden">
         {hydrated ? (
-          <button
-            type="button"
-            onClick={() => window.print()}
-            className="rounded border border-slate-900 px-4 py-2 font-semibold text-slate-900 hover:bg-slate-100"
-          >
+          <Button variant="quiet" onClick={() => window.print()}>
             {t("payment.instructions.print")}
-          </button>
+          </Button>
         ) : null}
         <p className="text-sm text-slate-700">{t("payment.instructions.saveHint")}</p>
         {instructions.hostedUrl ? (

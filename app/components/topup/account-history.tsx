@@ -3,6 +3,7 @@ import { formatTotal } from "~/catalog/money";
 import { DataTable } from "~/components/ui/data-table";
 import { useTranslation } from "~/i18n/react";
 import type { AccountHistory } from "~/topup/history.server";
+import { buttonClass } from "~/components/ui/button";
 
 const card = "rounded-lg border border-slate-200 p-6";
 const linkClass = "font-medium text-secondary underline underline-offset-4";
@@ -23,10 +24,7 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
           {t("history.ctaHeading")}
         </h2>
         <p className="mt-2 text-slate-800">{t("history.ctaLead")}</p>
-        <Link
-          to="/my-account/recarga"
-          className="mt-4 inline-block rounded bg-primary-dark px-6 py-3 font-semibold text-white hover:bg-primary"
-        >
+        <Link to="/my-account/recarga" className={`mt-4 ${buttonClass({ size: "lg" })}`}>
           {t("history.cta")}
         </Link>
       </section>

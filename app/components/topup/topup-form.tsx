@@ -1,11 +1,13 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { FocusEvent } from "react";
 import { formatPrice } from "~/catalog/money";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { ChoiceGroup } from "~/components/ui/choice-group";
-import { FormErrorSummary, TextField } from "~/components/ui/form-field";
+import { SubmitButton } from "~/components/ui/button";
+import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { Field } from "~/components/ui/form-field";
 import { useTranslation } from "~/i18n/react";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { TOPUP_PATH } from "~/topup/paths";
@@ -31,7 +33,6 @@ export function TopupForm({
   voucherHours,
   lastResult,
 }: TopupFormProps) {
-  const navigation = useNavigation();
   const { t } = useTranslation("topup");
   const schema = topupSchema({ savedLines: lines, askEmail });
   const [form, fields] = useForm({
@@ -41,7 +42,6 @@ export function TopupForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   // The key of the submission being corrected, so that fixing a mistake keeps the same top-up.
   const key =
     typeof fields.idempotency_key.initialValue === "string"
@@ -55,10 +55,18 @@ export function TopupForm({
 
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-3xl space-y-8">
-      <FormErrorSummary
+      <ErrorSummary
+        refused={refusal(lastResult)}
         formErrors={form.errors}
-        fieldsRefused={lastResult?.status === "error" && !form.valid}
-        summaryKey="topup:form.errorSummary"
+        heading="topup:form.errorSummary"
+        fields={[
+          { meta: fields.saved_line, label: t("form.savedLinesLegend") },
+          { meta: fields.phone_number, label: t("form.phone_number") },
+          { meta: fields.phone_number_confirm, label: t("form.phone_number_confirm") },
+          { meta: fields.amount, label: t("form.amountLegend") },
+          ...(askEmail ? [{ meta: fields.email, label: t("form.email") }] : []),
+          { meta: fields.payment_method, label: t("commerce:payment.methods.legend") },
+        ]}
       />
       <input type="hidden" name={fields.idempotency_key.name} value={key} />
       {lines.length ? (
@@ -85,7 +93,7 @@ export function TopupForm({
           {lines.length ? t("form.otherLine") : t("form.newLineHeading")}
         </legend>
         <div onFocus={lines.length ? chooseOtherLine : undefined} className="space-y-4">
-          <TextField
+          <Field
             meta={fields.phone_number}
             type="tel"
             label={t("form.phone_number")}
@@ -93,7 +101,7 @@ export function TopupForm({
             autoComplete="off"
             inputMode="tel"
           />
-          <TextField
+          <Field
             meta={fields.phone_number_confirm}
             type="tel"
             label={t("form.phone_number_confirm")}
@@ -130,7 +138,7 @@ export function TopupForm({
         })}
       />
       {askEmail ? (
-        <TextField
+        <Field
           meta={fields.email}
           type="email"
           label={t("form.email")}
@@ -140,13 +148,9 @@ export function TopupForm({
       ) : null}
       <PaymentMethodChoice meta={fields.payment_method} voucherHours={voucherHours} />
       <div>
-        <button
-          type="submit"
-          disabled={submitting}
-          className="w-full rounded bg-primary px-6 py-3 text-lg font-semibold text-white hover:bg-primary-dark disabled:cursor-wait disabled:opacity-80 sm:w-auto"
-        >
-          {submitting ? t("form.submitting") : t("form.submit")}
-        </button>
+        <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("form.submitting")}>
+          {t("form.submit")}
+        </SubmitButton>
         <p className="mt-2 text-sm text-slate-700">{t("form.paymentNote")}</p>
       </div>
       {askEmail ? (

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import type { ChangeEventHandler, ReactNode } from "react";
-import { FieldErrors } from "~/components/ui/form-field";
+import { FieldErrors } from "./form-field";
 
 export interface Choice {
   value: string;
@@ -18,19 +18,31 @@ export function ChoiceGroup({
   legend,
   choices,
   columns = "sm:grid-cols-2",
+  legendSize = "heading",
   onChange,
 }: {
-  meta: FieldMetadata<string | undefined>;
+  meta: FieldMetadata<string | undefined> | FieldMetadata<unknown>;
   legend: string;
   choices: Choice[];
   columns?: string;
+  /** A section's heading (checkout, top-up) or a field's label (an auth step). */
+  legendSize?: "heading" | "label";
   onChange?: ChangeEventHandler<HTMLInputElement>;
 }) {
   const initial = typeof meta.initialValue === "string" ? meta.initialValue : undefined;
   const invalid = Boolean(meta.errors?.length);
   return (
-    <fieldset aria-describedby={invalid ? meta.errorId : undefined}>
-      <legend className="mb-2 text-xl font-bold text-slate-900">{legend}</legend>
+    // The id is where the error summary's link for this group points.
+    <fieldset
+      id={meta.id}
+      aria-describedby={invalid ? meta.errorId : undefined}
+      className="min-w-0"
+    >
+      <legend
+        className={`mb-2 text-slate-900 ${legendSize === "heading" ? "text-xl font-bold" : "font-semibold"}`}
+      >
+        {legend}
+      </legend>
       <div className={`grid gap-3 ${columns}`}>
         {choices.map((choice) => {
           const id = `${meta.id}-${choice.value}`;
@@ -50,9 +62,9 @@ export function ChoiceGroup({
                 defaultChecked={initial === choice.value}
                 aria-invalid={invalid || undefined}
                 onChange={onChange}
-                className="mt-1 h-4 w-4 accent-primary"
+                className="mt-1 h-4 w-4 shrink-0 accent-primary"
               />
-              <span>
+              <span className="min-w-0 wrap-anywhere">
                 <span className="block font-semibold text-slate-900">{choice.label}</span>
                 {choice.description ? (
                   <span className="block text-sm text-slate-700">{choice.description}</span>

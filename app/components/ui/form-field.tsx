@@ -2,9 +2,11 @@ import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/r
 import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { translateFormMessage } from "~/lib/form-messages";
+import { useSettledErrors } from "./settled-errors";
 
-const inputClass =
-  "mt-1 block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-error aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-error";
+/** The one look of a text input or select; red when the field is invalid. */
+export const INPUT_CLASS =
+  "mt-1 block w-full min-w-0 rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-error aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-error read-only:bg-slate-100";
 
 /** A one-choice select's props: a field sent twice comes back as a list, and shows its first. */
 export function singleSelectProps(meta: Parameters<typeof getSelectProps>[0]) {
@@ -14,43 +16,20 @@ export function singleSelectProps(meta: Parameters<typeof getSelectProps>[0]) {
 }
 
 /**
- * Above a refused form: what the server said about the whole form (a conflict, the database
- * busy) or, when only fields are wrong (`fieldsRefused`), `summaryKey` pointing to them.
+ * The field's messages, under it. Translation keys ("commerce:checkout.errors.…") are shown in
+ * Spanish; a finished message passes through unchanged. The element is always there (its id is
+ * the input's aria-describedby once invalid); a new message waits for a tap to land.
  */
-export function FormErrorSummary({
-  formErrors,
-  fieldsRefused = false,
-  summaryKey,
-}: {
-  formErrors: string[] | undefined;
-  fieldsRefused?: boolean;
-  summaryKey?: string;
-}) {
-  const { t } = useTranslation();
-  const messages = formErrors?.length
-    ? formErrors
-    : fieldsRefused && summaryKey
-      ? [summaryKey]
-      : [];
-  if (!messages.length) return null;
-  return (
-    <div
-      role="alert"
-      className="rounded border-l-4 border-error bg-error-soft px-4 py-3 text-error"
-    >
-      {messages.map((error) => (
-        <p key={error}>{translateFormMessage(t, error)}</p>
-      ))}
-    </div>
-  );
-}
-
-/** The field's messages: translation keys from the shared schema, shown in Spanish. */
 export function FieldErrors({ id, errors }: { id: string; errors: string[] | undefined }) {
   const { t } = useTranslation();
+  const shown = useSettledErrors(errors);
   return (
-    <div id={id} className="mt-1 text-sm font-medium text-error" data-testid="field-error">
-      {errors?.map((error) => (
+    <div
+      id={id}
+      className="mt-1 text-sm font-medium wrap-anywhere text-error"
+      data-testid="field-error"
+    >
+      {shown?.map((error) => (
         <p key={error}>{translateFormMessage(t, error)}</p>
       ))}
     </div>
@@ -59,30 +38,33 @@ export function FieldErrors({ id, errors }: { id: string; errors: string[] | und
 
 type InputType = "text" | "email" | "tel" | "password";
 
-export function TextField({
+/** A labelled text input with its hint and its messages. */
+export function Field({
   meta,
   label,
   hint,
   type = "text",
   autoComplete,
   inputMode,
+  readOnly,
   className,
 }: {
-  meta: FieldMetadata<string | undefined>;
-  label: string;
+  meta: FieldMetadata<string | undefined> | FieldMetadata<unknown>;
+  label: ReactNode;
   hint?: ReactNode;
   type?: InputType;
   autoComplete?: string;
   inputMode?: "text" | "numeric" | "tel" | "email";
+  readOnly?: boolean;
   className?: string;
 }) {
   const hintId = `${meta.id}-hint`;
-  const { key, ...props } = getInputProps(meta, {
+  const { key, ...props } = getInputProps(meta as FieldMetadata<string | undefined>, {
     type,
     ariaDescribedBy: hint ? hintId : undefined,
   });
   return (
-    <div className={className}>
+    <div className={`min-w-0 ${className ?? ""}`}>
       <label htmlFor={meta.id} className="block font-semibold text-slate-900">
         {label}
       </label>
@@ -96,7 +78,8 @@ export function TextField({
         {...props}
         autoComplete={autoComplete}
         inputMode={inputMode}
-        className={inputClass}
+        readOnly={readOnly}
+        className={INPUT_CLASS}
       />
       <FieldErrors id={meta.errorId} errors={meta.errors} />
     </div>
@@ -111,21 +94,21 @@ export function SelectField({
   autoComplete,
   className,
 }: {
-  meta: FieldMetadata<string | undefined>;
-  label: string;
-  placeholder: string;
+  meta: FieldMetadata<string | undefined> | FieldMetadata<unknown>;
+  label: ReactNode;
+  placeholder?: string;
   options: Array<{ value: string; label: string }>;
   autoComplete?: string;
   className?: string;
 }) {
-  const { key, ...props } = singleSelectProps(meta);
+  const { key, ...props } = singleSelectProps(meta as FieldMetadata<string | undefined>);
   return (
-    <div className={className}>
+    <div className={`min-w-0 ${className ?? ""}`}>
       <label htmlFor={meta.id} className="block font-semibold text-slate-900">
         {label}
       </label>
-      <select key={key} {...props} autoComplete={autoComplete} className={inputClass}>
-        <option value="">{placeholder}</option>
+      <select key={key} {...props} autoComplete={autoComplete} className={INPUT_CLASS}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

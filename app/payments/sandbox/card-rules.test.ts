@@ -89,13 +89,33 @@ describe("the sandbox card rules", () => {
     );
   });
 
-  it("requires the expiry as MM/AA, not in the past", () => {
+  it("requires the expiry as MM/AA or MMAA, not in the past", () => {
     expect(errorOf({ card_expiry: "" }, "card_expiry")).toBe("expiryRequired");
-    expect(errorOf({ card_expiry: "1230" }, "card_expiry")).toBe("expiryFormat");
+    expect(errorOf({ card_expiry: "1/30" }, "card_expiry")).toBe("expiryFormat");
+    expect(errorOf({ card_expiry: "12-30" }, "card_expiry")).toBe("expiryFormat");
     expect(errorOf({ card_expiry: "13/30" }, "card_expiry")).toBe("expiryFormat");
     expect(errorOf({ card_expiry: "12/2030" }, "card_expiry")).toBe("expiryFormat");
     expect(errorOf({ card_expiry: "10/26" }, "card_expiry")).toBe("expiryPast");
     expect(submit({ card_expiry: "11/26" }).status).toBe("success");
+  });
+
+  it("takes MMAA from a numeric keypad as MM/AA, with one message for a date that has passed", () => {
+    expect(submit({ card_expiry: "1229" }).status).toBe("success");
+    expect(submit({ card_expiry: " 11 26 " }).status).toBe("success");
+    const past = submit({ card_expiry: "1025" });
+    expect(past.status).toBe("error");
+    expect(past.status === "error" ? past.error?.card_expiry : null).toEqual([
+      "commerce:sandbox.errors.expiryPast",
+    ]);
+    const wrong = submit({ card_expiry: "1329" });
+    expect(wrong.status === "error" ? wrong.error?.card_expiry : null).toEqual([
+      "commerce:sandbox.errors.expiryFormat",
+    ]);
+    // A wrong expiry does not hide what else is wrong with the card.
+    const both = submit({ card_expiry: "1329", card_cvc: "1" });
+    expect(both.status === "error" ? both.error?.card_cvc : null).toEqual([
+      "commerce:sandbox.errors.cvcDigits",
+    ]);
   });
 
   it("requires a three-digit CVC, four for American Express", () => {

@@ -36,7 +36,10 @@ export function sandboxOutcome(
 
 const error = (key: string) => ({ error: `commerce:sandbox.errors.${key}` });
 
-/** True when MM/AA is this month or later (a card is valid through the end of its month). */
+/** MM/AA or MMAA (spaces around the slash forgiven). */
+const EXPIRY = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2})$/;
+
+/** True when MM/AA (or MMAA) is this month or later (a card is valid through the end of its month). */
 export function expiryIsCurrent(month: number, twoDigitYear: number, now: Date): boolean {
   const year = 2000 + twoDigitYear;
   const currentYear = now.getUTCFullYear();
@@ -57,13 +60,16 @@ export function createCardSchema(now: () => Date = () => new Date()) {
             .regex(/^\d{13,19}$/, error("cardNumberDigits"))
             .refine(passesLuhn, error("cardNumberInvalid")),
         ),
+      // MMAA or MM/AA: a phone's numeric keypad has no "/". One message at a time: the date is
+      // only judged once it reads as one. Refinements, not a transform: an issue there would stop
+      // the card's other checks (the CVC's, below) from running.
       card_expiry: z
         .string(error("expiryRequired"))
         .trim()
-        .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, error("expiryFormat"))
+        .refine((value) => EXPIRY.test(value), error("expiryFormat"))
         .refine((value) => {
-          const [month, year] = value.split("/").map(Number);
-          return expiryIsCurrent(month, year, now());
+          const match = EXPIRY.exec(value);
+          return !match || expiryIsCurrent(Number(match[1]), Number(match[2]), now());
         }, error("expiryPast")),
       card_cvc: z.string(error("cvcRequired")).trim(),
       cardholder_name: z

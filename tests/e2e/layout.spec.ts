@@ -1,0 +1,310 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./support/axe";
+import {
+  addPlan,
+  choosePaymentMethod,
+  submitCheckout,
+  TEST_CARDS,
+  validCheckout,
+} from "./support/commerce";
+import { adminCall, CUSTOMER_PASSWORD, emulatorTarget, signInTo } from "./support/customers";
+
+/**
+ * Issue 17: every page, and every form with its errors shown, fits a phone. At 320, 375 and 768 px
+ * wide, with ordinary long values (a long e-mail, long names and addresses, a long folio), no page
+ * scrolls sideways, no element's right edge passes the viewport, and every submit button is a
+ * thumb's size (44 × 44 px at least). Both projects run it: with JavaScript and without.
+ */
+const WIDTHS = [320, 375, 768];
+const LONG_EMAIL = "ana.sofia.lopez.hernandez@gmail.com";
+const LONG_NAME = "María de los Ángeles Guadalupe Fernández-Villaseñor de la Concepción";
+const LONG_STREET = "Avenida Insurgentes Sur entre Eje 7 Sur y Circuito Interior José Vasconcelos";
+const LONG_NEIGHBORHOOD = "Fraccionamiento Residencial Lomas de Chapultepec Tercera Sección";
+const LONG_FOLIO = "PED-2026-000000000000000000000000000000001";
+
+interface Fit {
+  viewport: number;
+  scrollWidth: number;
+  overflowing: string[];
+  smallButtons: string[];
+}
+
+/** What passes the right edge, and which visible submit buttons are smaller than 44 × 44 px. */
+function measure(page: Page): Promise<Fit> {
+  return page.evaluate(() => {
+    const viewport = window.innerWidth;
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${
+        element.getAttribute("data-testid") ? `[${element.getAttribute("data-testid")}]` : ""
+      } "${(element.textContent ?? "").trim().slice(0, 40)}"`;
+    /** Inside a box that scrolls or clips on its own (a table's wrapper), within the viewport. */
+    const contained = (element: Element) => {
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        if (parent === document.body) return false;
+        const style = getComputedStyle(parent);
+        if (style.overflowX !== "visible" && parent.getBoundingClientRect().right <= viewport + 0.5)
+          return true;
+      }
+      return false;
+    };
+    const overflowing: string[] = [];
+    for (const element of document.body.querySelectorAll("*")) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      if (rect.right > viewport + 0.5 && !contained(element)) {
+        overflowing.push(`${describe(element)} right=${Math.round(rect.right)}`);
+      }
+    }
+    const smallButtons: string[] = [];
+    for (const button of document.querySelectorAll(
+      'button:not([type="button"]):not([type="reset"]), input[type="submit"]',
+    )) {
+      const rect = button.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      if (getComputedStyle(button).visibility === "hidden") continue;
+      if (rect.width < 44 || rect.height < 44) {
+        smallButtons.push(
+          `${describe(button)} ${Math.round(rect.width)}×${Math.round(rect.height)}`,
+        );
+      }
+    }
+    return {
+      viewport,
+      scrollWidth: document.documentElement.scrollWidth,
+      overflowing: overflowing.slice(0, 10),
+      smallButtons,
+    };
+  });
+}
+
+/** The current page at every width: nothing sideways, every submit button big enough. */
+async function expectFitsEveryWidth(page: Page, what: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    const fit = await measure(page);
+    const where = `${what} at ${width} px`;
+    expect(fit.overflowing, `${where}: elements past the right edge`).toEqual([]);
+    expect(fit.scrollWidth, `${where}: the page scrolls sideways`).toBeLessThanOrEqual(
+      fit.viewport,
+    );
+    expect(fit.smallButtons, `${where}: submit buttons under 44 × 44 px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 375, height: 800 });
+}
+
+const scripted = () => test.info().project.use.javaScriptEnabled !== false;
+
+/** A confirmed customer whose address is the long one, made unique with a tag (+…). */
+async function longEmailCustomer(page: Page) {
+  const [local, domain] = LONG_EMAIL.split("@");
+  const email = `${local}+${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@${domain}`;
+  const { endpoint, userPoolId } = await emulatorTarget(page.request);
+  await adminCall(page.request, endpoint, "AdminCreateUser", {
+    UserPoolId: userPoolId,
+    Username: email,
+    MessageAction: "SUPPRESS",
+    UserAttributes: [
+      { Name: "email", Value: email },
+      { Name: "email_verified", Value: "true" },
+    ],
+  });
+  await adminCall(page.request, endpoint, "AdminSetUserPassword", {
+    UserPoolId: userPoolId,
+    Username: email,
+    Password: CUSTOMER_PASSWORD,
+    Permanent: true,
+  });
+  return { email, password: CUSTOMER_PASSWORD };
+}
+
+test.use({ viewport: { width: 375, height: 800 } });
+
+test("every page without a form to fill fits a phone", async ({ page }) => {
+  for (const path of [
+    "/",
+    "/plans",
+    "/cart",
+    "/help-center",
+    "/help-center?q=recarga",
+    "/pedido",
+    "/recarga",
+    "/portabilidad",
+    "/auth/sign-in",
+    "/auth/sign-up",
+    "/auth/forgot-password",
+    "/no-existe-esta-pagina-con-un-nombre-muy-largo-para-un-telefono",
+  ]) {
+    await page.goto(path);
+    await expectFitsEveryWidth(page, path);
+  }
+});
+
+test("the cart, the checkout with its errors and the confirmation with a long e-mail fit a phone", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto("/plans");
+  await addPlan(page, "Conecta 200", 1);
+  await addPlan(page, "Conecta 100", 2);
+  await page.goto("/cart");
+  await expect(page.getByTestId("cart-line")).toHaveCount(2);
+  await expectFitsEveryWidth(page, "/cart with items");
+
+  await page.goto("/checkout");
+  await submitCheckout(page);
+  await expect(
+    page.getByText("Escribe tu nombre completo", { exact: false }).first(),
+  ).toBeVisible();
+  await expectFitsEveryWidth(page, "/checkout, sent empty");
+
+  await page.getByLabel("Nombre completo").fill(LONG_NAME);
+  await page.getByLabel("Correo electrónico").fill(LONG_EMAIL);
+  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await page.getByLabel("Calle").fill(LONG_STREET);
+  await page.getByLabel("Número exterior").fill("1234-B Torre Pte.");
+  await page.getByLabel("Colonia").fill(LONG_NEIGHBORHOOD);
+  await page.getByLabel("Código postal").fill("031");
+  await page.getByLabel("Alcaldía o municipio").fill("Benito Juárez");
+  await page.getByLabel("Estado").selectOption({ label: validCheckout.state });
+  await choosePaymentMethod(page, "card");
+  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
+  await submitCheckout(page);
+  await expect(
+    page.getByText("El código postal debe tener 5 dígitos", { exact: false }),
+  ).toBeVisible();
+  await expectFitsEveryWidth(page, "/checkout with long values and a wrong postal code");
+
+  await page.getByLabel("Código postal").fill(validCheckout.postal_code);
+  await submitCheckout(page);
+  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
+  await page.getByRole("button", { name: /^Pagar / }).click();
+  await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
+  await expectFitsEveryWidth(page, "the card form, sent empty");
+  await page.getByLabel("Número de tarjeta").fill(TEST_CARDS.approved);
+  // A phone's numeric keypad has no "/": MMAA is accepted.
+  await page.getByLabel("Vencimiento (MM/AA)").fill("1230");
+  await page.getByLabel("Código de seguridad (CVC)").fill("123");
+  await page.getByLabel("Nombre como aparece en la tarjeta").fill(LONG_NAME.slice(0, 60));
+  await page.getByRole("button", { name: /^Pagar / }).click();
+  await expect(page).toHaveURL(/\/confirmation\?pedido=/);
+  await expect(page.getByText(LONG_EMAIL).first()).toBeVisible();
+  await expectFitsEveryWidth(page, "/confirmation with the long e-mail");
+  await expectNoAxeViolations(page);
+});
+
+test("the top-up form with its errors and the receipt fit a phone", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto("/recarga");
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
+  await expectFitsEveryWidth(page, "/recarga, sent empty");
+
+  const line = `56${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  await page.getByLabel("Número de celular (10 dígitos)").fill(line);
+  await page.getByLabel("Vuelve a escribir el número").fill(line);
+  await page.getByRole("radio", { name: /^\$100/ }).check();
+  await page.getByLabel("Correo para tu comprobante (opcional)").fill(LONG_EMAIL);
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
+  await page.getByLabel("Número de tarjeta").fill(TEST_CARDS.approved);
+  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
+  await page.getByLabel("Código de seguridad (CVC)").fill("123");
+  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
+  await page.getByRole("button", { name: /^Pagar / }).click();
+  await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
+  await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
+  await expectFitsEveryWidth(page, "the top-up receipt");
+});
+
+test("the portability form with its errors, and the order lookup with a long folio, fit a phone", async ({
+  page,
+}) => {
+  await page.goto("/portabilidad");
+  const form = page.getByRole("region", { name: "Solicita tu portabilidad" });
+  await form.getByLabel("Nombre completo del titular").fill(LONG_NAME);
+  await form.getByLabel("Correo electrónico").fill(LONG_EMAIL);
+  await form.getByLabel("CURP").fill("GOMA850312MDFRRN0X");
+  await form.getByLabel("ICCID de tu nueva SIM").fill("123");
+  await form.getByRole("button", { name: "Enviar solicitud" }).click();
+  await expect(form.getByTestId("field-error").first()).not.toBeEmpty();
+  await expectFitsEveryWidth(page, "/portabilidad with errors");
+
+  const lookup = page.getByRole("region", { name: "Consulta el estado de tu portabilidad" });
+  await lookup.getByLabel("Folio").fill(LONG_FOLIO);
+  await lookup.getByLabel("Número a portar").fill("55 1234 5678");
+  await lookup.getByRole("button", { name: "Consultar" }).click();
+  await expect(lookup.getByLabel("Folio")).toHaveValue(LONG_FOLIO);
+  await expectFitsEveryWidth(page, "the portability lookup with a long folio");
+
+  await page.goto("/pedido");
+  await page.getByLabel("Folio del pedido").fill(LONG_FOLIO);
+  await page.getByLabel("Correo electrónico del pedido").fill(LONG_EMAIL);
+  await page.getByRole("button", { name: "Consultar" }).click();
+  await expect(page.getByLabel("Folio del pedido")).toHaveValue(LONG_FOLIO);
+  await expectFitsEveryWidth(page, "/pedido with a long folio");
+});
+
+test("sign-in and sign-up with their errors fit a phone; the phone number keeps its room", async ({
+  page,
+}) => {
+  await page.goto("/auth/sign-in");
+  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
+  await expectFitsEveryWidth(page, "/auth/sign-in, sent empty");
+
+  await page.goto("/auth/sign-up");
+  await page.getByLabel("Correo electrónico").fill(LONG_EMAIL.replace("@", ""));
+  await page.getByLabel("Contraseña", { exact: true }).fill("corta");
+  await page.getByLabel("Número de celular").fill("12");
+  const submit = page.getByRole("button", { name: "Crear cuenta" });
+  await submit.click();
+  await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
+  // Errors never disable the submit button (decision 0064).
+  await expect(submit).toBeEnabled();
+  await expectFitsEveryWidth(page, "/auth/sign-up with errors");
+  for (const width of [320, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const number = await page.getByLabel("Número de celular").boundingBox();
+    expect(number!.width, `the phone number at ${width} px`).toBeGreaterThan(width / 2);
+    const label = await page
+      .locator(`label[for="${await page.getByLabel("Número de celular").getAttribute("id")}"]`)
+      .boundingBox();
+    // One line: not a word per line.
+    expect(label!.height, `the phone number's label at ${width} px`).toBeLessThan(40);
+  }
+});
+
+test("my account, signed in with a long e-mail, fits a phone and its menu button stays whole", async ({
+  page,
+}) => {
+  const customer = await longEmailCustomer(page);
+  await signInTo(page, customer, "/my-account");
+  await expect(page.getByText(customer.email).first()).toBeVisible();
+  await expectFitsEveryWidth(page, "/my-account");
+  await page.setViewportSize({ width: 320, height: 800 });
+  const menu = await page.getByTestId("mobile-menu").locator("summary").boundingBox();
+  expect(menu!.x + menu!.width).toBeLessThanOrEqual(320);
+  if (scripted()) {
+    // The menu's external link opens a new tab; the menu left behind closes.
+    await page.getByTestId("mobile-menu").locator("summary").click();
+    const popup = page.context().waitForEvent("page");
+    await page
+      .getByTestId("mobile-menu")
+      .getByRole("link", { name: /SIM física/ })
+      .click();
+    await (await popup).close();
+    await expect(page.getByTestId("mobile-menu")).not.toHaveAttribute("open", "");
+  }
+  await page.goto("/my-account/recarga");
+  await expectFitsEveryWidth(page, "/my-account/recarga");
+});
+
+test("an empty cart shows no 0 in the bar, and the cart link still says how many plans it holds", async ({
+  page,
+}) => {
+  await page.goto("/plans");
+  await expect(page.getByTestId("cart-count")).toBeHidden();
+  await expect(page.getByTestId("cart-link")).toHaveAccessibleName(/Carrito/);
+  await addPlan(page, "Conecta 100", 1);
+  await expect(page.getByTestId("cart-count")).toBeVisible();
+});
