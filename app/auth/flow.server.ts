@@ -15,7 +15,7 @@ import {
   startSession,
   type PendingSignIn,
 } from "./session.server";
-import type { SessionTokens } from "./tokens";
+import { mfaSettingsOf, type SessionTokens } from "./tokens";
 import {
   afterSignInView,
   authPath,
@@ -249,10 +249,14 @@ export async function completeSignIn(
   context: AppLoadContext,
   input: { tokens: SessionTokens; redirectTo: string; signedInFlash?: string },
 ): Promise<Response> {
-  const { tokens, redirectTo } = input;
+  const { redirectTo } = input;
+  let { tokens } = input;
   let attributes: Record<string, string> | null = null;
   try {
-    attributes = attributesRecord(await context.identity.client.getUser(tokens.accessToken));
+    const user = await context.identity.client.getUser(tokens.accessToken);
+    attributes = attributesRecord(user);
+    // Kept for the account page, which then asks Cognito nothing on an ordinary view.
+    tokens = { ...tokens, mfa: mfaSettingsOf(user) };
   } catch {
     // Spec §4: failing to fetch the attributes still completes the sign-in.
   }

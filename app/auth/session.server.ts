@@ -11,7 +11,9 @@ import {
   customerFromTokens,
   measureClockDrift,
   refreshDue,
+  mfaSettingsOf,
   type Customer,
+  type MfaSettings,
   type SessionTokens,
 } from "./tokens";
 
@@ -39,6 +41,12 @@ export const sessionTokensSchema: z.ZodType<SessionTokens> = z.object({
   refreshToken: z.string().min(1),
   clockDrift: z.number(),
   signInDetails: z.object({ loginId: z.string(), authFlowType: z.string() }),
+  mfa: z
+    .object({
+      enabled: z.array(z.string().max(32)).max(8),
+      preferred: z.string().max(32).nullable(),
+    })
+    .optional(),
 });
 
 /**
@@ -91,7 +99,7 @@ function newSessionId(): string {
 export function sessionFromAuthentication(
   result: { AccessToken: string; IdToken: string; RefreshToken?: string },
   signInDetails: SessionTokens["signInDetails"],
-  previous?: Pick<SessionTokens, "refreshToken" | "sessionId">,
+  previous?: Pick<SessionTokens, "refreshToken" | "sessionId" | "mfa">,
 ): SessionTokens | null {
   const refreshToken = result.RefreshToken ?? previous?.refreshToken;
   if (!refreshToken) return null;
@@ -102,7 +110,23 @@ export function sessionFromAuthentication(
     refreshToken,
     clockDrift: measureClockDrift(result.AccessToken, Date.now()),
     signInDetails,
+    ...(previous?.mfa ? { mfa: previous.mfa } : {}),
   };
+}
+
+/**
+ * Fresh tokens read the customer's MFA settings again (spec: a refresh re-reads the user); when
+ * Cognito cannot say, the ones kept before stay.
+ */
+async function withCurrentMfa(
+  client: SessionServices["identity"]["client"],
+  tokens: SessionTokens,
+): Promise<SessionTokens> {
+  try {
+    return { ...tokens, mfa: mfaSettingsOf(await client.getUser(tokens.accessToken)) };
+  } catch {
+    return tokens;
+  }
 }
 
 function sessionOf(tokens: SessionTokens | null): Session | null {
@@ -138,11 +162,10 @@ function refreshed(services: SessionServices, tokens: SessionTokens) {
   if (!pending) {
     pending = client
       .refresh(tokens.refreshToken)
-      .then(
-        (result) =>
-          sessionFromAuthentication(result, tokens.signInDetails, tokens) ??
-          ("signed-out" as const),
-      )
+      .then((result): Promise<RefreshOutcome> | RefreshOutcome => {
+        const next = sessionFromAuthentication(result, tokens.signInDetails, tokens);
+        return next ? withCurrentMfa(client, next) : "signed-out";
+      })
       .catch((error: unknown) => {
         if (isCognitoError(error) && error.isNetwork) return "unreachable" as const;
         const code = isCognitoError(error) ? error.code : "unexpected";
@@ -207,6 +230,30 @@ export function requireCustomer(context: AppLoadContext, request: Request): Sign
   const url = new URL(request.url);
   setFlash(context, { kind: "info", key: "auth:flash.signInRequired" });
   throw redirect(signInPathFor(`${url.pathname}${url.search}`), { status: 303 });
+}
+
+/** The customer changed their MFA settings here: the session keeps the new ones. */
+export function rememberMfa(context: AppLoadContext, mfa: MfaSettings) {
+  const { session } = context;
+  if (!session) return;
+  const tokens = { ...session.tokens, mfa };
+  context.session = { ...session, tokens };
+  context.jar.set(context.cookies.authSession, tokens);
+}
+
+/**
+ * New tokens now rather than at expiry, after a change their claims carry (a contact just
+ * verified): the ID token then says so. A refusal or an unreachable service leaves the session.
+ */
+export async function refreshSessionNow(context: AppLoadContext) {
+  const { session } = context;
+  if (!session) return;
+  const outcome = await refreshed(context, session.tokens);
+  if (typeof outcome === "string") return;
+  const next = sessionOf(outcome);
+  if (!next) return;
+  context.session = next;
+  context.jar.set(context.cookies.authSession, outcome);
 }
 
 /** Tokens arrived: this browser is signed in, and any sign-in in progress is over. */

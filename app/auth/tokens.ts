@@ -14,6 +14,27 @@ export interface SessionTokens {
   /** Cognito's clock minus ours, in milliseconds, measured when the tokens arrived. */
   clockDrift: number;
   signInDetails: { loginId: string; authFlowType: string };
+  /**
+   * The customer's MFA settings as Cognito last told them (GetUser's names), so the account page
+   * needs no call to Cognito: read at sign-in and at each refresh, updated when the customer
+   * changes them here. Absent in sessions from before it was kept.
+   */
+  mfa?: MfaSettings;
+}
+
+export interface MfaSettings {
+  /** `UserMFASettingList`: SOFTWARE_TOKEN_MFA, SMS_MFA, EMAIL_OTP. */
+  enabled: string[];
+  /** `PreferredMfaSetting`, or null. */
+  preferred: string | null;
+}
+
+/** GetUser's answer → the settings kept in the session. */
+export function mfaSettingsOf(user: {
+  UserMFASettingList?: string[];
+  PreferredMfaSetting?: string;
+}): MfaSettings {
+  return { enabled: user.UserMFASettingList ?? [], preferred: user.PreferredMfaSetting ?? null };
 }
 
 /** Refresh when the access token has less than this left. */

@@ -6,7 +6,7 @@ import { useTranslation } from "~/i18n/react";
 import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { confirmVerifyUserSchema } from "~/auth/schemas";
-import { requireCustomer } from "~/auth/session.server";
+import { refreshSessionNow, requireCustomer } from "~/auth/session.server";
 import { authPath, type ContactAttribute } from "~/auth/steps";
 import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
@@ -57,6 +57,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     return cognitoErrorReply(context, submission, error, "VerifyUserAttribute", customer.email);
   }
+  // The ID token says whether the contact is verified: new tokens now, so the account shows it.
+  await refreshSessionNow(context);
   setFlash(context, { kind: "success", key: "auth:flash.contactVerified" });
   return redirect(redirectTo, { status: 303 });
 }

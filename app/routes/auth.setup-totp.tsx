@@ -24,6 +24,7 @@ import {
   clearAccountTotpSetup,
   readAccountTotpSetup,
   readPending,
+  rememberMfa,
   requireCustomer,
   startAccountTotpSetup,
 } from "~/auth/session.server";
@@ -112,6 +113,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return cognitoErrorReply(context, submission, error, "VerifySoftwareToken", mode.username);
     }
     clearAccountTotpSetup(context);
+    const kept = context.session?.tokens.mfa?.enabled ?? [];
+    rememberMfa(context, {
+      enabled: [...kept.filter((name) => name !== CHALLENGE.totp), CHALLENGE.totp],
+      preferred: CHALLENGE.totp,
+    });
     setFlash(context, { kind: "success", key: "auth:flash.totpEnabled" });
     return redirect("/my-account", { status: 303 });
   }

@@ -4,13 +4,14 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { isCognitoError } from "~/auth/cognito-error";
-import { attributesRecord, type MfaPreference } from "~/auth/cognito.server";
+import type { MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
 import { authT, cognitoErrorReply, invalidReply, signOut } from "~/auth/flow.server";
 import { signInPathFor } from "~/auth/redirect";
 import { mfaPreferenceSchema } from "~/auth/schemas";
-import { requireCustomer } from "~/auth/session.server";
-import { authPath, parseMfaTypes, type MfaType } from "~/auth/steps";
+import { rememberMfa, requireCustomer } from "~/auth/session.server";
+import { mfaSettingsOf } from "~/auth/tokens";
+import { authPath, CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "~/auth/steps";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
@@ -41,36 +42,33 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
   const history = await loadAccountHistory(context.db, customer);
-  try {
-    const user = await context.identity.client.getUser(accessToken);
-    const attributes = attributesRecord(user);
-    return {
-      title,
-      history,
-      available: true,
-      email: attributes.email ?? customer.email,
-      emailVerified: attributes.email_verified === "true",
-      enabledMfa: parseMfaTypes(JSON.stringify(user.UserMFASettingList ?? [])),
-      preferredMfa: parseMfaTypes(JSON.stringify([user.PreferredMfaSetting]))[0] ?? null,
-    };
-  } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "GetUser").status === 401
-    ) {
-      throw await sessionEnded(context);
+  // The e-mail and its verification come from the ID token, the MFA settings from the session:
+  // an ordinary view asks Cognito nothing (issue 18).
+  let mfa = context.session?.tokens.mfa;
+  if (!mfa) {
+    // A session from before the settings were kept: read them once, and keep them.
+    try {
+      mfa = mfaSettingsOf(await context.identity.client.getUser(accessToken));
+      rememberMfa(context, mfa);
+    } catch (error) {
+      if (
+        isCognitoError(error) &&
+        mapCognitoError(error.code, error.message, "GetUser").status === 401
+      ) {
+        throw await sessionEnded(context);
+      }
     }
-    // Unreachable service: show what the id token says; the session stays.
-    return {
-      title,
-      history,
-      available: false,
-      email: customer.email,
-      emailVerified: customer.emailVerified,
-      enabledMfa: [] as MfaType[],
-      preferredMfa: null,
-    };
   }
+  return {
+    title,
+    history,
+    // Unreachable service and nothing kept: the MFA part cannot be shown; the session stays.
+    available: Boolean(mfa),
+    email: customer.email,
+    emailVerified: customer.emailVerified,
+    enabledMfa: parseMfaTypes(JSON.stringify(mfa?.enabled ?? [])),
+    preferredMfa: parseMfaTypes(JSON.stringify([mfa?.preferred]))[0] ?? null,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -94,6 +92,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return invalidReply(submission, { formErrors: [authT()("account.mfaNotEnabled")] });
     }
     await client.setUserMfaPreference(accessToken, preference);
+    rememberMfa(
+      context,
+      choice === "NONE"
+        ? { enabled: [], preferred: null }
+        : mfaSettingsOf({
+            UserMFASettingList: user.UserMFASettingList,
+            PreferredMfaSetting: CHALLENGE_BY_MFA_TYPE[choice],
+          }),
+    );
   } catch (error) {
     if (isCognitoError(error) && mapCognitoError(error.code, error.message).status === 401) {
       return sessionEnded(context);

@@ -17,6 +17,7 @@ import * as signIn from "~/routes/auth.sign-in";
 import * as signOut from "~/routes/auth.sign-out";
 import * as signUp from "~/routes/auth.sign-up";
 import * as outbox from "~/routes/dev.outbox";
+import * as myAccount from "~/routes/my-account._index";
 import { createServices, type Services } from "~/services.server";
 import { fixture, srpServer, startCognitoStub, startSilentServer } from "./support/cognito-stub";
 
@@ -714,6 +715,94 @@ describe("an unreachable or slow identity service", () => {
     expect(refused.session).toBeNull();
     browser.keep(refused.jar.setCookieHeaders({ redirect: false }));
     expect(signedIn(context, browser)).toBeNull();
+  });
+});
+
+describe("the account page asks Cognito nothing on an ordinary view (issue 18)", () => {
+  const withTotp = {
+    status: 200,
+    body: {
+      ...(fixture("GetUser.200.json").body as object),
+      UserMFASettingList: ["SOFTWARE_TOKEN_MFA"],
+      PreferredMfaSetting: "SOFTWARE_TOKEN_MFA",
+    },
+  };
+
+  it("the MFA settings read at sign-in are kept in the session; views make no GetUser", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: () => withTotp,
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    expect(signedIn(context, browser)?.mfa).toEqual({
+      enabled: ["SOFTWARE_TOKEN_MFA"],
+      preferred: "SOFTWARE_TOKEN_MFA",
+    });
+    const before = stub.operations().length;
+    for (let view = 0; view < 3; view++) {
+      const page = await call(myAccount.loader, context, browser, "/my-account");
+      expect(page.data).toMatchObject({
+        available: true,
+        email: EMAIL,
+        enabledMfa: ["TOTP"],
+        preferredMfa: "TOTP",
+      });
+    }
+    expect(stub.operations().slice(before)).toEqual([]);
+  });
+
+  it("a session from before the settings were kept reads them once, then keeps them", async () => {
+    const { stub, context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: "GetUser.200.json",
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const { mfa: _kept, ...older } = signedIn(context, browser)!;
+    browser.keep(context.cookies.authSession.write(older, browser.header));
+    const before = stub.operations().length;
+    await call(myAccount.loader, context, browser, "/my-account");
+    await call(myAccount.loader, context, browser, "/my-account");
+    expect(stub.operations().slice(before)).toEqual(["GetUser"]);
+    expect(signedIn(context, browser)?.mfa).toEqual({ enabled: [], preferred: null });
+  });
+
+  it("a token refresh reads the settings again (set up from another device meanwhile)", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: ["InitiateAuth.tokens.200.json", "InitiateAuth.tokens.200.json"],
+      GetUser: ["GetUser.200.json", () => withTotp],
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const session = signedIn(context, browser)!;
+    expect(session.mfa).toEqual({ enabled: [], preferred: null });
+    const [head, , signature] = session.accessToken.split(".");
+    const soon = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 30 })).toString(
+      "base64url",
+    );
+    browser.keep(
+      context.cookies.authSession.write(
+        { ...session, clockDrift: 0, accessToken: `${head}.${soon}.${signature}` },
+        browser.header,
+      ),
+    );
+    const refreshed = await requestContext(context, browser);
+    expect(refreshed.session?.tokens.mfa).toEqual({
+      enabled: ["SOFTWARE_TOKEN_MFA"],
+      preferred: "SOFTWARE_TOKEN_MFA",
+    });
+  });
+
+  it("changing the preferred method updates what the session keeps", async () => {
+    const { context, browser } = await stubbed({
+      InitiateAuth: "InitiateAuth.tokens.200.json",
+      GetUser: () => withTotp,
+      SetUserMFAPreference: () => ({ status: 200, body: {} }),
+    });
+    await call(signIn.action, context, browser, "/auth/sign-in", signInForm);
+    const off = await call(myAccount.action, context, browser, "/my-account", { mfa_type: "NONE" });
+    expect(off.location).toBe("/my-account");
+    expect(signedIn(context, browser)?.mfa).toEqual({ enabled: [], preferred: null });
+    const page = await call(myAccount.loader, context, browser, "/my-account");
+    expect(page.data).toMatchObject({ enabledMfa: [], preferredMfa: null });
   });
 });
 
