@@ -37,8 +37,9 @@ export function Logo({
   name: string;
   tone?: "light" | "dark";
   /**
-   * Only the mark below 410 px, where the name would push the header's buttons off the screen
-   * (a link around the logo names it).
+   * Only the mark below 410 px, where the name would push the header's buttons off the screen,
+   * and from 768 to 1023 px, where the whole navigation shares the bar with it (a link around
+   * the logo names it).
    */
   compact?: boolean;
   className?: string;
@@ -53,7 +54,7 @@ export function Logo({
     >
       <BrandMark size={compact ? 28 : 32} className="shrink-0" />
       <span
-        className={`font-extrabold tracking-tight ${compact ? "text-base max-[409px]:hidden sm:text-xl" : "text-lg"}`}
+        className={`font-extrabold tracking-tight ${compact ? "text-base max-[409px]:hidden sm:text-xl md:max-lg:hidden" : "text-lg"}`}
         data-testid="brand-wordmark"
       >
         <span className={tone === "light" ? "text-primary-dark" : "text-white"}>{first}</span>

@@ -40,12 +40,12 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
   const cartCount = shell ? countItems(optimisticItems) : 0;
 
   const linkClass = ({ isActive }: { isActive: boolean }) =>
-    `block rounded px-3 py-2 font-medium hover:bg-primary-soft hover:text-primary-dark ${
+    `block rounded px-3 py-2 md:max-lg:px-2 font-medium hover:bg-primary-soft hover:text-primary-dark ${
       isActive ? "text-primary-dark underline underline-offset-4" : "text-slate-800"
     }`;
 
   const items = (
-    <ul className="flex flex-col gap-1 md:flex-row md:items-center md:gap-2">
+    <ul className="flex flex-col gap-1 md:flex-row md:items-center md:gap-1 lg:gap-2">
       <li>
         <NavLink to="/plans" className={linkClass} onClick={closeMenu} prefetch="intent">
           {t("nav.plans")}
@@ -60,7 +60,7 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
         <li>
           <ExternalLink
             href={shell.links.physicalSim}
-            className="block rounded px-3 py-2 font-medium text-slate-800 hover:bg-primary-soft"
+            className="block rounded px-3 py-2 md:max-lg:px-2 font-medium text-slate-800 hover:bg-primary-soft"
             // It opens in a new tab: the menu left behind is closed, as after any other item.
             onClick={closeMenu}
           >
@@ -88,7 +88,7 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
           <Form method="post" action="/auth/sign-out" onSubmit={closeMenu}>
             <button
               type="submit"
-              className="block w-full rounded px-3 py-2 text-left font-medium text-slate-800 hover:bg-primary-soft"
+              className="block w-full rounded px-3 py-2 md:max-lg:px-2 text-left font-medium text-slate-800 hover:bg-primary-soft"
             >
               {t("nav.logout")}
             </button>
