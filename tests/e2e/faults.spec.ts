@@ -307,10 +307,15 @@ test("the identity service goes away and comes back: the Spanish network message
     expect(ready.status).toBe(503);
     expect((await ready.json()).checks.database).toBe("ok");
 
-    // The signed-in customer keeps their session and their account page.
+    // The signed-in customer keeps their session and their whole account page: an ordinary view
+    // asks the identity service nothing (the e-mail from the ID token, MFA kept in the session).
     await page.reload();
     await expect(page).toHaveURL(/\/my-account$/);
-    await expect(page.getByText("No pudimos consultar todos los datos de tu cuenta")).toBeVisible();
+    await expect(page.getByTestId("account-email")).toHaveText(signedIn.email);
+    await expect(page.getByTestId("account-mfa-status")).toContainText("Desactivada");
+    await expect(page.getByText("No pudimos consultar todos los datos de tu cuenta")).toHaveCount(
+      0,
+    );
 
     // Another customer signing in, or signing up, is told in Spanish; nothing is created.
     const other = await pageOn(browser, testInfo, setup.base);

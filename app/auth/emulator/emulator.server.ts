@@ -598,7 +598,19 @@ function extendRouter(
 
     async RespondToAuthChallenge(ctx, request) {
       if (request.ChallengeName !== "SOFTWARE_TOKEN_MFA") {
-        return base("RespondToAuthChallenge")(ctx, request);
+        const result = (await base("RespondToAuthChallenge")(ctx, request)) as {
+          AuthenticationResult?: { RefreshToken?: string };
+        };
+        // cognito-local forgets the refresh token it issues here (a new password set, for one),
+        // so those sessions could never refresh; real Cognito refreshes them like any other.
+        const refreshToken = result.AuthenticationResult?.RefreshToken;
+        const responses = request.ChallengeResponses as { USERNAME?: string } | undefined;
+        if (refreshToken && responses?.USERNAME) {
+          const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
+          const user = await pool.getUserByUsername(ctx, responses.USERNAME);
+          if (user) await pool.storeRefreshToken(ctx, refreshToken, user);
+        }
+        return result;
       }
       const now = Date.now();
       for (const [key, value] of pendingMfa) if (value.expiresAt < now) pendingMfa.delete(key);
