@@ -111,6 +111,72 @@ const bare = http
   })
   .listen(PORTS.bare, "127.0.0.1");
 
+/** The cookies a response set, as a Cookie header to send back (values only, no attributes). */
+function cookiesOf(response, previous = "") {
+  const jar = new Map(
+    previous
+      .split("; ")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair]),
+  );
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0];
+    const name = pair.slice(0, pair.indexOf("="));
+    if (/Max-Age=0/i.test(line)) jar.delete(name);
+    else jar.set(name, pair);
+  }
+  return [...jar.values()].join("; ");
+}
+
+/** A browser's cookie holding one plan in its cart. */
+async function cartCookie(origin) {
+  const response = await fetch(`${origin}/cart`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `intent=add&id=${encodeURIComponent(planId)}`,
+    redirect: "manual",
+  });
+  return cookiesOf(response);
+}
+
+/**
+ * A signed-in customer's cookies: signed up through the pages against the embedded identity
+ * service, the code read from the emulator's own store (production has no outbox page), and
+ * confirmed, which signs the customer in.
+ */
+async function signedInCookie(origin, dataDir) {
+  const email = `bench.${Date.now()}@example.com`;
+  const password = "Conecta-2025x";
+  const form = (fields) => ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+  const signedUp = await fetch(
+    `${origin}/auth/sign-up`,
+    form({ username: email, password, confirm_password: password, country_code: "MX" }),
+  );
+  let cookie = cookiesOf(signedUp);
+  const dbDir = path.join(dataDir, "cognito-local", "db");
+  const { userPoolId } = JSON.parse(
+    readFileSync(path.join(dataDir, "cognito-local", "embedded-pool.json"), "utf8"),
+  );
+  const pool = JSON.parse(readFileSync(path.join(dbDir, `${userPoolId}.json`), "utf8"));
+  const user = Object.values(pool.Users ?? {}).find((candidate) =>
+    candidate.Attributes?.some((attribute) => attribute.Value === email),
+  );
+  if (!user?.ConfirmationCode) throw new Error("bench: no confirmation code for the new account");
+  const confirmed = await fetch(`${origin}/auth/confirm-sign-up`, {
+    ...form({ intent: "confirm", username: email, confirmation_code: user.ConfirmationCode }),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+  });
+  cookie = cookiesOf(confirmed, cookie);
+  const account = await fetch(`${origin}/my-account`, { headers: { cookie }, redirect: "manual" });
+  if (account.status !== 200) throw new Error(`bench: not signed in (${account.status})`);
+  return cookiesOf(account, cookie);
+}
+
 const PAGES = [
   ["GET /", "/"],
   ["GET /plans", "/plans"],
@@ -129,6 +195,22 @@ rows.push(
     body: `intent=add&id=${encodeURIComponent(planId)}`,
   }),
 );
+// Visitors the page cache cannot serve: a cart in their cookie, or a session.
+const withCart = await cartCookie(base);
+for (const [name, pathname] of [
+  ["GET / with a cart", "/"],
+  ["GET /plans with a cart", "/plans"],
+  ["GET /cart with a cart", "/cart"],
+]) {
+  rows.push(await run(name, { url: `${base}${pathname}`, headers: { cookie: withCart } }));
+}
+const signedIn = await signedInCookie(base, storefront.dataDir);
+for (const [name, pathname] of [
+  ["GET /my-account signed in", "/my-account"],
+  ["GET /my-account/recarga signed in", "/my-account/recarga"],
+]) {
+  rows.push(await run(name, { url: `${base}${pathname}`, headers: { cookie: signedIn } }));
+}
 const storefrontPeakRss = peakRssMb(storefront.child.pid);
 storefront.child.kill("SIGTERM");
 
