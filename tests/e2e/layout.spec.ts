@@ -7,7 +7,7 @@ import {
   TEST_CARDS,
   validCheckout,
 } from "./support/commerce";
-import { adminCall, CUSTOMER_PASSWORD, emulatorTarget, signInTo } from "./support/customers";
+import { createCustomer, signInTo } from "./support/customers";
 
 /**
  * Issue 17: every page, and every form with its errors shown, fits a phone. At 320, 375 and 768 px
@@ -95,26 +95,10 @@ async function expectFitsEveryWidth(page: Page, what: string) {
 const scripted = () => test.info().project.use.javaScriptEnabled !== false;
 
 /** A confirmed customer whose address is the long one, made unique with a tag (+…). */
-async function longEmailCustomer(page: Page) {
+function longEmailCustomer(page: Page) {
   const [local, domain] = LONG_EMAIL.split("@");
   const email = `${local}+${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@${domain}`;
-  const { endpoint, userPoolId } = await emulatorTarget(page.request);
-  await adminCall(page.request, endpoint, "AdminCreateUser", {
-    UserPoolId: userPoolId,
-    Username: email,
-    MessageAction: "SUPPRESS",
-    UserAttributes: [
-      { Name: "email", Value: email },
-      { Name: "email_verified", Value: "true" },
-    ],
-  });
-  await adminCall(page.request, endpoint, "AdminSetUserPassword", {
-    UserPoolId: userPoolId,
-    Username: email,
-    Password: CUSTOMER_PASSWORD,
-    Permanent: true,
-  });
-  return { email, password: CUSTOMER_PASSWORD };
+  return createCustomer(page.request, "largo", email);
 }
 
 test.use({ viewport: { width: 375, height: 800 } });

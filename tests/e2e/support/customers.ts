@@ -42,8 +42,11 @@ export async function adminCall(
  * A confirmed customer with a verified email, created directly in the embedded identity service
  * (an administrator's calls), so top-up tests do not depend on the sign-up screens.
  */
-export async function createCustomer(request: APIRequestContext, prefix = "recarga") {
-  const email = uniqueEmail(prefix);
+export async function createCustomer(
+  request: APIRequestContext,
+  prefix = "recarga",
+  email = uniqueEmail(prefix),
+) {
   const { endpoint, userPoolId } = await emulatorTarget(request);
   await adminCall(request, endpoint, "AdminCreateUser", {
     UserPoolId: userPoolId,
