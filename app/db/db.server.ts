@@ -11,6 +11,21 @@ export type Db = Kysely<Database>;
 export const DATABASE_FILE_NAME = "storefront.sqlite";
 
 /**
+ * The driver under a Kysely instance, for the few libraries that keep their own tables through
+ * it (shared rate limits). Queries of our own always go through Kysely.
+ */
+export type DatabaseDriver = { engine: "sqlite"; connection: SQLite.Database };
+
+const drivers = new WeakMap<Db, DatabaseDriver>();
+
+export function databaseDriver(db: Db): DatabaseDriver {
+  const driver = drivers.get(db);
+  if (!driver)
+    throw new Error("databaseDriver: this Kysely instance was not opened by openDatabase");
+  return driver;
+}
+
+/**
  * Opens the embedded SQLite database (`:memory:` for tests) and brings its schema up to date.
  * The pragmas are connection settings, not query SQL: queries stay portable to PostgreSQL.
  */
@@ -33,6 +48,7 @@ export async function openDatabase(options: {
   connection.pragma("foreign_keys = ON");
   connection.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  drivers.set(db, { engine: "sqlite", connection });
   try {
     await migrateToLatest(db, options.logger);
   } catch (error) {
