@@ -1,11 +1,9 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
-import { createHtmlBodyStream } from "./lib/html-stream.server";
+import { createHtmlCollector } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
 
@@ -24,9 +22,6 @@ export default function handleRequest(
   loadContext.setPageCacheable(
     responseStatusCode === 200 && everyRouteAllowsPageCache(remixContext),
   );
-  // Crawlers and browsers without JavaScript get the whole document at once.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
-
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Cleared once the document is fully written: a pending timer would keep the whole render
@@ -45,17 +40,18 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
+        onShellReady() {
           shellRendered = true;
-          const body = createHtmlBodyStream(() => clearTimeout(abortTimer));
+        },
+        // Sent whole, to browsers and crawlers alike (decision 0073).
+        onAllReady() {
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
+          pipe(
+            createHtmlCollector((html) => {
+              clearTimeout(abortTimer);
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
             }),
           );
-          pipe(body);
         },
         onShellError(error: unknown) {
           clearTimeout(abortTimer);
@@ -72,7 +68,10 @@ export default function handleRequest(
   });
 }
 
-/** Routes opt in with `handle = { pageCache: true }` when they render nothing personal. */
+/**
+ * Routes opt in with `handle = { pageCache: true }` when they render nothing personal but the cart,
+ * which is part of the key of a cart holder's copy (app/server/page-cache.ts).
+ */
 function everyRouteAllowsPageCache(remixContext: EntryContext): boolean {
   return remixContext.staticHandlerContext.matches.every((match) => {
     if (match.route.id === "root") return true;

@@ -1,4 +1,4 @@
-import { Transform } from "node:stream";
+import { Writable } from "node:stream";
 
 /**
  * React 18.3's Node stream renderer writes its whole 2 KB buffer when a multi-byte character
@@ -10,14 +10,22 @@ export function withoutNulBytes(chunk: Uint8Array): Uint8Array {
   return chunk.filter((byte) => byte !== 0);
 }
 
-/** The stream React's HTML is piped into on its way to the response. */
-export function createHtmlBodyStream(onFinished: () => void): Transform {
-  return new Transform({
-    transform(chunk: Uint8Array, _encoding, callback) {
-      callback(null, withoutNulBytes(chunk));
+/**
+ * Where React's HTML is written when the document is sent whole: the chunks are joined into one
+ * buffer, so the response is one write instead of one per 2 KB chunk through three stream kinds.
+ * Every loader has finished before rendering starts (no deferred data), so nothing is shown later
+ * than with streaming.
+ */
+export function createHtmlCollector(onFinished: (html: Buffer<ArrayBuffer>) => void): Writable {
+  // React hands over views it never writes to again: kept as they are, copied once by concat.
+  const chunks: Uint8Array[] = [];
+  return new Writable({
+    write(chunk: Uint8Array, _encoding, callback) {
+      chunks.push(withoutNulBytes(chunk));
+      callback();
     },
     final(callback) {
-      onFinished();
+      onFinished(Buffer.concat(chunks));
       callback();
     },
   });
