@@ -14,7 +14,7 @@ import {
   readsAsEmptyForm,
 } from "./app/server/form-requests";
 import { remixHeaders, sendRemixResponse } from "./app/server/express-remix.server";
-import { PageCache, isCacheablePageRequest, pageWithNonce } from "./app/server/page-cache";
+import { PageCache, cartPageKey, pageAudience, pageWithNonce } from "./app/server/page-cache";
 import {
   discardThenHangUp,
   isReadableMultipart,
@@ -234,31 +234,50 @@ app.use((req, res, next) => {
   next();
 });
 
+const pageCacheOptions = {
+  ttlMs: config.PAGE_CACHE_SECONDS * 1000,
+  maxBodyBytes: 256 * 1024,
+};
 const pageCache =
-  config.PAGE_CACHE_SECONDS > 0
-    ? new PageCache({
-        ttlMs: config.PAGE_CACHE_SECONDS * 1000,
-        maxEntries: 200,
-        maxBodyBytes: 256 * 1024,
-      })
-    : null;
+  config.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ...pageCacheOptions, maxEntries: 200 }) : null;
+// Pages as each cart's holder sees them: kept apart, so that many carts never push out the pages
+// every visitor gets.
+const cartPageCache =
+  config.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ...pageCacheOptions, maxEntries: 100 }) : null;
 const appCookieNames = Object.values(services.cookies).map((cookie) => cookie.name);
 
-app.use((req, res, next) => {
-  // A request carrying none of the app's cookies gets a page made for nobody in particular.
-  res.locals.forNobodyInParticular = isCacheablePageRequest({
+/** Who the page is for, and the cache and key it may be answered from (none: rendered for one). */
+function pageCacheSlot(req: express.Request) {
+  const audience = pageAudience({
     method: req.method,
     path: req.path,
     cookieHeader: req.get("cookie"),
     hasAuthorization: req.get("authorization") !== undefined,
     appCookieNames,
+    cartCookieName: services.cookies.cart.name,
   });
-  if (!pageCache || !res.locals.forNobodyInParticular) return next();
-  const key = req.originalUrl;
+  if (audience === "anyone") return { audience, cache: pageCache, key: req.originalUrl };
+  if (audience === "cart-holder" && cartPageCache) {
+    // Opened here with the same sealed cookie the loaders read; a cart it cannot open (expired,
+    // tampered) is rendered, so that the page clears it.
+    const items = services.cookies.cart.read(req.get("cookie") ?? null);
+    if (items && items.length > 0) {
+      return { audience, cache: cartPageCache, key: cartPageKey(req.originalUrl, items) };
+    }
+  }
+  return { audience, cache: null, key: "" };
+}
+
+app.use((req, res, next) => {
+  const { audience, cache, key } = pageCacheSlot(req);
+  // A request carrying none of the app's cookies gets a page made for nobody in particular.
+  res.locals.forNobodyInParticular = audience === "anyone";
+  if (!cache) return next();
   const nonce = res.locals.cspNonce as string;
-  const cached = pageCache.get(key);
+  const cached = cache.get(key);
   if (cached) {
     res.status(cached.status).set("Content-Type", cached.contentType);
+    if (!res.locals.forNobodyInParticular) res.set("Cache-Control", "private, no-store");
     res.end(pageWithNonce(cached, nonce));
     return;
   }
@@ -283,7 +302,7 @@ app.use((req, res, next) => {
       contentType.startsWith("text/html") &&
       !hasAppSetCookie(res.getHeader("set-cookie"))
     ) {
-      pageCache.store(key, {
+      cache.store(key, {
         status: 200,
         contentType,
         body: Buffer.concat(chunks),

@@ -128,15 +128,20 @@ function cookiesOf(response, previous = "") {
   return [...jar.values()].join("; ");
 }
 
-/** A browser's cookie holding one plan in its cart. */
+/**
+ * A browser's cookies holding one plan in its cart, as they are after the page the add led to
+ * (which showed the "added" message and cleared it).
+ */
 async function cartCookie(origin) {
-  const response = await fetch(`${origin}/cart`, {
+  const added = await fetch(`${origin}/cart`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: `intent=add&id=${encodeURIComponent(planId)}`,
     redirect: "manual",
   });
-  return cookiesOf(response);
+  const cookie = cookiesOf(added);
+  const shown = await fetch(`${origin}/cart`, { headers: { cookie }, redirect: "manual" });
+  return cookiesOf(shown, cookie);
 }
 
 /**
@@ -223,6 +228,18 @@ for (const [name, pathname] of PAGES) {
     await run(`${name} (rendered, no cache)`, {
       url: `http://127.0.0.1:${PORTS.rendering}${pathname}`,
     }),
+  );
+}
+// What a cart holder's page costs when it has to be rendered (a cart nobody else holds).
+const renderingBase = `http://127.0.0.1:${PORTS.rendering}`;
+const renderedWithCart = await cartCookie(renderingBase);
+for (const [name, pathname] of [
+  ["GET / with a cart (rendered, no cache)", "/"],
+  ["GET /plans with a cart (rendered, no cache)", "/plans"],
+  ["GET /cart with a cart (rendered, no cache)", "/cart"],
+]) {
+  rows.push(
+    await run(name, { url: `${renderingBase}${pathname}`, headers: { cookie: renderedWithCart } }),
   );
 }
 const renderingPeakRss = peakRssMb(rendering.child.pid);

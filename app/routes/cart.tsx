@@ -15,7 +15,8 @@ import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { sameSitePath } from "~/lib/same-site-path";
 
-export const handle = { i18n: ["commerce"] };
+/** Personal only through the cart, which keys the page cache's copy (server.ts, decision 0073). */
+export const handle = { i18n: ["commerce"], pageCache: true };
 
 export const meta = titleMeta;
 

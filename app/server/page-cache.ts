@@ -7,6 +7,10 @@
  * personal thing — session, cart, flash, order access — lives in one of them), only routes that
  * opt in with `handle.pageCache`, and only complete 200 answers that set no cookie. Each answer
  * gets its own CSP nonce: the nonce the page was rendered with is replaced.
+ *
+ * A visitor whose only cookie of ours is the cart sees those pages with their cart in the header
+ * (and on /cart): the cart is then the page's only personal input, so such pages are kept per cart
+ * contents, in a cache of their own, and answered as private (decision 0073).
  */
 export interface CachedPage {
   status: number;
@@ -100,18 +104,33 @@ export function carriesAnyCookie(cookieHeader: string | undefined, names: readon
   return false;
 }
 
-/** Only plain page views can be answered from memory; data requests and forms never. */
-export function isCacheablePageRequest(request: {
+/**
+ * Who a page view could be answered for from memory: "anyone" (none of the app's cookies),
+ * "cart-holder" (the cart cookie and no other of ours), or null (a session, a flash message, order
+ * access… or not a plain page view: data requests and forms never are).
+ */
+export function pageAudience(request: {
   method: string;
   path: string;
   cookieHeader: string | undefined;
   hasAuthorization: boolean;
   appCookieNames: readonly string[];
-}): boolean {
-  return (
-    request.method === "GET" &&
-    !request.path.endsWith(".data") &&
-    !request.hasAuthorization &&
-    !carriesAnyCookie(request.cookieHeader, request.appCookieNames)
-  );
+  cartCookieName: string;
+}): "anyone" | "cart-holder" | null {
+  if (request.method !== "GET" || request.path.endsWith(".data") || request.hasAuthorization) {
+    return null;
+  }
+  const others = request.appCookieNames.filter((name) => name !== request.cartCookieName);
+  if (carriesAnyCookie(request.cookieHeader, others)) return null;
+  return carriesAnyCookie(request.cookieHeader, [request.cartCookieName])
+    ? "cart-holder"
+    : "anyone";
+}
+
+/** The cache key of a page as one cart's holder sees it: the address and the cart's contents. */
+export function cartPageKey(url: string, items: ReadonlyArray<{ id: string; quantity: number }>) {
+  const contents = items
+    .map((item) => [item.id, item.quantity] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${url} ${JSON.stringify(contents)}`;
 }

@@ -56,6 +56,58 @@ test("a visitor with a cart sees their own cart on a page others get from the ca
   expect(cartCount((await anonymousVisit("/plans")).html)).toBe("0");
 });
 
+test("visitors holding the same cart share a kept page; each sees their own cart, answered privately", async ({
+  playwright,
+}) => {
+  const plansHtml = (await anonymousVisit("/plans")).html;
+  const planIds = [...plansHtml.matchAll(/name="id" value="([^"]+)"/g)].map((match) => match[1]!);
+  const [first, second] = [...new Set(planIds)];
+  expect(second).toBeTruthy();
+  const shopperWith = async (ids: string[]) => {
+    const shopper = await playwright.request.newContext({ baseURL: BASE_URL });
+    for (const id of ids) {
+      const added = await shopper.post("/cart", {
+        form: { intent: "add", id },
+        headers: { Origin: BASE_URL },
+        maxRedirects: 0,
+      });
+      expect(added.status()).toBe(303);
+    }
+    // The page after the redirect shows (and clears) the "added" message.
+    await shopper.get("/cart");
+    return shopper;
+  };
+  const [one, alsoOne, two] = [
+    await shopperWith([first!]),
+    await shopperWith([first!]),
+    await shopperWith([first!, second!]),
+  ];
+  try {
+    const pageOf = async (shopper: typeof one, pathname: string) => {
+      const response = await shopper.get(pathname);
+      expect(response.status()).toBe(200);
+      expect(response.headers()["cache-control"]).toContain("no-store");
+      const nonce = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "");
+      return (await response.text()).replaceAll(nonce?.[1] ?? "", "NONCE");
+    };
+    for (const pathname of ["/", "/plans", "/cart"]) {
+      const seen = await pageOf(one, pathname);
+      expect(await pageOf(one, pathname)).toBe(seen);
+      expect(await pageOf(alsoOne, pathname)).toBe(seen);
+      expect(cartCount(seen)).toBe("1");
+      expect(cartCount(await pageOf(two, pathname))).toBe("2");
+    }
+    const cartOfOne = await pageOf(one, "/cart");
+    const cartOfTwo = await pageOf(two, "/cart");
+    expect(cartOfOne).toContain(`value="${first}"`);
+    expect(cartOfOne).not.toContain(`value="${second}"`);
+    expect(cartOfTwo).toContain(`value="${second}"`);
+  } finally {
+    for (const shopper of [one, alsoOne, two]) await shopper.dispose();
+  }
+  expect(cartCount((await anonymousVisit("/plans")).html)).toBe("0");
+});
+
 test("pages arrive as clean UTF-8, with no NUL bytes where Spanish letters meet a chunk edge", async () => {
   for (const pathname of ["/", "/plans", "/help-center", "/auth/sign-in", "/portabilidad"]) {
     const response = await fetch(`${BASE_URL}${pathname}`);
