@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The data-layer tests: they open their database with tests/support/test-database.ts and run
- * once on SQLite and once on PostgreSQL (decision 0073).
+ * once on SQLite and once on PostgreSQL (decision 0074).
  */
 const DATA_LAYER_TESTS = [
   "app/db/**/*.test.ts",

@@ -30,7 +30,7 @@ export const environmentSchema = z.object({
    */
   DB_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(500),
   /**
-   * PostgreSQL instead of the embedded SQLite (decision 0073): postgres://user:password@host/db.
+   * PostgreSQL instead of the embedded SQLite (decision 0074): postgres://user:password@host/db.
    * Never logged: it carries the password.
    */
   DATABASE_URL: z

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The data-layer tests run on PostgreSQL too (decision 0073): this starts a private server for
+# The data-layer tests run on PostgreSQL too (decision 0074): this starts a private server for
 # them and prints its URL on the last line of stdout. Idempotent: a server already running on the
 # port is reused. Debian's `postgresql` package is installed when missing (as root, as in CI).
 # Any failure is one line on stderr, "PostgreSQL could not start: <reason>", and exit status 1.

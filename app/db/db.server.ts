@@ -30,7 +30,7 @@ export function databaseDriver(db: Db): DatabaseDriver {
 export interface OpenDatabaseOptions {
   /** SQLite's folder (`null`: `:memory:`, for tests); unused with `databaseUrl`. */
   dataDir: string | null;
-  /** postgres:// or postgresql://: PostgreSQL instead of SQLite (decision 0073). */
+  /** postgres:// or postgresql://: PostgreSQL instead of SQLite (decision 0074). */
   databaseUrl?: string | null;
   logger?: Pick<Logger, "info" | "warn" | "error">;
   /** SQLite: how long a write waits for another process's lock. */

@@ -7,7 +7,7 @@ import type { TestProject } from "vitest/node";
 /**
  * Global setup of the "postgres" test project: a PostgreSQL server for the data-layer tests,
  * started by scripts/ensure-postgres.sh (or the one TEST_DATABASE_URL names). Every database a
- * test opens is created under this run's prefix and dropped at the end (decision 0073).
+ * test opens is created under this run's prefix and dropped at the end (decision 0074).
  */
 export default async function setup(project: TestProject) {
   const serverUrl = process.env.TEST_DATABASE_URL || ensurePostgres();
