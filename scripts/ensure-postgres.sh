@@ -76,9 +76,10 @@ if [ ! -f "$dir/PG_VERSION" ]; then
 fi
 
 if ! as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
-  # Loopback only, trust authentication: a throwaway server for tests, fast rather than durable.
+  # Loopback only, trust authentication: a throwaway server for tests, fast rather than durable
+  # (no autovacuum either: its workers would hold up dropping a test's database).
   as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start -o \
-    "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c autovacuum=off" \
     >"$log" 2>&1 || fail "pg_ctl start failed on port $port: $(reason_from_log "$dir/server.log")"
 fi
 
@@ -93,6 +94,9 @@ if [ "$(psql_admin -c "select 1 from pg_roles where rolname = '$role'" 2>"$log")
   psql_admin -c "create role $role login createdb password '$role'" >"$log" 2>&1 ||
     fail "cannot create role $role: $(reason_from_log)"
 fi
+# The tests drop their databases WITH (FORCE), which must be allowed to end any session still in them.
+psql_admin -c "grant pg_signal_backend to $role" >"$log" 2>&1 ||
+  fail "cannot grant pg_signal_backend to $role: $(reason_from_log)"
 if [ "$(psql_admin -c "select 1 from pg_database where datname = '$database'" 2>"$log")" != "1" ]; then
   psql_admin -c "create database $database owner $role" >"$log" 2>&1 ||
     fail "cannot create database $database: $(reason_from_log)"

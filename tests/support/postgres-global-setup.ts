@@ -24,8 +24,14 @@ export default async function setup(project: TestProject) {
         "select datname from pg_database where datname like $1",
         [`${prefix}\\_%`],
       );
+      const failures: string[] = [];
       for (const { datname } of rows) {
-        await admin.query(`drop database if exists "${datname}" with (force)`);
+        await admin
+          .query(`drop database if exists "${datname}" with (force)`)
+          .catch((error: unknown) => failures.push(`${datname}: ${describe(error)}`));
+      }
+      if (failures.length > 0) {
+        console.warn(`${failures.length} test databases left on the server; first: ${failures[0]}`);
       }
     });
   };
