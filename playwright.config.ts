@@ -36,6 +36,10 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     env: { PORT: String(PORT) },
+    // On PostgreSQL the server script drops the run's database once the server has stopped.
+    ...(process.env.E2E_DATABASE_URL
+      ? { gracefulShutdown: { signal: "SIGTERM" as const, timeout: 20_000 } }
+      : {}),
     stdout: "ignore",
     stderr: "pipe",
   },

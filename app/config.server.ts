@@ -29,6 +29,21 @@ export const environmentSchema = z.object({
    * shell) before the customer is asked to try again. The wait blocks the whole server.
    */
   DB_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(500),
+  /**
+   * PostgreSQL instead of the embedded SQLite (decision 0074): postgres://user:password@host/db.
+   * Never logged: it carries the password.
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "a PostgreSQL URL (postgres://user:password@host:5432/name)")
+    .optional(),
+  /** PostgreSQL: connections this process keeps at most (each server process has its own pool). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * PostgreSQL: the longest a statement (or the wait for a lock or a free connection) may take
+   * before the customer gets a Spanish "try again" (503) with the form kept.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How long a page without personal content is served from memory; 0 turns that off. */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   WHATSAPP_NUMBER: z

@@ -159,6 +159,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     dataDir: config.dataDir,
     logger,
     busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS,
+    databaseUrl: config.DATABASE_URL ?? null,
+    poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);

@@ -42,8 +42,8 @@ Consulta:
   historial <folio>   Estado actual y cambios hechos (PED-, REC- o POR-).
   ayuda               Esta ayuda.
 
-Usa la misma configuración que el servidor (DATA_DIR, DB_BUSY_TIMEOUT_MS…), desde la carpeta del
-proyecto. Funciona con el servidor en marcha; él envía los correos en cola.
+Usa la misma configuración que el servidor (DATA_DIR o DATABASE_URL, DB_BUSY_TIMEOUT_MS…),
+desde la carpeta del proyecto. Funciona con el servidor en marcha; él envía los correos en cola.
 
 Ejemplos:
   npm run ops -- pedidos --estado pagado --sim fisica
@@ -253,7 +253,8 @@ async function openServerDatabase(ops) {
     ops.environmentSchema.shape.DATA_DIR.parse(process.env.DATA_DIR || undefined),
   );
   const file = path.join(dataDir, ops.DATABASE_FILE_NAME);
-  if (!existsSync(file)) {
+  // On PostgreSQL (DATABASE_URL) the server's database is the one that URL names.
+  if (!process.env.DATABASE_URL && !existsSync(file)) {
     throw new OpsRefusal(
       `No hay base de datos en ${file}: ejecuta desde la carpeta del proyecto con el mismo DATA_DIR que el servidor.`,
     );
@@ -271,7 +272,13 @@ async function openServerDatabase(ops) {
   }
   // The same busy timeout as the server: a change waits that long for the server's write lock.
   // Migrations run first, as at the server's start (a no-op when the server already ran them).
-  return ops.openDatabase({ dataDir: config.dataDir, busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS });
+  return ops.openDatabase({
+    dataDir: config.dataDir,
+    busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS,
+    databaseUrl: config.DATABASE_URL ?? null,
+    poolSize: 2,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
 }
 
 async function main(argv) {

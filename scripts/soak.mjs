@@ -3,7 +3,8 @@
 // lets SOAK_CLIENTS simulated customers (default 200) browse, change carts, check out and pay,
 // sign in, top up and request portability for SOAK_SECONDS (default 60), each of them now and
 // then submitting a form twice. Afterwards it stops the server, reads the database and reconciles
-// it with what every customer was told (app/reliability/reconcile.ts). It prints a summary, writes
+// it with what every customer was told (app/reliability/reconcile.ts). With DATABASE_URL the
+// server runs on PostgreSQL, in a new database created on that server for the run. It prints a summary, writes
 // it to docs/reliability.md and exits non-zero on any 5xx, any request left without an answer,
 // any failed journey or any reconciliation finding.
 import { execSync } from "node:child_process";
@@ -16,7 +17,7 @@ import { fileURLToPath } from "node:url";
 // tsx's API (a devDependency), so `npm run soak` remains a plain `node scripts/soak.mjs`.
 import { tsImport } from "tsx/esm/api";
 import { serverArgs } from "./server-command.mjs";
-import { readStoredRows } from "./soak/database.mjs";
+import { createSoakDatabase, readStoredRows } from "./soak/database.mjs";
 import { createCustomers, inspectIdentityStore } from "./soak/identity.mjs";
 import { SimulatedCustomer } from "./soak/journeys.mjs";
 import { Recorder } from "./soak/recorder.mjs";
@@ -53,6 +54,8 @@ const log = (message) => console.log(`[soak] ${message}`);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-soak-"));
 let keepDataDir = false;
+/** On PostgreSQL: this run's own database (dropped afterwards unless the run failed). */
+let database = null;
 const stopCustomers = new AbortController();
 
 function cleanUp() {
@@ -91,11 +94,11 @@ function processCpuSeconds(pid) {
   }
 }
 
-async function prepareCustomers(sessionSecret) {
+async function prepareCustomers(sessionSecret, extraEnv) {
   // The emulator listens on a port of its own chosen at each start, and only its startup line
   // (at info) names it; this short first start reads it, creates the accounts and stops. The
   // measured run then starts on the same DATA_DIR, where the pool and its users persist.
-  const server = await startServer({ dataDir, sessionSecret, logLevel: "info" });
+  const server = await startServer({ dataDir, sessionSecret, logLevel: "info", extraEnv });
   let prepared;
   try {
     const { endpoint, userPoolId } = await waitForLogLine(server, EMULATOR_STARTED);
@@ -172,9 +175,15 @@ async function main() {
   const sessionSecret = generateSessionSecret();
 
   log(`preparing ${CLIENTS} customer accounts in the embedded identity emulator`);
-  const { accounts, userPoolId } = await prepareCustomers(sessionSecret);
+  const extraEnv = {};
+  if (process.env.DATABASE_URL) {
+    database = await createSoakDatabase(process.env.DATABASE_URL);
+    extraEnv.DATABASE_URL = database.url;
+    log(`on PostgreSQL: database ${database.name}`);
+  }
+  const { accounts, userPoolId } = await prepareCustomers(sessionSecret, extraEnv);
 
-  const server = await startServer({ dataDir, sessionSecret, logLevel: "warn" });
+  const server = await startServer({ dataDir, sessionSecret, logLevel: "warn", extraEnv });
   log(`server on ${server.origin}; ${CLIENTS} customers for ${SECONDS} s`);
   const loadAverageBefore = os.loadavg();
   const recorder = new Recorder();
@@ -196,9 +205,16 @@ async function main() {
 
   const identityStore = inspectIdentityStore(dataDir, userPoolId, accounts);
   log("reconciling the customers' ledger with the database");
-  const reconciliation = reconcile(recorder.ledger, readStoredRows(dataDir));
+  const reconciliation = reconcile(
+    recorder.ledger,
+    await readStoredRows({ dataDir, databaseUrl: database?.url }),
+  );
   const report = buildReport({
-    settings: { clients: CLIENTS, seconds: SECONDS },
+    settings: {
+      clients: CLIENTS,
+      seconds: SECONDS,
+      database: database ? "PostgreSQL" : "SQLite",
+    },
     loadAverageBefore,
     recorder,
     elapsedSeconds,
@@ -222,6 +238,9 @@ async function main() {
   if (!report.passed) {
     keepDataDir = true;
     log(`FAIL — the server's data is kept for inspection in ${dataDir}`);
+    if (database) log(`and in the PostgreSQL database ${database.name}`);
+  } else if (database) {
+    await database.drop();
   }
   return report.passed;
 }

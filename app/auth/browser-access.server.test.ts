@@ -2,7 +2,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCookieJar, type CookieJar } from "~/lib/cookie-jar.server";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { loadConfig } from "~/config.server";
 import { createServices, type Services } from "~/services.server";
 import { mkdtempSync } from "node:fs";
@@ -98,7 +99,7 @@ describe("sign-out for every copy of the browser's cookies", () => {
     } as unknown as AppLoadContext);
     expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(3);
     expect(errors).toHaveLength(1);
-    db = await openDatabase({ dataDir: null });
+    db = await openDatabaseUnderTest();
   });
 
   it("without the database, nothing is opened for the request and nothing is removed", async () => {
@@ -108,6 +109,6 @@ describe("sign-out for every copy of the browser's cookies", () => {
     await dropRevokedAccess({ ...services, logger: pino({ level: "silent" }) }, jar);
     expect(held(jar)).toEqual({ session: null, orders: null, portability: null });
     expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
-    db = await openDatabase({ dataDir: null });
+    db = await openDatabaseUnderTest();
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { findOrder, placeOrder } from "~/checkout/orders.server";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { createCatalogue, type Catalogue } from "./catalog.server";
 import { filterPlans, parsePlanFilters } from "./plan";
 import { PLAN_CATALOGUE } from "./plans.data";
@@ -10,7 +11,7 @@ let db: Db;
 let catalogue: Catalogue;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
 });

@@ -2,12 +2,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { reorderKey } from "./reorder-key";
 import { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase, type Db } from "~/db/db.server";
+import {
+  createPostgresDatabase,
+  databaseEngine,
+  openDatabaseUnderTest,
+} from "../../tests/support/test-database";
 import * as z from "zod";
 import {
   cancelOrder,
@@ -22,7 +28,7 @@ let db: Db;
 let catalogue: Catalogue;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
 });
@@ -166,29 +172,64 @@ describe("buying again the cart of a cancelled order", () => {
   });
 });
 
+/**
+ * A database another process can lock (`hold` until `release`): SQLite's write lock, as a backup
+ * or the sqlite3 shell takes it; on PostgreSQL, an exclusive lock on the table orders go to.
+ */
+async function databaseAnotherProcessLocks() {
+  if (databaseEngine() === "postgres") {
+    const url = await createPostgresDatabase();
+    const db = await openDatabase({ dataDir: null, databaseUrl: url, statementTimeoutMs: 200 });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    return {
+      db,
+      hold: async () => {
+        await other.query("begin");
+        await other.query("lock table orders in access exclusive mode");
+      },
+      release: () => other.query("rollback"),
+      close: async () => {
+        await other.end();
+        await db.destroy();
+      },
+    };
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), "orders-locked-"));
+  const db = await openDatabase({ dataDir, busyTimeoutMs: 50 });
+  const other = new SQLite(path.join(dataDir, DATABASE_FILE_NAME));
+  return {
+    db,
+    hold: async () => void other.exec("BEGIN IMMEDIATE"),
+    release: async () => void other.exec("ROLLBACK"),
+    close: async () => {
+      other.close();
+      await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("when another process holds the database", () => {
   it("gives up quickly with an error the page can name, and writes nothing", async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "orders-locked-"));
-    const lockedDb = await openDatabase({ dataDir, busyTimeoutMs: 50 });
-    const lockedCatalogue = createCatalogue(lockedDb);
-    await lockedCatalogue.seed(PLAN_CATALOGUE);
-    const other = new SQLite(path.join(dataDir, DATABASE_FILE_NAME));
+    const locked = await databaseAnotherProcessLocks();
+    const lockedDb = locked.db;
     try {
-      other.exec("BEGIN IMMEDIATE");
+      const lockedCatalogue = createCatalogue(lockedDb);
+      await lockedCatalogue.seed(PLAN_CATALOGUE);
+      await locked.hold();
       const lines = priceCart([{ id: "conecta-150", quantity: 1 }], lockedCatalogue.find).lines;
       const error = await placeOrder(lockedDb, { idempotencyKey: "k", customer, lines }).catch(
         (caught: unknown) => caught,
       );
       expect(isDatabaseUnavailable(error)).toBe(true);
-      other.exec("ROLLBACK");
+      await locked.release();
 
       expect(await lockedDb.selectFrom("orders").selectAll().execute()).toEqual([]);
       const { order } = await placeOrder(lockedDb, { idempotencyKey: "k", customer, lines });
       expect(order.total).toBe(150);
     } finally {
-      other.close();
-      await lockedDb.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
+      await locked.close();
     }
   });
 
@@ -203,5 +244,32 @@ describe("when another process holds the database", () => {
       isDatabaseUnavailable(Object.assign(new Error("x"), { code: "SQLITE_CONSTRAINT" })),
     ).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("x"))).toBe(false);
+  });
+
+  it("tells apart an unavailable PostgreSQL from a bug", () => {
+    const failure = (code: string) => Object.assign(new Error("x"), { code });
+    // Restarting, statement or lock timeout, connection lost, too many connections, deadlock.
+    for (const code of ["57P01", "57P03", "57014", "55P03", "08006", "53300", "40P01"]) {
+      expect(isDatabaseUnavailable(failure(code)), code).toBe(true);
+    }
+    expect(isDatabaseUnavailable(failure("ECONNREFUSED"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new AggregateError([failure("ECONNREFUSED"), failure("ECONNREFUSED")])),
+    ).toBe(true);
+    // A unique violation, a syntax error, an unknown column: bugs or races handled elsewhere.
+    for (const code of ["23505", "42601", "42703"]) {
+      expect(isDatabaseUnavailable(failure(code)), code).toBe(false);
+    }
+  });
+
+  it("names a PostgreSQL server that does not answer as unavailable", async () => {
+    const error = await openDatabase({
+      dataDir: null,
+      databaseUrl: "postgres://storefront:storefront@127.0.0.1:1/storefront",
+      statementTimeoutMs: 500,
+    }).catch((caught: unknown) => caught);
+    expect(isDatabaseUnavailable(error)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, sql, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from "kysely";
+import pg from "pg";
 import type { Logger } from "pino";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
@@ -14,7 +15,8 @@ export const DATABASE_FILE_NAME = "storefront.sqlite";
  * The driver under a Kysely instance, for the few libraries that keep their own tables through
  * it (shared rate limits). Queries of our own always go through Kysely.
  */
-export type DatabaseDriver = { engine: "sqlite"; connection: SQLite.Database };
+export type DatabaseDriver =
+  { engine: "sqlite"; connection: SQLite.Database } | { engine: "postgres"; pool: pg.Pool };
 
 const drivers = new WeakMap<Db, DatabaseDriver>();
 
@@ -25,15 +27,40 @@ export function databaseDriver(db: Db): DatabaseDriver {
   return driver;
 }
 
-/**
- * Opens the embedded SQLite database (`:memory:` for tests) and brings its schema up to date.
- * The pragmas are connection settings, not query SQL: queries stay portable to PostgreSQL.
- */
-export async function openDatabase(options: {
+export interface OpenDatabaseOptions {
+  /** SQLite's folder (`null`: `:memory:`, for tests); unused with `databaseUrl`. */
   dataDir: string | null;
-  logger?: Pick<Logger, "info" | "error">;
+  /** postgres:// or postgresql://: PostgreSQL instead of SQLite (decision 0074). */
+  databaseUrl?: string | null;
+  logger?: Pick<Logger, "info" | "warn" | "error">;
+  /** SQLite: how long a write waits for another process's lock. */
   busyTimeoutMs?: number;
-}): Promise<Db> {
+  /** PostgreSQL: connections this process keeps at most. */
+  poolSize?: number;
+  /** PostgreSQL: the longest a statement may run, and the longest the wait for a connection. */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * Opens the database and brings its schema up to date: PostgreSQL when `databaseUrl` is given,
+ * otherwise the embedded SQLite file under `dataDir`. The same migrations and queries serve both.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Db> {
+  const db = options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options);
+  try {
+    await migrateToLatest(db, options.logger);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/**
+ * The embedded SQLite database (`:memory:` for tests). The pragmas are connection settings, not
+ * query SQL: queries stay portable to PostgreSQL.
+ */
+function openSqlite(options: OpenDatabaseOptions): Db {
   let file = ":memory:";
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -51,12 +78,47 @@ export async function openDatabase(options: {
     dialect: new SqliteDialect({ database: withPreparedStatementCache(connection) }),
   });
   drivers.set(db, { engine: "sqlite", connection });
-  try {
-    await migrateToLatest(db, options.logger);
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
+  return db;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+
+/**
+ * bigint (count(*)) comes back from pg as a string, to be exact beyond 2^53; our counts and
+ * integers are far below that, so it is read as a number, as SQLite gives it.
+ */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+function openPostgres(connectionString: string, options: OpenDatabaseOptions): Db {
+  const statementTimeoutMs = Math.trunc(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    // A statement stuck behind a lock, or a pool with every connection busy, gives up in the
+    // same time: the customer is asked to try again instead of waiting on a spinner.
+    statement_timeout: statementTimeoutMs,
+    lock_timeout: statementTimeoutMs,
+    connectionTimeoutMillis: statementTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    application_name: "storefront",
+    types: pgTypes,
+  });
+  // A connection lost while idle in the pool (the server restarted) must not end the process:
+  // the pool drops it and opens another on the next query.
+  pool.on("error", (error) => {
+    options.logger?.warn({
+      msg: "database connection lost",
+      code: (error as { code?: unknown }).code ?? null,
+    });
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  drivers.set(db, { engine: "postgres", pool });
   return db;
 }
 
@@ -126,17 +188,47 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * True when the database could not do its work for a moment: locked by another process, out of
- * disk, or its file unreadable. The customer is asked to try again; nothing was half-written,
+ * True when the database could not do its work for a moment: SQLite locked by another process,
+ * out of disk or its file unreadable; PostgreSQL unreachable, restarting, out of connections, or
+ * a statement past its timeout. The customer is asked to try again; nothing was half-written,
  * since every write that matters runs in one transaction.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && UNAVAILABLE_CODES.test(code);
+  const { code, message, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === "string") {
+    if (SQLITE_UNAVAILABLE.test(code) || POSTGRES_UNAVAILABLE.test(code)) return true;
+    if (NETWORK_UNAVAILABLE.has(code)) return true;
+  }
+  // pg's pool and client say these in words only, without a code.
+  if (typeof message === "string" && POOL_UNAVAILABLE.test(message)) return true;
+  // A host name with several addresses fails with one error per address.
+  return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable);
 }
 
-const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL)(_|$)/;
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL)(_|$)/;
+/**
+ * SQLSTATE classes and codes: 08 connection exception, 53 insufficient resources (too many
+ * connections, disk full), 57P01–57P03 shutdown or not yet accepting connections, 57014 statement
+ * timeout, 55P03 lock timeout, 40001 and 40P01 a serialization failure or deadlock (try again).
+ */
+const POSTGRES_UNAVAILABLE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|57014|55P03|40001|40P01)$/;
+const NETWORK_UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+]);
+const POOL_UNAVAILABLE =
+  /^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Query read timeout)/;
 
 export function nowIso(): string {
   return new Date().toISOString();

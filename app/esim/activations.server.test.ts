@@ -3,7 +3,8 @@ import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue, type Catalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
-import { nowIso, openDatabase, type Db } from "~/db/db.server";
+import { nowIso, type Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { ensureEsimActivations } from "./activations.server";
 import {
   EsimProvisioningUnavailable,
@@ -17,7 +18,7 @@ let catalogue: Catalogue;
 const logger = { warn: vi.fn() };
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
 });

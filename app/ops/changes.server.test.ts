@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import {
   completePortability,
   opsActor,
@@ -20,7 +21,7 @@ import {
 let db: Db;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   await seedCatalogue(db);
 });
 afterEach(async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { schedulePortability, rejectPortability, shipOrder } from "./changes.server";
 import { addDaysToDate, todayInMexico } from "./dates";
 import {
@@ -21,7 +22,7 @@ import {
 let db: Db;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   await seedCatalogue(db);
 });
 afterEach(async () => {

@@ -4,7 +4,8 @@ import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "~/checkout/order-payments.server";
 import { findOrder, placeOrder, type Order } from "~/checkout/orders.server";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { createPaymentService, paymentInstructions, type PaymentService } from "./payments.server";
 import { isValidClabe } from "./clabe";
 import type { PaymentMethod } from "./provider";
@@ -47,7 +48,7 @@ let delivered: Array<{ url: string; body: string; headers: Headers }>;
 let reachable: boolean;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   delivered = [];
@@ -403,5 +404,43 @@ describe("paying later: cash at a store or a SPEI transfer", () => {
       .where("status", "=", "approved")
       .execute();
     expect(approved).toHaveLength(1);
+  });
+
+  it("applies an approval once when its notifications arrive at the same moment", async () => {
+    const result = await begin("cash");
+    const body = (eventId: string) =>
+      JSON.stringify({
+        event_id: eventId,
+        checkout_id: result.payment.provider_reference!,
+        payment_id: result.payment.id,
+        status: "approved",
+        amount: order.total,
+        currency: "MXN",
+        decline_reason: null,
+        card_brand: null,
+        card_last4: null,
+      });
+    const notice = (eventId: string) =>
+      payments.handleNotification(
+        body(eventId),
+        new Headers({ [SIGNATURE_HEADER]: signNotification(key, body(eventId)) }),
+      );
+    // The same notification retried, and other notifications of the same approval, all at once:
+    // on PostgreSQL these are concurrent transactions on separate connections.
+    const outcomes = await Promise.all([
+      ...Array.from({ length: 4 }, () => notice("evt_same")),
+      ...Array.from({ length: 4 }, (_, index) => notice(`evt_${index}`)),
+    ]);
+    expect(outcomes.filter((outcome) => outcome === "applied")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome !== "applied")).toEqual(
+      Array.from({ length: 7 }, () => "duplicate"),
+    );
+    expect((await findOrder(db, order.ref))?.status).toBe("paid");
+    const paidMail = await db
+      .selectFrom("mail_queue")
+      .select("dedupe_key")
+      .where("dedupe_key", "like", "order-paid:%")
+      .execute();
+    expect(paidMail).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "~/db/db.server";
+import { isUniqueViolation, type Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import type { PortabilityStatus } from "~/db/schema";
 import { curpCheckDigit } from "./curp";
 import { portabilitySchema, type PortabilityInput } from "./portability-schema";
@@ -21,7 +22,7 @@ async function setStatus(folio: string, status: PortabilityStatus) {
 let requests: PortabilityRequests;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   requests = createPortabilityRequests({ db, nipBox: createNipBox([SECRET]) });
 });
 afterEach(async () => {
@@ -133,7 +134,7 @@ describe("a portability request", () => {
           updated_at: "2026-01-01T00:00:00.000Z",
         })
         .execute(),
-    ).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_UNIQUE" });
+    ).rejects.toSatisfy(isUniqueViolation);
   });
 });
 

@@ -9,7 +9,8 @@ import {
   placeOrder,
   type PlaceOrderInput,
 } from "~/checkout/orders.server";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
 import { loadAccountHistory } from "./history.server";
@@ -50,7 +51,7 @@ let db: Db;
 let payments: PaymentService;
 
 beforeEach(async () => {
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   payments = createPaymentService({ db, provider, logger });
   payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
 });

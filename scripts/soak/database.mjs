@@ -1,36 +1,83 @@
-// The rows the reconciliation compares, read after the server has stopped: the file opened
-// read-only, so the soak can never change what it checks.
+// The rows the reconciliation compares, read after the server has stopped: SQLite's file opened
+// read-only, or on PostgreSQL (DATABASE_URL) a read-only transaction, so the soak can never change
+// what it checks.
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 
 /** The columns app/reliability/reconcile.ts's StoredRows names, straight from app/db/schema.ts. */
-export function readStoredRows(dataDir) {
+const QUERIES = {
+  orders: "SELECT id, folio, idempotency_key, status, total FROM orders",
+  orderLines: "SELECT order_id, position, unit_price, quantity, line_total FROM order_lines",
+  topups: "SELECT id, folio, idempotency_key, status, amount, phone_number FROM topups",
+  payments: `SELECT id, purpose, reference, amount, status, method, instructions,
+                    instruction_reference, expires_at
+               FROM payments`,
+  sandboxCheckouts: `SELECT id, merchant_reference, amount, status, method, reference, clabe
+                       FROM sandbox_checkouts`,
+  portabilityRequests:
+    "SELECT id, folio, idempotency_key, phone_number, status FROM portability_requests",
+};
+
+/** The stored rows: from `databaseUrl` (PostgreSQL) when given, else SQLite under `dataDir`. */
+export async function readStoredRows({ dataDir, databaseUrl }) {
+  return databaseUrl ? readPostgresRows(databaseUrl) : readSqliteRows(dataDir);
+}
+
+function readSqliteRows(dataDir) {
   const database = new Database(path.join(dataDir, "storefront.sqlite"), {
     readonly: true,
     fileMustExist: true,
   });
   try {
-    const all = (sql) => database.prepare(sql).all();
-    return {
-      orders: all("SELECT id, folio, idempotency_key, status, total FROM orders"),
-      orderLines: all(
-        "SELECT order_id, position, unit_price, quantity, line_total FROM order_lines",
-      ),
-      topups: all("SELECT id, folio, idempotency_key, status, amount, phone_number FROM topups"),
-      payments: all(
-        `SELECT id, purpose, reference, amount, status, method, instructions,
-                instruction_reference, expires_at
-           FROM payments`,
-      ),
-      sandboxCheckouts: all(
-        `SELECT id, merchant_reference, amount, status, method, reference, clabe
-           FROM sandbox_checkouts`,
-      ),
-      portabilityRequests: all(
-        "SELECT id, folio, idempotency_key, phone_number, status FROM portability_requests",
-      ),
-    };
+    return Object.fromEntries(
+      Object.entries(QUERIES).map(([name, sql]) => [name, database.prepare(sql).all()]),
+    );
   } finally {
     database.close();
+  }
+}
+
+async function readPostgresRows(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("BEGIN READ ONLY");
+    const rows = {};
+    for (const [name, sql] of Object.entries(QUERIES)) rows[name] = (await client.query(sql)).rows;
+    await client.query("ROLLBACK");
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new empty database on the PostgreSQL server of `serverUrl` (its role may create databases),
+ * so that the reconciliation reads this run's rows only. Answers its URL and how to drop it.
+ */
+export async function createSoakDatabase(serverUrl) {
+  const name = `storefront_soak_${randomBytes(4).toString("hex")}`;
+  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: () =>
+      onServer(serverUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      ),
+  };
+}
+
+async function onServer(serverUrl, work) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
   }
 }

@@ -127,7 +127,7 @@ export function buildReport({
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machineDescription()}: ` +
       `${settings.clients} customers for ${settings.seconds} s (journeys under way at the end were finished: ${elapsedSeconds.toFixed(1)} s in all), ` +
-      `server \`node ${server.args.join(" ")}\`, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`; ` +
+      `server \`node ${server.args.join(" ")}\`, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, ${settings.database ?? "SQLite"}; ` +
       // The machine may be shared: its load before the run tells how much of it the soak had.
       `load average before the run ${loadAverageBefore.map((load) => load.toFixed(1)).join(" / ")} (1 / 5 / 15 min).`,
     "",
@@ -194,7 +194,7 @@ export function buildReport({
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
     ),
     "",
-    "Reconciliation (customers' ledger against `storefront.sqlite` after the server stopped): " +
+    `Reconciliation (customers' ledger against ${settings.database === "PostgreSQL" ? "the PostgreSQL database" : "`storefront.sqlite`"} after the server stopped): ` +
       `${checked.toldOrders} orders, ${checked.toldTopups} top-ups and ${checked.toldPortabilityRequests} portability requests told to customers; ` +
       `the database holds ${checked.orders} orders, ${checked.topups} top-ups, ${checked.portabilityRequests} portability requests and ${checked.payments} payments (${checked.approvedPayments} approved). ` +
       (checked.reorders

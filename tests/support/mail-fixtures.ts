@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Order } from "~/checkout/orders.server";
-import { nowIso, openDatabase, type Db } from "~/db/db.server";
+import { nowIso, type Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "./test-database";
 import type { PaymentInstructions } from "~/payments/provider";
 import { makeOrder, seedCatalogue } from "./store-fixtures";
 
 /** Fixtures of the mail tests: a database with the catalogue, orders, requests, payments. */
 
 export async function openTestDatabase(): Promise<Db> {
-  const db = await openDatabase({ dataDir: null });
+  const db = await openDatabaseUnderTest();
   await seedCatalogue(db);
   return db;
 }

@@ -4,7 +4,7 @@ import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
-import { nowIso, type Db } from "~/db/db.server";
+import { databaseDriver, nowIso, type Db } from "~/db/db.server";
 import { curpCheckDigit } from "~/portability/curp";
 import { portabilitySchema } from "~/portability/portability-schema";
 import {
@@ -138,13 +138,19 @@ export async function makeTopup(
   return result.topup;
 }
 
-/** The queued e-mails in the order they were written (SQLite's rowid), with their data parsed. */
+/**
+ * The order rows were written in: SQLite's rowid; on PostgreSQL, their time, then their place in
+ * the table (ctid, in insertion order for rows written in the same millisecond and not updated).
+ */
+function insertionOrder(db: Db) {
+  return databaseDriver(db).engine === "sqlite" ? [sql`rowid`] : [sql`created_at`, sql`ctid`];
+}
+
+/** The queued e-mails in the order they were written, with their data parsed. */
 export async function queuedMail(db: Db) {
-  const rows = await db
-    .selectFrom("mail_queue")
-    .selectAll()
-    .orderBy(sql`rowid`)
-    .execute();
+  let query = db.selectFrom("mail_queue").selectAll();
+  for (const column of insertionOrder(db)) query = query.orderBy(column);
+  const rows = await query.execute();
   return rows.map((row) => ({
     dedupeKey: row.dedupe_key,
     to: row.to_address,
@@ -153,11 +159,9 @@ export async function queuedMail(db: Db) {
   }));
 }
 
-/** The audit rows in the order they were written (SQLite's rowid). */
+/** The audit rows in the order they were written. */
 export async function statusChanges(db: Db) {
-  return db
-    .selectFrom("status_changes")
-    .selectAll()
-    .orderBy(sql`rowid`)
-    .execute();
+  let query = db.selectFrom("status_changes").selectAll();
+  for (const column of insertionOrder(db)) query = query.orderBy(column);
+  return query.execute();
 }

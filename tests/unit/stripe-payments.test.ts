@@ -7,7 +7,8 @@ import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "~/checkout/order-payments.server";
 import { findOrder, placeOrder, type Order } from "~/checkout/orders.server";
-import { openDatabase, type Db } from "~/db/db.server";
+import type { Db } from "~/db/db.server";
+import { openDatabaseUnderTest } from "../support/test-database";
 import { isValidClabe } from "~/payments/clabe";
 import {
   createPaymentService,
@@ -93,7 +94,7 @@ beforeEach(async () => {
   stub.requests.length = 0;
   stub.events.length = 0;
   notificationsHandled = [];
-  db = await openDatabase({ dataDir: null });
+  db = await openDatabaseUnderTest();
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   payments = createPaymentService({ db, provider: stripeProvider(), logger, voucherHours: 72 });
