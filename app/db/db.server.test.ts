@@ -8,11 +8,13 @@ afterEach(async () => {
   db = undefined;
 });
 
+// SQLite whichever project runs it: the statement cache is SQLite's.
 describe("the embedded database", () => {
   it("prepares a statement once and runs it again with other parameters", async () => {
     db = await openDatabase({ dataDir: null });
-    const { connection } = databaseDriver(db);
-    const prepare = vi.spyOn(connection, "prepare");
+    const driver = databaseDriver(db);
+    if (driver.engine !== "sqlite") throw new Error("openDatabase without a URL opens SQLite");
+    const prepare = vi.spyOn(driver.connection, "prepare");
     const read = (value: number) =>
       sql<{ doubled: number }>`select ${value} * 2 as doubled`.execute(db!);
     expect((await read(2)).rows).toEqual([{ doubled: 4 }]);
