@@ -29,7 +29,7 @@ import {
   type OAuthTransaction,
 } from "./auth/oauth.server";
 import type { Config } from "./config.server";
-import { checkDatabase, openDatabase, type Db } from "./db/db.server";
+import { checkDatabase, databaseDriver, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
 import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
@@ -189,7 +189,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       .catch((error: unknown) => logger.warn({ err: error }, "overdue payments sweep failed"));
   }, OVERDUE_SWEEP_MS);
   overdueSweep.unref();
-  const rateLimiter = new RateLimiter();
+  // In the database, so that every worker and every machine counts against one limit (0073).
+  const rateLimiter = await RateLimiter.shared(databaseDriver(db));
   const identity = createIdentity(config, logger, rateLimiter);
   const esim = esimProvisioner(config);
   const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");

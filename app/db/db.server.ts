@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import type pg from "pg";
 import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import type { Logger } from "pino";
 import { migrations } from "./migrations";
@@ -14,7 +15,8 @@ export const DATABASE_FILE_NAME = "storefront.sqlite";
  * The driver under a Kysely instance, for the few libraries that keep their own tables through
  * it (shared rate limits). Queries of our own always go through Kysely.
  */
-export type DatabaseDriver = { engine: "sqlite"; connection: SQLite.Database };
+export type DatabaseDriver =
+  { engine: "sqlite"; connection: SQLite.Database } | { engine: "postgres"; pool: pg.Pool };
 
 const drivers = new WeakMap<Db, DatabaseDriver>();
 
