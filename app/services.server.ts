@@ -10,7 +10,11 @@ import {
   type OrderAccess,
 } from "./checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
-import { createIdentity, type IdentityService } from "./auth/identity.server";
+import {
+  createIdentity,
+  type EmbeddedIdentity,
+  type IdentityService,
+} from "./auth/identity.server";
 import {
   ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
   accountTotpSetupSchema,
@@ -153,13 +157,42 @@ const MAIL_POLL_MS = 5_000;
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
 
-export async function createServices(config: Config, logger: Logger): Promise<Services> {
-  const secure = config.isProduction;
-  const db = await openDatabase({
+/** What a cluster's worker is handed by its primary (app/server/cluster.server.ts). */
+export interface ProcessRole {
+  /** The primary's identity emulator; without it, this process starts its own if embedded. */
+  embeddedIdentity?: EmbeddedIdentity;
+  /** Whether this process runs the once-per-site timers (the overdue sweep); default true. */
+  runsSweeps?: boolean;
+}
+
+function openConfiguredDatabase(config: Config, logger: Logger) {
+  return openDatabase({
     dataDir: config.dataDir,
     logger,
     busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS,
   });
+}
+
+/**
+ * What must exist before several processes open the database together: the schema migrated and
+ * the rate limit table created, once, by a cluster's primary before it forks.
+ */
+export async function prepareSharedStores(config: Config, logger: Logger): Promise<void> {
+  const db = await openConfiguredDatabase(config, logger);
+  try {
+    await RateLimiter.shared(databaseDriver(db));
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function createServices(
+  config: Config,
+  logger: Logger,
+  role: ProcessRole = {},
+): Promise<Services> {
+  const secure = config.isProduction;
+  const db = await openConfiguredDatabase(config, logger);
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   const sandbox =
@@ -183,15 +216,21 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
   // Vouchers and transfers past their date are settled even if nobody opens their page again
   // and the provider's notice was lost.
-  const overdueSweep = setInterval(() => {
-    payments
-      .refreshOverdue()
-      .catch((error: unknown) => logger.warn({ err: error }, "overdue payments sweep failed"));
-  }, OVERDUE_SWEEP_MS);
-  overdueSweep.unref();
+  // One process sweeps (a cluster's first worker): each would ask the provider the same questions.
+  const overdueSweep =
+    role.runsSweeps === false
+      ? undefined
+      : setInterval(() => {
+          payments
+            .refreshOverdue()
+            .catch((error: unknown) =>
+              logger.warn({ err: error }, "overdue payments sweep failed"),
+            );
+        }, OVERDUE_SWEEP_MS);
+  overdueSweep?.unref();
   // In the database, so that every worker and every machine counts against one limit (0073).
   const rateLimiter = await RateLimiter.shared(databaseDriver(db));
-  const identity = createIdentity(config, logger, rateLimiter);
+  const identity = createIdentity(config, logger, rateLimiter, role.embeddedIdentity);
   const esim = esimProvisioner(config);
   const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");
   const transport: MailTransport = config.SMTP_URL
@@ -207,6 +246,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     logger,
     support: { email: config.CONTACT_EMAIL, whatsappUrl: whatsAppLink(config.WHATSAPP_NUMBER) },
   });
+  // Every worker sends, so that a form's nudge is heard where it was sent: each e-mail is claimed
+  // by a conditional UPDATE before it goes (mailer.server.ts), so no two processes send one twice.
   mailer.start(MAIL_POLL_MS);
   return {
     config,
