@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 // tsx's API (a devDependency), so `npm run soak` remains a plain `node scripts/soak.mjs`.
 import { tsImport } from "tsx/esm/api";
 import { serverArgs } from "./server-command.mjs";
-import { readStoredRows } from "./soak/database.mjs";
+import { createRunDatabase, readStoredRows } from "./soak/database.mjs";
 import { createCustomers, inspectIdentityStore } from "./soak/identity.mjs";
 import { SimulatedCustomer } from "./soak/journeys.mjs";
 import { Recorder } from "./soak/recorder.mjs";
@@ -70,22 +70,44 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-/** Peak resident memory of a process (VmHWM), in MB; null when /proc cannot tell. */
+/** The server's process and, with WEB_CONCURRENCY > 1, its workers (the primary's children). */
+function serverPids(pid) {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return [pid, ...(children ? children.split(/\s+/).map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
+/** Peak resident memory of the server's processes (VmHWM, summed), in MB; null when unknown. */
 function peakRssMb(pid) {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    let kilobytes = 0;
+    for (const each of serverPids(pid)) {
+      const status = readFileSync(`/proc/${each}/status`, "utf8");
+      kilobytes += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    }
+    return kilobytes / 1024;
   } catch {
     return null;
   }
 }
 
-/** CPU seconds a process has used (user + system); /proc counts in USER_HZ, 100 on Linux. */
+/**
+ * CPU seconds the server's processes have used (user + system, plus what workers that exited
+ * used: cutime/cstime); /proc counts in USER_HZ, 100 on Linux.
+ */
 function processCpuSeconds(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are the 14th and 15th fields; the split starts at the 3rd.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    let ticks = 0;
+    for (const each of serverPids(pid)) {
+      const fields = readFileSync(`/proc/${each}/stat`, "utf8").split(") ")[1].split(" ");
+      // utime, stime, cutime, cstime are the 14th to 17th fields; the split starts at the 3rd.
+      ticks += Number(fields[11]) + Number(fields[12]);
+      if (each === pid) ticks += Number(fields[13]) + Number(fields[14]);
+    }
+    return ticks / 100;
   } catch {
     return null;
   }
@@ -170,6 +192,16 @@ async function main() {
   }
   const { reconcile } = await tsImport("../app/reliability/reconcile.ts", import.meta.url);
   const sessionSecret = generateSessionSecret();
+  // DATABASE_URL names a PostgreSQL server: the run gets a database of its own on it, which the
+  // servers started below are given (scripts/soak/server.mjs passes DATABASE_URL on).
+  const runDatabase = process.env.DATABASE_URL
+    ? await createRunDatabase(process.env.DATABASE_URL)
+    : null;
+  const databaseUrl = runDatabase?.url ?? null;
+  if (runDatabase) {
+    process.env.DATABASE_URL = runDatabase.url;
+    log(`PostgreSQL database ${runDatabase.name} for this run`);
+  }
 
   log(`preparing ${CLIENTS} customer accounts in the embedded identity emulator`);
   const { accounts, userPoolId } = await prepareCustomers(sessionSecret);
@@ -196,9 +228,14 @@ async function main() {
 
   const identityStore = inspectIdentityStore(dataDir, userPoolId, accounts);
   log("reconciling the customers' ledger with the database");
-  const reconciliation = reconcile(recorder.ledger, readStoredRows(dataDir));
+  const reconciliation = reconcile(recorder.ledger, await readStoredRows(dataDir, databaseUrl));
   const report = buildReport({
-    settings: { clients: CLIENTS, seconds: SECONDS },
+    settings: {
+      clients: CLIENTS,
+      seconds: SECONDS,
+      workers: Number(process.env.WEB_CONCURRENCY ?? 1),
+      engine: databaseUrl ? "PostgreSQL" : "SQLite",
+    },
     loadAverageBefore,
     recorder,
     elapsedSeconds,
@@ -222,6 +259,9 @@ async function main() {
   if (!report.passed) {
     keepDataDir = true;
     log(`FAIL — the server's data is kept for inspection in ${dataDir}`);
+    if (runDatabase) log(`and in the PostgreSQL database ${runDatabase.name}`);
+  } else {
+    await runDatabase?.drop();
   }
   return report.passed;
 }
