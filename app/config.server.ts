@@ -30,7 +30,7 @@ export const environmentSchema = z.object({
    */
   DB_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(500),
   /**
-   * Worker processes serving one port (node:cluster, decision 0073); 1 is a single process
+   * Worker processes serving one port (node:cluster, decision 0074); 1 is a single process
    * without a cluster. The embedded identity emulator and the overdue sweep still run once.
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),

@@ -228,7 +228,7 @@ export async function createServices(
             );
         }, OVERDUE_SWEEP_MS);
   overdueSweep?.unref();
-  // In the database, so that every worker and every machine counts against one limit (0073).
+  // In the database, so that every worker and every machine counts against one limit (0074).
   const rateLimiter = await RateLimiter.shared(databaseDriver(db));
   const identity = createIdentity(config, logger, rateLimiter, role.embeddedIdentity);
   const esim = esimProvisioner(config);

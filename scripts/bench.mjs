@@ -237,7 +237,7 @@ const renderingPeakRss = peakRssMb(rendering.child.pid);
 rendering.child.kill("SIGTERM");
 
 /**
- * Rendered-page throughput with 1 and then 2 worker processes (WEB_CONCURRENCY, decision 0073):
+ * Rendered-page throughput with 1 and then 2 worker processes (WEB_CONCURRENCY, decision 0074):
  * /plans for a visitor with a cart, page cache off, so that every request is rendered.
  */
 async function workerScaling() {

@@ -113,7 +113,7 @@ export async function cognitoErrorReply(
   return errorReply(submission, key, status);
 }
 
-/** The attempt counters' store did not answer (decision 0073): logged with its code only. */
+/** The attempt counters' store did not answer (decision 0074): logged with its code only. */
 function limitStoreFailed(context: AppLoadContext, error: unknown) {
   context.logger.warn({
     msg: "rate limit store unavailable",

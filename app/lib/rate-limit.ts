@@ -9,7 +9,7 @@ import type { DatabaseDriver } from "~/db/db.server";
 
 /**
  * Fixed-window attempt counters, one per key (an IP address, a username, a line), kept by
- * rate-limiter-flexible in the database (decision 0073): every worker process and every machine
+ * rate-limiter-flexible in the database (decision 0074): every worker process and every machine
  * on the same database counts against one limit. The memory store is for unit tests only.
  *
  * When the store cannot be reached, `consume`, `check` and `reset` reject with the store's own

@@ -58,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { key: `order-lookup-folio-day:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolioPerDay },
     ]);
   } catch (error) {
-    // The counters live in the database: no lookup without them (decision 0073).
+    // The counters live in the database: no lookup without them (decision 0074).
     return databaseBusyOrRethrow(context, "order lookup", error, {
       result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
       order: null,

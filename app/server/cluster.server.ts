@@ -8,7 +8,7 @@ import { prepareSharedStores, type ProcessRole } from "~/services.server";
 
 /**
  * WEB_CONCURRENCY > 1: one primary process forks that many workers that share the port
- * (node:cluster), decision 0073. The primary serves no requests: it prepares the database once,
+ * (node:cluster), decision 0074. The primary serves no requests: it prepares the database once,
  * runs the embedded identity emulator once, and watches its workers. WEB_CONCURRENCY=1 is the
  * single process of before, without any of this.
  */

@@ -4,7 +4,7 @@ import { ORDER_LOOKUP_LIMITS } from "../../app/checkout/order-lookup";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 
-// WEB_CONCURRENCY (decision 0073): the server process itself, so one project runs it.
+// WEB_CONCURRENCY (decision 0074): the server process itself, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
 /**
