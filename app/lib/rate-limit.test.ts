@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { databaseDriver, openDatabase, type Db } from "~/db/db.server";
-import { RateLimiter } from "./rate-limit";
+import { RATE_LIMIT_TABLE, RateLimiter } from "./rate-limit";
 
 const rule = { limit: 3, windowMs: 60_000 };
 const opened: Db[] = [];
@@ -123,5 +124,36 @@ describe("RateLimiter shared through the database", () => {
     const limiter = await RateLimiter.shared(databaseDriver(db));
     await db.destroy();
     await expect(limiter.consume([{ key: "ip:1", rule }])).rejects.toThrow(/not open/);
+  });
+});
+
+// PostgreSQL: only where a test server is given (e.g. scripts/ensure-postgres.sh's), in a
+// throwaway table so that nothing else on that server is touched.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("RateLimiter shared through PostgreSQL", () => {
+  const pools: pg.Pool[] = [];
+  afterAll(async () => {
+    await pools[0]?.query(`DROP TABLE IF EXISTS ${RATE_LIMIT_TABLE}`);
+    for (const pool of pools) await pool.end();
+  });
+  const sharedOnPostgres = () => {
+    const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2 });
+    pools.push(pool);
+    return RateLimiter.shared({ engine: "postgres", pool });
+  };
+
+  it("counts one limit for two pools (two processes), and checks without counting", async () => {
+    const [first, second] = await Promise.all([sharedOnPostgres(), sharedOnPostgres()]);
+    const key = `ip:pg-${Date.now()}`;
+    const verdicts = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const limiter = attempt % 2 === 0 ? first : second;
+      verdicts.push((await limiter.consume([{ key, rule }])).allowed);
+    }
+    expect(verdicts).toEqual([true, true, true, false]);
+    const refused = await first.check(key, rule);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(55);
+    await second.reset(key);
+    expect((await first.check(key, rule)).allowed).toBe(true);
   });
 });
