@@ -2,9 +2,10 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import type pg from "pg";
-import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
+import { Kysely, Migrator, sql } from "kysely";
 import type { Logger } from "pino";
 import { migrations } from "./migrations";
+import { ImmediateSqliteDialect } from "./sqlite-immediate.server";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -49,7 +50,9 @@ export async function openDatabase(options: {
   connection.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 500)}`);
   connection.pragma("foreign_keys = ON");
   connection.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: connection }),
+  });
   drivers.set(db, { engine: "sqlite", connection });
   try {
     await migrateToLatest(db, options.logger);
