@@ -21,6 +21,13 @@ import {
   readBodyWithin,
 } from "./app/server/request-body.server";
 import { isCrossSiteWrite, isServedHost, securityHeaders } from "./app/server/security-headers";
+import {
+  clusterRole,
+  logBase,
+  processRole,
+  runPrimary,
+  STOP_MESSAGE,
+} from "./app/server/cluster.server";
 import { createServices } from "./app/services.server";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -62,10 +69,12 @@ logDestination.on("error", () => {
 });
 // Opening stdout as a stream makes a pipe non-blocking, so a full one answers EAGAIN at once.
 void process.stdout.writable;
+const role = clusterRole(config.WEB_CONCURRENCY);
 const logger = pino(
   {
     level: config.LOG_LEVEL,
-    base: undefined,
+    // Clustered, each line names its process: `worker` 0 is the primary, 1…N the workers.
+    base: logBase(role) ?? undefined,
     // Belt and braces: request logs never carry these, but a careless log call must not either.
     redact: {
       paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie", "nip", "*.nip"],
@@ -74,7 +83,19 @@ const logger = pino(
   },
   logDestination,
 );
-const services = await createServices(config, logger);
+if (role.kind === "primary") {
+  // The primary serves nothing and never goes past this line: it forks the workers, which run
+  // the rest of this file, and ends through process.exit (app/server/cluster.server.ts).
+  await runPrimary({
+    config,
+    logger,
+    workers: role.workers,
+    stopGraceMs: SHUTDOWN_GRACE_MS + CLOSE_GRACE_MS + 2_000,
+  });
+}
+/** This process's number in the health answers (null when not clustered). */
+const workerIndex = role.kind === "worker" ? role.index : null;
+const services = await createServices(config, logger, processRole(role));
 const buildPath = config.SERVER_BUILD_PATH
   ? path.resolve(config.SERVER_BUILD_PATH)
   : path.join(projectRoot, "build", "index.js");
@@ -177,9 +198,11 @@ app.use((req, res, next) => {
 app.use(compression());
 
 app.get("/healthz", (_req, res) => {
-  res
-    .set("Cache-Control", "no-store")
-    .json({ status: "ok", uptimeSeconds: Math.round(process.uptime()) });
+  res.set("Cache-Control", "no-store").json({
+    status: "ok",
+    uptimeSeconds: Math.round(process.uptime()),
+    ...(workerIndex === null ? {} : { worker: workerIndex }),
+  });
 });
 
 app.get("/readyz", async (_req, res) => {
@@ -206,6 +229,7 @@ app.get("/readyz", async (_req, res) => {
     .set("Cache-Control", "no-store")
     .json({
       status: ready ? "ready" : "unavailable",
+      ...(workerIndex === null ? {} : { worker: workerIndex }),
       checks: results,
       // Stand-ins for real services: a production server runs on them only by the operator's choice.
       testDoubles: config.testDoubles,
@@ -475,3 +499,12 @@ function shutdown(signal: string) {
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));
 process.on("SIGINT", () => shutdown("SIGINT"));
+if (role.kind === "worker") {
+  // The primary's stop, or the primary gone (killed): the same graceful shutdown, once.
+  process.on("message", (message: { type?: unknown } | null) => {
+    if (message?.type === STOP_MESSAGE && !shuttingDown) shutdown("primary stop");
+  });
+  process.on("disconnect", () => {
+    if (!shuttingDown) shutdown("primary gone");
+  });
+}

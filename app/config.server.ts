@@ -44,6 +44,11 @@ export const environmentSchema = z.object({
    * before the customer gets a Spanish "try again" (503) with the form kept.
    */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /**
+   * Worker processes serving one port (node:cluster, decision 0075); 1 is a single process
+   * without a cluster. The embedded identity emulator and the overdue sweep still run once.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** How long a page without personal content is served from memory; 0 turns that off. */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   WHATSAPP_NUMBER: z

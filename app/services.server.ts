@@ -10,7 +10,11 @@ import {
   type OrderAccess,
 } from "./checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
-import { createIdentity, type IdentityService } from "./auth/identity.server";
+import {
+  createIdentity,
+  type EmbeddedIdentity,
+  type IdentityService,
+} from "./auth/identity.server";
 import {
   ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
   accountTotpSetupSchema,
@@ -29,7 +33,7 @@ import {
   type OAuthTransaction,
 } from "./auth/oauth.server";
 import type { Config } from "./config.server";
-import { checkDatabase, openDatabase, type Db } from "./db/db.server";
+import { checkDatabase, databaseDriver, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
 import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
@@ -153,9 +157,16 @@ const MAIL_POLL_MS = 5_000;
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
 
-export async function createServices(config: Config, logger: Logger): Promise<Services> {
-  const secure = config.isProduction;
-  const db = await openDatabase({
+/** What a cluster's worker is handed by its primary (app/server/cluster.server.ts). */
+export interface ProcessRole {
+  /** The primary's identity emulator; without it, this process starts its own if embedded. */
+  embeddedIdentity?: EmbeddedIdentity;
+  /** Whether this process runs the once-per-site timers (the overdue sweep); default true. */
+  runsSweeps?: boolean;
+}
+
+function openConfiguredDatabase(config: Config, logger: Logger) {
+  return openDatabase({
     dataDir: config.dataDir,
     logger,
     busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS,
@@ -163,6 +174,28 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
+}
+
+/**
+ * What must exist before several processes open the database together: the schema migrated and
+ * the rate limit table created, once, by a cluster's primary before it forks.
+ */
+export async function prepareSharedStores(config: Config, logger: Logger): Promise<void> {
+  const db = await openConfiguredDatabase(config, logger);
+  try {
+    await RateLimiter.shared(databaseDriver(db));
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function createServices(
+  config: Config,
+  logger: Logger,
+  role: ProcessRole = {},
+): Promise<Services> {
+  const secure = config.isProduction;
+  const db = await openConfiguredDatabase(config, logger);
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   const sandbox =
@@ -186,14 +219,21 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
   // Vouchers and transfers past their date are settled even if nobody opens their page again
   // and the provider's notice was lost.
-  const overdueSweep = setInterval(() => {
-    payments
-      .refreshOverdue()
-      .catch((error: unknown) => logger.warn({ err: error }, "overdue payments sweep failed"));
-  }, OVERDUE_SWEEP_MS);
-  overdueSweep.unref();
-  const rateLimiter = new RateLimiter();
-  const identity = createIdentity(config, logger, rateLimiter);
+  // One process sweeps (a cluster's first worker): each would ask the provider the same questions.
+  const overdueSweep =
+    role.runsSweeps === false
+      ? undefined
+      : setInterval(() => {
+          payments
+            .refreshOverdue()
+            .catch((error: unknown) =>
+              logger.warn({ err: error }, "overdue payments sweep failed"),
+            );
+        }, OVERDUE_SWEEP_MS);
+  overdueSweep?.unref();
+  // In the database, so that every worker and every machine counts against one limit (0075).
+  const rateLimiter = await RateLimiter.shared(databaseDriver(db));
+  const identity = createIdentity(config, logger, rateLimiter, role.embeddedIdentity);
   const esim = esimProvisioner(config);
   const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");
   const transport: MailTransport = config.SMTP_URL
@@ -209,6 +249,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     logger,
     support: { email: config.CONTACT_EMAIL, whatsappUrl: whatsAppLink(config.WHATSAPP_NUMBER) },
   });
+  // Every worker sends, so that a form's nudge is heard where it was sent: each e-mail is claimed
+  // by a conditional UPDATE before it goes (mailer.server.ts), so no two processes send one twice.
   mailer.start(MAIL_POLL_MS);
   return {
     config,

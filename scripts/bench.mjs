@@ -13,7 +13,15 @@ import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = 3;
-const PORTS = { storefront: 3200, minimal: 3201, bare: 3202, rendering: 3203 };
+/** BENCH_PORT_BASE moves every port, so that two runs on one machine keep apart. */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3200);
+const PORTS = {
+  storefront: PORT_BASE,
+  minimal: PORT_BASE + 1,
+  bare: PORT_BASE + 2,
+  rendering: PORT_BASE + 3,
+  workers: PORT_BASE + 4,
+};
 const skipBuild = process.argv.includes("--no-build");
 
 const sh = (command) => execSync(command, { stdio: "inherit" });
@@ -245,6 +253,47 @@ for (const [name, pathname] of [
 const renderingPeakRss = peakRssMb(rendering.child.pid);
 rendering.child.kill("SIGTERM");
 
+/**
+ * Rendered-page throughput with 1 and then 2 worker processes (WEB_CONCURRENCY, decision 0075):
+ * /plans for a visitor with a cart, page cache off, so that every request is rendered.
+ */
+async function workerScaling() {
+  const scaling = [];
+  for (const workers of [1, 2]) {
+    const server = startServer(PORTS.workers, {
+      WEB_CONCURRENCY: String(workers),
+      PAGE_CACHE_SECONDS: "0",
+    });
+    const origin = `http://127.0.0.1:${PORTS.workers}`;
+    await timeToFirst200(`${origin}/`, server.started);
+    // The other workers start a moment after the first answers.
+    await sleep(1_000);
+    const cookie = await cartCookie(origin);
+    const row = await run(`GET /plans with a cart, ${workers} worker${workers > 1 ? "s" : ""}`, {
+      url: `${origin}/plans`,
+      headers: { cookie },
+    });
+    scaling.push({ workers, row });
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => server.child.once("exit", resolve));
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
+  const ratio = scaling[1].row.requestsPerSecond / scaling[0].row.requestsPerSecond;
+  console.log(`2 workers / 1 worker: ${ratio.toFixed(2)}×`);
+  return [
+    "| Workers (`WEB_CONCURRENCY`) | req/s | p50 (ms) | p99 (ms) | × one worker | non-2xx/3xx |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...scaling.map(({ workers, row }) => {
+      const bad = row.statusCounts["4xx"] + row.statusCounts["5xx"] + row.errors;
+      const times = row.requestsPerSecond / scaling[0].row.requestsPerSecond;
+      return `| ${workers} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${times.toFixed(2)} | ${bad} |`;
+    }),
+    "",
+    `- Rendered pages (\`GET /plans\` with a cart cookie, \`PAGE_CACHE_SECONDS=0\`) with one and two worker processes, the same run: two workers serve ${ratio.toFixed(2)}× what one does (target ≥ 1.7× on ${os.cpus().length} cores, which autocannon shares).`,
+  ].join("\n");
+}
+const workerSection = await workerScaling();
+
 const minimalRow = await run("minimal Remix page", { url: `http://127.0.0.1:${PORTS.minimal}/` });
 const bareRow = await run("bare node:http (home bytes)", {
   url: `http://127.0.0.1:${PORTS.bare}/`,
@@ -278,6 +327,8 @@ ${table}
 - The storefront is started as \`npm start\` does (\`node ${serverArgs().join(" ")}\`), with the page cache at its default except on the "rendered, no cache" rows (\`PAGE_CACHE_SECONDS=0\`); the minimal Remix reference runs on the same \`server.ts\` without the heap cap, its faster setting.
 - Peak RSS under load (target ≤ 250 MB): ${storefrontPeakRss.toFixed(0)} MB with the page cache, ${renderingPeakRss.toFixed(0)} MB rendering every page.
 - Process start to first 200 on \`/\` (embedded defaults, identity emulator included): ${startMs.toFixed(0)} ms (target ≤ 2000 ms).
+
+${workerSection}
 <!-- bench:end -->`;
 
 const file = "docs/performance.md";

@@ -73,22 +73,44 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-/** Peak resident memory of a process (VmHWM), in MB; null when /proc cannot tell. */
+/** The server's process and, with WEB_CONCURRENCY > 1, its workers (the primary's children). */
+function serverPids(pid) {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return [pid, ...(children ? children.split(/\s+/).map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
+/** Peak resident memory of the server's processes (VmHWM, summed), in MB; null when unknown. */
 function peakRssMb(pid) {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    let kilobytes = 0;
+    for (const each of serverPids(pid)) {
+      const status = readFileSync(`/proc/${each}/status`, "utf8");
+      kilobytes += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    }
+    return kilobytes / 1024;
   } catch {
     return null;
   }
 }
 
-/** CPU seconds a process has used (user + system); /proc counts in USER_HZ, 100 on Linux. */
+/**
+ * CPU seconds the server's processes have used (user + system, plus what workers that exited
+ * used: cutime/cstime); /proc counts in USER_HZ, 100 on Linux.
+ */
 function processCpuSeconds(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are the 14th and 15th fields; the split starts at the 3rd.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    let ticks = 0;
+    for (const each of serverPids(pid)) {
+      const fields = readFileSync(`/proc/${each}/stat`, "utf8").split(") ")[1].split(" ");
+      // utime, stime, cutime, cstime are the 14th to 17th fields; the split starts at the 3rd.
+      ticks += Number(fields[11]) + Number(fields[12]);
+      if (each === pid) ticks += Number(fields[13]) + Number(fields[14]);
+    }
+    return ticks / 100;
   } catch {
     return null;
   }
@@ -213,7 +235,8 @@ async function main() {
     settings: {
       clients: CLIENTS,
       seconds: SECONDS,
-      database: database ? "PostgreSQL" : "SQLite",
+      workers: Number(process.env.WEB_CONCURRENCY ?? 1),
+      engine: database ? "PostgreSQL" : "SQLite",
     },
     loadAverageBefore,
     recorder,

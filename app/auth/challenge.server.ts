@@ -34,13 +34,13 @@ export function requirePending(
  * explanation; anything else is the form again with its Spanish message, counted against the
  * account.
  */
-export function challengeErrorReply(
+export async function challengeErrorReply(
   context: AppLoadContext,
   submission: Replyable,
   error: unknown,
   operation: CognitoOperation,
   pending: Pick<PendingSignIn, "username" | "redirectTo">,
-): AuthActionResult {
+): Promise<AuthActionResult> {
   if (
     isCognitoError(error) &&
     mapCognitoError(error.code, error.message, operation).key === "signInStateExpired"

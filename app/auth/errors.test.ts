@@ -112,6 +112,7 @@ describe("mapCognitoError", () => {
       "mfaSetupInvalidResponse",
       "rateLimited",
       "tooManyCodes",
+      "serviceBusy",
       "accountNotConfirmedInTime",
       "autoSignInNotStarted",
     ]) {

@@ -34,6 +34,7 @@ export type AuthErrorKey =
   | "unsupportedByEmulator"
   | "rateLimited"
   | "tooManyCodes"
+  | "serviceBusy"
   | "totpSetupExpired"
   | "unknown";
 

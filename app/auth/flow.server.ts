@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
+import type { RateLimitVerdict } from "~/lib/rate-limit";
 import { isCognitoError } from "./cognito-error";
 import { attributesRecord } from "./cognito.server";
 import { mapCognitoError, type AuthErrorKey, type CognitoOperation } from "./errors";
@@ -28,6 +29,8 @@ import {
  * What the auth route actions share: rate limits, Spanish error replies, and carrying a
  * sign-in from one Cognito answer to the next view.
  */
+
+const ALLOWED_ATTEMPT: RateLimitVerdict = { allowed: true, retryAfterSeconds: 0 };
 
 /** Fields whose values never travel back to the browser in a reply. */
 export const SECRET_FIELDS = ["password", "confirm_password", "confirmation_code"];
@@ -69,7 +72,7 @@ export type AuthActionResult = Response | ReturnType<typeof errorReply>;
  * A failed Cognito call → its Spanish message; never a 500. `account` is the username the
  * attempt was for: Cognito refusing what was typed counts as one failure against it.
  */
-export function cognitoErrorReply(
+export async function cognitoErrorReply(
   context: AppLoadContext,
   submission: Replyable,
   error: unknown,
@@ -98,9 +101,31 @@ export function cognitoErrorReply(
   // account. An unreachable identity service (503) is not the customer's failure.
   if (account && status !== 503) {
     const { rateLimiter, rateLimits } = context.identity;
-    rateLimiter.consume([{ key: `user:${account.toLowerCase()}`, rule: rateLimits.perUsername }]);
+    try {
+      await rateLimiter.consume([
+        { key: `user:${account.toLowerCase()}`, rule: rateLimits.perUsername },
+      ]);
+    } catch (storeError) {
+      // The customer still learns what Cognito refused; the gate (rateLimited) is what closes.
+      limitStoreFailed(context, storeError);
+    }
   }
   return errorReply(submission, key, status);
+}
+
+/** The attempt counters' store did not answer (decision 0075): logged with its code only. */
+function limitStoreFailed(context: AppLoadContext, error: unknown) {
+  context.logger.warn({
+    msg: "rate limit store unavailable",
+    requestId: context.requestId,
+    code: (error as { code?: unknown } | null)?.code,
+  });
+}
+
+/** The answer when the attempt counters cannot be read: a Spanish "try again", as a 503. */
+function limitsUnavailable(context: AppLoadContext, submission: Replyable, error: unknown) {
+  limitStoreFailed(context, error);
+  return errorReply(submission, "serviceBusy", 503, { "Retry-After": "5" });
 }
 
 /**
@@ -108,12 +133,25 @@ export function cognitoErrorReply(
  * the window (its failures are counted when Cognito refuses: cognitoErrorReply). A reply to send
  * when over either limit.
  */
-export function rateLimited(context: AppLoadContext, submission: Replyable, username?: string) {
+export async function rateLimited(
+  context: AppLoadContext,
+  submission: Replyable,
+  username?: string,
+) {
   const { rateLimiter, rateLimits } = context.identity;
-  const perIp = rateLimiter.consume([{ key: `ip:${context.clientIp}`, rule: rateLimits.perIp }]);
-  const perAccount = username
-    ? rateLimiter.check(`user:${username.toLowerCase()}`, rateLimits.perUsername)
-    : perIp;
+  let perIp: RateLimitVerdict;
+  let perAccount: RateLimitVerdict;
+  try {
+    [perIp, perAccount] = await Promise.all([
+      rateLimiter.consume([{ key: `ip:${context.clientIp}`, rule: rateLimits.perIp }]),
+      username
+        ? rateLimiter.check(`user:${username.toLowerCase()}`, rateLimits.perUsername)
+        : ALLOWED_ATTEMPT,
+    ]);
+  } catch (error) {
+    // Unlimited guessing is not offered while the counters are away: the form asks to retry.
+    return limitsUnavailable(context, submission, error);
+  }
   const verdict = !perIp.allowed ? perIp : perAccount;
   if (verdict.allowed) return null;
   context.logger.warn({ requestId: context.requestId }, "auth attempts over the limit");
@@ -127,11 +165,20 @@ export function rateLimited(context: AppLoadContext, submission: Replyable, user
  * past the limit, a Spanish 429 instead, so that nobody can flood a customer's inbox. Counted
  * for every address typed, known or not, so the answer tells nothing about which exist.
  */
-export function messageLimited(context: AppLoadContext, submission: Replyable, username: string) {
+export async function messageLimited(
+  context: AppLoadContext,
+  submission: Replyable,
+  username: string,
+) {
   const { rateLimiter, rateLimits } = context.identity;
-  const verdict = rateLimiter.consume([
-    { key: `messages:${username.toLowerCase()}`, rule: rateLimits.messagesPerAccount },
-  ]);
+  let verdict: RateLimitVerdict;
+  try {
+    verdict = await rateLimiter.consume([
+      { key: `messages:${username.toLowerCase()}`, rule: rateLimits.messagesPerAccount },
+    ]);
+  } catch (error) {
+    return limitsUnavailable(context, submission, error);
+  }
   if (verdict.allowed) return null;
   context.logger.warn({ requestId: context.requestId }, "codes to one address over the limit");
   return errorReply(submission, "tooManyCodes", 429, {
@@ -237,7 +284,10 @@ export async function finishSignIn(
   if (!tokens) return errorReply(submission, "noSessionAfterSignIn", 400);
   // The password was right: this account's failures are forgiven. (A social sign-in forgives
   // nothing: it proves nothing about the password.)
-  context.identity.rateLimiter.reset(`user:${username.toLowerCase()}`);
+  await context.identity.rateLimiter
+    .reset(`user:${username.toLowerCase()}`)
+    // Not forgiven this time: the count still ends with its window.
+    .catch((error: unknown) => limitStoreFailed(context, error));
   return completeSignIn(context, { tokens, redirectTo, signedInFlash: input.signedInFlash });
 }
 

@@ -22,7 +22,7 @@ function embedded(
   const identity = createIdentity(
     loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, ...env }),
     logger,
-    new RateLimiter(),
+    RateLimiter.inMemory(),
   );
   started.push(identity);
   return { identity, dataDir };

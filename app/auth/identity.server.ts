@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./cognito.server";
-import { Outbox, startEmbeddedCognito } from "./emulator/emulator.server";
+import { Outbox, startEmbeddedCognito, type EmbeddedCognito } from "./emulator/emulator.server";
 import { RateLimiter, type RateLimitRule } from "~/lib/rate-limit";
 import type { PasswordPolicy } from "./schemas";
 import { OAUTH_CALLBACK_PATH, type HostedUi } from "./oauth.server";
@@ -44,10 +44,51 @@ export function passwordPolicyFrom(config: Config): PasswordPolicy {
   };
 }
 
+/**
+ * The embedded emulator as a process reaches it: started by this process, or by the cluster's
+ * primary (its address handed over, its codes relayed into `outbox`).
+ */
+export interface EmbeddedIdentity {
+  emulator: Promise<EmbeddedCognito>;
+  outbox: Outbox;
+}
+
+/** Starts cognito-local (and the hosted stand-in with social sign-in) in this process. */
+export function startEmbeddedIdentity(
+  config: Config,
+  logger: Logger,
+  outbox = new Outbox(),
+): EmbeddedIdentity {
+  if (config.isProduction) {
+    // Only with ALLOW_EMBEDDED_IDENTITY (config.server.ts refuses otherwise).
+    logger.warn(
+      "test environment: running the embedded identity emulator (ALLOW_EMBEDDED_IDENTITY), not for real customers",
+    );
+  }
+  // Started in the background so that the first page answers at once; identity calls wait for it.
+  const emulator = startEmbeddedCognito({
+    dataDir: config.dataDir,
+    logger,
+    outbox,
+    passwordPolicy: passwordPolicyFrom(config),
+    // The hosted sign-in stand-in, only when social sign-in is configured (off by default).
+    hostedUi:
+      config.SOCIAL_PROVIDERS.length > 0
+        ? {
+            callbackUrls: [`${config.publicOrigin}${OAUTH_CALLBACK_PATH}`],
+            logoutUrls: [`${config.publicOrigin}/`],
+          }
+        : undefined,
+  });
+  return { emulator, outbox };
+}
+
 export function createIdentity(
   config: Config,
   logger: Logger,
   rateLimiter: RateLimiter,
+  /** The primary's emulator when clustered; otherwise this process starts its own. */
+  embedded?: EmbeddedIdentity,
 ): IdentityService {
   const passwordPolicy = passwordPolicyFrom(config);
   const windowMs = config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
@@ -94,28 +135,7 @@ export function createIdentity(
     };
   }
 
-  if (config.isProduction) {
-    // Only with ALLOW_EMBEDDED_IDENTITY (config.server.ts refuses otherwise).
-    logger.warn(
-      "test environment: running the embedded identity emulator (ALLOW_EMBEDDED_IDENTITY), not for real customers",
-    );
-  }
-  const outbox = new Outbox();
-  // Started in the background so that the first page answers at once; identity calls wait for it.
-  const emulator = startEmbeddedCognito({
-    dataDir: config.dataDir,
-    logger,
-    outbox,
-    passwordPolicy,
-    // The hosted sign-in stand-in, only when social sign-in is configured (off by default).
-    hostedUi:
-      config.SOCIAL_PROVIDERS.length > 0
-        ? {
-            callbackUrls: [`${config.publicOrigin}${OAUTH_CALLBACK_PATH}`],
-            logoutUrls: [`${config.publicOrigin}/`],
-          }
-        : undefined,
-  });
+  const { emulator, outbox } = embedded ?? startEmbeddedIdentity(config, logger);
   let hostedOrigin: string | null = null;
   void emulator.then(
     (started) => (hostedOrigin = started.hostedOrigin),

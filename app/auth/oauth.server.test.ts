@@ -263,7 +263,7 @@ function contextWith(transaction: OAuthTransaction | null, jar?: CookieJar) {
     identity: {
       hostedUi: async () => hosted,
       client: { getUser },
-      rateLimiter: new RateLimiter(),
+      rateLimiter: RateLimiter.inMemory(),
     },
   } as unknown as AppLoadContext;
   return { context, logger, getUser };

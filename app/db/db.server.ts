@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, type SqliteDatabase } from "kysely";
 import pg from "pg";
 import type { Logger } from "pino";
 import { migrations } from "./migrations";
+import { ImmediateSqliteDialect } from "./sqlite-immediate.server";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -75,7 +76,7 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   connection.pragma("foreign_keys = ON");
   connection.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withPreparedStatementCache(connection) }),
+    dialect: new ImmediateSqliteDialect({ database: withPreparedStatementCache(connection) }),
   });
   drivers.set(db, { engine: "sqlite", connection });
   return db;

@@ -1,81 +1,159 @@
-import { describe, expect, it } from "vitest";
-import { RateLimiter } from "./rate-limit";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { databaseDriver, openDatabase, type Db } from "~/db/db.server";
+import { RATE_LIMIT_TABLE, RateLimiter } from "./rate-limit";
 
 const rule = { limit: 3, windowMs: 60_000 };
+const opened: Db[] = [];
 
-describe("RateLimiter", () => {
-  it("allows the limit, refuses the next attempt and says when to come back", () => {
-    let now = 1_000_000;
-    const limiter = new RateLimiter(() => now);
+async function sharedLimiter(dataDir: string | null = null) {
+  const db = await openDatabase({ dataDir });
+  opened.push(db);
+  return RateLimiter.shared(databaseDriver(db));
+}
+
+afterAll(async () => {
+  for (const db of opened) await db.destroy().catch(() => undefined);
+});
+
+describe.each([
+  ["in memory (unit tests)", async () => RateLimiter.inMemory()],
+  ["in the database (SQLite)", () => sharedLimiter()],
+])("RateLimiter %s", (_store, makeLimiter) => {
+  beforeEach(() => {
+    // The memory store forgets a window with a timer; the database compares dates.
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"], now: 1_000_000 });
+  });
+  afterEach(() => vi.useRealTimers());
+  const advance = (ms: number) => vi.advanceTimersByTime(ms);
+
+  it("allows the limit, refuses the next attempt and says when to come back", async () => {
+    const limiter = await makeLimiter();
     for (let attempt = 0; attempt < 3; attempt++) {
-      expect(limiter.consume([{ key: "user:a", rule }]).allowed).toBe(true);
+      expect((await limiter.consume([{ key: "user:a", rule }])).allowed).toBe(true);
     }
-    now += 10_000;
-    expect(limiter.consume([{ key: "user:a", rule }])).toEqual({
+    advance(10_000);
+    expect(await limiter.consume([{ key: "user:a", rule }])).toEqual({
       allowed: false,
       retryAfterSeconds: 50,
     });
   });
 
-  it("opens again when the window ends", () => {
-    let now = 0;
-    const limiter = new RateLimiter(() => now);
-    for (let attempt = 0; attempt < 4; attempt++) limiter.consume([{ key: "ip:1", rule }]);
-    now += 60_000;
-    expect(limiter.consume([{ key: "ip:1", rule }]).allowed).toBe(true);
+  it("opens again when the window ends", async () => {
+    const limiter = await makeLimiter();
+    for (let attempt = 0; attempt < 4; attempt++) await limiter.consume([{ key: "ip:1", rule }]);
+    advance(60_000);
+    expect((await limiter.consume([{ key: "ip:1", rule }])).allowed).toBe(true);
   });
 
-  it("refuses when any key is over, and counts every key", () => {
-    const limiter = new RateLimiter(() => 0);
+  it("refuses when any key is over, and counts every key", async () => {
+    const limiter = await makeLimiter();
     const wide = { limit: 100, windowMs: 60_000 };
     for (let attempt = 0; attempt < 3; attempt++) {
-      limiter.consume([
+      await limiter.consume([
         { key: "ip:1", rule: wide },
         { key: "user:a", rule },
       ]);
     }
     // Another username from the same IP is fine; the same username from another IP is not.
-    expect(
-      limiter.consume([
-        { key: "ip:1", rule: wide },
-        { key: "user:b", rule },
-      ]).allowed,
-    ).toBe(true);
-    expect(
-      limiter.consume([
-        { key: "ip:2", rule: wide },
-        { key: "user:a", rule },
-      ]).allowed,
-    ).toBe(false);
+    const otherUser = await limiter.consume([
+      { key: "ip:1", rule: wide },
+      { key: "user:b", rule },
+    ]);
+    expect(otherUser.allowed).toBe(true);
+    const otherIp = await limiter.consume([
+      { key: "ip:2", rule: wide },
+      { key: "user:a", rule },
+    ]);
+    expect(otherIp.allowed).toBe(false);
   });
 
-  it("keeps keys apart and forgets a key on reset", () => {
-    const limiter = new RateLimiter(() => 0);
-    for (let attempt = 0; attempt < 4; attempt++) limiter.consume([{ key: "user:a", rule }]);
-    expect(limiter.consume([{ key: "user:b", rule }]).allowed).toBe(true);
-    limiter.reset("user:a");
-    expect(limiter.consume([{ key: "user:a", rule }]).allowed).toBe(true);
+  it("keeps counting refused attempts, so hammering keeps the door shut", async () => {
+    const limiter = await makeLimiter();
+    for (let attempt = 0; attempt < 10; attempt++) await limiter.consume([{ key: "ip:9", rule }]);
+    advance(30_000);
+    expect(await limiter.check("ip:9", rule)).toEqual({ allowed: false, retryAfterSeconds: 30 });
   });
 
-  it("sweeps expired windows so memory stays bounded", () => {
-    let now = 0;
-    const limiter = new RateLimiter(() => now);
-    for (let index = 0; index < 10_001; index++) limiter.consume([{ key: `ip:${index}`, rule }]);
-    now += 60_001;
-    limiter.consume([{ key: "ip:new", rule }]);
-    expect(limiter.size).toBe(1);
+  it("keeps keys apart and forgets a key on reset", async () => {
+    const limiter = await makeLimiter();
+    for (let attempt = 0; attempt < 4; attempt++) await limiter.consume([{ key: "user:a", rule }]);
+    expect((await limiter.consume([{ key: "user:b", rule }])).allowed).toBe(true);
+    await limiter.reset("user:a");
+    expect((await limiter.consume([{ key: "user:a", rule }])).allowed).toBe(true);
   });
 
-  it("checks an account without counting: only its failures close it", () => {
-    let now = 0;
-    const limiter = new RateLimiter(() => now);
+  it("checks an account without counting: only its failures close it", async () => {
+    const limiter = await makeLimiter();
     for (let failure = 0; failure < 3; failure++) {
-      expect(limiter.check("user:ana", rule).allowed).toBe(true);
-      limiter.consume([{ key: "user:ana", rule }]);
+      expect((await limiter.check("user:ana", rule)).allowed).toBe(true);
+      await limiter.consume([{ key: "user:ana", rule }]);
     }
-    expect(limiter.check("user:ana", rule)).toEqual({ allowed: false, retryAfterSeconds: 60 });
-    expect(limiter.check("user:ana", rule).allowed).toBe(false);
-    now += 60_000;
-    expect(limiter.check("user:ana", rule).allowed).toBe(true);
+    expect(await limiter.check("user:ana", rule)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 60,
+    });
+    expect((await limiter.check("user:ana", rule)).allowed).toBe(false);
+    advance(60_000);
+    expect((await limiter.check("user:ana", rule)).allowed).toBe(true);
+  });
+});
+
+describe("RateLimiter shared through the database", () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "rate-limit-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("counts one limit for every process on the same database", async () => {
+    // Two connections to one file: what two workers (or two machines on PostgreSQL) hold.
+    const first = await sharedLimiter(dataDir);
+    const second = await sharedLimiter(dataDir);
+    const verdicts = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const limiter = attempt % 2 === 0 ? first : second;
+      verdicts.push((await limiter.consume([{ key: "topup-line:5512345678", rule }])).allowed);
+    }
+    expect(verdicts).toEqual([true, true, true, false]);
+    expect((await second.check("topup-line:5512345678", rule)).allowed).toBe(false);
+  });
+
+  it("rejects with the store's own error when the database cannot answer", async () => {
+    const db = await openDatabase({ dataDir: null });
+    const limiter = await RateLimiter.shared(databaseDriver(db));
+    await db.destroy();
+    await expect(limiter.consume([{ key: "ip:1", rule }])).rejects.toThrow(/not open/);
+  });
+});
+
+// PostgreSQL: only where a test server is given (e.g. scripts/ensure-postgres.sh's), in a
+// throwaway table so that nothing else on that server is touched.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("RateLimiter shared through PostgreSQL", () => {
+  const pools: pg.Pool[] = [];
+  afterAll(async () => {
+    await pools[0]?.query(`DROP TABLE IF EXISTS ${RATE_LIMIT_TABLE}`);
+    for (const pool of pools) await pool.end();
+  });
+  const sharedOnPostgres = () => {
+    const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2 });
+    pools.push(pool);
+    return RateLimiter.shared({ engine: "postgres", pool });
+  };
+
+  it("counts one limit for two pools (two processes), and checks without counting", async () => {
+    const [first, second] = await Promise.all([sharedOnPostgres(), sharedOnPostgres()]);
+    const key = `ip:pg-${Date.now()}`;
+    const verdicts = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const limiter = attempt % 2 === 0 ? first : second;
+      verdicts.push((await limiter.consume([{ key, rule }])).allowed);
+    }
+    expect(verdicts).toEqual([true, true, true, false]);
+    const refused = await first.check(key, rule);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(55);
+    await second.reset(key);
+    expect((await first.check(key, rule)).allowed).toBe(true);
   });
 });

@@ -1,7 +1,20 @@
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
+import type { DatabaseDriver } from "~/db/db.server";
+
 /**
- * Fixed-window attempt counters kept in memory, one per key (an IP address or a username).
- * Per process: behind several servers each counts on its own, which still bounds guessing per
- * server; Cognito's own throttling stays the last line.
+ * Fixed-window attempt counters, one per key (an IP address, a username, a line), kept by
+ * rate-limiter-flexible in the database (decision 0075): every worker process and every machine
+ * on the same database counts against one limit. The memory store is for unit tests only.
+ *
+ * When the store cannot be reached, `consume`, `check` and `reset` reject with the store's own
+ * error (SQLITE_BUSY, a PostgreSQL connection error…): each form answers it with its Spanish
+ * "try again" (503), as it does for any write the database cannot take.
  */
 
 export interface RateLimitRule {
@@ -15,66 +28,114 @@ export interface RateLimitVerdict {
   retryAfterSeconds: number;
 }
 
-interface Window {
-  count: number;
-  resetAt: number;
+/** The table rate-limiter-flexible creates and keeps (not one of our migrations). */
+export const RATE_LIMIT_TABLE = "rate_limits";
+
+const ALLOWED: RateLimitVerdict = { allowed: true, retryAfterSeconds: 0 };
+
+function refused(msBeforeNext: number): RateLimitVerdict {
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) };
 }
 
-/** Above this many keys, expired windows are swept so that memory stays bounded. */
-const SWEEP_THRESHOLD = 10_000;
+type LimiterOptions = { points: number; duration: number; keyPrefix: string };
+type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  /** One library limiter per rule (its points and window); they share one table. */
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  private constructor(private readonly createLimiter: LimiterFactory) {}
+
+  /** Counters in this process's memory: unit tests only. */
+  static inMemory(): RateLimiter {
+    return new RateLimiter((options) => new RateLimiterMemory(options));
+  }
+
+  /**
+   * Counters in the database behind `driver`. The library creates its table if it is missing
+   * (CREATE TABLE IF NOT EXISTS); this resolves once it exists, so no request meets a store that
+   * is not ready. Several processes may start together: the statement is idempotent.
+   */
+  static async shared(driver: DatabaseDriver): Promise<RateLimiter> {
+    const storeOptions =
+      driver.engine === "sqlite"
+        ? { storeClient: driver.connection, storeType: "better-sqlite3" as const }
+        : { storeClient: driver.pool };
+    const create = (
+      options: LimiterOptions,
+      tableCreated: boolean,
+      ready?: (error?: Error) => void,
+    ) => {
+      const common = {
+        ...options,
+        ...storeOptions,
+        tableName: RATE_LIMIT_TABLE,
+        tableCreated,
+        // Expired rows are deleted by the library every 5 minutes (one process is enough, but
+        // each doing it is harmless: the DELETE touches only rows an hour past their window).
+        clearExpiredByTimeout: true,
+      };
+      return driver.engine === "sqlite"
+        ? new RateLimiterSQLite(common, ready)
+        : new RateLimiterPostgres(common, ready);
+    };
+    await new Promise<void>((resolve, reject) => {
+      create({ points: 1, duration: 1, keyPrefix: "" }, false, (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+    return new RateLimiter((options) => create(options, true));
+  }
+
+  private limiterFor(rule: RateLimitRule): RateLimiterAbstract {
+    const id = `${rule.limit}/${rule.windowMs}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      // No prefix: a key names its counter whatever the rule, so `reset` needs no rule.
+      limiter = this.createLimiter({
+        points: rule.limit,
+        duration: rule.windowMs / 1000,
+        keyPrefix: "",
+      });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
 
   /**
    * Counts one attempt against every key and says whether all of them are still within their
    * rule. A refused attempt still counts, so hammering keeps the door shut.
    */
-  consume(entries: Array<{ key: string; rule: RateLimitRule }>): RateLimitVerdict {
-    const now = this.now();
-    if (this.windows.size > SWEEP_THRESHOLD) this.sweep(now);
-    let retryAfterMs = 0;
-    for (const { key, rule } of entries) {
-      let window = this.windows.get(key);
-      if (!window || window.resetAt <= now) {
-        window = { count: 0, resetAt: now + rule.windowMs };
-        this.windows.set(key, window);
-      }
-      window.count += 1;
-      if (window.count > rule.limit) retryAfterMs = Math.max(retryAfterMs, window.resetAt - now);
-    }
-    return retryAfterMs > 0
-      ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) }
-      : { allowed: true, retryAfterSeconds: 0 };
+  async consume(entries: Array<{ key: string; rule: RateLimitRule }>): Promise<RateLimitVerdict> {
+    const results = await Promise.all(
+      entries.map(({ key, rule }) =>
+        this.limiterFor(rule)
+          .consume(key)
+          .then(
+            () => 0,
+            (rejection: unknown) => {
+              // Over the limit: the library rejects with the counter; anything else is the store.
+              if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
+              throw rejection;
+            },
+          ),
+      ),
+    );
+    const retryAfterMs = Math.max(0, ...results);
+    return retryAfterMs > 0 ? refused(retryAfterMs) : ALLOWED;
   }
 
   /** Whether one more attempt under this key would still be within its rule; counts nothing. */
-  check(key: string, rule: RateLimitRule): RateLimitVerdict {
-    const now = this.now();
-    const window = this.windows.get(key);
-    if (!window || window.resetAt <= now || window.count < rule.limit) {
-      return { allowed: true, retryAfterSeconds: 0 };
-    }
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
-    };
+  async check(key: string, rule: RateLimitRule): Promise<RateLimitVerdict> {
+    const counter = await this.limiterFor(rule).get(key);
+    if (!counter || counter.consumedPoints < rule.limit) return ALLOWED;
+    return refused(counter.msBeforeNext);
   }
 
   /** Forgets a key, e.g. a username after a successful sign-in. */
-  reset(key: string): void {
-    this.windows.delete(key);
-  }
-
-  get size(): number {
-    return this.windows.size;
-  }
-
-  private sweep(now: number) {
-    for (const [key, window] of this.windows) {
-      if (window.resetAt <= now) this.windows.delete(key);
-    }
+  async reset(key: string): Promise<void> {
+    const any =
+      this.limiters.values().next().value ?? this.limiterFor({ limit: 1, windowMs: 1000 });
+    await any.delete(key);
   }
 }

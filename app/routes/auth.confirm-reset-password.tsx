@@ -59,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const hideFields = ["password", "confirm_password", "confirmation_code"];
   if (submission.status !== "success") return invalidReply(submission, { hideFields });
   const { username } = submission.value;
-  const limited = rateLimited(context, submission, username);
+  const limited = await rateLimited(context, submission, username);
   if (limited) return limited;
   const { client } = context.identity;
   const redirectTo = readPending(context)?.redirectTo;

@@ -49,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
-  const limited = rateLimited(context, submission, pending.username);
+  const limited = await rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const key = challengeResponseKey(pending.challengeName)!;
   return respondToChallenge({

@@ -55,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const { username } = submission.value;
-  const limited = rateLimited(context, submission, username);
+  const limited = await rateLimited(context, submission, username);
   if (limited) return limited;
   const { client } = context.identity;
 

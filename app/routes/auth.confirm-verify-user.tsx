@@ -46,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
   if (!attribute) return redirect(authPath("verify-user"), { status: 303 });
-  const limited = rateLimited(context, submission, customer.email);
+  const limited = await rateLimited(context, submission, customer.email);
   if (limited) return limited;
   try {
     await context.identity.client.verifyUserAttribute(

@@ -49,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   const hideFields = ["password", "confirm_password"];
   if (submission.status !== "success") return invalidReply(submission, { hideFields });
-  const limited = rateLimited(context, submission, pending.username);
+  const limited = await rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const responses: Record<string, string> = { NEW_PASSWORD: submission.value.password };
   for (const name of attributes) {

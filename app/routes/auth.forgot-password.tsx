@@ -39,7 +39,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return invalidReply(submission);
   const { username } = submission.value;
   const limited =
-    rateLimited(context, submission, username) ?? messageLimited(context, submission, username);
+    (await rateLimited(context, submission, username)) ??
+    (await messageLimited(context, submission, username));
   if (limited) return limited;
   try {
     await context.identity.client.forgotPassword(username);

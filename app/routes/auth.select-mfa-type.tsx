@@ -64,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: schemaFor(types) });
   if (submission.status !== "success") return invalidReply(submission);
-  const limited = rateLimited(context, submission, pending.username);
+  const limited = await rateLimited(context, submission, pending.username);
   if (limited) return limited;
   const choice = submission.value.mfa_type;
   if (purpose === "select") {

@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: setupEmailSchema() });
   if (submission.status !== "success") return invalidReply(submission);
-  const limited = rateLimited(context, submission, pending.username);
+  const limited = await rateLimited(context, submission, pending.username);
   if (limited) return limited;
   // Cognito sends a code to this address and answers with the EMAIL_OTP challenge.
   return respondToChallenge({

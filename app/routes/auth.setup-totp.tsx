@@ -98,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: setupTotpSchema() });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
-  const limited = rateLimited(context, submission, mode.username);
+  const limited = await rateLimited(context, submission, mode.username);
   if (limited) return limited;
   const code = submission.value.confirmation_code;
 

@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
     return redirect(redirectTo, { status: 303 });
   }
-  const limited = rateLimited(context, submission, username);
+  const limited = await rateLimited(context, submission, username);
   if (limited) return limited;
 
   const { client } = context.identity;
@@ -83,7 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (next?.step === "CONFIRM_SIGN_UP") {
       // Cognito sent the code at sign-up; send a fresh one, as it may be long gone, unless this
       // address has had its share of codes (the last one still works).
-      const delivery = messageLimited(context, submission, username)
+      const delivery = (await messageLimited(context, submission, username))
         ? null
         : await client.resendConfirmationCode(username).catch(() => null);
       awaitSignUpCode(context, {

@@ -73,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return invalidReply(submission, { hideFields: ["password", "confirm_password"] });
   }
   const { username, password, country_code, phone_number } = submission.value;
-  const limited = rateLimited(context, submission, username);
+  const limited = await rateLimited(context, submission, username);
   if (limited) return limited;
   const attributes = [{ Name: "email", Value: username }];
   if (phone_number) {

@@ -55,8 +55,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: verifyUserSchema() });
   if (submission.status !== "success") return invalidReply(submission);
   const limited =
-    rateLimited(context, submission, customer.email) ??
-    messageLimited(context, submission, customer.email);
+    (await rateLimited(context, submission, customer.email)) ??
+    (await messageLimited(context, submission, customer.email));
   if (limited) return limited;
   const attribute = submission.value.unverifiedAttr;
   try {

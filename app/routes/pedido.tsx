@@ -8,6 +8,7 @@ import { readOrderAccess, rememberOrder, saveOrderAccess } from "~/checkout/orde
 import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
 import { findOrderByFolioAndEmail } from "~/checkout/orders.server";
 import { confirmationPath } from "~/checkout/paths";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { EsimActivations } from "~/components/commerce/esim-activations";
 import { PaymentInstructions } from "~/components/payments/payment-instructions";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
@@ -18,6 +19,7 @@ import { esimView } from "~/esim/esim-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { formatDate, formatDateTime } from "~/lib/dates";
+import type { RateLimitVerdict } from "~/lib/rate-limit";
 import { titleMeta } from "~/lib/meta";
 import { paymentView } from "~/payments/payment-view.server";
 
@@ -48,11 +50,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: submission.reply(), order: null }, { status: 400 });
   }
   const { folio, correo } = submission.value;
-  const verdict = context.rateLimiter.consume([
-    { key: `order-lookup-ip:${context.clientIp}`, rule: ORDER_LOOKUP_LIMITS.perIp },
-    { key: `order-lookup-folio:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolio },
-    { key: `order-lookup-folio-day:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolioPerDay },
-  ]);
+  let verdict: RateLimitVerdict;
+  try {
+    verdict = await context.rateLimiter.consume([
+      { key: `order-lookup-ip:${context.clientIp}`, rule: ORDER_LOOKUP_LIMITS.perIp },
+      { key: `order-lookup-folio:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolio },
+      { key: `order-lookup-folio-day:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolioPerDay },
+    ]);
+  } catch (error) {
+    // The counters live in the database: no lookup without them (decision 0075).
+    return databaseBusyOrRethrow(context, "order lookup", error, {
+      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+      order: null,
+    });
+  }
   if (!verdict.allowed) {
     context.logger.warn({ msg: "order lookups over the limit", requestId: context.requestId });
     return data(

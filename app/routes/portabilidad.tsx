@@ -90,19 +90,19 @@ async function lookUp(context: AppLoadContext, params: URLSearchParams) {
     return { result: submission.reply(), outcome: "invalid" as LookupOutcome, request: null };
   }
   // Folios are sequential: without a limit, someone who knows a number could try them all.
-  const verdict = context.rateLimiter.consume([
-    { key: `portability-lookup-ip:${context.clientIp}`, rule: LOOKUP_LIMITS.perIp },
-    { key: `portability-lookup-line:${submission.value.numero}`, rule: LOOKUP_LIMITS.perLine },
-    {
-      key: `portability-lookup-line-day:${submission.value.numero}`,
-      rule: LOOKUP_LIMITS.perLinePerDay,
-    },
-  ]);
-  if (!verdict.allowed) {
-    context.logger.warn({ requestId: context.requestId }, "portability lookups over the limit");
-    return { result: submission.reply(), outcome: "limited" as LookupOutcome, request: null };
-  }
   try {
+    const verdict = await context.rateLimiter.consume([
+      { key: `portability-lookup-ip:${context.clientIp}`, rule: LOOKUP_LIMITS.perIp },
+      { key: `portability-lookup-line:${submission.value.numero}`, rule: LOOKUP_LIMITS.perLine },
+      {
+        key: `portability-lookup-line-day:${submission.value.numero}`,
+        rule: LOOKUP_LIMITS.perLinePerDay,
+      },
+    ]);
+    if (!verdict.allowed) {
+      context.logger.warn({ requestId: context.requestId }, "portability lookups over the limit");
+      return { result: submission.reply(), outcome: "limited" as LookupOutcome, request: null };
+    }
     const found = await context.portability.lookup(submission.value.folio, submission.value.numero);
     return {
       result: submission.reply(),

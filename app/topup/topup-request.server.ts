@@ -50,7 +50,7 @@ export async function submitTopup(
   try {
     if (!(await topupKeyUsed(context.db, idempotencyKey))) {
       const limits = topupLimits(context.config);
-      const verdict = context.rateLimiter.consume([
+      const verdict = await context.rateLimiter.consume([
         { key: `topup-ip:${context.clientIp}`, rule: limits.perIp },
         { key: `topup-line:${phoneNumber}`, rule: limits.perLine },
       ]);

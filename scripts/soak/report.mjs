@@ -127,7 +127,8 @@ export function buildReport({
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machineDescription()}: ` +
       `${settings.clients} customers for ${settings.seconds} s (journeys under way at the end were finished: ${elapsedSeconds.toFixed(1)} s in all), ` +
-      `server \`node ${server.args.join(" ")}\`, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, ${settings.database ?? "SQLite"}; ` +
+      `server \`node ${server.args.join(" ")}\`, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, ` +
+      `\`WEB_CONCURRENCY=${settings.workers ?? 1}\`, database ${settings.engine ?? "SQLite"}; ` +
       // The machine may be shared: its load before the run tells how much of it the soak had.
       `load average before the run ${loadAverageBefore.map((load) => load.toFixed(1)).join(" / ")} (1 / 5 / 15 min).`,
     "",

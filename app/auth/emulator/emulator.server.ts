@@ -45,10 +45,14 @@ export class Outbox {
   private entries: OutboxEntry[] = [];
   private nextId = 1;
 
+  /** `onAdd` hears of each code too: a cluster's primary relays them to its workers. */
+  constructor(private readonly onAdd?: (entry: OutboxEntry) => void) {}
+
   add(entry: Omit<OutboxEntry, "id" | "sentAt">): OutboxEntry {
     const stored = { ...entry, id: this.nextId++, sentAt: new Date().toISOString() };
     this.entries.push(stored);
     if (this.entries.length > OUTBOX_CAPACITY) this.entries.shift();
+    this.onAdd?.(stored);
     return stored;
   }
 

@@ -1,0 +1,110 @@
+import { request as httpRequest } from "node:http";
+import { expect, test } from "@playwright/test";
+import { ORDER_LOOKUP_LIMITS } from "../../app/checkout/order-lookup";
+import { productionTestEnvironment } from "../../scripts/server-command.mjs";
+import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
+
+// WEB_CONCURRENCY (decision 0075): the server process itself, so one project runs it.
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
+
+/**
+ * One request on a connection of its own (no keep-alive): node:cluster hands each new connection
+ * to the next worker, so consecutive requests land on both.
+ */
+function send(baseUrl: string, path: string, form?: Record<string, string>) {
+  const body = form ? new URLSearchParams(form).toString() : "";
+  return new Promise<{ status: number; requestId: string; text: string }>((resolve, reject) => {
+    const request = httpRequest(
+      `${baseUrl}${path}`,
+      {
+        method: form ? "POST" : "GET",
+        agent: false,
+        headers: {
+          ...(form
+            ? {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Content-Length": Buffer.byteLength(body),
+              }
+            : {}),
+          Connection: "close",
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            requestId: String(response.headers["x-request-id"]),
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+test("two workers enforce one rate limit: the order lookups of one folio are counted together", async () => {
+  test.setTimeout(60_000);
+  const port = freePort(test.info().workerIndex);
+  const baseUrl = `http://localhost:${port}`;
+  const server = startServer({
+    NODE_ENV: "production",
+    PORT: String(port),
+    SESSION_SECRET: "cluster-test-secret-0123456789-abcdefghijkl",
+    WEB_CONCURRENCY: "2",
+    ...productionTestEnvironment(baseUrl),
+  });
+  try {
+    await waitForHealth(baseUrl, server);
+    // Both workers up: each answers /healthz with its number.
+    await expect
+      .poll(async () => {
+        const seen = new Set<number>();
+        for (let probe = 0; probe < 4; probe++) {
+          const health = JSON.parse((await send(baseUrl, "/healthz")).text) as {
+            worker?: number;
+          };
+          if (health.worker) seen.add(health.worker);
+        }
+        return seen.size;
+      })
+      .toBe(2);
+
+    const limit = ORDER_LOOKUP_LIMITS.perFolio.limit;
+    const answers = [];
+    for (let attempt = 0; attempt < limit + 2; attempt++) {
+      answers.push(
+        await send(baseUrl, "/pedido", {
+          folio: "PED-2025-000123",
+          correo: "nadie@example.com",
+        }),
+      );
+    }
+    // No such order: "not found" up to the limit, then refused, whichever worker answered.
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(limit).fill(404), 429, 429]);
+
+    // The log says which worker answered each request: both did, within the limit, so a
+    // per-process counter (at most about half the attempts each) would never have refused.
+    const workerOf = new Map<string, number>();
+    for (const line of server.output.join("").split("\n")) {
+      if (!line.includes('"msg":"request"')) continue;
+      const entry = JSON.parse(line) as { requestId: string; worker: number };
+      workerOf.set(entry.requestId, entry.worker);
+    }
+    const workers = answers.slice(0, limit).map((answer) => workerOf.get(answer.requestId));
+    expect(new Set(workers)).toEqual(new Set([1, 2]));
+    for (const worker of [1, 2]) {
+      expect(workers.filter((each) => each === worker).length).toBeLessThan(limit);
+    }
+  } finally {
+    await stopServer(server);
+  }
+  expect(await server.exited).toBe(0);
+  const output = server.output.join("");
+  expect(output).toContain('"worker":0,"msg":"cluster started"');
+  expect(output).toContain('"worker":1,"msg":"stopped"');
+  expect(output).toContain('"worker":2,"msg":"stopped"');
+});
