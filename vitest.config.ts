@@ -18,6 +18,7 @@ const DATA_LAYER_TESTS = [
   "app/mail/mailer.server.test.ts",
   "app/ops/changes.server.test.ts",
   "app/ops/queries.server.test.ts",
+  "app/lib/rate-limit.test.ts",
   "tests/unit/stripe-payments.test.ts",
 ];
 

@@ -4,7 +4,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { databaseDriver, openDatabase, type Db } from "~/db/db.server";
-import { RATE_LIMIT_TABLE, RateLimiter } from "./rate-limit";
+import { createPostgresDatabase, databaseEngine } from "../../tests/support/test-database";
+import { RateLimiter } from "./rate-limit";
 
 const rule = { limit: 3, windowMs: 60_000 };
 const opened: Db[] = [];
@@ -102,21 +103,47 @@ describe.each([
   });
 });
 
-describe("RateLimiter shared through the database", () => {
+/**
+ * Two limiters on one database, as two worker processes (or two machines) hold them: two
+ * connections to one SQLite file in the "unit" project, two pools on one PostgreSQL database in
+ * the "postgres" project (vitest.config.ts).
+ */
+async function limitersOfTwoProcesses(): Promise<[RateLimiter, RateLimiter]> {
+  if (databaseEngine() === "postgres") {
+    const url = await createPostgresDatabase();
+    const limiters = [0, 1].map(() => {
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      pools.push(pool);
+      return RateLimiter.shared({ engine: "postgres", pool });
+    });
+    return [await limiters[0]!, await limiters[1]!];
+  }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rate-limit-"));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  dataDirs.push(dataDir);
+  return [await sharedLimiter(dataDir), await sharedLimiter(dataDir)];
+}
+const pools: pg.Pool[] = [];
+const dataDirs: string[] = [];
+afterAll(async () => {
+  for (const pool of pools) await pool.end();
+  for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+});
 
-  it("counts one limit for every process on the same database", async () => {
-    // Two connections to one file: what two workers (or two machines on PostgreSQL) hold.
-    const first = await sharedLimiter(dataDir);
-    const second = await sharedLimiter(dataDir);
+describe(`RateLimiter shared through the database (${databaseEngine()})`, () => {
+  it("counts one limit for every process, checks without counting, and forgets on reset", async () => {
+    const [first, second] = await limitersOfTwoProcesses();
+    const key = "topup-line:5512345678";
     const verdicts = [];
     for (let attempt = 0; attempt < 4; attempt++) {
       const limiter = attempt % 2 === 0 ? first : second;
-      verdicts.push((await limiter.consume([{ key: "topup-line:5512345678", rule }])).allowed);
+      verdicts.push((await limiter.consume([{ key, rule }])).allowed);
     }
     expect(verdicts).toEqual([true, true, true, false]);
-    expect((await second.check("topup-line:5512345678", rule)).allowed).toBe(false);
+    const refused = await second.check(key, rule);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(55);
+    await second.reset(key);
+    expect((await first.check(key, rule)).allowed).toBe(true);
   });
 
   it("rejects with the store's own error when the database cannot answer", async () => {
@@ -124,36 +151,5 @@ describe("RateLimiter shared through the database", () => {
     const limiter = await RateLimiter.shared(databaseDriver(db));
     await db.destroy();
     await expect(limiter.consume([{ key: "ip:1", rule }])).rejects.toThrow(/not open/);
-  });
-});
-
-// PostgreSQL: only where a test server is given (e.g. scripts/ensure-postgres.sh's), in a
-// throwaway table so that nothing else on that server is touched.
-describe.skipIf(!process.env.TEST_DATABASE_URL)("RateLimiter shared through PostgreSQL", () => {
-  const pools: pg.Pool[] = [];
-  afterAll(async () => {
-    await pools[0]?.query(`DROP TABLE IF EXISTS ${RATE_LIMIT_TABLE}`);
-    for (const pool of pools) await pool.end();
-  });
-  const sharedOnPostgres = () => {
-    const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2 });
-    pools.push(pool);
-    return RateLimiter.shared({ engine: "postgres", pool });
-  };
-
-  it("counts one limit for two pools (two processes), and checks without counting", async () => {
-    const [first, second] = await Promise.all([sharedOnPostgres(), sharedOnPostgres()]);
-    const key = `ip:pg-${Date.now()}`;
-    const verdicts = [];
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const limiter = attempt % 2 === 0 ? first : second;
-      verdicts.push((await limiter.consume([{ key, rule }])).allowed);
-    }
-    expect(verdicts).toEqual([true, true, true, false]);
-    const refused = await first.check(key, rule);
-    expect(refused.allowed).toBe(false);
-    expect(refused.retryAfterSeconds).toBeGreaterThan(55);
-    await second.reset(key);
-    expect((await first.check(key, rule)).allowed).toBe(true);
   });
 });

@@ -65,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const redirectTo = readPending(context)?.redirectTo;
 
   if (intent === "resend" || !("password" in submission.value)) {
-    const tooMany = messageLimited(context, submission, username);
+    const tooMany = await messageLimited(context, submission, username);
     if (tooMany) return tooMany;
     try {
       await client.forgotPassword(username);

@@ -60,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { client } = context.identity;
 
   if (intent === "resend") {
-    const tooMany = messageLimited(context, submission, username);
+    const tooMany = await messageLimited(context, submission, username);
     if (tooMany) return tooMany;
     try {
       const sent = await client.resendConfirmationCode(username);

@@ -100,7 +100,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect(authPath("confirm-sign-up"), { status: 303 });
     }
     if (next?.step === "RESET_PASSWORD") {
-      const tooMany = messageLimited(context, submission, username);
+      const tooMany = await messageLimited(context, submission, username);
       if (tooMany) return tooMany;
       try {
         const sent = await client.forgotPassword(username);
