@@ -195,7 +195,7 @@ export function buildReport({
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
     ),
     "",
-    `Reconciliation (customers' ledger against ${settings.database === "PostgreSQL" ? "the PostgreSQL database" : "`storefront.sqlite`"} after the server stopped): ` +
+    `Reconciliation (customers' ledger against ${settings.engine === "PostgreSQL" ? "the PostgreSQL database" : "`storefront.sqlite`"} after the server stopped): ` +
       `${checked.toldOrders} orders, ${checked.toldTopups} top-ups and ${checked.toldPortabilityRequests} portability requests told to customers; ` +
       `the database holds ${checked.orders} orders, ${checked.topups} top-ups, ${checked.portabilityRequests} portability requests and ${checked.payments} payments (${checked.approvedPayments} approved). ` +
       (checked.reorders
