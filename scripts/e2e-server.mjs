@@ -2,12 +2,11 @@
 // begins from the embedded defaults. NODE_ENV=test keeps cookies usable over plain http and
 // turns on the development-only helpers the tests read (the identity emulator's outbox).
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { serverArgs } from "./server-command.mjs";
+import { createThrowawayDatabase } from "./throwaway-database.mjs";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "storefront-e2e-"));
 
@@ -16,32 +15,10 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "storefront-e2e-"));
  * PostgreSQL, in a new database made for this run and dropped after it. Unset: SQLite under the
  * fresh DATA_DIR. Servers the specs start themselves stay on SQLite either way.
  */
-async function createRunDatabase(serverUrl) {
-  const name = `storefront_e2e_${randomBytes(4).toString("hex")}`;
-  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () =>
-      onServer(serverUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-      ),
-  };
-}
-
-async function onServer(serverUrl, work) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 const { E2E_DATABASE_URL, ...environment } = process.env;
-const database = E2E_DATABASE_URL ? await createRunDatabase(E2E_DATABASE_URL) : null;
+const database = E2E_DATABASE_URL
+  ? await createThrowawayDatabase(E2E_DATABASE_URL, "storefront_e2e")
+  : null;
 const child = spawn(process.execPath, serverArgs(), {
   stdio: "inherit",
   env: {

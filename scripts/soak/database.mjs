@@ -1,10 +1,10 @@
 // The rows the reconciliation compares, read after the server has stopped: SQLite's file opened
 // read-only, or on PostgreSQL (DATABASE_URL) a read-only transaction, so the soak can never change
 // what it checks.
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { createThrowawayDatabase } from "../throwaway-database.mjs";
 
 /** The columns app/reliability/reconcile.ts's StoredRows names, straight from app/db/schema.ts. */
 const QUERIES = {
@@ -53,31 +53,6 @@ async function readPostgresRows(databaseUrl) {
   }
 }
 
-/**
- * A new empty database on the PostgreSQL server of `serverUrl` (its role may create databases),
- * so that the reconciliation reads this run's rows only. Answers its URL and how to drop it.
- */
-export async function createSoakDatabase(serverUrl) {
-  const name = `storefront_soak_${randomBytes(4).toString("hex")}`;
-  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: () =>
-      onServer(serverUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-      ),
-  };
-}
-
-async function onServer(serverUrl, work) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+/** A new empty database for this soak run on the server of `serverUrl`, dropped after a pass. */
+export const createSoakDatabase = (serverUrl) =>
+  createThrowawayDatabase(serverUrl, "storefront_soak");
