@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
+import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
+import { tcpProxy, throughProxy } from "../support/tcp-proxy";
 import { TEST_CARDS } from "./support/commerce";
 
 // Issue 19: PostgreSQL going away under a running server (decision 0076). A page whose loader
@@ -29,48 +30,6 @@ async function onServer(serverUrl: string, work: (client: pg.Client) => Promise<
   } finally {
     await client.end();
   }
-}
-
-/**
- * A TCP proxy in front of PostgreSQL. `cut` is the database going away: the listener closes and
- * every open connection is dropped; `restore` listens again on the same port.
- */
-function databaseProxy(target: URL) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("error", () => {
-        client.destroy();
-        upstream.destroy();
-      });
-      socket.on("close", () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => {
-        server.off("error", reject);
-        port = (server.address() as net.AddressInfo).port;
-        resolve();
-      });
-    });
-  return {
-    get port() {
-      return port;
-    },
-    start: listen,
-    restore: listen,
-    cut: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
 }
 
 /** A paid guest top-up made in the browser; its receipt's address. */
@@ -100,12 +59,10 @@ test("PostgreSQL going away: a receipt answers a Spanish 503 with Retry-After, t
   const databaseName = `storefront_outage_${randomBytes(4).toString("hex")}`;
   await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${databaseName}"`));
   const target = new URL(serverUrl);
-  const proxy = databaseProxy(target);
+  const proxy = tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   await proxy.start();
-  const throughProxy = new URL(serverUrl);
-  throughProxy.hostname = "127.0.0.1";
-  throughProxy.port = String(proxy.port);
-  throughProxy.pathname = `/${databaseName}`;
+  const databaseUrl = new URL(throughProxy(serverUrl, proxy));
+  databaseUrl.pathname = `/${databaseName}`;
 
   const port = freePort(testInfo.workerIndex);
   const baseUrl = `http://localhost:${port}`;
@@ -114,7 +71,7 @@ test("PostgreSQL going away: a receipt answers a Spanish 503 with Retry-After, t
     PORT: String(port),
     LOG_LEVEL: "warn",
     SESSION_SECRET: "outage-test-secret-0123456789-abcdefghijklm",
-    DATABASE_URL: throughProxy.toString(),
+    DATABASE_URL: databaseUrl.toString(),
     DATABASE_STATEMENT_TIMEOUT_MS: "1000",
     ...productionTestEnvironment(baseUrl),
   });
@@ -172,6 +129,7 @@ test("PostgreSQL going away: a receipt answers a Spanish 503 with Retry-After, t
     expect(log).not.toContain("unhandled route error");
   } finally {
     await stopServer(server);
+    writeFileSync(testInfo.outputPath("server.log"), server.output.join(""));
     await proxy.cut();
     await onServer(serverUrl, (client) =>
       client.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`),
