@@ -8,6 +8,7 @@ import { destination, pino } from "pino";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
 import { getFixedT } from "./app/i18n/i18n.server";
 import { createRequestContext, isRedirectStatus } from "./app/lib/request-context.server";
+import { withDatabaseOutagePages } from "./app/db/database-unavailable-pages.server";
 import {
   FORM_BODY_LIMIT_BYTES,
   formRequestProblem,
@@ -345,7 +346,8 @@ function hasAppSetCookie(header: number | string | string[] | undefined): boolea
   return lines.some((line) => !line.startsWith(`${I18N_COOKIE}=`));
 }
 
-const handleRemixRequest = createRequestHandler(build, build.mode);
+// A page whose loader finds the database unavailable answers 503 "try again", never a 500.
+const handleRemixRequest = createRequestHandler(withDatabaseOutagePages(build), build.mode);
 
 /**
  * The body of a write, read here within the form limit for every route (decision 0060); undefined

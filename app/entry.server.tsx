@@ -1,6 +1,8 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./db/database-busy.server";
+import { DATABASE_UNAVAILABLE_STATUS } from "./db/database-unavailable-pages.server";
 import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
 import { createHtmlCollector } from "./lib/html-stream.server";
@@ -19,6 +21,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  askToRetryLater(responseStatusCode, responseHeaders);
   loadContext.setPageCacheable(
     responseStatusCode === 200 && everyRouteAllowsPageCache(remixContext),
   );
@@ -66,6 +69,22 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** The `.data` request of a client navigation: the same Retry-After as the document's. */
+export function handleDataRequest(response: Response) {
+  askToRetryLater(response.status, response.headers);
+  return response;
+}
+
+/**
+ * A 503 (a page or form the database could not serve for a moment) tells when to try again;
+ * thrown error responses' own headers stop at the boundary route, so it is set here.
+ */
+function askToRetryLater(status: number, headers: Headers) {
+  if (status === DATABASE_UNAVAILABLE_STATUS && !headers.has("Retry-After")) {
+    headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+  }
 }
 
 /**

@@ -119,16 +119,26 @@ export default function App() {
   return <Outlet />;
 }
 
+/** What the one error boundary tells the customer; the status decides it. */
+function errorPage(status: number) {
+  if (status === 404) return { kind: "not-found", title: "errors.notFoundTitle" } as const;
+  // A page the database could not serve for a moment (decision 0076): not a bug, try again.
+  if (status === 503) {
+    return { kind: "unavailable", title: "errors.unavailableTitle" } as const;
+  }
+  return { kind: "server-error", title: "errors.serverErrorTitle" } as const;
+}
+
 /**
- * The one error boundary: a 404 thrown anywhere (an unknown path, a closed page), a 403, or a bug
- * (500, logged by the server). Routes throw; only this draws the page.
+ * The one error boundary: a 404 thrown anywhere (an unknown path, a closed page), a 403, a page the
+ * database could not serve for a moment (503), or a bug (500, logged by the server). Routes throw;
+ * only this draws the page.
  */
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const shell = useRouteLoaderData<typeof loader>("root") as ShellData | undefined;
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
 
   useEffect(() => {
     if (isChunkLoadError(error) && claimChunkReload(pathname, Date.now(), window.sessionStorage)) {
@@ -136,22 +146,33 @@ export function ErrorBoundary() {
     }
   }, [error, pathname]);
 
-  const title = notFound ? t("errors.notFoundTitle") : t("errors.serverErrorTitle");
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const page = errorPage(status);
+  const title = t(page.title);
   return (
-    <section className="py-12 text-center" data-testid={notFound ? "not-found" : "server-error"}>
+    <section className="py-12 text-center" data-testid={page.kind}>
       <title>{pageTitle(shell?.appTitle ?? t("app.title"), title)}</title>
       <p className="text-sm font-semibold text-error">{t("errors.status", { status })}</p>
       <h1 className="mt-2 text-3xl font-bold">{title}</h1>
       <p className="mt-4 text-lg">
-        {notFound
+        {page.kind === "not-found"
           ? t("errors.notFoundMessage", { path: pathname })
-          : t("errors.serverErrorMessage")}
+          : page.kind === "unavailable"
+            ? t("errors.unavailableMessage")
+            : t("errors.serverErrorMessage")}
       </p>
-      {notFound ? <p className="mt-2 text-slate-700">{t("errors.notFoundHint")}</p> : null}
-      <a href="/" className={`mt-8 ${buttonClass()}`}>
-        {t("errors.backHome")}
-      </a>
+      {page.kind === "not-found" ? (
+        <p className="mt-2 text-slate-700">{t("errors.notFoundHint")}</p>
+      ) : null}
+      {page.kind === "unavailable" ? (
+        <a href={`${pathname}${search}`} className={`mt-8 ${buttonClass()}`}>
+          {t("errors.tryAgain")}
+        </a>
+      ) : (
+        <a href="/" className={`mt-8 ${buttonClass()}`}>
+          {t("errors.backHome")}
+        </a>
+      )}
     </section>
   );
 }

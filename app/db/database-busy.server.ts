@@ -3,7 +3,8 @@ import { isDatabaseUnavailable } from "./db.server";
 
 /** The message of a write the database could not take; the form keeps what was typed. */
 export const DATABASE_BUSY_KEY = "common:errors.databaseBusy";
-const RETRY_AFTER_SECONDS = 5;
+/** How long the customer is asked to wait before trying again (Retry-After). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The answer to a write that failed with `error`: when the database could not take it for a
@@ -22,5 +23,8 @@ export function databaseBusyOrRethrow<T>(
     requestId: context.requestId,
     code: (error as { code?: unknown }).code,
   });
-  return data(body, { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
+  return data(body, {
+    status: 503,
+    headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
 }

@@ -118,6 +118,11 @@ function openPostgres(connectionString: string, options: OpenDatabaseOptions): D
       code: (error as { code?: unknown }).code ?? null,
     });
   });
+  // A connection lost while checked out (a query or a transaction in progress) emits "error" on
+  // its client, which the pool listens to only while the client is idle: unheard, it would end
+  // the process. The query in progress fails on its own (503 for the customer) and the pool
+  // drops the client when it comes back, so nothing more is needed here.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   drivers.set(db, { engine: "postgres", pool });
   return db;
