@@ -13,7 +13,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "storefront-e2e-"));
 /**
  * E2E_DATABASE_URL (a PostgreSQL server whose role may create databases): the server runs on
  * PostgreSQL, in a new database made for this run and dropped after it. Unset: SQLite under the
- * fresh DATA_DIR. Servers the specs start themselves stay on SQLite either way.
+ * fresh DATA_DIR. Servers the specs start themselves stay on SQLite either way, but for database-outage.spec.ts (PostgreSQL behind a proxy it cuts).
  */
 const { E2E_DATABASE_URL, ...environment } = process.env;
 const database = E2E_DATABASE_URL
