@@ -7,7 +7,7 @@ import pg from "pg";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { tcpProxy, throughProxy } from "../support/tcp-proxy";
-import { TEST_CARDS } from "./support/commerce";
+import { payWithCard, TEST_CARDS, TOPUP_RECEIPT_URL } from "./support/commerce";
 
 // Issue 19: PostgreSQL going away under a running server (decision 0076). A page whose loader
 // reads the database answers a Spanish "try again" 503, never a 500, and works again once the
@@ -40,13 +40,7 @@ async function paidTopup(page: Page, baseUrl: string): Promise<string> {
   await page.getByLabel("Vuelve a escribir el número").fill(line);
   await page.getByRole("radio", { name: /^\$100(?![\d.,])/ }).check();
   await page.getByRole("button", { name: "Continuar al pago" }).click();
-  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
-  await page.getByLabel("Número de tarjeta").fill(TEST_CARDS.approved);
-  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
-  await page.getByLabel("Código de seguridad (CVC)").fill("123");
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
-  await page.getByRole("button", { name: /^Pagar / }).click();
-  await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
+  await payWithCard(page, TEST_CARDS.approved, { landsOn: TOPUP_RECEIPT_URL });
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
   return new URL(page.url()).pathname;
 }

@@ -3,8 +3,10 @@ import { expectNoAxeViolations } from "./support/axe";
 import {
   addPlan,
   choosePaymentMethod,
+  payWithCard,
   submitCheckout,
   TEST_CARDS,
+  TOPUP_RECEIPT_URL,
   validCheckout,
 } from "./support/commerce";
 import { createCustomer, signInTo } from "./support/customers";
@@ -164,13 +166,8 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   await page.getByRole("button", { name: /^Pagar / }).click();
   await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
   await expectFitsEveryWidth(page, "the card form, sent empty");
-  await page.getByLabel("Número de tarjeta").fill(TEST_CARDS.approved);
   // A phone's numeric keypad has no "/": MMAA is accepted.
-  await page.getByLabel("Vencimiento (MM/AA)").fill("1230");
-  await page.getByLabel("Código de seguridad (CVC)").fill("123");
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill(LONG_NAME.slice(0, 60));
-  await page.getByRole("button", { name: /^Pagar / }).click();
-  await expect(page).toHaveURL(/\/confirmation\?pedido=/);
+  await payWithCard(page, TEST_CARDS.approved, { expiry: "1230", holder: LONG_NAME.slice(0, 60) });
   await expect(page.getByText(LONG_EMAIL).first()).toBeVisible();
   await expectFitsEveryWidth(page, "/confirmation with the long e-mail");
   await expectNoAxeViolations(page);
@@ -189,13 +186,7 @@ test("the top-up form with its errors and the receipt fit a phone", async ({ pag
   await page.getByRole("radio", { name: /^\$100/ }).check();
   await page.getByLabel("Correo para tu comprobante (opcional)").fill(LONG_EMAIL);
   await page.getByRole("button", { name: "Continuar al pago" }).click();
-  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
-  await page.getByLabel("Número de tarjeta").fill(TEST_CARDS.approved);
-  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
-  await page.getByLabel("Código de seguridad (CVC)").fill("123");
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
-  await page.getByRole("button", { name: /^Pagar / }).click();
-  await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
+  await payWithCard(page, TEST_CARDS.approved, { landsOn: TOPUP_RECEIPT_URL });
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
   await expectFitsEveryWidth(page, "the top-up receipt");
 });

@@ -1,10 +1,15 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe";
-import { choosePaymentMethod, simulateVoucher, TEST_CARDS } from "./support/commerce";
+import {
+  choosePaymentMethod,
+  payWithCard,
+  simulateVoucher,
+  TEST_CARDS,
+  TOPUP_RECEIPT_URL,
+} from "./support/commerce";
 import { createCustomer, signInTo } from "./support/customers";
 
 /** Every receipt lives at /recarga/<128-bit id>: the address is the key. */
-const RECEIPT_URL = /\/recarga\/[\w-]{22}$/;
 
 function uniqueLine() {
   return `56${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
@@ -16,16 +21,6 @@ async function topUp(page: Page, line: string, amount: string, email?: string) {
   await page.getByRole("radio", { name: new RegExp(`^\\${amount}(?![\\d.,])`) }).check();
   if (email !== undefined)
     await page.getByLabel("Correo para tu comprobante (opcional)").fill(email);
-}
-
-async function payOnSandbox(page: Page) {
-  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
-  await page.getByLabel("Número de tarjeta").fill(TEST_CARDS.approved);
-  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
-  await page.getByLabel("Código de seguridad (CVC)").fill("123");
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
-  await page.getByRole("button", { name: /^Pagar / }).click();
-  await expect(page).toHaveURL(RECEIPT_URL);
 }
 
 test("anyone tops up a line from the navigation, without an account, and keeps the receipt's address", async ({
@@ -45,7 +40,7 @@ test("anyone tops up a line from the navigation, without an account, and keeps t
   const line = uniqueLine();
   await topUp(page, line, "$200", "ana.sofia@example.com");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
-  await payOnSandbox(page);
+  await payWithCard(page, TEST_CARDS.approved, { landsOn: TOPUP_RECEIPT_URL });
 
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
   await expect(page.getByTestId("topup-folio")).toHaveText(/^REC-\d{4}-\d{6}$/);
@@ -81,13 +76,13 @@ test("a top-up without an account paid in cash: voucher on the receipt, then pai
   await topUp(page, uniqueLine(), "$50");
   await choosePaymentMethod(page, "cash");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
-  await expect(page).toHaveURL(RECEIPT_URL);
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
   await expect(page.getByTestId("topup-status")).toHaveText("Pendiente de pago");
   const voucher = page.getByTestId("payment-instructions-cash");
   await expect(voucher.getByTestId("payment-amount")).toHaveText("$50.00 MXN");
   await expect(voucher.getByTestId("payment-reference")).toHaveText(/^\d{14}$/);
   await simulateVoucher(page, /^Simular pago en tienda$/);
-  await expect(page).toHaveURL(RECEIPT_URL);
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
 });
 
@@ -116,7 +111,7 @@ test("a signed-in customer's top-up on /recarga joins their history", async ({ p
   await expect(page.getByLabel("Correo para tu comprobante (opcional)")).toHaveCount(0);
   await topUp(page, uniqueLine(), "$30");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
-  await payOnSandbox(page);
+  await payWithCard(page, TEST_CARDS.approved, { landsOn: TOPUP_RECEIPT_URL });
   const folio = (await page.getByTestId("topup-folio").textContent())!;
   await page.getByRole("link", { name: "Ir a Mi cuenta" }).click();
   await expect(page.getByTestId("account-topups")).toContainText(folio);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import {
   freePort,
   startServer,
@@ -12,7 +12,13 @@ import {
 } from "../support/server-process";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
 import { createAccount, latestCode, signIn, uniqueEmail } from "./support/auth";
-import { addPlan, fillCheckout, submitCheckout } from "./support/commerce";
+import {
+  addPlan,
+  fillCheckout,
+  payWithCard,
+  submitCheckout,
+  TOPUP_RECEIPT_URL,
+} from "./support/commerce";
 
 // Checks that need a server of their own: its secrets, its limits, its mode, its logs.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
@@ -168,15 +174,6 @@ function stringsOf(value: unknown): string[] {
   return [];
 }
 
-async function payOnSandbox(page: Page, card: string, cvc: string) {
-  await expect(page).toHaveURL(/\/sandbox\/pago\//);
-  await page.getByLabel("Número de tarjeta").fill(card);
-  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
-  await page.getByLabel("Código de seguridad (CVC)").fill(cvc);
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
-  await page.getByRole("button", { name: /^Pagar / }).click();
-}
-
 test("no log line holds a password, a code, a token, a NIP, a card number or a CVC", async ({
   browser,
   playwright,
@@ -206,16 +203,14 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
     await page.goto("/checkout");
     await fillCheckout(page, email);
     await submitCheckout(page);
-    await payOnSandbox(page, "4242 4242 4242 4242", secrets.cvc);
-    await expect(page).toHaveURL(/\/confirmation\?pedido=/);
+    await payWithCard(page, "4242 4242 4242 4242", { cvc: secrets.cvc });
 
     await page.goto("/my-account/recarga");
     await page.getByLabel("Número de celular (10 dígitos)").fill("5587654321");
     await page.getByLabel("Vuelve a escribir el número").fill("5587654321");
     await page.getByRole("radio", { name: /^\$100/ }).check();
     await page.getByRole("button", { name: "Continuar al pago" }).click();
-    await payOnSandbox(page, secrets.card, secrets.cvc);
-    await expect(page).toHaveURL(/\/recarga\/[\w-]{22}$/);
+    await payWithCard(page, secrets.card, { cvc: secrets.cvc, landsOn: TOPUP_RECEIPT_URL });
 
     await page.goto("/portabilidad");
     const form = page.getByRole("region", { name: "Solicita tu portabilidad" });

@@ -1,10 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe";
-import { TEST_CARDS } from "./support/commerce";
+import { payWithCard, TEST_CARDS, TOPUP_RECEIPT_URL } from "./support/commerce";
 import { createCustomer, signInTo, submitSignIn } from "./support/customers";
 
 /** Receipts live at /recarga/<128-bit id> (the account's folio links lead there). */
-const RECEIPT_URL = /\/recarga\/[\w-]{22}$/;
 
 /** A Mexican line nobody else in this run uses. */
 function uniqueLine() {
@@ -26,16 +25,6 @@ function chooseAmount(page: Page, label: string) {
 
 function submitTopup(page: Page) {
   return page.getByRole("button", { name: "Continuar al pago" }).click();
-}
-
-async function payOnSandbox(page: Page, cardNumber: string) {
-  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
-  await page.getByLabel("Número de tarjeta").fill(cardNumber);
-  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
-  await page.getByLabel("Código de seguridad (CVC)").fill("123");
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
-  await page.getByRole("button", { name: /^Pagar / }).click();
-  await expect(page).toHaveURL(RECEIPT_URL);
 }
 
 test("a customer signs in on the way, tops up $100, sees the receipt and the history", async ({
@@ -62,7 +51,7 @@ test("a customer signs in on the way, tops up $100, sees the receipt and the his
   await chooseAmount(page, "$100");
   await submitTopup(page);
   await expect(page.getByTestId("sandbox-amount")).toHaveText("$100.00 MXN");
-  await payOnSandbox(page, TEST_CARDS.approved);
+  await payWithCard(page, TEST_CARDS.approved, { landsOn: TOPUP_RECEIPT_URL });
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Comprobante de recarga");
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
@@ -101,7 +90,7 @@ test("a declined card says why in Spanish; the retry pays the same top-up", asyn
   await fillNewLine(page, uniqueLine());
   await chooseAmount(page, "$50");
   await submitTopup(page);
-  await payOnSandbox(page, TEST_CARDS.declined);
+  await payWithCard(page, TEST_CARDS.declined, { landsOn: TOPUP_RECEIPT_URL });
 
   await expect(page.getByTestId("topup-status")).toHaveText("Pago rechazado");
   await expect(page.getByTestId("topup-declined")).toContainText(
@@ -112,7 +101,7 @@ test("a declined card says why in Spanish; the retry pays the same top-up", asyn
 
   await page.getByRole("button", { name: "Intentar el pago de nuevo" }).click();
   await expect(page.getByTestId("sandbox-amount")).toHaveText("$50.00 MXN");
-  await payOnSandbox(page, TEST_CARDS.approved);
+  await payWithCard(page, TEST_CARDS.approved, { landsOn: TOPUP_RECEIPT_URL });
   await expect(page.getByTestId("topup-folio")).toHaveText(folio);
   await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
 
@@ -197,7 +186,7 @@ test("an old receipt address by folio leads its owner to the receipt, and is a 4
   const folio = (await page.getByTestId("account-topup").getByRole("link").textContent())!;
   const byFolio = `/my-account/recarga/${folio}`;
   expect((await page.goto(byFolio))?.status()).toBe(200);
-  await expect(page).toHaveURL(RECEIPT_URL);
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
   await expect(page.getByTestId("topup-folio")).toHaveText(folio);
 
   const stranger = await createCustomer(request, "extrana");

@@ -64,14 +64,30 @@ export function submitCheckout(page: Page) {
   return page.getByRole("button", { name: /Continuar al pago de/ }).click();
 }
 
-export async function payWithCard(page: Page, cardNumber: string) {
+export const ORDER_CONFIRMATION_URL = /\/confirmation\?pedido=/;
+export const TOPUP_RECEIPT_URL = /\/recarga\/[\w-]{22}$/;
+
+/**
+ * Pays on the sandbox's card page and waits for the page the payment brings the customer back to
+ * (the order confirmation, or a top-up's receipt); `landsOn: null` leaves that to the test.
+ */
+export async function payWithCard(
+  page: Page,
+  cardNumber: string,
+  {
+    landsOn = ORDER_CONFIRMATION_URL,
+    expiry = "12/30",
+    cvc = "123",
+    holder = "Ana Lopez",
+  }: { landsOn?: RegExp | null; expiry?: string; cvc?: string; holder?: string } = {},
+) {
   await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
   await page.getByLabel("Número de tarjeta").fill(cardNumber);
-  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30");
-  await page.getByLabel("Código de seguridad (CVC)").fill("123");
-  await page.getByLabel("Nombre como aparece en la tarjeta").fill("Ana Lopez");
+  await page.getByLabel("Vencimiento (MM/AA)").fill(expiry);
+  await page.getByLabel("Código de seguridad (CVC)").fill(cvc);
+  await page.getByLabel("Nombre como aparece en la tarjeta").fill(holder);
   await page.getByRole("button", { name: /^Pagar / }).click();
-  await expect(page).toHaveURL(/\/confirmation\?pedido=/);
+  if (landsOn) await expect(page).toHaveURL(landsOn);
 }
 
 /** A cart with one plan, straight through the cart contract. */
