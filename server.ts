@@ -15,7 +15,7 @@ import {
   readsAsEmptyForm,
 } from "./app/server/form-requests";
 import { remixHeaders, sendRemixResponse } from "./app/server/express-remix.server";
-import { PageCache, cartPageKey, pageAudience, pageWithNonce } from "./app/server/page-cache";
+import { PageCache, cartPageKey, pageAudience, pageWith } from "./app/server/page-cache";
 import {
   discardThenHangUp,
   isReadableMultipart,
@@ -304,7 +304,7 @@ app.use((req, res, next) => {
   if (cached) {
     res.status(cached.status).set("Content-Type", cached.contentType);
     if (!res.locals.forNobodyInParticular) res.set("Cache-Control", "private, no-store");
-    res.end(pageWithNonce(cached, nonce));
+    res.end(pageWith(cached, [nonce]));
     return;
   }
   // Keep a copy of what Remix writes; stored only if the page turns out to be cacheable.
@@ -332,7 +332,7 @@ app.use((req, res, next) => {
         status: 200,
         contentType,
         body: Buffer.concat(chunks),
-        nonce,
+        perAnswer: [nonce],
       });
     }
     return end(chunk, ...rest);

@@ -7,9 +7,12 @@ import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
 import { createHtmlCollector } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
+import { pageWith, renderedPageKey } from "./server/page-cache";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
 
 export const streamTimeout = 5_000;
+
+const HTML = "text/html; charset=utf-8";
 
 setSpanishValidationMessages(getFixedT("common"));
 
@@ -25,6 +28,24 @@ export default function handleRequest(
   loadContext.setPageCacheable(
     responseStatusCode === 200 && everyRouteAllowsPageCache(remixContext),
   );
+  const renderedPages = loadContext.renderedPages;
+  const pageKey =
+    renderedPages &&
+    renderedPageKey(
+      request.url,
+      responseStatusCode,
+      remixContext.staticHandlerContext,
+      loadContext.viewTokens,
+    );
+  const perAnswer = [nonce, ...(pageKey?.viewTokens ?? [])];
+  const rendered = pageKey ? renderedPages?.get(pageKey.key) : undefined;
+  if (rendered) {
+    responseHeaders.set("Content-Type", rendered.contentType);
+    return new Response(pageWith(rendered, perAnswer), {
+      headers: responseHeaders,
+      status: responseStatusCode,
+    });
+  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Cleared once the document is fully written: a pending timer would keep the whole render
@@ -48,10 +69,18 @@ export default function handleRequest(
         },
         // Sent whole, to browsers and crawlers alike (decision 0073).
         onAllReady() {
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.set("Content-Type", HTML);
           pipe(
             createHtmlCollector((html) => {
               clearTimeout(abortTimer);
+              if (pageKey && responseStatusCode === 200) {
+                renderedPages?.store(pageKey.key, {
+                  status: 200,
+                  contentType: HTML,
+                  body: html,
+                  perAnswer,
+                });
+              }
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
             }),
           );

@@ -59,6 +59,7 @@ import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
 import { createMailer, type Mailer } from "./mail/mailer.server";
+import { PageCache } from "./server/page-cache";
 import {
   createOutboxTransport,
   createSmtpTransport,
@@ -81,6 +82,11 @@ export interface Services {
   mailer: Mailer;
   /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
   mailOutboxDir: string | null;
+  /**
+   * Documents kept by the data they were rendered from, for PAGE_CACHE_SECONDS: a page whose
+   * loaders return what they returned before is not rendered again (decision 0077); null when off.
+   */
+  renderedPages: PageCache | null;
   cookies: {
     flash: SealedCookie<Flash>;
     cart: SealedCookie<StoredCartItem[]>;
@@ -120,6 +126,13 @@ export interface RequestContext extends Services {
   clientIp: string;
   /** Whether the rendered page may be kept by the page cache (app/server/page-cache.ts). */
   setPageCacheable: (cacheable: boolean) => void;
+  /**
+   * A value unique to this page view, such as a form's idempotency key. A page kept by the data
+   * it was rendered from (decision 0077) gets a fresh one in every answer, as with the CSP nonce.
+   */
+  newViewToken: () => string;
+  /** The view tokens issued so far for this request. */
+  viewTokens: readonly string[];
 }
 
 declare module "@remix-run/node" {
@@ -150,6 +163,9 @@ function esimProvisioner(config: Config): EsimProvisioner {
   }
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
 }
+
+/** Pages kept by their data: one per signed-in customer's page in view, about 30 KB each. */
+const RENDERED_PAGES_KEPT = 300;
 
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
 const MAIL_POLL_MS = 5_000;
@@ -263,6 +279,14 @@ export async function createServices(
     esim,
     mailer,
     mailOutboxDir,
+    renderedPages:
+      config.PAGE_CACHE_SECONDS > 0
+        ? new PageCache({
+            ttlMs: config.PAGE_CACHE_SECONDS * 1000,
+            maxEntries: RENDERED_PAGES_KEPT,
+            maxBodyBytes: 256 * 1024,
+          })
+        : null,
     cookies: {
       flash: createSealedCookie({
         name: "flash",

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { dropRevokedAccess } from "~/auth/browser-access.server";
 import { loadSession } from "~/auth/session.server";
@@ -23,7 +24,19 @@ export async function createRequestContext(
   const { cookieHeader, ...rest } = request;
   const jar = createCookieJar(cookieHeader);
   await dropRevokedAccess(services, jar);
-  return { ...services, ...rest, jar, session: await loadSession(services, jar) };
+  const viewTokens: string[] = [];
+  return {
+    ...services,
+    ...rest,
+    jar,
+    session: await loadSession(services, jar),
+    viewTokens,
+    newViewToken() {
+      const token = randomUUID();
+      viewTokens.push(token);
+      return token;
+    },
+  };
 }
 
 /** Whether Remix answered with a redirect; single fetch answers a data request's with 202. */

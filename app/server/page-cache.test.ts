@@ -4,12 +4,18 @@ import {
   carriesAnyCookie,
   cartPageKey,
   pageAudience,
-  pageWithNonce,
+  pageWith,
+  renderedPageKey,
 } from "./page-cache";
 
 const APP_COOKIES = ["__Host-cart", "__Host-session", "__Host-flash"];
 const html = '<script nonce="N1">x</script><script nonce="N1">y</script>';
-const page = { status: 200, contentType: "text/html", body: Buffer.from(html), nonce: "N1" };
+const page = {
+  status: 200,
+  contentType: "text/html",
+  body: Buffer.from(html),
+  perAnswer: ["N1"],
+};
 
 describe("the page cache", () => {
   it("answers a page until its time is up", () => {
@@ -42,9 +48,9 @@ describe("the page cache", () => {
   it("gives every answer its own nonce, wherever the rendering's stood", () => {
     const cache = new PageCache({ ttlMs: 30_000, maxEntries: 2, maxBodyBytes: 1_000 });
     cache.store("/", page);
-    expect(pageWithNonce(cache.get("/")!, "N2").toString()).toBe(html.replaceAll("N1", "N2"));
+    expect(pageWith(cache.get("/")!, ["N2"]).toString()).toBe(html.replaceAll("N1", "N2"));
     cache.store("/sin-scripts", { ...page, body: Buffer.from("<p>Canadá</p>") });
-    expect(pageWithNonce(cache.get("/sin-scripts")!, "N2").toString()).toBe("<p>Canadá</p>");
+    expect(pageWith(cache.get("/sin-scripts")!, ["N2"]).toString()).toBe("<p>Canadá</p>");
   });
 });
 
@@ -105,6 +111,86 @@ describe("the key of a page as a cart's holder sees it", () => {
         { id: "x", quantity: 1 },
         { id: "y", quantity: 1 },
       ]),
+    );
+  });
+});
+
+describe("the key of a page rendered from its data", () => {
+  const state = (loaderData: Record<string, unknown>) => ({
+    loaderData,
+    actionData: null,
+    errors: null,
+  });
+  const account = { root: { cart: 2 }, "routes/my-account._index": { email: "ana@example.com" } };
+
+  const keyOf = (url: string, loaderData: Record<string, unknown>, tokens: string[] = []) =>
+    renderedPageKey(url, 200, state(loaderData), tokens)?.key;
+
+  it("is the same for the same address and data, whoever asks", () => {
+    expect(keyOf("https://x/my-account", account)).toBe(
+      keyOf("https://x/my-account", structuredClone(account)),
+    );
+  });
+
+  it("differs with the address or any value the loaders returned", () => {
+    const key = keyOf("https://x/my-account", account);
+    expect(keyOf("https://x/my-account?x=1", account)).not.toBe(key);
+    const other = { ...account, "routes/my-account._index": { email: "bea@example.com" } };
+    expect(keyOf("https://x/my-account", other)).not.toBe(key);
+  });
+
+  it("keeps apart what JSON would merge but the page's embedded data does not", () => {
+    const keyOfValue = (value: unknown) => keyOf("https://x/", { root: { value } });
+    const distinct = [
+      keyOfValue(undefined),
+      keyOf("https://x/", { root: {} }),
+      keyOfValue(null),
+      keyOfValue(Number.NaN),
+      keyOfValue(0),
+      keyOfValue(-0),
+      keyOfValue(new Date("2026-11-24T00:00:00.000Z")),
+      keyOfValue("2026-11-24T00:00:00.000Z"),
+      keyOfValue("\u0000undefined"),
+    ];
+    expect(new Set(distinct).size).toBe(distinct.length);
+  });
+
+  it("is none for an action's answer, an error, another status or data that is not plain", () => {
+    expect(
+      renderedPageKey("https://x/", 200, { ...state(account), actionData: { x: 1 } }),
+    ).toBeNull();
+    expect(
+      renderedPageKey("https://x/", 200, { ...state(account), errors: { root: "x" } }),
+    ).toBeNull();
+    expect(renderedPageKey("https://x/", 404, state(account))).toBeNull();
+    expect(keyOf("https://x/", { root: { later: Promise.resolve(1) } })).toBeUndefined();
+    expect(keyOf("https://x/", { root: { lines: new Map() } })).toBeUndefined();
+  });
+
+  it("counts a form's view token by where it stands, and each answer gets its own back", () => {
+    const form = (a: string, b: string) => ({ root: { a }, "routes/recarga": { key: b, a } });
+    const first = renderedPageKey("https://x/recarga", 200, state(form("t1", "t2")), ["t2", "t1"])!;
+    const second = renderedPageKey("https://x/recarga", 200, state(form("u1", "u2")), [
+      "u1",
+      "u2",
+    ])!;
+    expect(second.key).toBe(first.key);
+    // In the order they stand in the data, whatever order the loaders issued them in.
+    expect(first.viewTokens).toEqual(["t1", "t2"]);
+    expect(second.viewTokens).toEqual(["u1", "u2"]);
+    // Another token in the second place is another page.
+    expect(keyOf("https://x/recarga", form("t1", "t1"), ["t1"])).not.toBe(first.key);
+
+    const cache = new PageCache({ ttlMs: 1_000, maxEntries: 10, maxBodyBytes: 10_000 });
+    const rendered = '<input value="t2"><script nonce="N1">{"a":"t1","key":"t2"}</script>';
+    cache.store(first.key, {
+      status: 200,
+      contentType: "text/html",
+      body: Buffer.from(rendered),
+      perAnswer: ["N1", ...first.viewTokens],
+    });
+    expect(pageWith(cache.get(second.key)!, ["N2", ...second.viewTokens]).toString()).toBe(
+      '<input value="u2"><script nonce="N2">{"a":"u1","key":"u2"}</script>',
     );
   });
 });

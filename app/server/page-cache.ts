@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /**
  * Pages that look the same to every visitor without a session or a cart — home, plans, help,
  * sign-in — are rendered once and served from memory for a few seconds. During a promotion most
@@ -15,8 +17,13 @@
 export interface CachedPage {
   status: number;
   contentType: string;
-  /** The page's bytes split where the rendering's nonce stood, so each answer only joins buffers. */
+  /**
+   * The page's bytes split where a per-answer value of the rendering stood (its CSP nonce, a
+   * form's idempotency key): each answer only joins buffers.
+   */
   segments: Buffer[];
+  /** Which per-answer value goes between segment i and i + 1. */
+  slots: number[];
   bytes: number;
   expiresAt: number;
 }
@@ -46,10 +53,16 @@ export class PageCache {
     return page;
   }
 
-  /** Keeps a rendered page; `nonce` is the one it was rendered with. */
-  store(key: string, page: { status: number; contentType: string; body: Buffer; nonce: string }) {
+  /**
+   * Keeps a rendered page. `perAnswer` are the values it was rendered with that each answer
+   * replaces with its own: the nonce first, then any view tokens (see `pageWith`).
+   */
+  store(
+    key: string,
+    page: { status: number; contentType: string; body: Buffer; perAnswer: readonly string[] },
+  ) {
     if (page.body.length > this.options.maxBodyBytes) return;
-    const segments = splitAround(page.body, Buffer.from(page.nonce));
+    const { segments, slots } = splitAround(page.body, page.perAnswer);
     // Insertion order is age order: the oldest entry goes first when the cache is full.
     this.#pages.delete(key);
     if (this.#pages.size >= this.options.maxEntries) {
@@ -60,6 +73,7 @@ export class PageCache {
       status: page.status,
       contentType: page.contentType,
       segments,
+      slots,
       bytes: page.body.length,
       expiresAt: this.#now() + this.options.ttlMs,
     });
@@ -70,24 +84,33 @@ export class PageCache {
   }
 }
 
-function splitAround(body: Buffer, separator: Buffer): Buffer[] {
+function splitAround(body: Buffer, values: readonly string[]) {
+  const found: Array<{ at: number; slot: number; length: number }> = [];
+  values.forEach((value, slot) => {
+    const bytes = Buffer.from(value);
+    if (bytes.length === 0) return;
+    for (let at = body.indexOf(bytes); at !== -1; at = body.indexOf(bytes, at + bytes.length)) {
+      found.push({ at, slot, length: bytes.length });
+    }
+  });
+  found.sort((a, b) => a.at - b.at);
   const segments: Buffer[] = [];
+  const slots: number[] = [];
   let start = 0;
-  for (let found = body.indexOf(separator); found !== -1; found = body.indexOf(separator, start)) {
-    segments.push(body.subarray(start, found));
-    start = found + separator.length;
+  for (const { at, slot, length } of found) {
+    segments.push(body.subarray(start, at));
+    slots.push(slot);
+    start = at + length;
   }
   segments.push(body.subarray(start));
-  return segments;
+  return { segments, slots };
 }
 
-/** The page's HTML with the response's own nonce in place of the one it was rendered with. */
-export function pageWithNonce(page: CachedPage, nonce: string): Buffer {
-  const nonceBytes = Buffer.from(nonce);
-  const parts: Buffer[] = [];
-  page.segments.forEach((segment, index) => {
-    if (index > 0) parts.push(nonceBytes);
-    parts.push(segment);
+/** The page's HTML with this answer's own values (its nonce, its view tokens) in their places. */
+export function pageWith(page: CachedPage, perAnswer: readonly string[]): Buffer<ArrayBuffer> {
+  const parts: Buffer[] = [page.segments[0]!];
+  page.slots.forEach((slot, index) => {
+    parts.push(Buffer.from(perAnswer[slot] ?? ""), page.segments[index + 1]!);
   });
   return Buffer.concat(parts);
 }
@@ -133,4 +156,79 @@ export function cartPageKey(url: string, items: ReadonlyArray<{ id: string; quan
     .map((item) => [item.id, item.quantity] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `${url} ${JSON.stringify(contents)}`;
+}
+
+/** What a document's rendering is made from, besides its address (Remix's handler state). */
+export interface RenderedState {
+  loaderData: Record<string, unknown>;
+  actionData: Record<string, unknown> | null;
+  errors: Record<string, unknown> | null;
+}
+
+class NotPlainData extends Error {}
+
+/**
+ * The key of a document rendered from given data, for any visitor (decision 0077). The HTML React
+ * writes is a function of the address, the status and what the loaders returned, so two requests
+ * whose loaders return the same data get the same bytes: the second need not be rendered. Values
+ * unique to one page view (`viewTokens`: a form's idempotency key, like the CSP nonce) count by
+ * where they stand, not by what they are; the result lists them in that order, to be put back by
+ * `pageWith`. Null when the page is not such a function of plain data: an action's answer, an
+ * error, or data that is not plain (a deferred promise, a Map…).
+ */
+export function renderedPageKey(
+  url: string,
+  status: number,
+  state: RenderedState,
+  viewTokens: readonly string[] = [],
+): { key: string; viewTokens: string[] } | null {
+  if (status !== 200 || state.actionData || state.errors) return null;
+  const issued = new Set(viewTokens);
+  const inOrder: string[] = [];
+  function replacer(this: Record<string, unknown>, key: string, value: unknown) {
+    const original = this[key];
+    if (typeof original === "string" && issued.has(original)) {
+      let slot = inOrder.indexOf(original);
+      if (slot === -1) slot = inOrder.push(original) - 1;
+      return `\u0000view-token:${slot}`;
+    }
+    return distinguishing(original, value);
+  }
+  let data: string;
+  try {
+    data = JSON.stringify(state.loaderData, replacer);
+  } catch (error) {
+    if (error instanceof NotPlainData) return null;
+    throw error;
+  }
+  const key = createHash("sha256").update(url).update("\n").update(data).digest("base64url");
+  return { key, viewTokens: inOrder };
+}
+
+/**
+ * Keeps apart values JSON would merge but the page's embedded data (turbo-stream) does not:
+ * undefined and a missing key, a Date and its ISO string, NaN and null, -0 and 0.
+ */
+function distinguishing(original: unknown, value: unknown): unknown {
+  switch (typeof original) {
+    case "undefined":
+      return "\u0000undefined";
+    case "string":
+      return original.startsWith("\u0000") ? `\u0000${original}` : original;
+    case "number":
+      return Number.isFinite(original) && !Object.is(original, -0)
+        ? original
+        : `\u0000${Object.is(original, -0) ? "-0" : String(original)}`;
+    case "boolean":
+      return original;
+    case "object": {
+      if (original === null || Array.isArray(original)) return value;
+      if (original instanceof Date) return `\u0000date:${value as string}`;
+      const prototype = Object.getPrototypeOf(original) as unknown;
+      if (prototype === Object.prototype || prototype === null) return value;
+      throw new NotPlainData();
+    }
+    default:
+      throw new NotPlainData();
+  }
 }

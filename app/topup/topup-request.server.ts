@@ -27,7 +27,7 @@ export async function loadTopupForm(context: AppLoadContext, customer: Customer 
   return {
     savedLines: customer ? await savedLines(context.db, customer.sub) : [],
     askEmail: customer === null,
-    idempotencyKey: crypto.randomUUID(),
+    idempotencyKey: context.newViewToken(),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
   };
 }

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
+import { createCustomer, signInTo } from "./support/customers";
 
 // What the page cache (server.ts, app/server/page-cache.ts) must never change for a visitor.
 // Plain HTTP, so one project runs it.
@@ -106,6 +107,55 @@ test("visitors holding the same cart share a kept page; each sees their own cart
     for (const shopper of [one, alsoOne, two]) await shopper.dispose();
   }
   expect(cartCount((await anonymousVisit("/plans")).html)).toBe("0");
+});
+
+test("signed-in customers: each view of a kept page has its own form key and nonce, and each customer sees only their own page", async ({
+  browser,
+  request,
+}) => {
+  const signedIn = async () => {
+    const customer = await createCustomer(request, "guardada");
+    const context = await browser.newContext({ baseURL: BASE_URL });
+    const page = await context.newPage();
+    await signInTo(page, customer, "/my-account");
+    return { customer, context, page };
+  };
+  const ana = await signedIn();
+  const bea = await signedIn();
+  try {
+    const view = async (who: typeof ana, pathname: string) => {
+      const response = await who.page.request.get(pathname);
+      expect(response.status()).toBe(200);
+      expect(response.headers()["cache-control"]).toContain("no-store");
+      const html = await response.text();
+      const nonce = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "");
+      const formKey = /name="idempotency_key" value="([^"]+)"/.exec(html)?.[1];
+      return { html, nonce: nonce?.[1] ?? "", formKey: formKey ?? "" };
+    };
+    const first = await view(ana, "/my-account/recarga");
+    const second = await view(ana, "/my-account/recarga");
+    expect(first.formKey).toMatch(/^[0-9a-f-]{36}$/);
+    // Two views are two top-ups: one key each, in the form and in the page's data alike.
+    expect(second.formKey).not.toBe(first.formKey);
+    expect(second.nonce).not.toBe(first.nonce);
+    expect(second.html).not.toContain(first.formKey);
+    expect(second.html.split(second.formKey).length).toBe(first.html.split(first.formKey).length);
+    const normalised = (seen: typeof first) =>
+      seen.html.replaceAll(seen.formKey, "KEY").replaceAll(seen.nonce, "NONCE");
+    expect(normalised(second)).toBe(normalised(first));
+
+    for (let round = 0; round < 2; round += 1) {
+      const ownOf = (await view(ana, "/my-account")).html;
+      const beasOwn = (await view(bea, "/my-account")).html;
+      expect(ownOf).toContain(ana.customer.email);
+      expect(ownOf).not.toContain(bea.customer.email);
+      expect(beasOwn).toContain(bea.customer.email);
+      expect(beasOwn).not.toContain(ana.customer.email);
+    }
+  } finally {
+    await ana.context.close();
+    await bea.context.close();
+  }
 });
 
 test("pages arrive as clean UTF-8, with no NUL bytes where Spanish letters meet a chunk edge", async () => {
