@@ -15,7 +15,7 @@ import {
   readsAsEmptyForm,
 } from "./app/server/form-requests";
 import { remixHeaders, sendRemixResponse } from "./app/server/express-remix.server";
-import { PageCache, cartPageKey, pageAudience, pageWith } from "./app/server/page-cache";
+import { PageCache, cartPageKey, pageAudience, pagePartsWith } from "./app/server/page-cache";
 import {
   discardThenHangUp,
   isReadableMultipart,
@@ -304,7 +304,11 @@ app.use((req, res, next) => {
   if (cached) {
     res.status(cached.status).set("Content-Type", cached.contentType);
     if (!res.locals.forNobodyInParticular) res.set("Cache-Control", "private, no-store");
-    res.end(pageWith(cached, [nonce]));
+    const parts = pagePartsWith(cached, [nonce]);
+    res.set("Content-Length", String(parts.reduce((length, part) => length + part.length, 0)));
+    res.cork();
+    for (const part of parts) res.write(part);
+    res.end();
     return;
   }
   // Keep a copy of what Remix writes; stored only if the page turns out to be cacheable.
