@@ -306,7 +306,8 @@ app.use((req, res, next) => {
     if (!res.locals.forNobodyInParticular) res.set("Cache-Control", "private, no-store");
     const parts = pagePartsWith(cached, [nonce]);
     res.set("Content-Length", String(parts.reduce((length, part) => length + part.length, 0)));
-    res.cork();
+    // Not corked: compression writes the gzip of these parts later, and from a corked socket that
+    // never drains (a kept page over 16 KB compressed never arrived).
     for (const part of parts) res.write(part);
     res.end();
     return;

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
+import { cartCookie, cookiesOf, firstPlanId } from "./visitor-cookies.mjs";
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -99,8 +100,7 @@ const storefront = startServer(PORTS.storefront);
 const base = `http://127.0.0.1:${PORTS.storefront}`;
 const startMs = await timeToFirst200(`${base}/`, storefront.started);
 const homeBytes = Buffer.from(await (await fetch(`${base}/`)).arrayBuffer());
-const plansHtml = await (await fetch(`${base}/plans`)).text();
-const planId = /name="id" value="([^"]+)"/.exec(plansHtml)?.[1] ?? "plan-desconocido";
+const planId = await firstPlanId(base);
 
 // The reference runs without npm start's heap cap: the default Remix entry keeps every render
 // alive for its 5 s abort timer, and under a capped heap that costs it a third of its throughput.
@@ -118,39 +118,6 @@ const bare = http
     response.end(homeBytes);
   })
   .listen(PORTS.bare, "127.0.0.1");
-
-/** The cookies a response set, as a Cookie header to send back (values only, no attributes). */
-function cookiesOf(response, previous = "") {
-  const jar = new Map(
-    previous
-      .split("; ")
-      .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair]),
-  );
-  for (const line of response.headers.getSetCookie()) {
-    const pair = line.split(";")[0];
-    const name = pair.slice(0, pair.indexOf("="));
-    if (/Max-Age=0/i.test(line)) jar.delete(name);
-    else jar.set(name, pair);
-  }
-  return [...jar.values()].join("; ");
-}
-
-/**
- * A browser's cookies holding one plan in its cart, as they are after the page the add led to
- * (which showed the "added" message and cleared it).
- */
-async function cartCookie(origin) {
-  const added = await fetch(`${origin}/cart`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: `intent=add&id=${encodeURIComponent(planId)}`,
-    redirect: "manual",
-  });
-  const cookie = cookiesOf(added);
-  const shown = await fetch(`${origin}/cart`, { headers: { cookie }, redirect: "manual" });
-  return cookiesOf(shown, cookie);
-}
 
 /**
  * A signed-in customer's cookies: signed up through the pages against the embedded identity
@@ -209,7 +176,7 @@ rows.push(
   }),
 );
 // Visitors the page cache cannot serve: a cart in their cookie, or a session.
-const withCart = await cartCookie(base);
+const withCart = await cartCookie(base, planId);
 for (const [name, pathname] of [
   ["GET / with a cart", "/"],
   ["GET /plans with a cart", "/plans"],
@@ -240,7 +207,7 @@ for (const [name, pathname] of PAGES) {
 }
 // What a cart holder's page costs when it has to be rendered (a cart nobody else holds).
 const renderingBase = `http://127.0.0.1:${PORTS.rendering}`;
-const renderedWithCart = await cartCookie(renderingBase);
+const renderedWithCart = await cartCookie(renderingBase, planId);
 for (const [name, pathname] of [
   ["GET / with a cart (rendered, no cache)", "/"],
   ["GET /plans with a cart (rendered, no cache)", "/plans"],
@@ -268,7 +235,7 @@ async function workerScaling() {
     await timeToFirst200(`${origin}/`, server.started);
     // The other workers start a moment after the first answers.
     await sleep(1_000);
-    const cookie = await cartCookie(origin);
+    const cookie = await cartCookie(origin, planId);
     const row = await run(`GET /plans with a cart, ${workers} worker${workers > 1 ? "s" : ""}`, {
       url: `${origin}/plans`,
       headers: { cookie },
