@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import { formMessage } from "~/lib/form-messages";
 
 /**

@@ -1,5 +1,6 @@
 import { getZodConstraint } from "@conform-to/zod/v4";
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import { SIM_TYPES, type SimType } from "~/catalog/terms";
 import { PAYMENT_METHODS } from "~/payments/provider";
 import { MEXICAN_STATES } from "./mexican-states";

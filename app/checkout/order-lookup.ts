@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import type { RateLimitRule } from "~/lib/rate-limit";
 
 const message = (key: string) => ({ error: `commerce:lookup.errors.${key}` });

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import { CARRIER_IDS } from "./carriers";
 import { isValidCurp, normalizeCurp } from "./curp";
 import { isValidIccid, normalizeDigits } from "./numbers";

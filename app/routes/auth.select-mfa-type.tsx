@@ -4,6 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import { challengeErrorReply, requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
 import { selectMfaTypeSchema } from "~/auth/schemas";

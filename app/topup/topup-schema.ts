@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import { isPaymentMethod, type PaymentMethod } from "~/payments/provider";
 import { OFFERED_AMOUNTS } from "./amounts";
 import { normalisePhoneNumber } from "./phone";

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
 import { outboxCount } from "./support/auth";
+import { cartWith } from "./support/commerce";
 import { createCustomer } from "./support/customers";
 
 // Hostile requests against the shared server: tampered cookies, other sites' forms, redirects
@@ -536,5 +537,34 @@ test("a malformed multipart form is a Spanish 400 on every form route", async ()
       expect(response.status, `${route} ${contentType}`).toBe(400);
       expect(await response.text()).toContain("el formulario llegó incompleto o dañado");
     }
+  }
+});
+
+test("form pages keep to their own content security policy: nothing asks the browser for eval", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const violations = () =>
+    page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  await cartWith(page, "Conecta 100");
+  const submitButtons: Array<[string, string | RegExp]> = [
+    ["/recarga", "Continuar al pago"],
+    ["/checkout", /^Continuar al pago de/],
+    ["/auth/sign-in", "Iniciar sesión"],
+    ["/portabilidad", "Enviar solicitud"],
+    ["/pedido", "Consultar"],
+  ];
+  for (const [pathname, button] of submitButtons) {
+    await page.goto(pathname);
+    // Sent empty: the browser's own validation runs the form's schema.
+    await page.getByRole("button", { name: button }).first().click();
+    await expect(page.getByTestId("field-error").first(), pathname).not.toBeEmpty();
+    expect(await violations(), pathname).toEqual([]);
   }
 });

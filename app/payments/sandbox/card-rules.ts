@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "~/lib/zod-without-eval";
 import type { CardBrand, DeclineReason } from "../provider";
 import { passesLuhn } from "~/lib/luhn";
 
