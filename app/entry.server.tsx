@@ -5,7 +5,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from "./db/database-busy.server";
 import { DATABASE_UNAVAILABLE_STATUS } from "./db/database-unavailable-pages.server";
 import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
-import { createHtmlCollector } from "./lib/html-stream.server";
+import { createHtmlCollector, withLowPriorityScriptPreloads } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
 import { pageWith, renderedPageKey } from "./server/page-cache";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
@@ -71,7 +71,8 @@ export default function handleRequest(
         onAllReady() {
           responseHeaders.set("Content-Type", HTML);
           pipe(
-            createHtmlCollector((html) => {
+            createHtmlCollector((rendered) => {
+              const html = withLowPriorityScriptPreloads(rendered);
               clearTimeout(abortTimer);
               if (pageKey && responseStatusCode === 200) {
                 renderedPages?.store(pageKey.key, {

@@ -3,7 +3,11 @@ import { text } from "node:stream/consumers";
 import { createElement, type ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { createHtmlCollector, withoutNulBytes } from "./html-stream.server";
+import {
+  createHtmlCollector,
+  withLowPriorityScriptPreloads,
+  withoutNulBytes,
+} from "./html-stream.server";
 
 function streamed(element: ReactElement, body: Duplex): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -50,5 +54,20 @@ describe("the HTML document as it is sent", () => {
     const chunk = new TextEncoder().encode("Portabilidad en 24 horas");
     expect(withoutNulBytes(chunk)).toBe(chunk);
     expect(new TextDecoder().decode(withoutNulBytes(new Uint8Array([104, 0, 105])))).toBe("hi");
+  });
+});
+
+describe("script preloads", () => {
+  it("are all asked for at low priority, and nothing else in the page changes", () => {
+    const page =
+      '<head><link rel="modulepreload" href="/build/a.js"/><link rel="stylesheet" href="/a.css"/>' +
+      '<link rel="modulepreload" href="/build/b.js"/></head><p>señal</p>';
+    const lowered = withLowPriorityScriptPreloads(Buffer.from(page)).toString();
+    expect(lowered).toBe(
+      page.replaceAll('rel="modulepreload"', 'rel="modulepreload" fetchpriority="low"'),
+    );
+    expect(withLowPriorityScriptPreloads(Buffer.from("<p>sin scripts</p>")).toString()).toBe(
+      "<p>sin scripts</p>",
+    );
   });
 });

@@ -30,3 +30,27 @@ export function createHtmlCollector(onFinished: (html: Buffer<ArrayBuffer>) => v
     },
   });
 }
+
+const SCRIPT_PRELOAD = Buffer.from('<link rel="modulepreload"');
+const LOW_PRIORITY = Buffer.from(' fetchpriority="low"');
+
+/**
+ * Remix preloads every script chunk of the page (18–30 of them) at the browser's high priority,
+ * ahead of what the first paint needs. Every page is whole without JavaScript (forms post as
+ * HTML), so paint comes first: the chunks are still fetched at once, at low priority.
+ */
+export function withLowPriorityScriptPreloads(html: Buffer): Buffer<ArrayBuffer> {
+  const parts: Buffer[] = [];
+  let previous = 0;
+  for (
+    let found = html.indexOf(SCRIPT_PRELOAD);
+    found !== -1;
+    found = html.indexOf(SCRIPT_PRELOAD, previous)
+  ) {
+    const after = found + SCRIPT_PRELOAD.length;
+    parts.push(html.subarray(previous, after), LOW_PRIORITY);
+    previous = after;
+  }
+  parts.push(html.subarray(previous));
+  return Buffer.concat(parts);
+}

@@ -15,8 +15,12 @@ test("the home page stays within its JavaScript, CSS and HTML budgets (gzip)", a
 }) => {
   const html = await (await request.get("/")).text();
   const scripts = new Set<string>();
-  for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g))
-    scripts.add(match[1]);
+  const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((match) => match[0]);
+  for (const preload of preloads) {
+    // Paint first: the chunks are fetched at once, behind what the first paint needs.
+    expect(preload).toContain('fetchpriority="low"');
+    scripts.add(/ href="([^"]+)"/.exec(preload)![1]);
+  }
   for (const match of html.matchAll(/import \* as \w+ from "([^"]+)"/g)) scripts.add(match[1]);
   const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map(
     (match) => match[1],
