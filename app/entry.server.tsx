@@ -25,8 +25,11 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.cspNonce;
   askToRetryLater(responseStatusCode, responseHeaders);
+  // A page carrying a view token (a form's idempotency key) is one visitor's: never shared whole.
   loadContext.setPageCacheable(
-    responseStatusCode === 200 && everyRouteAllowsPageCache(remixContext),
+    responseStatusCode === 200 &&
+      loadContext.viewTokens.length === 0 &&
+      everyRouteAllowsPageCache(remixContext),
   );
   const renderedPages = loadContext.renderedPages;
   const pageKey =
