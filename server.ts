@@ -41,6 +41,8 @@ const CLOSE_GRACE_MS = 5_000;
 const READINESS_TIMEOUT_MS = 2_000;
 /** How long a client may take to send a whole request. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** How long an idle connection is kept open: longer than the proxies' own (60 s on most). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** Refused form bodies up to this size are read and discarded rather than cut off. */
 const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
 
@@ -470,6 +472,10 @@ const server = app.listen(config.PORT, config.host, () => {
 
 // A form is a few kilobytes: a request still arriving after this is a client holding a slot.
 server.requestTimeout = REQUEST_TIMEOUT_MS;
+// An idle connection is closed by the client or the proxy in front (load balancers keep theirs for
+// 60 s), never by us at the moment they reuse it: Node's 5 s default made that race answer a
+// request with a reset (a proxy turns it into a 502).
+server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
 let shuttingDown = false;
 function shutdown(signal: string) {
