@@ -86,6 +86,25 @@ function begin(method: PaymentMethod = "card") {
   });
 }
 
+/** A sandbox notification's body for a payment of the order: approved in full unless `fields` say otherwise. */
+function notificationBody(
+  payment: { id: string },
+  checkoutId: string,
+  fields: { event_id: string } & Record<string, unknown>,
+) {
+  return JSON.stringify({
+    checkout_id: checkoutId,
+    payment_id: payment.id,
+    status: "approved",
+    amount: order.total,
+    currency: "MXN",
+    decline_reason: null,
+    card_brand: null,
+    card_last4: null,
+    ...fields,
+  });
+}
+
 async function checkoutIdOf(result: Awaited<ReturnType<typeof begin>>) {
   if (result.kind !== "redirect") throw new Error("expected a payment page");
   return result.url.split("/").pop()!;
@@ -138,14 +157,9 @@ describe("paying an order through the sandbox", () => {
   it("refuses a notification whose signature does not hold", async () => {
     const result = await begin();
     const checkoutId = await checkoutIdOf(result);
-    const forged = JSON.stringify({
+    const forged = notificationBody(result.payment, checkoutId, {
       event_id: "evt_forged",
-      checkout_id: checkoutId,
-      payment_id: result.payment.id,
-      status: "approved",
       amount: 400,
-      currency: "MXN",
-      decline_reason: null,
       card_brand: "visa",
       card_last4: "4242",
     });
@@ -158,14 +172,9 @@ describe("paying an order through the sandbox", () => {
 
   it("refuses a correctly signed notification for another amount", async () => {
     const result = await begin();
-    const body = JSON.stringify({
+    const body = notificationBody(result.payment, await checkoutIdOf(result), {
       event_id: "evt_other_amount",
-      checkout_id: await checkoutIdOf(result),
-      payment_id: result.payment.id,
-      status: "approved",
       amount: 1,
-      currency: "MXN",
-      decline_reason: null,
       card_brand: "visa",
       card_last4: "4242",
     });
@@ -318,17 +327,7 @@ describe("paying later: cash at a store or a SPEI transfer", () => {
       status: "expired",
     });
     // A late (forged-order) approval for the expired payment, correctly signed, changes nothing.
-    const late = JSON.stringify({
-      event_id: "evt_late_approval",
-      checkout_id: checkout,
-      payment_id: result.payment.id,
-      status: "approved",
-      amount: order.total,
-      currency: "MXN",
-      decline_reason: null,
-      card_brand: null,
-      card_last4: null,
-    });
+    const late = notificationBody(result.payment, checkout, { event_id: "evt_late_approval" });
     const headers = new Headers({ [SIGNATURE_HEADER]: signNotification(key, late) });
     expect(await payments.handleNotification(late, headers)).toBe("duplicate");
     expect((await findOrder(db, order.ref))?.status).toBe("cancelled");
@@ -378,17 +377,7 @@ describe("paying later: cash at a store or a SPEI transfer", () => {
     const result = await begin("cash");
     const checkout = result.payment.provider_reference!;
     const notice = (status: string, eventId: string) => {
-      const body = JSON.stringify({
-        event_id: eventId,
-        checkout_id: checkout,
-        payment_id: result.payment.id,
-        status,
-        amount: order.total,
-        currency: "MXN",
-        decline_reason: null,
-        card_brand: null,
-        card_last4: null,
-      });
+      const body = notificationBody(result.payment, checkout, { event_id: eventId, status });
       return payments.handleNotification(
         body,
         new Headers({ [SIGNATURE_HEADER]: signNotification(key, body) }),
@@ -409,17 +398,7 @@ describe("paying later: cash at a store or a SPEI transfer", () => {
   it("applies an approval once when its notifications arrive at the same moment", async () => {
     const result = await begin("cash");
     const body = (eventId: string) =>
-      JSON.stringify({
-        event_id: eventId,
-        checkout_id: result.payment.provider_reference!,
-        payment_id: result.payment.id,
-        status: "approved",
-        amount: order.total,
-        currency: "MXN",
-        decline_reason: null,
-        card_brand: null,
-        card_last4: null,
-      });
+      notificationBody(result.payment, result.payment.provider_reference!, { event_id: eventId });
     const notice = (eventId: string) =>
       payments.handleNotification(
         body(eventId),
