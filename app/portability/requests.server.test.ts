@@ -1,8 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "kysely";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isUniqueViolation, type Db } from "~/db/db.server";
-import { openDatabaseUnderTest } from "../../tests/support/test-database";
+import { isUniqueViolation, openDatabase, type Db } from "~/db/db.server";
+import {
+  createPostgresDatabase,
+  databaseEngine,
+  openDatabaseUnderTest,
+} from "../../tests/support/test-database";
 import type { PortabilityStatus } from "~/db/schema";
 import { curpCheckDigit } from "./curp";
 import { portabilitySchema, type PortabilityInput } from "./portability-schema";
@@ -10,6 +25,7 @@ import {
   createNipBox,
   createPortabilityRequests,
   type PortabilityRequests,
+  type SubmitOutcome,
 } from "./requests.server";
 
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";
@@ -135,6 +151,66 @@ describe("a portability request", () => {
         })
         .execute(),
     ).rejects.toSatisfy(isUniqueViolation);
+  });
+});
+
+/**
+ * Runs `meanwhile` once, right after the first query that reads portability requests by their
+ * idempotency key has answered: as if another worker's submission committed in that moment.
+ */
+function afterFirstKeyLookup(meanwhile: () => Promise<unknown>): KyselyPlugin {
+  const keyLookups = new Set<unknown>();
+  let done = false;
+  return {
+    transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+      if (JSON.stringify(node).includes('"idempotency_key"') && node.kind === "SelectQueryNode") {
+        keyLookups.add(queryId.queryId);
+      }
+      return node;
+    },
+    async transformResult({
+      result,
+      queryId,
+    }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      if (!done && keyLookups.has(queryId.queryId)) {
+        done = true;
+        await meanwhile();
+      }
+      return result;
+    },
+  };
+}
+
+describe("a double click on two workers", () => {
+  it("answers the twin that lost the race with the request it made, not as another's open request", async () => {
+    // Two connections to one database, as two worker processes have.
+    const dataDir = mkdtempSync(path.join(tmpdir(), "portability-twins-"));
+    const url = databaseEngine() === "postgres" ? await createPostgresDatabase() : undefined;
+    const open = () => openDatabase({ dataDir, databaseUrl: url });
+    const [first, second] = [await open(), await open()];
+    try {
+      const input = request({ phone_number: "5598765432" });
+      const worker = (database: Db) =>
+        createPortabilityRequests({ db: database, nipBox: createNipBox([SECRET]) });
+      const outcomes: SubmitOutcome[] = [];
+      const loser = worker(
+        second.withPlugin(
+          afterFirstKeyLookup(async () => outcomes.push(await worker(first).submit(input))),
+        ),
+      );
+      outcomes.push(await loser.submit(input));
+      const [winner, twin] = outcomes.map((outcome) =>
+        outcome.kind === "accepted"
+          ? { folio: outcome.request.folio, created: outcome.created }
+          : outcome,
+      );
+      expect(winner).toEqual({ folio: expect.stringMatching(/^POR-/), created: true });
+      expect(twin).toEqual({ ...winner, created: false });
+    } finally {
+      await first.destroy();
+      await second.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -87,28 +87,36 @@ export function createPortabilityRequests({
     return row ? toRequest(row) : null;
   }
 
-  async function openFor(phoneNumber: string) {
+  /**
+   * What an open request for the number means for this submission: its own request when a twin
+   * of it (a double click, on another worker) recorded it since the key was looked up — the same
+   * submission, answered with its folio — or else someone else's request, which this one may not
+   * see. Null when the number has none.
+   */
+  async function openRequestOutcome(input: PortabilityInput): Promise<SubmitOutcome | null> {
     const row = await requests()
-      .where("phone_number", "=", phoneNumber)
+      .where("phone_number", "=", input.phone_number)
       .where("status", "in", OPEN_STATUSES)
       .executeTakeFirst();
-    return row ? toRequest(row) : null;
+    if (!row) return null;
+    return row.idempotency_key === input.idempotency_key
+      ? { kind: "accepted", request: toRequest(row), created: false }
+      : { kind: "open_request_exists" };
   }
 
   /** After losing a race (a unique index refused the insert), what the winner means for us. */
   async function settleConflict(input: PortabilityInput): Promise<SubmitOutcome | null> {
     const winner = await byKey(input.idempotency_key);
     if (winner) return { kind: "accepted", request: winner, created: false };
-    const open = await openFor(input.phone_number);
-    return open ? { kind: "open_request_exists" } : null;
+    return openRequestOutcome(input);
   }
 
   return {
     async submit(input) {
       const existing = await byKey(input.idempotency_key);
       if (existing) return { kind: "accepted", request: existing, created: false };
-      const open = await openFor(input.phone_number);
-      if (open) return { kind: "open_request_exists" };
+      const open = await openRequestOutcome(input);
+      if (open) return open;
       const now = nowIso();
       const id = randomBytes(16).toString("base64url");
       try {

@@ -3,9 +3,10 @@ import net from "node:net";
 /**
  * A TCP proxy in front of a server (PostgreSQL in the outage tests), on a port of its own on
  * 127.0.0.1. `cut` is the server going away: the listener closes and every open connection is
- * dropped; `restore` listens again on the same port.
+ * dropped; `restore` listens again on the same port. `latencyMs` delays everything it carries,
+ * each way, as a database on another machine would be.
  */
-export function tcpProxy(target: { host: string; port: number }) {
+export function tcpProxy(target: { host: string; port: number }, { latencyMs = 0 } = {}) {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -17,7 +18,17 @@ export function tcpProxy(target: { host: string; port: number }) {
       });
       socket.on("close", () => sockets.delete(socket));
     }
-    client.pipe(upstream).pipe(client);
+    if (latencyMs === 0) {
+      client.pipe(upstream).pipe(client);
+      return;
+    }
+    // Timers of one duration fire in the order they were set: the bytes keep their order.
+    const carry = (from: net.Socket, to: net.Socket) => {
+      from.on("data", (chunk) => setTimeout(() => to.writable && to.write(chunk), latencyMs));
+      from.on("end", () => setTimeout(() => to.end(), latencyMs));
+    };
+    carry(client, upstream);
+    carry(upstream, client);
   });
   let port = 0;
   const listen = () =>
