@@ -272,7 +272,12 @@ const pageCache =
 // every visitor gets.
 const cartPageCache =
   config.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ...pageCacheOptions, maxEntries: 100 }) : null;
-const appCookieNames = Object.values(services.cookies).map((cookie) => cookie.name);
+// The form-key secret is left out: no page shows anything of it, and a page that issues a key
+// (the only one that reads it) is never kept whole. A visitor who once opened a form keeps
+// getting the pages made for anyone.
+const appCookieNames = Object.values(services.cookies)
+  .filter((cookie) => cookie !== services.cookies.formKeys)
+  .map((cookie) => cookie.name);
 
 /** Who the page is for, and the cache and key it may be answered from (none: rendered for one). */
 function pageCacheSlot(req: express.Request) {

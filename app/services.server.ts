@@ -52,6 +52,11 @@ import {
 } from "./portability/requests.server";
 import type { CookieJar } from "./lib/cookie-jar.server";
 import { flashSchema } from "./lib/flash.server";
+import {
+  FORM_KEY_SECRET_MAX_AGE_SECONDS,
+  formKeySecretSchema,
+  type FormKeySecret,
+} from "./lib/form-key.server";
 import type { Flash } from "./lib/flash";
 import { RateLimiter } from "./lib/rate-limit";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
@@ -92,6 +97,8 @@ export interface Services {
     cart: SealedCookie<StoredCartItem[]>;
     orderAccess: SealedCookie<OrderAccess>;
     portability: SealedCookie<PortabilityAccess>;
+    /** This browser's secret that its forms' idempotency keys are signed with (0082). */
+    formKeys: SealedCookie<FormKeySecret>;
     /** The signed-in customer's Cognito tokens (chunked: real tokens exceed one cookie). */
     authSession: SealedCookie<SessionTokens>;
     /** A sign-in waiting for its next step (180 s). */
@@ -127,10 +134,11 @@ export interface RequestContext extends Services {
   /** Whether the rendered page may be kept by the page cache (app/server/page-cache.ts). */
   setPageCacheable: (cacheable: boolean) => void;
   /**
-   * A value unique to this page view, such as a form's idempotency key. A page kept by the data
-   * it was rendered from (decision 0077) gets a fresh one in every answer, as with the CSP nonce.
+   * A value unique to this page view, such as a form's idempotency key (random unless given). A
+   * page kept by the data it was rendered from (decision 0077) gets a fresh one in every answer,
+   * as with the CSP nonce.
    */
-  newViewToken: () => string;
+  newViewToken: (token?: string) => string;
   /** The view tokens issued so far for this request. */
   viewTokens: readonly string[];
 }
@@ -315,6 +323,13 @@ export async function createServices(
         secure,
         maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
         schema: portabilityAccessSchema,
+      }),
+      formKeys: createSealedCookie({
+        name: "form_keys",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: FORM_KEY_SECRET_MAX_AGE_SECONDS,
+        schema: formKeySecretSchema,
       }),
       authSession: createSealedCookie({
         name: "auth_session",

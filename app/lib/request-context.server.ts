@@ -31,8 +31,7 @@ export async function createRequestContext(
     jar,
     session: await loadSession(services, jar),
     viewTokens,
-    newViewToken() {
-      const token = randomUUID();
+    newViewToken(token = randomUUID()) {
       viewTokens.push(token);
       return token;
     },

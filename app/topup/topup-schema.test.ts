@@ -4,7 +4,7 @@ import { OFFERED_AMOUNTS, TOPUP_AMOUNTS } from "./amounts";
 import { maskPhoneNumber } from "./phone";
 import { OTHER_LINE, topupSchema } from "./topup-schema";
 
-const KEY = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const KEY = "AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB";
 
 function submit(fields: Record<string, string>, savedLines: string[] = []) {
   const formData = new FormData();
@@ -182,7 +182,7 @@ describe("masked lines", () => {
       phone_number: "5512345678",
       phone_number_confirm: "5512345678",
       amount: "100",
-      idempotency_key: crypto.randomUUID(),
+      idempotency_key: KEY,
     };
     for (const method of ["card", "cash", "spei"]) {
       const parsed = topupSchema({ savedLines: [], askEmail: false }).safeParse({
@@ -209,7 +209,7 @@ describe("masked lines", () => {
       phone_number: "5512345678",
       phone_number_confirm: "5512345678",
       amount: "100",
-      idempotency_key: crypto.randomUUID(),
+      idempotency_key: KEY,
     };
     const guest = topupSchema({ savedLines: [], askEmail: true });
     expect(guest.safeParse(base).data?.email).toBeNull();

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import "~/lib/zod-without-eval";
+import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import { isPaymentMethod, type PaymentMethod } from "~/payments/provider";
 import { OFFERED_AMOUNTS } from "./amounts";
 import { normalisePhoneNumber } from "./phone";
@@ -69,7 +70,7 @@ export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
         issue("amount", "amountNotOffered");
       }
 
-      if (!raw.idempotency_key || !z.uuid().safeParse(raw.idempotency_key).success) {
+      if (!raw.idempotency_key || !FORM_KEY_PATTERN.test(raw.idempotency_key)) {
         issue("idempotency_key", "expired");
       }
       const email = raw.email?.trim();
