@@ -31,6 +31,8 @@ export default function ToastStack({ flash }: { flash: ShownFlash | null }) {
 
   return (
     <Toast.Provider
+      // Read out before each toast's text by screen readers (Radix's default is English).
+      label={t("flash.label")}
       duration={TOAST_DURATION_MS}
       swipeDirection="right"
       swipeThreshold={SWIPE_THRESHOLD_PX}
