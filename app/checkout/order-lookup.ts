@@ -26,12 +26,16 @@ const QUARTER_HOUR_MS = 15 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Folios are sequential: the lookups from one address and of one folio are limited, so that a
- * customer finding their own order never meets the limits and trying a stranger's e-mail
- * against recent folios takes months.
+ * Folios are sequential and e-mails are known to many: a lookup only ever sends a link to the
+ * order's own address (decision 0082), so the limits guard the mailbox and the store, not the
+ * order. Per client, and per folio from one client — never per folio alone, which let anyone
+ * lock a customer out of their own order — and a ceiling on the links one order is sent a day.
  */
-export const ORDER_LOOKUP_LIMITS: Record<"perIp" | "perFolio" | "perFolioPerDay", RateLimitRule> = {
-  perIp: { limit: 30, windowMs: QUARTER_HOUR_MS },
-  perFolio: { limit: 10, windowMs: QUARTER_HOUR_MS },
-  perFolioPerDay: { limit: 20, windowMs: DAY_MS },
+export const ORDER_LOOKUP_LIMITS: Record<
+  "perClient" | "perFolioAndClient" | "linksPerOrder",
+  RateLimitRule
+> = {
+  perClient: { limit: 30, windowMs: QUARTER_HOUR_MS },
+  perFolioAndClient: { limit: 5, windowMs: QUARTER_HOUR_MS },
+  linksPerOrder: { limit: 10, windowMs: DAY_MS },
 };

@@ -2,3 +2,10 @@
 export function confirmationPath(ref: string): string {
   return `/confirmation?pedido=${encodeURIComponent(ref)}`;
 }
+
+/** Where a one-time order link opens (decision 0082): the secret in the query, out of every log. */
+export const ORDER_LINK_PATH = "/pedido/abrir";
+
+export function orderLinkPath(token: string): string {
+  return `${ORDER_LINK_PATH}?clave=${encodeURIComponent(token)}`;
+}

@@ -14,6 +14,8 @@ export interface Database {
   revoked_access: RevokedAccessTable;
   payment_events: PaymentEventsTable;
   esim_activations: EsimActivationsTable;
+  esim_replaced_profiles: EsimReplacedProfilesTable;
+  order_links: OrderLinksTable;
   mail_queue: MailQueueTable;
   status_changes: StatusChangesTable;
 }
@@ -133,6 +135,33 @@ export interface EsimActivationsTable {
   /** 1: issued by the sandbox, installs nothing; the page says so. */
   test_code: Flag;
   created_at: string;
+  /** When the profile was installed on a phone: from then on its code is never shown. */
+  installed_at: string | null;
+  /** How many times the customer had the code replaced (0: the first one). */
+  generation: number;
+}
+
+/** A code the customer had replaced: its profile was cancelled at the provisioner. */
+export interface EsimReplacedProfilesTable {
+  order_id: string;
+  position: number;
+  generation: number;
+  provisioner: string;
+  iccid: string;
+  replaced_at: string;
+}
+
+export type OrderLinkPurpose = "lookup" | "esim";
+
+/** A one-time link to open an order, e-mailed to the order's address (decision 0082). */
+export interface OrderLinksTable {
+  /** SHA-256 (hex) of the link's secret: the secret itself is only in the e-mail. */
+  token_hash: string;
+  order_id: string;
+  purpose: OrderLinkPurpose;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface OrderLinesTable {

@@ -5,7 +5,7 @@ import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
-import { ensureEsimActivations } from "./activations.server";
+import { ensureEsimActivations, markEsimInstalled, replaceEsimCode } from "./activations.server";
 import {
   EsimProvisioningUnavailable,
   parseActivationCode,
@@ -44,8 +44,21 @@ async function paidEsimOrder(items = [{ id: "conecta-500", quantity: 2 }]): Prom
 
 function counting(provisioner: EsimProvisioner) {
   const issue = vi.fn(provisioner.issue);
-  return { provisioner: { name: provisioner.name, issue }, issue };
+  const cancel = vi.fn(provisioner.cancel);
+  return { provisioner: { ...provisioner, issue, cancel }, issue, cancel };
 }
+
+/** A real SM-DP+'s shape: the answers given, no installations simulated. */
+function smdp(issue: EsimProvisioner["issue"]): EsimProvisioner {
+  return {
+    name: "es2plus",
+    simulatesInstallation: false,
+    issue,
+    cancel: async () => "cancelled",
+  };
+}
+
+const sandbox = () => createSandboxProvisioner({ secret: "s".repeat(40) });
 
 describe("eSIM activations of a paid order", () => {
   it("issues one well-formed code per eSIM, once, and shows the same codes afterwards", async () => {
@@ -59,7 +72,7 @@ describe("eSIM activations of a paid order", () => {
       "Conecta 500",
     ]);
     for (const activation of first.activations) {
-      expect(parseActivationCode(activation.activationCode)).not.toBeNull();
+      expect(parseActivationCode(activation.activationCode!)).not.toBeNull();
       expect(activation.testCode).toBe(true);
     }
     expect(new Set(first.activations.map((a) => a.activationCode)).size).toBe(2);
@@ -71,19 +84,16 @@ describe("eSIM activations of a paid order", () => {
   it("keeps the first code stored when two pages ask at once", async () => {
     const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
     let calls = 0;
-    const provisioner: EsimProvisioner = {
-      name: "es2plus",
-      issue: async () => {
-        calls += 1;
-        return {
-          activationCode: `LPA:1$smdp.operador.mx$MATCH${calls}`,
-          smdpAddress: "smdp.operador.mx",
-          matchingId: `MATCH${calls}`,
-          iccid: "89520000000000000007",
-          testCode: false,
-        };
-      },
-    };
+    const provisioner = smdp(async () => {
+      calls += 1;
+      return {
+        activationCode: `LPA:1$smdp.operador.mx$MATCH${calls}`,
+        smdpAddress: "smdp.operador.mx",
+        matchingId: `MATCH${calls}`,
+        iccid: "89520000000000000007",
+        testCode: false,
+      };
+    });
     const [a, b] = await Promise.all([
       ensureEsimActivations(db, provisioner, logger, order),
       ensureEsimActivations(db, provisioner, logger, order),
@@ -93,11 +103,9 @@ describe("eSIM activations of a paid order", () => {
 
   it("asks the customer to come back when the provisioner cannot be reached, and issues later", async () => {
     const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
-    const down: EsimProvisioner = {
-      name: "es2plus",
-      issue: () =>
-        Promise.reject(new EsimProvisioningUnavailable("no answer", { reason: "timeout" })),
-    };
+    const down = smdp(() =>
+      Promise.reject(new EsimProvisioningUnavailable("no answer", { reason: "timeout" })),
+    );
     expect(await ensureEsimActivations(db, down, logger, order)).toEqual({
       status: "unavailable",
     });
@@ -115,5 +123,92 @@ describe("eSIM activations of a paid order", () => {
         status: "pending_payment",
       }),
     ).rejects.toThrow();
+  });
+});
+
+describe("an installed eSIM", () => {
+  it("never shows its code again, on any page that asks", async () => {
+    const order = await paidEsimOrder([{ id: "conecta-200", quantity: 2 }]);
+    const first = await ensureEsimActivations(db, sandbox(), logger, order);
+    if (first.status !== "ready") throw new Error("expected codes");
+    expect(await markEsimInstalled(db, order.ref, 1, "2026-11-20T18:00:00.000Z")).toBe(true);
+    expect(await markEsimInstalled(db, order.ref, 1)).toBe(false);
+    const after = await ensureEsimActivations(db, sandbox(), logger, order);
+    if (after.status !== "ready") throw new Error("expected codes");
+    expect(after.activations[0]).toMatchObject({ state: "issued" });
+    expect(after.activations[0]!.activationCode).toBe(first.activations[0]!.activationCode);
+    expect(after.activations[1]).toEqual({
+      ...first.activations[1],
+      state: "installed",
+      activationCode: null,
+      installedAt: "2026-11-20T18:00:00.000Z",
+    });
+    expect(JSON.stringify(after)).not.toContain(first.activations[1]!.activationCode!);
+  });
+
+  it("cannot have its code replaced: there is no code to lose", async () => {
+    const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
+    const { provisioner, cancel } = counting(sandbox());
+    await ensureEsimActivations(db, provisioner, logger, order);
+    await markEsimInstalled(db, order.ref, 0);
+    expect(await replaceEsimCode(db, provisioner, logger, order, 0)).toBe("installed");
+    expect(cancel).not.toHaveBeenCalled();
+  });
+});
+
+describe("a lost code replaced", () => {
+  it("withdraws the old code at the provisioner first, then issues a new one in its place", async () => {
+    const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
+    const { provisioner, cancel, issue } = counting(sandbox());
+    const before = await ensureEsimActivations(db, provisioner, logger, order);
+    if (before.status !== "ready") throw new Error("expected codes");
+    const old = before.activations[0]!;
+    expect(await replaceEsimCode(db, provisioner, logger, order, 0)).toBe("replaced");
+    expect(cancel).toHaveBeenCalledWith({
+      iccid: old.iccid,
+      orderRef: order.ref,
+      position: 0,
+      generation: 0,
+    });
+    const after = await ensureEsimActivations(db, provisioner, logger, order);
+    if (after.status !== "ready") throw new Error("expected codes");
+    expect(issue).toHaveBeenLastCalledWith({ orderRef: order.ref, position: 0, generation: 1 });
+    expect(after.activations[0]!.activationCode).not.toBe(old.activationCode);
+    expect(after.activations[0]!.iccid).not.toBe(old.iccid);
+    // The withdrawn profile is on record, for the operator and an audit.
+    expect(
+      await db.selectFrom("esim_replaced_profiles").select(["iccid", "generation"]).execute(),
+    ).toEqual([{ iccid: old.iccid, generation: 0 }]);
+    // A second replacement is the next generation again.
+    expect(await replaceEsimCode(db, provisioner, logger, order, 0)).toBe("replaced");
+    await ensureEsimActivations(db, provisioner, logger, order);
+    expect(issue).toHaveBeenLastCalledWith({ orderRef: order.ref, position: 0, generation: 2 });
+  });
+
+  it("keeps the old code when the provisioner cannot withdraw it now", async () => {
+    const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
+    const codes = await ensureEsimActivations(db, sandbox(), logger, order);
+    const down: EsimProvisioner = {
+      ...sandbox(),
+      cancel: () =>
+        Promise.reject(new EsimProvisioningUnavailable("no answer", { reason: "timeout" })),
+    };
+    expect(await replaceEsimCode(db, down, logger, order, 0)).toBe("unavailable");
+    expect(await ensureEsimActivations(db, sandbox(), logger, order)).toEqual(codes);
+  });
+
+  it("records the installation when a phone got to the code first", async () => {
+    const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
+    await ensureEsimActivations(db, sandbox(), logger, order);
+    const late: EsimProvisioner = { ...sandbox(), cancel: async () => "installed" };
+    expect(await replaceEsimCode(db, late, logger, order, 0)).toBe("installed");
+    const after = await ensureEsimActivations(db, sandbox(), logger, order);
+    expect(after.status === "ready" && after.activations[0]!.state).toBe("installed");
+  });
+
+  it("answers unknown for a position the order does not have", async () => {
+    const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
+    await ensureEsimActivations(db, sandbox(), logger, order);
+    expect(await replaceEsimCode(db, sandbox(), logger, order, 3)).toBe("unknown");
   });
 });

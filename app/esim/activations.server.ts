@@ -12,9 +12,16 @@ export interface StoredActivation {
   /** 0-based among the order's SIMs, in the order of its lines. */
   position: number;
   planName: string;
-  activationCode: string;
+  /**
+   * issued: its code is waiting for a phone, shown to whoever may see the order; installed: a
+   * phone has it, and its code is never shown again (decision 0082).
+   */
+  state: "issued" | "installed";
+  /** Null once installed: nothing past this module reads a spent code. */
+  activationCode: string | null;
   iccid: string;
   testCode: boolean;
+  installedAt: string | null;
 }
 
 export type OrderActivations =
@@ -29,10 +36,17 @@ function simsOf(order: Order): Array<{ position: number; planName: string }> {
     .map((planName, position) => ({ position, planName }));
 }
 
+function assertPaidEsimOrder(order: Order) {
+  if (order.status !== "paid" || order.simType !== "esim") {
+    throw new Error("Only a paid eSIM order has activation codes");
+  }
+}
+
 /**
  * The activation codes of a paid eSIM order, issued the first time they are asked for and kept:
- * a code is issued once per order and position, so refreshing the page, a second tab or the
- * e-mail show the same code (a second request to a real SM-DP+ could reserve a second profile).
+ * a code is issued once per order, position and generation, so refreshing the page, a second tab
+ * or the e-mail show the same code (a second request to a real SM-DP+ could reserve a second
+ * profile). A code the customer had replaced is issued again under the next generation.
  */
 export async function ensureEsimActivations(
   db: Db,
@@ -40,16 +54,19 @@ export async function ensureEsimActivations(
   logger: Pick<Logger, "warn">,
   order: Order,
 ): Promise<OrderActivations> {
-  if (order.status !== "paid" || order.simType !== "esim") {
-    throw new Error("Only a paid eSIM order has activation codes");
-  }
+  assertPaidEsimOrder(order);
   const sims = simsOf(order);
   const stored = await readActivations(db, order.ref);
   const missing = sims.filter((sim) => !stored.has(sim.position));
   for (const sim of missing) {
+    const generation = await replacedCount(db, order.ref, sim.position);
     let activation: EsimActivation;
     try {
-      activation = await provisioner.issue({ orderRef: order.ref, position: sim.position });
+      activation = await provisioner.issue({
+        orderRef: order.ref,
+        position: sim.position,
+        generation,
+      });
     } catch (error) {
       if (!isEsimProvisioningUnavailable(error)) throw error;
       logger.warn({
@@ -71,6 +88,8 @@ export async function ensureEsimActivations(
         iccid: activation.iccid,
         test_code: activation.testCode ? 1 : 0,
         created_at: nowIso(),
+        installed_at: null,
+        generation,
       })
       .onConflict((conflict) => conflict.columns(["order_id", "position"]).doNothing())
       .execute();
@@ -80,19 +99,127 @@ export async function ensureEsimActivations(
     status: "ready",
     activations: sims.flatMap((sim) => {
       const row = all.get(sim.position);
-      return row
-        ? [
-            {
-              position: sim.position,
-              planName: sim.planName,
-              activationCode: row.activation_code,
-              iccid: row.iccid,
-              testCode: Number(row.test_code) === 1,
-            },
-          ]
-        : [];
+      if (!row) return [];
+      const installed = row.installed_at !== null;
+      return [
+        {
+          position: sim.position,
+          planName: sim.planName,
+          state: installed ? "installed" : "issued",
+          activationCode: installed ? null : row.activation_code,
+          iccid: row.iccid,
+          testCode: Number(row.test_code) === 1,
+          installedAt: row.installed_at,
+        } satisfies StoredActivation,
+      ];
     }),
   };
+}
+
+/**
+ * Records that a phone installed the eSIM at this position: its code is never shown again. Once:
+ * answers false when it was already installed or has no code yet.
+ */
+export async function markEsimInstalled(
+  db: Db,
+  orderRef: string,
+  position: number,
+  at = nowIso(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("esim_activations")
+    .set({ installed_at: at })
+    .where("order_id", "=", orderRef)
+    .where("position", "=", position)
+    .where("installed_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * - replaced: the old code is dead at the provisioner and forgotten here; the next look at the
+ *   order issues a new one;
+ * - installed: a phone had already installed it (nothing to replace, and its code stays hidden);
+ * - unavailable: the provisioner could not be asked; nothing changed;
+ * - unknown: no such eSIM in this order.
+ */
+export type ReplaceOutcome = "replaced" | "installed" | "unavailable" | "unknown";
+
+/**
+ * A customer who lost an eSIM's code, before any phone installed it, asks for another: the
+ * provisioner withdraws the old one first (so whoever saw it cannot install the line), then the
+ * code is forgotten and the next look at the order issues a new one.
+ */
+export async function replaceEsimCode(
+  db: Db,
+  provisioner: EsimProvisioner,
+  logger: Pick<Logger, "warn">,
+  order: Order,
+  position: number,
+): Promise<ReplaceOutcome> {
+  assertPaidEsimOrder(order);
+  const row = (await readActivations(db, order.ref)).get(position);
+  if (!row) return "unknown";
+  if (row.installed_at !== null) return "installed";
+  const generation = Number(row.generation);
+  let outcome;
+  try {
+    outcome = await provisioner.cancel({
+      iccid: row.iccid,
+      orderRef: order.ref,
+      position,
+      generation,
+    });
+  } catch (error) {
+    if (!isEsimProvisioningUnavailable(error)) throw error;
+    logger.warn({
+      msg: "eSIM code not replaced: provisioner unavailable",
+      provisioner: provisioner.name,
+      folio: order.folio,
+      reason: error.reason,
+    });
+    return "unavailable";
+  }
+  if (outcome === "installed") {
+    await markEsimInstalled(db, order.ref, position);
+    return "installed";
+  }
+  await db.transaction().execute(async (trx) => {
+    // A twin request may have replaced it meanwhile: only the code that was cancelled goes.
+    const removed = await trx
+      .deleteFrom("esim_activations")
+      .where("order_id", "=", order.ref)
+      .where("position", "=", position)
+      .where("generation", "=", generation)
+      .where("installed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) !== 1) return;
+    await trx
+      .insertInto("esim_replaced_profiles")
+      .values({
+        order_id: order.ref,
+        position,
+        generation,
+        provisioner: row.provisioner,
+        iccid: row.iccid,
+        replaced_at: nowIso(),
+      })
+      .onConflict((conflict) =>
+        conflict.columns(["order_id", "position", "generation"]).doNothing(),
+      )
+      .execute();
+  });
+  return "replaced";
+}
+
+async function replacedCount(db: Db, orderRef: string, position: number): Promise<number> {
+  const { count } = await db
+    .selectFrom("esim_replaced_profiles")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("order_id", "=", orderRef)
+    .where("position", "=", position)
+    .executeTakeFirstOrThrow();
+  return Number(count);
 }
 
 async function readActivations(db: Db, orderRef: string) {

@@ -58,6 +58,8 @@ const documented: Record<string, Handler> = {
       matchingId: MATCHING_ID,
       smdpAddress: SMDP,
     }),
+  "/gsma/rsp2/es2plus/cancelOrder": (_call, response) =>
+    json(response, { header: { functionExecutionStatus: success } }),
 };
 
 let server: Server;
@@ -108,7 +110,7 @@ function provisioner(options: Partial<Es2PlusProvisionerOptions> = {}) {
   });
 }
 
-const request = { orderRef: "CM-2026-000123", position: 0 };
+const request = { orderRef: "CM-2026-000123", position: 0, generation: 0 };
 
 /** The issue fails with an EsimProvisioningUnavailable of this reason, and never with a code. */
 async function expectUnavailable(
@@ -237,6 +239,66 @@ describe("ES2+ provisioner: the documented round trip", () => {
       `${baseUrl}/gsma/rsp2/es2plus/downloadOrder`,
       `${baseUrl}/gsma/rsp2/es2plus/confirmOrder`,
     ]);
+  });
+});
+
+describe("ES2+ provisioner: a lost code replaced", () => {
+  it("a new code is a new call identifier for the same eSIM", async () => {
+    await provisioner().issue({ ...request, generation: 2 });
+    expect(
+      calls.map(
+        (call) => (call.body.header as { functionCallIdentifier: string }).functionCallIdentifier,
+      ),
+    ).toEqual(["CM-2026-000123.0.2.downloadOrder", "CM-2026-000123.0.2.confirmOrder"]);
+  });
+
+  it("cancels the old profile as Unavailable, so that its code downloads nothing", async () => {
+    expect(await provisioner().cancel({ ...request, generation: 1, iccid: ICCID })).toBe(
+      "cancelled",
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0].path).toBe("/gsma/rsp2/es2plus/cancelOrder");
+    expect(calls[0].body).toEqual({
+      header: {
+        functionRequesterIdentifier: "conecta-movil",
+        functionCallIdentifier: "CM-2026-000123.0.1.cancelOrder",
+      },
+      iccid: ICCID,
+      finalProfileStatusIndicator: "Unavailable",
+    });
+  });
+
+  it("answers installed when the SM-DP+ says a phone already downloaded the profile", async () => {
+    handlers["/gsma/rsp2/es2plus/cancelOrder"] = (_call, response) =>
+      json(response, {
+        header: {
+          functionExecutionStatus: {
+            status: "Failed",
+            statusCodeData: { subjectCode: "8.2.1", reasonCode: "3.3" },
+          },
+        },
+      });
+    expect(await provisioner().cancel({ ...request, iccid: ICCID })).toBe("installed");
+  });
+
+  it("any other refusal or silence is unavailable: nothing is taken as cancelled", async () => {
+    handlers["/gsma/rsp2/es2plus/cancelOrder"] = (_call, response) =>
+      json(response, {
+        header: {
+          functionExecutionStatus: {
+            status: "Failed",
+            statusCodeData: { subjectCode: "8.2.1", reasonCode: "3.9" },
+          },
+        },
+      });
+    await expect(provisioner().cancel({ ...request, iccid: ICCID })).rejects.toSatisfy(
+      isEsimProvisioningUnavailable,
+    );
+    handlers["/gsma/rsp2/es2plus/cancelOrder"] = (_call, response) =>
+      json(response, { error: "down" }, 503);
+    await expect(provisioner().cancel({ ...request, iccid: ICCID })).rejects.toSatisfy(
+      isEsimProvisioningUnavailable,
+    );
   });
 });
 
@@ -401,7 +463,9 @@ describe("ES2+ provisioner: configuration", () => {
   });
 
   it("refuses a malformed request before calling anyone", async () => {
-    await expect(provisioner().issue({ orderRef: "", position: 0 })).rejects.toThrow(TypeError);
+    await expect(provisioner().issue({ orderRef: "", position: 0, generation: 0 })).rejects.toThrow(
+      TypeError,
+    );
     expect(calls).toHaveLength(0);
   });
 });

@@ -1,6 +1,8 @@
 import {
   assertIssueRequest,
   type EsimActivation,
+  type EsimCancelOutcome,
+  type EsimCancelRequest,
   type EsimIssueRequest,
   type EsimProvisioner,
   EsimProvisioningUnavailable,
@@ -19,6 +21,8 @@ import {
  *      ICCID.
  *   2. ConfirmOrder (§5.3.2) with that ICCID and `releaseFlag: true` releases it for download
  *      and answers the matching ID (and the SM-DP+ address) of the activation code.
+ *   3. CancelOrder (§5.3.3), when the customer lost a code nobody installed: the profile becomes
+ *      `Unavailable`, so its code downloads nothing any more, and a new one is issued.
  *
  * No EID is sent: the store does not know the customer's phone, so the profile is bound to
  * whichever phone scans the code first.
@@ -61,6 +65,7 @@ const ADMIN_PROTOCOL = /^gsma\/rsp\/v2\.\d+\.\d+$/;
 const PATHS = {
   downloadOrder: "/gsma/rsp2/es2plus/downloadOrder",
   confirmOrder: "/gsma/rsp2/es2plus/confirmOrder",
+  cancelOrder: "/gsma/rsp2/es2plus/cancelOrder",
 } as const;
 type Es2PlusFunction = keyof typeof PATHS;
 
@@ -87,6 +92,27 @@ function statusCodeDataOf(value: unknown): EsimStatusCodeData | null {
     subjectIdentifier: optionalString(value.subjectIdentifier),
     message: optionalString(value.message),
   };
+}
+
+/**
+ * CancelOrder's refusal because the profile was already downloaded (subject 8.2.1 "Profile
+ * ICCID", reason 3.3 "Not Allowed"): the code is spent on a phone. Taken from the published
+ * table of ES2+ status codes; not seen from a real SM-DP+.
+ */
+function isAlreadyDownloaded(error: EsimProvisioningUnavailable): boolean {
+  return (
+    error.reason === "refused" &&
+    error.statusCodeData?.subjectCode === "8.2.1" &&
+    error.statusCodeData.reasonCode === "3.3"
+  );
+}
+
+/** One identifier per eSIM, code and function: a retry repeats the same call. */
+function callIdentifier(request: { orderRef: string; position: number; generation: number }) {
+  // The position and generation are whole numbers, so the dots keep the parts apart; a first
+  // code keeps the identifier it had before replacements existed.
+  const base = `${request.orderRef}.${request.position}`;
+  return request.generation === 0 ? base : `${base}.${request.generation}`;
 }
 
 function isTimeout(error: unknown): boolean {
@@ -218,12 +244,11 @@ export function createEs2PlusProvisioner(options: Es2PlusProvisionerOptions): Es
 
   return {
     name: "es2plus",
+    simulatesInstallation: false,
 
     async issue(request: EsimIssueRequest): Promise<EsimActivation> {
       assertIssueRequest(request);
-      // One identifier per eSIM and function: a retry of the same eSIM repeats the same call.
-      // (The position is a whole number, so the last dot before it keeps the parts apart.)
-      const callId = `${request.orderRef}.${request.position}`;
+      const callId = callIdentifier(request);
 
       const downloaded = await call("downloadOrder", `${callId}.downloadOrder`, {
         ...(options.profileType ? { profileType: options.profileType } : {}),
@@ -254,6 +279,24 @@ export function createEs2PlusProvisioner(options: Es2PlusProvisionerOptions): Es
         iccid: iccidDigits(iccidAsSent),
         testCode: false,
       };
+    },
+
+    async cancel(request: EsimCancelRequest): Promise<EsimCancelOutcome> {
+      assertIssueRequest(request);
+      if (!isWellFormedIccid(request.iccid)) throw new TypeError("not a well-formed ICCID");
+      try {
+        await call("cancelOrder", `${callIdentifier(request)}.cancelOrder`, {
+          iccid: request.iccid,
+          // Never offered again: a code someone may have seen must not name a future line.
+          finalProfileStatusIndicator: "Unavailable",
+        });
+        return "cancelled";
+      } catch (error) {
+        if (error instanceof EsimProvisioningUnavailable && isAlreadyDownloaded(error)) {
+          return "installed";
+        }
+        throw error;
+      }
     },
   };
 }

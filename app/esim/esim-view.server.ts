@@ -5,8 +5,9 @@ import { ensureEsimActivations } from "./activations.server";
 import { activationQrSvg } from "./qr.server";
 
 /**
- * A paid eSIM order's activation codes, each with its QR code drawn on the server as SVG and
- * shown as an image (a data URL, like the authenticator's QR): no JavaScript, no inline markup.
+ * A paid eSIM order's eSIMs for a page that may show its codes (decision 0082): a code waiting
+ * for a phone with its QR code drawn on the server as SVG and shown as an image (a data URL, like
+ * the authenticator's QR: no JavaScript, no inline markup); an installed one without its code.
  */
 export async function esimView(context: AppLoadContext, order: Order) {
   if (order.status !== "paid" || order.simType !== "esim") return null;
@@ -14,15 +15,23 @@ export async function esimView(context: AppLoadContext, order: Order) {
   if (result.status !== "ready") return { status: result.status, activations: [] };
   const t = getFixedT("commerce");
   const activations = await Promise.all(
-    result.activations.map(async (activation) => {
+    result.activations.map(async ({ activationCode, ...activation }) => {
+      if (activationCode === null) return { ...activation, code: null };
       const label = t("confirmation.esim.qrLabel", { number: activation.position + 1 });
-      const svg = await activationQrSvg(activation.activationCode, { label });
+      const svg = await activationQrSvg(activationCode, { label });
       return {
         ...activation,
-        qrLabel: label,
-        qrSrc: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+        code: {
+          activationCode,
+          qrLabel: label,
+          qrSrc: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+        },
       };
     }),
   );
-  return { status: result.status, activations };
+  return {
+    status: result.status,
+    activations,
+    simulatesInstallation: context.esim.simulatesInstallation,
+  };
 }

@@ -137,10 +137,21 @@ describe("EsimProvisioningUnavailable", () => {
 
 describe("assertIssueRequest", () => {
   it("refuses an empty order reference and positions that are not small whole numbers", () => {
-    expect(() => assertIssueRequest({ orderRef: "", position: 0 })).toThrow(TypeError);
-    expect(() => assertIssueRequest({ orderRef: "A1", position: -1 })).toThrow(TypeError);
-    expect(() => assertIssueRequest({ orderRef: "A1", position: 1.5 })).toThrow(TypeError);
-    expect(() => assertIssueRequest({ orderRef: "A1", position: Number.NaN })).toThrow(TypeError);
-    expect(() => assertIssueRequest({ orderRef: "A1", position: 0 })).not.toThrow();
+    expect(() => assertIssueRequest({ orderRef: "", position: 0, generation: 0 })).toThrow(
+      TypeError,
+    );
+    expect(() => assertIssueRequest({ orderRef: "A1", position: -1, generation: 0 })).toThrow(
+      TypeError,
+    );
+    expect(() => assertIssueRequest({ orderRef: "A1", position: 1.5, generation: 0 })).toThrow(
+      TypeError,
+    );
+    expect(() =>
+      assertIssueRequest({ orderRef: "A1", position: Number.NaN, generation: 0 }),
+    ).toThrow(TypeError);
+    expect(() => assertIssueRequest({ orderRef: "A1", position: 0, generation: -1 })).toThrow(
+      TypeError,
+    );
+    expect(() => assertIssueRequest({ orderRef: "A1", position: 0, generation: 0 })).not.toThrow();
   });
 });

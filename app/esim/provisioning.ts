@@ -24,21 +24,51 @@ export interface EsimActivation {
   testCode: boolean;
 }
 
-/** One eSIM of one order: its position among the order's eSIMs (0, 1, …). */
+/**
+ * One eSIM of one order: its position among the order's eSIMs (0, 1, …), and how many codes it
+ * had before (0 for the first; each code the customer had replaced counts one).
+ */
 export interface EsimIssueRequest {
   orderRef: string;
   position: number;
+  generation: number;
 }
+
+/** A code to withdraw: the profile it names must no longer be downloadable. */
+export interface EsimCancelRequest {
+  iccid: string;
+  /** What this cancellation is of, for the SM-DP+'s call identifier. */
+  orderRef: string;
+  position: number;
+  generation: number;
+}
+
+/**
+ * - cancelled: the profile can no longer be downloaded; its code is dead;
+ * - installed: too late, a phone already downloaded it (the code is spent, the eSIM in use).
+ */
+export type EsimCancelOutcome = "cancelled" | "installed";
 
 export interface EsimProvisioner {
   /** Short name, for logs and configuration ("sandbox", "es2plus"). */
   readonly name: string;
   /**
-   * The activation of the eSIM at (orderRef, position). Idempotent by that pair: the sandbox
-   * answers the same twice; the real adapter sends it as the ES2+ call identifier. Rejects
-   * with an EsimProvisioningUnavailable when the provider cannot issue it now.
+   * Whether nothing real installs its codes, so that the store offers to simulate an
+   * installation (the sandbox); a real SM-DP+ tells the store when a phone installed one.
+   */
+  readonly simulatesInstallation: boolean;
+  /**
+   * The activation of the eSIM at (orderRef, position, generation). Idempotent by those: the
+   * sandbox answers the same twice; the real adapter sends them as the ES2+ call identifier.
+   * Rejects with an EsimProvisioningUnavailable when the provider cannot issue it now.
    */
   issue(request: EsimIssueRequest): Promise<EsimActivation>;
+  /**
+   * Withdraws an issued code that nobody installed (the customer lost it): the profile is no
+   * longer downloadable. Rejects with an EsimProvisioningUnavailable when the provider cannot
+   * be asked now; answers "installed" when a phone got there first.
+   */
+  cancel(request: EsimCancelRequest): Promise<EsimCancelOutcome>;
 }
 
 /** The parts of an activation code (SGP.22 §4.1). */
@@ -212,5 +242,8 @@ export function assertIssueRequest(request: EsimIssueRequest): void {
   }
   if (!Number.isSafeInteger(request.position) || request.position < 0) {
     throw new TypeError("position must be a non-negative integer");
+  }
+  if (!Number.isSafeInteger(request.generation) || request.generation < 0) {
+    throw new TypeError("generation must be a non-negative integer");
   }
 }

@@ -149,7 +149,7 @@ describe("activationQrSvg", () => {
     const sandbox = createSandboxProvisioner({
       secret: "unit-test-secret-that-is-long-enough-0123456789",
     });
-    const activation = await sandbox.issue({ orderRef: "CM-1", position: 0 });
+    const activation = await sandbox.issue({ orderRef: "CM-1", position: 0, generation: 0 });
     const symbol = symbolOf(modulesOf(await activationQrSvg(activation.activationCode)));
     expect(formatInformation(symbol).errorCorrection).toBe("M");
   });

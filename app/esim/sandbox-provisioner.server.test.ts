@@ -11,7 +11,11 @@ const sandbox = createSandboxProvisioner({ secret });
 
 describe("sandbox eSIM provisioner", () => {
   it("issues a well-formed activation marked as a test code", async () => {
-    const activation = await sandbox.issue({ orderRef: "CM-2026-000123", position: 0 });
+    const activation = await sandbox.issue({
+      orderRef: "CM-2026-000123",
+      position: 0,
+      generation: 0,
+    });
     expect(activation.testCode).toBe(true);
     expect(activation.smdpAddress).toBe(SANDBOX_SMDP_ADDRESS);
     expect(activation.matchingId).toMatch(/^[0-9A-F]{32}$/);
@@ -35,7 +39,7 @@ describe("sandbox eSIM provisioner", () => {
   });
 
   it("answers the same for the same eSIM, also from another instance with the same secret", async () => {
-    const request = { orderRef: "CM-2026-000123", position: 1 };
+    const request = { orderRef: "CM-2026-000123", position: 1, generation: 0 };
     const first = await sandbox.issue(request);
     const again = await sandbox.issue({ ...request });
     const otherServer = await createSandboxProvisioner({ secret }).issue(request);
@@ -48,22 +52,34 @@ describe("sandbox eSIM provisioner", () => {
   it("issues a different eSIM per position and per order", async () => {
     const activations = await Promise.all(
       ["CM-1", "CM-2", "CM-12", "CM-123"].flatMap((orderRef) =>
-        [0, 1, 2, 3, 23].map((position) => sandbox.issue({ orderRef, position })),
+        [0, 1, 2, 3, 23].map((position) => sandbox.issue({ orderRef, position, generation: 0 })),
       ),
     );
     expect(new Set(activations.map((a) => a.matchingId)).size).toBe(activations.length);
     expect(new Set(activations.map((a) => a.iccid)).size).toBe(activations.length);
   });
 
+  it("issues a new code for the same eSIM under a new generation, the first as before", async () => {
+    const request = { orderRef: "CM-2026-000123", position: 0 };
+    const first = await sandbox.issue({ ...request, generation: 0 });
+    const second = await sandbox.issue({ ...request, generation: 1 });
+    expect(second.activationCode).not.toBe(first.activationCode);
+    expect(second.iccid).not.toBe(first.iccid);
+    expect(await sandbox.issue({ ...request, generation: 1 })).toEqual(second);
+    expect(await sandbox.cancel({ ...request, generation: 0, iccid: first.iccid })).toBe(
+      "cancelled",
+    );
+  });
+
   it("keeps the order reference and position apart", async () => {
-    const a = await sandbox.issue({ orderRef: "A1", position: 23 });
-    const b = await sandbox.issue({ orderRef: "A12", position: 3 });
+    const a = await sandbox.issue({ orderRef: "A1", position: 23, generation: 0 });
+    const b = await sandbox.issue({ orderRef: "A12", position: 3, generation: 0 });
     expect(a.matchingId).not.toBe(b.matchingId);
   });
 
   it("depends on the secret", async () => {
     const other = createSandboxProvisioner({ secret: `${secret}-other` });
-    const request = { orderRef: "CM-1", position: 0 };
+    const request = { orderRef: "CM-1", position: 0, generation: 0 };
     expect((await other.issue(request)).matchingId).not.toBe(
       (await sandbox.issue(request)).matchingId,
     );
@@ -71,7 +87,11 @@ describe("sandbox eSIM provisioner", () => {
 
   it("stays well-formed over many orders", async () => {
     for (let index = 0; index < 500; index++) {
-      const activation = await sandbox.issue({ orderRef: `order-${index}`, position: index % 4 });
+      const activation = await sandbox.issue({
+        orderRef: `order-${index}`,
+        position: index % 4,
+        generation: 0,
+      });
       expect(parseActivationCode(activation.activationCode)).not.toBeNull();
       expect(isWellFormedIccid(activation.iccid)).toBe(true);
     }
@@ -79,7 +99,11 @@ describe("sandbox eSIM provisioner", () => {
 
   it("refuses a short secret and malformed requests", async () => {
     expect(() => createSandboxProvisioner({ secret: "short" })).toThrow(TypeError);
-    await expect(sandbox.issue({ orderRef: "", position: 0 })).rejects.toThrow(TypeError);
-    await expect(sandbox.issue({ orderRef: "CM-1", position: -1 })).rejects.toThrow(TypeError);
+    await expect(sandbox.issue({ orderRef: "", position: 0, generation: 0 })).rejects.toThrow(
+      TypeError,
+    );
+    await expect(sandbox.issue({ orderRef: "CM-1", position: -1, generation: 0 })).rejects.toThrow(
+      TypeError,
+    );
   });
 });

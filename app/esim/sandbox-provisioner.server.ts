@@ -13,7 +13,7 @@ import {
  * address is under `.invalid`, a top-level domain reserved never to resolve (RFC 6761 §6.4),
  * so a phone that scans the QR code fails to reach it; every activation says `testCode: true`.
  *
- * Deterministic: the matching ID and ICCID are an HMAC of (orderRef, position) under a key
+ * Deterministic: the matching ID and ICCID are an HMAC of (orderRef, position[, generation]) under a key
  * derived from the secret passed in, so two servers, two concurrent requests or a retry all
  * agree on the same eSIM without storing anything first.
  */
@@ -46,12 +46,16 @@ export function createSandboxProvisioner(options: SandboxProvisionerOptions): Es
 
   return {
     name: "sandbox",
+    simulatesInstallation: true,
     async issue(request: EsimIssueRequest): Promise<EsimActivation> {
       assertIssueRequest(request);
-      // JSON keeps the two parts apart: ("A1", 23) and ("A12", 3) never sign the same text.
-      const digest = createHmac("sha256", key)
-        .update(JSON.stringify([request.orderRef, request.position]))
-        .digest();
+      // JSON keeps the parts apart: ("A1", 23) and ("A12", 3) never sign the same text. A first
+      // code signs what codes were signed from before replacements existed.
+      const parts =
+        request.generation === 0
+          ? [request.orderRef, request.position]
+          : [request.orderRef, request.position, request.generation];
+      const digest = createHmac("sha256", key).update(JSON.stringify(parts)).digest();
       const matchingId = digest.subarray(0, 16).toString("hex").toUpperCase();
       const serial = (digest.readBigUInt64BE(16) % 10n ** BigInt(ICCID_SERIAL_DIGITS))
         .toString()
@@ -64,6 +68,11 @@ export function createSandboxProvisioner(options: SandboxProvisionerOptions): Es
         iccid: `${body}${luhnCheckDigit(body)}`,
         testCode: true,
       };
+    },
+    // Nothing downloads a sandbox code: withdrawing one always succeeds, and the store stops
+    // showing it.
+    async cancel() {
+      return "cancelled";
     },
   };
 }

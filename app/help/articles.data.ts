@@ -549,7 +549,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "[Escríbenos por WhatsApp](chat) desde otro teléfono o desde tu correo registrado.",
           "Confirma tu identidad con tu nombre completo y la CURP vinculada a la línea.",
-          "Te enviamos un código QR nuevo al correo registrado. Instálalo como la primera vez.",
+          "Te enviamos a tu correo registrado un enlace para ver tu código QR nuevo. Instálalo como la primera vez.",
         ],
       },
       {
@@ -971,7 +971,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "[Escríbenos por WhatsApp](chat) y pide la reposición.",
           "Confirma tu identidad con tu nombre completo y la CURP vinculada a la línea.",
-          `Elige eSIM (${priceText(SIM_REPLACEMENT_PRICE.esim)}, te enviamos el código QR por correo) o SIM física (${isFree(SIM_REPLACEMENT_PRICE.physical) ? "sin costo" : `${priceText(SIM_REPLACEMENT_PRICE.physical)}, que pagas con una liga de pago segura`}; llega ${DELIVERY_RANGE_TEXT}, con ${SHIPPING_TEXT}).`,
+          `Elige eSIM (${priceText(SIM_REPLACEMENT_PRICE.esim)}, te enviamos por correo un enlace para ver el código QR) o SIM física (${isFree(SIM_REPLACEMENT_PRICE.physical) ? "sin costo" : `${priceText(SIM_REPLACEMENT_PRICE.physical)}, que pagas con una liga de pago segura`}; llega ${DELIVERY_RANGE_TEXT}, con ${SHIPPING_TEXT}).`,
           "Al activar la SIM nueva, la anterior deja de funcionar para siempre.",
         ],
       },

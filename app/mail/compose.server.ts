@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import * as z from "zod";
+import { issueOrderLink } from "~/checkout/order-links.server";
 import { findOrder, type Order } from "~/checkout/orders.server";
 import type { Db } from "~/db/db.server";
 import type { MailQueueTable } from "~/db/schema";
@@ -23,7 +24,7 @@ export interface ComposeDeps {
   db: Db;
   /** The store's public origin, for the links in the e-mail. */
   origin: string;
-  /** Issues the eSIM codes an activation e-mail carries, if the order's page has not yet. */
+  /** Issues the eSIM codes an activation e-mail links to, if the order's page has not yet. */
   esim: EsimProvisioner;
   logger: Pick<Logger, "warn">;
   /** The footer's contact line; none, no contact line. */
@@ -59,6 +60,7 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
   }),
   order_paid: z.object({ orderRef: id }),
   esim_activation: z.object({ orderRef: id }),
+  order_link: z.object({ orderRef: id }),
   order_shipped: z.object({ orderRef: id }),
   topup_receipt: z.object({ topupId: id }),
   portability_received: z.object({ requestId: id }),
@@ -171,24 +173,31 @@ const loaders: Loaders = {
     });
   },
 
-  async esim_activation({ db, esim, logger }, { orderRef }) {
+  async esim_activation({ db, esim, logger }, { orderRef }, now) {
     const order = await findOrder(db, orderRef);
     if (!order) return permanent("order not found");
     if (order.simType !== "esim") return permanent("not an eSIM order");
     if (order.status !== "paid") return permanent(`order ${order.status}`);
+    // Issued before the e-mail goes, so that its link opens codes, not "try again later".
     const issued = await ensureEsimActivations(db, esim, logger, order);
     if (issued.status === "unavailable") {
       return { kind: "retry", reason: "eSIM provisioner unavailable" } as const;
     }
-    if (issued.activations.length === 0) return permanent("order without eSIMs");
+    const waiting = issued.activations.filter((activation) => activation.state === "issued");
+    if (waiting.length === 0) return obsolete("every eSIM of the order is installed");
     return model<"esim_activation">({
       order: toOrderView(order),
-      activations: issued.activations.map((activation) => ({
-        planName: activation.planName,
-        activationCode: activation.activationCode,
-        iccid: activation.iccid,
-        testCode: activation.testCode,
-      })),
+      count: waiting.length,
+      link: await issueOrderLink(db, order.ref, "esim", now),
+    });
+  },
+
+  async order_link({ db }, { orderRef }, now) {
+    const order = await findOrder(db, orderRef);
+    if (!order) return permanent("order not found");
+    return model<"order_link">({
+      order: { folio: order.folio, customerName: order.customer.fullName },
+      link: await issueOrderLink(db, order.ref, "lookup", now),
     });
   },
 

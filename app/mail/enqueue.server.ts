@@ -11,8 +11,10 @@ export interface MailData {
   /** The cash voucher or SPEI transfer issued for an order or a top-up. */
   payment_voucher: { purpose: "order" | "topup"; reference: string; paymentId: string };
   order_paid: { orderRef: string };
-  /** The QR codes of a paid eSIM order (issued when the e-mail is composed, if not yet). */
+  /** A one-time link to a paid eSIM order's codes (issued when the e-mail is composed, if not yet). */
   esim_activation: { orderRef: string };
+  /** A one-time link to the order, asked for at /pedido with its folio and e-mail. */
+  order_link: { orderRef: string };
   order_shipped: { orderRef: string };
   topup_receipt: { topupId: string };
   portability_received: { requestId: string };

@@ -117,7 +117,7 @@ describe("the mailer over SMTP", () => {
     expect(logged).not.toContain("Ana");
   });
 
-  it("sends an eSIM's e-mail with one inline QR code per eSIM, referenced by its cid", async () => {
+  it("sends an eSIM's e-mail with a one-time link to its codes, never the codes", async () => {
     const order = await placeTestOrder(db, {
       simType: "esim",
       items: [{ id: "conecta-500", quantity: 2 }],
@@ -134,25 +134,25 @@ describe("the mailer over SMTP", () => {
 
     const [message] = await smtp!.parsed();
     expect(message.subject).toBe(`Tus 2 eSIM están listas: pedido ${order.folio}`);
-    const images = message.attachments.filter(
-      (attachment) => attachment.contentType === "image/png",
-    );
-    expect(images).toHaveLength(2);
-    for (const image of images) {
-      expect(image.contentDisposition).toBe("inline");
-      expect(image.cid).toBeTruthy();
-      expect(message.html).toContain(`src="cid:${image.cid}"`);
-      expect(image.content.subarray(1, 4).toString()).toBe("PNG");
-    }
-    // The codes are the ones the order's page shows (stored once, app/esim/activations.server.ts).
+    expect(message.attachments).toHaveLength(0);
+    // The codes were issued before the e-mail left (its link opens them), and are not in it.
     const stored = await db
       .selectFrom("esim_activations")
       .select("activation_code")
       .where("order_id", "=", order.ref)
       .execute();
     expect(stored).toHaveLength(2);
-    for (const { activation_code } of stored) expect(message.text).toContain(activation_code);
-    expect(message.text).toContain("Código de prueba");
+    for (const { activation_code } of stored) {
+      expect(message.text).not.toContain(activation_code);
+      expect(message.html || "").not.toContain(activation_code);
+    }
+    const token = /\/pedido\/abrir\?clave=([\w-]{43})/.exec(message.text ?? "")?.[1];
+    expect(token).toBeTruthy();
+    // What the database keeps of the link is its hash, not the link.
+    const links = await db.selectFrom("order_links").selectAll().execute();
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ order_id: order.ref, purpose: "esim", used_at: null });
+    expect(JSON.stringify(links)).not.toContain(token!);
   });
 
   it("keeps an e-mail the server refuses (451) and sends it once when the server takes it", async () => {
@@ -308,6 +308,7 @@ describe("the mailer over SMTP", () => {
     });
     let reachable = false;
     const esim: EsimProvisioner = {
+      ...sandboxEsim,
       name: "es2plus",
       issue: async (request) => {
         if (!reachable)

@@ -48,12 +48,7 @@ const esimOrder: OrderView = {
   delivery: null,
 };
 
-const activation = (n: number) => ({
-  planName: "Conecta 500",
-  activationCode: `LPA:1$sandbox.smdp.invalid$TEST-${n}-ABCDEF`,
-  iccid: `895201000000000000${n}`,
-  testCode: true,
-});
+const link = { token: "k".repeat(43), expiresAt: "2026-11-25T18:30:00.000Z" };
 
 /** One model per template and variant: every one is rendered by every check below. */
 const samples: Array<
@@ -117,7 +112,7 @@ const samples: Array<
   {
     name: "two eSIMs",
     template: "esim_activation",
-    model: { order: esimOrder, activations: [activation(1), activation(2)] },
+    model: { order: esimOrder, count: 2, link },
   },
   {
     name: "one eSIM",
@@ -128,8 +123,14 @@ const samples: Array<
         lines: [{ planName: "Conecta 200", quantity: 1, unitPrice: 200, lineTotal: 200 }],
         total: 200,
       },
-      activations: [{ ...activation(3), planName: "Conecta 200", testCode: false }],
+      count: 1,
+      link,
     },
+  },
+  {
+    name: "order link",
+    template: "order_link",
+    model: { order: { folio: "PED-2026-000124", customerName: "Ana López" }, link },
   },
   {
     name: "order shipped",
@@ -359,40 +360,37 @@ describe("what each e-mail says", () => {
     expect(attachments).toBeUndefined();
   });
 
-  it("an eSIM e-mail: one QR code per eSIM, the activation codes as text, the test note", async () => {
+  it("an eSIM e-mail: a one-time link to the codes, never a code or a QR image", async () => {
     const { subject, text, html, attachments } = await renderMail(
       "esim_activation",
-      { order: esimOrder, activations: [activation(1), activation(2)] },
+      { order: esimOrder, count: 2, link },
       context,
     );
     expect(subject).toBe("Tus 2 eSIM están listas: pedido PED-2026-000124");
-    expect(attachments).toHaveLength(2);
-    expect(new Set(attachments!.map((attachment) => attachment.cid)).size).toBe(2);
-    for (const n of [1, 2]) {
-      expect(text).toContain(`LPA:1$sandbox.smdp.invalid$TEST-${n}-ABCDEF`);
-      expect(html).toContain(`LPA:1$sandbox.smdp.invalid$TEST-${n}-ABCDEF`);
-    }
-    expect(text.match(/Código de prueba/g)).toHaveLength(2);
+    expect(attachments).toBeUndefined();
+    const url = `https://www.conectamovil.mx/pedido/abrir?clave=${link.token}`;
+    expect(text).toContain(url);
+    expect(html).toContain(url);
+    expect(text).not.toContain("LPA:");
+    expect(html).not.toContain("LPA:");
+    expect(text).toContain("una sola vez");
     const single = await renderMail(
       "esim_activation",
-      { order: esimOrder, activations: [{ ...activation(1), testCode: false }] },
+      { order: esimOrder, count: 1, link },
       context,
     );
     expect(single.subject).toBe("Tu eSIM está lista: pedido PED-2026-000124");
-    expect(single.text).not.toContain("Código de prueba");
   });
 
-  it("refuses to draw a QR code of something that is not an activation code", async () => {
-    await expect(
-      renderMail(
-        "esim_activation",
-        {
-          order: esimOrder,
-          activations: [{ ...activation(1), activationCode: "https://evil.example" }],
-        },
-        context,
-      ),
-    ).rejects.toThrow(TypeError);
+  it("an order link: opens the order once, and says what to do if the customer did not ask", async () => {
+    const { subject, text } = await renderMail(
+      "order_link",
+      { order: { folio: "PED-2026-000124", customerName: "Ana López" }, link },
+      context,
+    );
+    expect(subject).toBe("Tu enlace para ver el pedido PED-2026-000124");
+    expect(text).toContain(`https://www.conectamovil.mx/pedido/abrir?clave=${link.token}`);
+    expect(text).toContain("Si no lo pediste");
   });
 
   it("shipped: carrier and tracking number", async () => {
@@ -517,14 +515,6 @@ describe("what people typed", () => {
           fullName: HOSTILE,
           phoneNumber: "8112345678",
           change: { status: "rejected", reason: HOSTILE },
-        },
-        context,
-      ),
-      renderMail(
-        "esim_activation",
-        {
-          order: { ...esimOrder, customerName: HOSTILE },
-          activations: [{ ...activation(1), planName: HOSTILE }],
         },
         context,
       ),

@@ -1,5 +1,4 @@
 import bwipjs from "bwip-js/node";
-import QRCode from "qrcode";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import {
   ESIM_DELIVERY,
@@ -15,7 +14,7 @@ import { carrierLabel } from "~/portability/display";
 import { findTopupAmount, formatData } from "~/topup/amounts";
 import { receiptPath } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
-import { LPA_PREFIX, parseActivationCode } from "~/esim/provisioning";
+import { orderLinkPath } from "~/checkout/paths";
 import type { MailTemplate } from "./enqueue.server";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
@@ -74,11 +73,10 @@ export interface PaidWith {
   cardLast4: string | null;
 }
 
-export interface EsimActivationView {
-  planName: string;
-  activationCode: string;
-  iccid: string;
-  testCode: boolean;
+/** A one-time link that opens an order (decision 0082): its secret and when it stops working. */
+export interface OrderLinkView {
+  token: string;
+  expiresAt: string;
 }
 
 export type PortabilityChange =
@@ -98,7 +96,9 @@ export interface MailModels {
       | { kind: "topup"; id: string; folio: string; phoneNumber: string };
   };
   order_paid: { order: OrderView; paidWith: PaidWith | null };
-  esim_activation: { order: OrderView; activations: EsimActivationView[] };
+  /** `count`: how many eSIMs the link shows the codes of. */
+  esim_activation: { order: OrderView; count: number; link: OrderLinkView };
+  order_link: { order: { folio: string; customerName: string }; link: OrderLinkView };
   order_shipped: { order: OrderView; carrier: string; trackingNumber: string; shippedAt: string };
   topup_receipt: {
     id: string;
@@ -129,6 +129,11 @@ export interface MailModels {
 /** The page where a customer finds an order again by its folio (never by e-mail address). */
 export function orderLookupUrl(origin: string, folio: string): string {
   return `${origin}/pedido?folio=${encodeURIComponent(folio)}`;
+}
+
+/** Where a one-time order link leads: its secret in the query, which logs never keep. */
+export function orderLinkUrl(origin: string, token: string): string {
+  return `${origin}${orderLinkPath(token)}`;
 }
 
 export function topupReceiptUrl(origin: string, topupId: string): string {
@@ -447,91 +452,58 @@ async function orderPaid(
   );
 }
 
+/**
+ * A paid eSIM order's e-mail: a one-time link to the codes, never the codes themselves. A mailbox
+ * keeps, forwards and scans what it holds for years, and a code must not outlive its install
+ * (decision 0082).
+ */
 async function esimActivation(
-  { order, activations }: MailModels["esim_activation"],
+  { order, count, link }: MailModels["esim_activation"],
   context: MailContext,
 ): Promise<RenderedMail> {
-  const count = activations.length;
-  const blocks: Block[] = [
-    { kind: "heading", text: mailT("commerce:confirmation.esim.heading") },
-    paragraph(mailT("esimActivation.lead", { count, folio: order.folio })),
-    paragraph(mailT("commerce:confirmation.esim.lead")),
-    paragraph(mailT("esimActivation.otherScreen"), "muted"),
-  ];
-  const attachments: MailAttachment[] = [];
-  for (const [index, activation] of activations.entries()) {
-    // Only a code a phone accepts becomes a QR code (the page refuses the same way).
-    if (
-      !activation.activationCode.startsWith(LPA_PREFIX) ||
-      !parseActivationCode(activation.activationCode)
-    ) {
-      throw new TypeError("not an SGP.22 activation code with its LPA: prefix");
-    }
-    const number = index + 1;
-    const png = await QRCode.toBuffer(activation.activationCode, {
-      type: "png",
-      errorCorrectionLevel: "M",
-      margin: 2,
-      width: 480,
-    });
-    const cid = `esim-${number}.${order.folio}@conectamovil.mx`;
-    attachments.push({
-      filename: `esim-${number}-${order.folio}.png`,
-      contentType: "image/png",
-      content: png,
-      cid,
-    });
-    blocks.push(
-      { kind: "divider" },
-      {
-        kind: "heading",
-        level: 2,
-        text:
-          count > 1
-            ? `${mailT("commerce:confirmation.esim.number", { number, count })} · ${mailT("commerce:confirmation.esim.plan", { plan: activation.planName })}`
-            : mailT("commerce:confirmation.esim.plan", { plan: activation.planName }),
-      },
-      {
-        kind: "image",
-        cid,
-        alt: mailT("commerce:confirmation.esim.qrLabel", { number }),
-        width: 240,
-        height: 240,
-        text: mailT("esimActivation.qrAttached"),
-      },
-      paragraph(mailT("commerce:confirmation.esim.manual")),
-      {
-        kind: "facts",
-        rows: [
-          {
-            label: mailT("esimActivation.activationCode"),
-            value: activation.activationCode,
-            mono: true,
-          },
-          {
-            label: mailT("commerce:confirmation.esim.iccid"),
-            value: activation.iccid,
-            mono: true,
-          },
-        ],
-      },
-      ...(activation.testCode
-        ? [paragraph(mailT("commerce:confirmation.esim.testCode"), "notice")]
-        : []),
-    );
-  }
-  blocks.push(
-    { kind: "divider" },
-    paragraph(activationStep()),
-    paragraph(mailT("esimActivation.keepPrivate"), "notice"),
-    findOrderButton(context, order.folio),
-  );
   return compose(
     mailT("esimActivation.subject", { count, folio: order.folio }),
     firstName(order.customerName),
-    blocks,
+    [
+      { kind: "heading", text: mailT("commerce:confirmation.esim.heading") },
+      paragraph(mailT("esimActivation.lead", { count, folio: order.folio })),
+      {
+        kind: "button",
+        lead: mailT("esimActivation.linkLead", { count }),
+        label: mailT("esimActivation.linkButton", { count }),
+        href: orderLinkUrl(context.origin, link.token),
+      },
+      paragraph(mailT("orderLink.once", { expires: formatDateTime(link.expiresAt) }), "muted"),
+      paragraph(mailT("esimActivation.otherScreen"), "muted"),
+      paragraph(activationStep()),
+      paragraph(mailT("esimActivation.keepPrivate"), "notice"),
+      paragraph(mailT("orderLink.expired")),
+    ],
     context,
-    attachments,
+  );
+}
+
+/** The link asked for at /pedido: it opens the order once, in the browser that follows it. */
+async function orderLink(
+  { order, link }: MailModels["order_link"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  return compose(
+    mailT("orderLink.subject", { folio: order.folio }),
+    firstName(order.customerName),
+    [
+      { kind: "heading", text: mailT("orderLink.heading") },
+      paragraph(mailT("orderLink.lead", { folio: order.folio })),
+      {
+        kind: "button",
+        lead: mailT("orderLink.buttonLead"),
+        label: mailT("orderLink.button"),
+        href: orderLinkUrl(context.origin, link.token),
+      },
+      paragraph(mailT("orderLink.once", { expires: formatDateTime(link.expiresAt) }), "muted"),
+      paragraph(mailT("orderLink.notYou"), "muted"),
+    ],
+    context,
   );
 }
 
@@ -733,6 +705,7 @@ export const mailTemplates: {
   payment_voucher: paymentVoucher,
   order_paid: orderPaid,
   esim_activation: esimActivation,
+  order_link: orderLink,
   order_shipped: orderShipped,
   topup_receipt: topupReceipt,
   portability_received: portabilityReceived,

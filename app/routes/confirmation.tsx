@@ -15,6 +15,8 @@ import { ORDER_PAYMENT_PURPOSE, payOrder } from "~/checkout/order-payments.serve
 import { confirmationPath } from "~/checkout/paths";
 import { customerOwnsOrder, findOrder } from "~/checkout/orders.server";
 import { EsimActivations } from "~/components/commerce/esim-activations";
+import { changeEsim } from "~/esim/esim-change.server";
+import { isEsimChangeIntent } from "~/esim/esim-change-schema";
 import { esimView } from "~/esim/esim-view.server";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
@@ -81,17 +83,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { order } = await loadOwnOrder(context, request);
+  const formData = await request.formData();
+  // A new code for a lost one, or (sandbox) an installation: for whoever may see the codes.
+  if (isEsimChangeIntent(formData.get("intent"))) return changeEsim(context, order, formData);
   if (order.status !== "pending_payment") {
     return redirect(confirmationPath(order.ref), { status: 303 });
   }
-  const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
+  const submission = parseWithZod(formData, { schema: paymentChoiceSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   return payOrder(context, order, submission.value.payment_method);
 }
 
 export default function ConfirmationPage() {
   const { order, payment, voucherHours, esim } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  const esimProblem = answer && "esimProblem" in answer ? answer.esimProblem : null;
+  const lastResult = answer && !("esimProblem" in answer) ? answer : undefined;
   const { t } = useTranslation("commerce");
   const { paid, cancelled, pending, declined, instructions, statusKey, statusTone } = paymentState(
     order.status,
@@ -152,7 +159,9 @@ export default function ConfirmationPage() {
         />
       ) : null}
 
-      {esim ? <EsimActivations {...esim} refreshTo={confirmationPath(order.ref)} /> : null}
+      {esim ? (
+        <EsimActivations {...esim} problem={esimProblem} refreshTo={confirmationPath(order.ref)} />
+      ) : null}
 
       {cancelled ? (
         <p className="mb-8 print:hidden">

@@ -1,8 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { expectFlash } from "./support/auth";
 import { expectNoAxeViolations } from "./support/axe";
 import {
   addPlan,
   cartWith,
+  emailedOrderLink,
   fillCheckout,
   payWithCard,
   submitCheckout,
@@ -55,6 +57,83 @@ test("an eSIM order asks for no address and shows its activation QR code once pa
   // The code was issued once: the page shows the same one again.
   await page.reload();
   await expect(page.getByTestId("esim-activation-code")).toHaveText(code);
+});
+
+/** Buys one Conecta 200 as eSIM with a card; answers the buyer's e-mail and the order's folio. */
+async function buyEsim(page: Page) {
+  const email = uniqueEmail("esim-codigo");
+  await cartWith(page, "Conecta 200");
+  await page.goto("/checkout");
+  await page
+    .getByRole("group", { name: "Tipo de SIM" })
+    .getByRole("radio", { name: /^eSIM/ })
+    .check();
+  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
+  await submitCheckout(page);
+  await payWithCard(page, TEST_CARDS.approved);
+  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  return { email, folio: (await page.getByTestId("order-folio").textContent())! };
+}
+
+test("an eSIM's code reaches only whoever proves the order is theirs now, and never after it is installed", async ({
+  page,
+  browser,
+}) => {
+  const { email, folio } = await buyEsim(page);
+  const confirmation = page.url();
+  const code = (await page.getByTestId("esim-activation-code").textContent())!;
+  expect(code).toMatch(SANDBOX_CODE);
+
+  // The e-mail carries a one-time link to the code, not the code.
+  const link = await emailedOrderLink(page.request, email, folio, {
+    subject: `Tu eSIM está lista: pedido ${folio}`,
+  });
+  const outbox = await (
+    await page.request.get(`/dev/outbox?to=${encodeURIComponent(email)}`)
+  ).text();
+  expect(outbox).not.toContain(code);
+
+  // Someone who knows the folio and the e-mail gets nothing of it at /pedido.
+  const strangers = await browser.newContext();
+  try {
+    const stranger = await strangers.newPage();
+    await stranger.goto(`/pedido?folio=${folio}`);
+    await stranger.getByLabel("Correo electrónico del pedido").fill(email);
+    await stranger.getByRole("button", { name: "Enviarme el enlace" }).click();
+    await expect(stranger.getByTestId("lookup-sent")).toBeVisible();
+    expect(await stranger.content()).not.toContain("LPA:");
+    await expect(stranger.getByTestId("esim-activation")).toHaveCount(0);
+    expect((await stranger.request.get(confirmation, { maxRedirects: 0 })).status()).toBe(404);
+
+    // The customer lost the code: a new one, and the old one is gone from the page.
+    await page.getByText("¿Perdiste este código o alguien más lo vio?").click();
+    await page.getByRole("button", { name: "Pedir un código nuevo" }).click();
+    await expectFlash(page, "Listo: este es tu código nuevo. El anterior ya no funciona.");
+    const replaced = (await page.getByTestId("esim-activation-code").textContent())!;
+    expect(replaced).toMatch(SANDBOX_CODE);
+    expect(replaced).not.toBe(code);
+    expect(await page.content()).not.toContain(code);
+
+    // A phone installs it (simulated by the sandbox): its code is never shown again.
+    await page.getByRole("button", { name: "Simular instalación (entorno de pruebas)" }).click();
+    await expect(page.getByTestId("esim-installed")).toContainText("Instalada el");
+    await expect(page.getByTestId("esim-qr")).toHaveCount(0);
+    await expect(page.getByTestId("esim-activation-code")).toHaveCount(0);
+    expect(await page.content()).not.toContain("LPA:");
+    await expectNoAxeViolations(page);
+
+    // Not even through the e-mailed link: it opens the order, without a code.
+    await stranger.goto(link);
+    await stranger.getByRole("button", { name: "Abrir mi pedido" }).click();
+    await expect(stranger.getByTestId("order-folio")).toHaveText(folio);
+    await expect(stranger.getByTestId("esim-installed")).toBeVisible();
+    expect(await stranger.content()).not.toContain("LPA:");
+  } finally {
+    await strangers.close();
+  }
 });
 
 test("an eSIM-only plan is sold as eSIM only; plans that cannot share a SIM type are ordered apart", async ({

@@ -91,18 +91,27 @@ test("the order's e-mails leave by SMTP; shipped with npm run ops, the customer 
     ]);
     expect(shipped).toContain(folio);
 
-    // The customer looks it up from the e-mail's link and sees it on its way.
+    // The customer looks it up from the e-mail's link: the store e-mails a one-time link to
+    // the order, which shows it on its way.
     await page.goto(`/pedido?folio=${folio}`);
     await page.getByLabel("Correo electrónico del pedido").fill(email);
-    await page.getByRole("button", { name: "Consultar" }).click();
-    await expect(page.getByTestId("lookup-status")).toHaveText("Enviado");
-    await expect(page.getByTestId("lookup-shipment")).toContainText("EST123456789MX");
+    await page.getByRole("button", { name: "Enviarme el enlace" }).click();
+    await expect(page.getByTestId("lookup-sent")).toBeVisible();
+    const linkMail = await smtp.waitFor(
+      (mail) => mail.subject === `Tu enlace para ver el pedido ${folio}`,
+    );
+    const link = /\/pedido\/abrir\?clave=[\w-]{43}/.exec(linkMail.text ?? "")?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link!);
+    await page.getByRole("button", { name: "Abrir mi pedido" }).click();
+    await expect(page.getByTestId("order-status")).toHaveText("Enviado");
+    await expect(page.getByTestId("order-shipment")).toContainText("EST123456789MX");
     const onItsWay = await smtp.waitFor(
       (mail) => mail.subject === `Tu SIM va en camino: pedido ${folio}`,
     );
     expect(onItsWay.text).toContain("EST123456789MX");
     // Each e-mail once, whatever the retries and the polls.
-    expect(smtp.messages.filter((mail) => mail.subject?.includes(folio))).toHaveLength(3);
+    expect(smtp.messages.filter((mail) => mail.subject?.includes(folio))).toHaveLength(4);
     expect(ops(server, ["historial", folio])).toContain("ops:");
   } finally {
     await context.close();

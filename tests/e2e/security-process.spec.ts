@@ -578,3 +578,93 @@ test("a client that hangs up while sending a form leaves no error and no stack t
     await stopServer(server);
   }
 });
+
+test("strangers cannot lock a customer out: of a line's top-ups, or of an order's link", async () => {
+  const port = freePort(test.info().workerIndex);
+  // Behind one proxy, so that the test can be two clients; the per-number top-up limit at its
+  // default (5 an hour).
+  const server = await running({ TRUST_PROXY: "1" }, port);
+  const client = (address: string) => {
+    const jar = new Jar();
+    return async (options: Parameters<typeof rawRequest>[1]) => {
+      const response = await rawRequest(port, {
+        ...options,
+        headers: {
+          "X-Forwarded-For": address,
+          Cookie: jar.header,
+          ...(options.body ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+          ...options.headers,
+        },
+      });
+      jar.keep(response.headers);
+      return response;
+    };
+  };
+  const formKey = (html: string) => /name="idempotency_key" value="([^"]+)"/.exec(html)![1]!;
+  const attacker = client("203.0.113.66");
+  const owner = client("198.51.100.23");
+  try {
+    // Top-ups: unpaid ones cost nothing, so they count per number and per client.
+    const line = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const topUp = async (send: ReturnType<typeof client>) => {
+      const key = formKey((await send({ path: "/recarga" })).body);
+      return send({
+        method: "POST",
+        path: "/recarga",
+        body: new URLSearchParams({
+          phone_number: line,
+          phone_number_confirm: line,
+          amount: "20",
+          payment_method: "cash",
+          idempotency_key: key,
+        }).toString(),
+      });
+    };
+    for (let attempt = 1; attempt <= 5; attempt++) expect((await topUp(attacker)).status).toBe(303);
+    expect((await topUp(attacker)).status).toBe(429);
+    expect((await topUp(owner)).status).toBe(303);
+
+    // An order's lookups: wrong e-mails from one client refuse that client only; the customer
+    // still gets the link.
+    const email = uniqueEmail("bloqueo");
+    await owner({ method: "POST", path: "/cart", body: "intent=add&id=conecta-100" });
+    const placed = await owner({
+      method: "POST",
+      path: "/checkout",
+      body: new URLSearchParams({
+        full_name: "Ana López",
+        email,
+        phone_number: "5512345678",
+        street: "Insurgentes",
+        exterior_number: "1",
+        neighborhood: "Roma",
+        postal_code: "06700",
+        municipality: "Cuauhtémoc",
+        state: "CMX",
+        payment_method: "cash",
+        accept_terms: "on",
+        idempotency_key: formKey((await owner({ path: "/checkout" })).body),
+      }).toString(),
+    });
+    expect(placed.status).toBe(303);
+    const confirmation = await owner({ path: placed.headers.location! });
+    const folio = /data-testid="order-folio"[^>]*>([^<]+)</.exec(confirmation.body)![1]!;
+    const lookUp = (send: ReturnType<typeof client>, correo: string) =>
+      send({
+        method: "POST",
+        path: "/pedido",
+        body: new URLSearchParams({ folio, correo }).toString(),
+      });
+    const answers = [];
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      answers.push((await lookUp(attacker, `adivina${attempt}@ejemplo.mx`)).status);
+    }
+    expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await lookUp(owner, email)).status).toBe(200);
+    await expect
+      .poll(async () => (await owner({ path: `/dev/outbox?to=${encodeURIComponent(email)}` })).body)
+      .toContain(`Tu enlace para ver el pedido ${folio}`);
+  } finally {
+    await stopServer(server);
+  }
+});

@@ -429,6 +429,44 @@ test("an idempotency key copied into another browser opens nothing there", async
     });
     expect(resent.status()).toBe(303);
     expect(resent.headers().location).toContain(folio);
+
+    // A top-up without an account: the owner's cash voucher, then the stranger sends the
+    // owner's key (to pay by card instead, which would void the voucher).
+    const line = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const topupKey = formKey(await (await owner.get("/recarga")).text());
+    const topupForm = (method: string, key: string) => ({
+      phone_number: line,
+      phone_number_confirm: line,
+      amount: "100",
+      payment_method: method,
+      idempotency_key: key,
+    });
+    const voucher = await owner.post("/recarga", {
+      form: topupForm("cash", topupKey),
+      maxRedirects: 0,
+    });
+    expect(voucher.status()).toBe(303);
+    const receipt = voucher.headers().location!;
+    const reference = (html: string) =>
+      /data-testid="payment-reference"[^>]*>([^<]+)</.exec(html)?.[1];
+    const issued = reference(await (await owner.get(receipt)).text());
+    expect(issued).toBeTruthy();
+    await stranger.get("/recarga");
+    const takeover = await stranger.post("/recarga", {
+      form: topupForm("card", topupKey),
+      maxRedirects: 0,
+    });
+    expect(takeover.status()).toBe(409);
+    const takeoverBody = await takeover.text();
+    expect(takeoverBody).toContain("Este formulario ya no es válido en este navegador.");
+    expect(takeoverBody).not.toContain(receipt);
+    // The voucher stands, and the owner's form sent again still finds its top-up.
+    expect(reference(await (await owner.get(receipt)).text())).toBe(issued);
+    const ownerAgain = await owner.post("/recarga", {
+      form: topupForm("cash", topupKey),
+      maxRedirects: 0,
+    });
+    expect(ownerAgain.headers().location).toBe(receipt);
   } finally {
     await owner.dispose();
     await stranger.dispose();
@@ -558,7 +596,7 @@ test("form pages keep to their own content security policy: nothing asks the bro
     ["/checkout", /^Continuar al pago de/],
     ["/auth/sign-in", "Iniciar sesión"],
     ["/portabilidad", "Enviar solicitud"],
-    ["/pedido", "Consultar"],
+    ["/pedido", "Enviarme el enlace"],
   ];
   for (const [pathname, button] of submitButtons) {
     await page.goto(pathname);

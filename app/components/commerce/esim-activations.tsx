@@ -1,27 +1,38 @@
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/button";
 import { useTranslation } from "~/i18n/react";
+import { formatDateTime } from "~/lib/dates";
 
 export interface EsimActivationView {
   position: number;
   planName: string;
-  activationCode: string;
+  state: "issued" | "installed";
   iccid: string;
   testCode: boolean;
-  qrLabel: string;
-  qrSrc: string;
+  installedAt: string | null;
+  /** The code to install it with; null once installed: a spent code is never shown. */
+  code: { activationCode: string; qrLabel: string; qrSrc: string } | null;
 }
 
 /**
- * The eSIMs of a paid order: a QR code to scan for each, the activation code to type where a
- * phone cannot scan, and its ICCID. Drawn on the server; prints with the page.
+ * The eSIMs of a paid order: a QR code to scan for each one waiting for a phone, the activation
+ * code to type where a phone cannot scan, and its ICCID; a way to replace a lost code; for an
+ * installed one, only that it is installed. Drawn on the server; prints with the page.
  */
 export function EsimActivations({
   status,
   activations,
+  simulatesInstallation = false,
+  problem,
   refreshTo,
 }: {
   status: "ready" | "unavailable";
   activations: EsimActivationView[];
+  /** The sandbox provisioner: offer to simulate a phone installing each code. */
+  simulatesInstallation?: boolean;
+  /** A message key from a refused change. */
+  problem?: string | null;
   /** This page's address, to try again. */
   refreshTo: string;
 }) {
@@ -35,6 +46,11 @@ export function EsimActivations({
       <h2 id="esim-heading" className="text-xl font-bold text-slate-900">
         {t("confirmation.esim.heading")}
       </h2>
+      {problem ? (
+        <Alert tone="error" className="mt-3">
+          {t(problem)}
+        </Alert>
+      ) : null}
       {status === "unavailable" ? (
         <div role="status" data-testid="esim-unavailable">
           <p className="mt-2 text-slate-800">{t("confirmation.esim.unavailable")}</p>
@@ -63,40 +79,107 @@ export function EsimActivations({
                   })}{" "}
                   · {t("confirmation.esim.plan", { plan: activation.planName })}
                 </h3>
-                <img
-                  src={activation.qrSrc}
-                  alt={activation.qrLabel}
-                  width={240}
-                  height={240}
-                  className="mt-3 h-60 w-60 bg-white"
-                  data-testid="esim-qr"
-                />
-                {activation.testCode ? (
-                  <p
-                    className="mt-3 rounded bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900"
-                    data-testid="esim-test-code"
-                  >
-                    {t("confirmation.esim.testCode")}
+                {activation.code ? (
+                  <>
+                    <img
+                      src={activation.code.qrSrc}
+                      alt={activation.code.qrLabel}
+                      width={240}
+                      height={240}
+                      className="mt-3 h-60 w-60 bg-white"
+                      data-testid="esim-qr"
+                    />
+                    {activation.testCode ? (
+                      <p
+                        className="mt-3 rounded bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900"
+                        data-testid="esim-test-code"
+                      >
+                        {t("confirmation.esim.testCode")}
+                      </p>
+                    ) : null}
+                    <p className="mt-3 text-sm text-slate-700">{t("confirmation.esim.manual")}</p>
+                    <p
+                      className="mt-1 break-all font-mono text-sm text-slate-900"
+                      data-testid="esim-activation-code"
+                    >
+                      {activation.code.activationCode}
+                    </p>
+                  </>
+                ) : (
+                  <p className="mt-3 text-slate-800" data-testid="esim-installed">
+                    {t("confirmation.esim.installed", {
+                      date: formatDateTime(activation.installedAt ?? ""),
+                    })}
                   </p>
-                ) : null}
-                <p className="mt-3 text-sm text-slate-700">{t("confirmation.esim.manual")}</p>
-                <p
-                  className="mt-1 break-all font-mono text-sm text-slate-900"
-                  data-testid="esim-activation-code"
-                >
-                  {activation.activationCode}
-                </p>
+                )}
                 <p className="mt-2 text-sm text-slate-700">
                   {t("confirmation.esim.iccid")}:{" "}
                   <span className="font-mono" data-testid="esim-iccid">
                     {activation.iccid}
                   </span>
                 </p>
+                {activation.code ? (
+                  <div className="mt-4 space-y-3 print:hidden">
+                    {simulatesInstallation ? (
+                      <EsimChangeForm
+                        intent="simulate-esim-install"
+                        position={activation.position}
+                        label={t("confirmation.esim.simulateInstall")}
+                        pendingLabel={t("confirmation.esim.simulatingInstall")}
+                      />
+                    ) : null}
+                    <details>
+                      <summary className="cursor-pointer font-medium text-secondary underline underline-offset-4">
+                        {t("confirmation.esim.lostCode")}
+                      </summary>
+                      <p className="mt-2 text-sm text-slate-700">
+                        {t("confirmation.esim.replaceHint")}
+                      </p>
+                      <EsimChangeForm
+                        intent="replace-esim-code"
+                        position={activation.position}
+                        label={t("confirmation.esim.replace")}
+                        pendingLabel={t("confirmation.esim.replacing")}
+                      />
+                    </details>
+                  </div>
+                ) : (
+                  <p className="mt-3 text-sm text-slate-700">
+                    {t("confirmation.esim.installedHint")}
+                  </p>
+                )}
               </li>
             ))}
           </ul>
         </>
       )}
     </section>
+  );
+}
+
+function EsimChangeForm({
+  intent,
+  position,
+  label,
+  pendingLabel,
+}: {
+  intent: "replace-esim-code" | "simulate-esim-install";
+  position: number;
+  label: string;
+  pendingLabel: string;
+}) {
+  return (
+    <Form method="post" className="mt-2">
+      <input type="hidden" name="position" value={position} />
+      <SubmitButton
+        name="intent"
+        value={intent}
+        variant={intent === "replace-esim-code" ? "quiet" : "outline"}
+        width="blockOnPhone"
+        pendingLabel={pendingLabel}
+      >
+        {label}
+      </SubmitButton>
+    </Form>
   );
 }

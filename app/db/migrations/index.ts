@@ -6,6 +6,7 @@ import * as revokedAccess from "./0004-revoked-access";
 import * as paymentMethods from "./0005-payment-methods";
 import * as recargaAndEsim from "./0006-recarga-and-esim";
 import * as mailAndOperations from "./0007-mail-and-operations";
+import * as orderLinksAndEsimState from "./0008-order-links-and-esim-state";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "0005-payment-methods": paymentMethods,
   "0006-recarga-and-esim": recargaAndEsim,
   "0007-mail-and-operations": mailAndOperations,
+  "0008-order-links-and-esim-state": orderLinksAndEsimState,
 };

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export const TEST_CARDS = {
   approved: "4242 4242 4242 4242",
@@ -114,4 +114,42 @@ export async function simulateVoucher(page: Page, button: RegExp) {
   await page.getByTestId("payment-simulator").click();
   await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
   await page.getByRole("button", { name: button }).click();
+}
+
+/**
+ * The one-time order link the store e-mailed to `email` for `folio` (captured at /dev/outbox
+ * without SMTP), waiting for it: its path, `/pedido/abrir?clave=…`. `subject` picks the e-mail
+ * (the link asked for at /pedido by default). `after`: how many such links were seen before.
+ */
+export async function emailedOrderLink(
+  request: APIRequestContext,
+  email: string,
+  folio: string,
+  { subject = `Tu enlace para ver el pedido ${folio}`, after = 0 } = {},
+): Promise<string> {
+  let links: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        links = await emailedOrderLinks(request, email, subject);
+        return links.length;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(after);
+  return links[0]!;
+}
+
+/** Every order link e-mailed to `email` under `subject`, newest first. */
+export async function emailedOrderLinks(
+  request: APIRequestContext,
+  email: string,
+  subject: string,
+): Promise<string[]> {
+  const html = await (await request.get(`/dev/outbox?to=${encodeURIComponent(email)}`)).text();
+  return html
+    .split('data-testid="outbox-mail-subject"')
+    .slice(1)
+    .filter((row) => row.startsWith(`>${subject}<`))
+    .flatMap((row) => /\/pedido\/abrir\?clave=[\w-]{43}/.exec(row)?.[0] ?? []);
 }

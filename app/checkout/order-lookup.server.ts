@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
+import { enqueueMail } from "~/mail/enqueue.server";
+import { ORDER_LOOKUP_LIMITS, type OrderLookup } from "./order-lookup";
+import { findOrderByFolioAndEmail } from "./orders.server";
+
+/** The counters' table names no e-mail address: a digest keeps pairs apart. */
+function addressDigest(email: string): string {
+  return createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 22);
+}
+
+export type OrderLookupOutcome =
+  /** Whatever matched: a link went to the order's address if the pair was an order's. */
+  { kind: "answered" } | { kind: "limited"; retryAfterSeconds: number };
+
+/**
+ * Folio and e-mail → a one-time link to the order, sent to the order's own address (decision
+ * 0082). The caller learns nothing of whether the pair matched: the answer is the same, and so
+ * is the work done (the ceiling of links per order is counted for any pair, under a key only the
+ * right pair shares). Rejects with the counters' store error when it cannot be reached.
+ */
+export async function requestOrderLink(
+  context: AppLoadContext,
+  { folio, correo }: OrderLookup,
+): Promise<OrderLookupOutcome> {
+  const verdict = await context.rateLimiter.consume([
+    { key: `order-lookup-ip:${context.clientIp}`, rule: ORDER_LOOKUP_LIMITS.perClient },
+    {
+      key: `order-lookup-folio:${folio}:${context.clientIp}`,
+      rule: ORDER_LOOKUP_LIMITS.perFolioAndClient,
+    },
+  ]);
+  if (!verdict.allowed) {
+    return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
+  }
+  const order = await findOrderByFolioAndEmail(context.db, folio, correo);
+  const ceiling = await context.rateLimiter.consume([
+    {
+      key: `order-link-sent:${folio}:${addressDigest(correo)}`,
+      rule: ORDER_LOOKUP_LIMITS.linksPerOrder,
+    },
+  ]);
+  if (order && ceiling.allowed) {
+    await enqueueMail(context.db, {
+      // Each request is its own e-mail with its own link.
+      dedupeKey: `order-link:${order.ref}:${randomBytes(9).toString("base64url")}`,
+      to: order.customer.email,
+      template: "order_link",
+      data: { orderRef: order.ref },
+    });
+  } else if (order) {
+    context.logger.warn({
+      msg: "order links over the daily ceiling",
+      requestId: context.requestId,
+    });
+  }
+  return { kind: "answered" };
+}

@@ -1,0 +1,69 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { readOrderAccess, rememberOrder, saveOrderAccess } from "~/checkout/order-access.server";
+import { peekOrderLink, redeemOrderLink } from "~/checkout/order-links.server";
+import { confirmationPath } from "~/checkout/paths";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT } from "~/i18n/i18n.server";
+import { useTranslation } from "~/i18n/react";
+import { titleMeta } from "~/lib/meta";
+
+export const handle = { i18n: ["commerce"] };
+
+export const meta = titleMeta;
+
+/**
+ * The link's secret is in this page's address: no other site learns it from a Referer (and not
+ * `no-referrer`, which makes the browser send `Origin: null` with the form, refused as cross-site).
+ */
+export const headers: HeadersFunction = () => ({ "Referrer-Policy": "same-origin" });
+
+/**
+ * A one-time order link from an e-mail (decision 0082). Opening the address uses nothing: mail
+ * scanners follow links. The button does: it opens the order in this browser, once.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("clave") ?? "";
+  const link = await peekOrderLink(context.db, token);
+  const title = getFixedT("commerce")("lookup.link.title");
+  if (!link) return data({ title, folio: null, token: "" }, { status: 410 });
+  return { title, folio: link.folio, token };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const token = String((await request.formData()).get("clave") ?? "");
+  const orderRef = await redeemOrderLink(context.db, token);
+  if (!orderRef) return data({ spent: true }, { status: 410 });
+  saveOrderAccess(context, rememberOrder(readOrderAccess(context), orderRef));
+  return redirect(confirmationPath(orderRef), { status: 303 });
+}
+
+export default function OrderLinkPage() {
+  const { folio, token } = useLoaderData<typeof loader>();
+  const spent = useActionData<typeof action>()?.spent === true;
+  const { t } = useTranslation("commerce");
+  if (!folio || spent) {
+    return (
+      <>
+        <PageHeader title={t("lookup.link.invalidHeading")}>{t("lookup.link.invalid")}</PageHeader>
+        <p>
+          <Link to="/pedido" className={buttonClass({ size: "lg" })}>
+            {t("lookup.link.askAgain")}
+          </Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader title={t("lookup.link.heading", { folio })}>{t("lookup.link.lead")}</PageHeader>
+      <Form method="post" className="max-w-xl">
+        <input type="hidden" name="clave" value={token} />
+        <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("lookup.link.opening")}>
+          {t("lookup.link.open")}
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
