@@ -74,7 +74,22 @@ const COMMANDS = {
 
 const HELP_WORDS = new Set(["ayuda", "help", "--ayuda", "--help", "-h"]);
 
-const out = (text) => process.stdout.write(text);
+/** The app's ops module (app/ops/index.ts), once a command has loaded it. */
+let loadedOps = null;
+
+/**
+ * Everything the operator reads passes here, on the terminal or in a CSV file. The database's
+ * text (a name stored before the forms refused control characters, text from the identity
+ * service or the payment provider) may hold escape sequences, BEL, a lone CR or bidi overrides:
+ * each is written as a visible escape ("\u001B"), and only the line ends of the output itself
+ * are kept (decision 0080). Before the module is loaded only this script's own texts and the
+ * operator's arguments are written.
+ */
+function forOperator(text) {
+  return loadedOps ? loadedOps.escapeControlCharacters(text, { keepLineEnds: true }) : text;
+}
+
+const out = (text) => process.stdout.write(forOperator(text));
 
 function parse(command, args) {
   const spec = COMMANDS[command];
@@ -145,7 +160,7 @@ function printList(ops, values, columns, rows, [one, many]) {
     if (!values.csv.trim()) throw new OpsRefusal("--csv: falta el nombre del archivo (o - ).");
     // npm runs scripts from the project folder; a relative name is where the operator typed it.
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.csv);
-    writeFileSync(file, text);
+    writeFileSync(file, forOperator(text));
     return out(`CSV escrito en ${file} (${plural(rows.length, one, many)}).\n`);
   }
   if (rows.length === 0) return out(`No hay ${many} con esos filtros.\n`);
@@ -238,11 +253,12 @@ async function history(ops, db, { folio }) {
 }
 
 async function loadOps() {
-  return tsImport("../app/ops/index.ts", {
+  loadedOps = await tsImport("../app/ops/index.ts", {
     parentURL: import.meta.url,
     // The app's `~/` imports resolve through the project's tsconfig, whatever the caller's cwd.
     tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
   });
+  return loadedOps;
 }
 
 /** The server's database, as the server opens it: never a new empty one somewhere else. */
@@ -327,11 +343,11 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof OpsRefusal) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(forOperator(`${error.message}\n`));
     process.exitCode = 1;
   } else {
-    process.stderr.write(`Error inesperado: ${error?.message ?? error}\n`);
-    if (process.env.OPS_DEBUG) process.stderr.write(`${error?.stack}\n`);
+    process.stderr.write(forOperator(`Error inesperado: ${error?.message ?? error}\n`));
+    if (process.env.OPS_DEBUG) process.stderr.write(forOperator(`${error?.stack}\n`));
     process.exitCode = 2;
   }
 }

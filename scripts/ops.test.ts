@@ -9,6 +9,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "~/checkout/orders.server";
 import { DATABASE_FILE_NAME, openDatabase, type Db } from "~/db/db.server";
+import { hasControlCharacters } from "~/lib/control-characters";
 import { addDaysToDate, todayInMexico } from "~/ops/dates";
 import {
   makeOrder,
@@ -274,6 +275,61 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     expectRefusal(await ops(["enviar"]), /^Falta el folio/);
     expectRefusal(await ops(["completar", toSchedule.folio, "sobra"]), /^Sobra "sobra"/);
     expectRefusal(await ops(["enviar", "PED-2026-999999", "--guia", "1"]), /No existe el pedido/);
+  });
+
+  // Text stored before the forms refused control characters (decision 0080), or given by the
+  // identity service or the payment provider, reaches the operator's terminal as visible escapes.
+  it("shows a customer's escape sequences, BEL, CR/LF and bidi overrides as escapes, never raw", async () => {
+    const hostileName = "\u001B[31mAna\u0007\r\nPED-2020-999999\u202Ezepól\u001B]0;pwned\u0007";
+    const day = "2020-01-15";
+    const order = await makeOrder(db, { createdAt: `${day}T18:00:00.000Z` });
+    const request = await makePortabilityRequest(db, { createdAt: `${day}T18:00:00.000Z` });
+    // Written straight to the database, as rows from before the fix would be.
+    await db
+      .updateTable("orders")
+      .set({
+        full_name: hostileName,
+        street: "Calle \u2066Falsa\u2069\r\n123",
+        carrier: "\u001B[2JEstafeta",
+        tracking_number: "1\u009B2",
+        shipped_at: `${day}T19:00:00.000Z`,
+      })
+      .where("id", "=", order.ref)
+      .execute();
+    await db
+      .updateTable("portability_requests")
+      .set({ full_name: hostileName })
+      .where("id", "=", request.id)
+      .execute();
+    const escaped = "\\u001B[31mAna\\u0007\\u000D\\u000APED-2020";
+    const range = ["--desde", day, "--hasta", day];
+    const withoutLineEnds = (text: string) => text.replaceAll("\r\n", "").replaceAll("\n", "");
+
+    for (const args of [
+      ["pedidos", ...range],
+      ["pedidos", ...range, "--csv", "-"],
+      ["portabilidades", ...range],
+      ["portabilidades", ...range, "--csv", "-"],
+    ]) {
+      const run = await ops(args);
+      expect(run.code, args.join(" ")).toBe(0);
+      expect(hasControlCharacters(withoutLineEnds(run.stdout)), args.join(" ")).toBe(false);
+      expect(run.stdout).toContain(escaped);
+      // One row: the CR/LF in the name makes no line (or CSV record) of its own.
+      const csv = args.includes("--csv");
+      expect(run.stdout.split(csv ? "\r\n" : "\n"), args.join(" ")).toHaveLength(csv ? 3 : 6);
+    }
+    const csv = await ops(["pedidos", ...range, "--csv", "-"]);
+    expect(csv.stdout).toContain("\\u202Ezepól\\u001B]0;pwned\\u0007,");
+    expect(csv.stdout).toContain("Calle \\u2066Falsa\\u2069\\u000D\\u000A123 1234");
+
+    const file = await ops(["pedidos", ...range, "--csv", "legacy.csv"]);
+    expect(file.code).toBe(0);
+    expect(readFileSync(path.join(dataDir, "legacy.csv"), "utf8")).toBe(csv.stdout);
+
+    // A refusal that names what is stored (the carrier and tracking number) escapes it too.
+    const again = await ops(["enviar", order.folio, "--guia", "1"]);
+    expectRefusal(again, /ya está marcado como enviado \(\\u001B\[2JEstafeta, guía 1\\u009B2\)/);
   });
 
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {

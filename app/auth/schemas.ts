@@ -1,5 +1,6 @@
 import * as z from "zod";
 import "~/lib/zod-without-eval";
+import { withoutControlCharacters } from "~/lib/control-characters";
 import { formMessage } from "~/lib/form-messages";
 
 /**
@@ -204,7 +205,8 @@ export function confirmSignInSchema(challenge: "code" | "custom" = "code") {
         .string({ error: message("answerRequired") })
         .trim()
         .min(1, message("answerRequired"))
-        .max(CUSTOM_ANSWER_MAX_LENGTH, message("answerTooLong")),
+        .max(CUSTOM_ANSWER_MAX_LENGTH, message("answerTooLong"))
+        .check(withoutControlCharacters(message("controlCharacters"))),
     });
   }
   return z.object({ confirmation_code: confirmationCodeField() });
@@ -300,7 +302,8 @@ export function forceNewPasswordSchema(
     if (isCustomAttribute(name)) {
       field = field.max(CUSTOM_ATTRIBUTE_MAX_LENGTH, message("attributeTooLong"));
     }
-    attributeShape[name] = field;
+    // A name or an address the pool keeps, and shows wherever it is read (decision 0080).
+    attributeShape[name] = field.check(withoutControlCharacters(message("controlCharacters")));
   }
   return withMatchingConfirmation(
     z.object({

@@ -1,5 +1,6 @@
 import { getZodConstraint } from "@conform-to/zod/v4";
 import * as z from "zod";
+import { withoutControlCharacters } from "~/lib/control-characters";
 import "~/lib/zod-without-eval";
 import { SIM_TYPES, type SimType } from "~/catalog/terms";
 import { PAYMENT_METHODS } from "~/payments/provider";
@@ -11,19 +12,24 @@ import { MEXICAN_STATES } from "./mexican-states";
  */
 const required = (key: string) => ({ error: `commerce:checkout.errors.${key}` });
 
+/** What every free-text field ends with: no control or bidi character (decision 0080). */
+const plainText = withoutControlCharacters(required("controlCharacters"));
+
 const text = (key: string, max: number) =>
   z
     .string(required(`${key}Required`))
     .trim()
     .min(1, required(`${key}Required`))
-    .max(max, required("tooLong"));
+    .max(max, required("tooLong"))
+    .check(plainText);
 
 const orderFields = {
   full_name: z
     .string(required("fullNameRequired"))
     .trim()
     .min(3, required("fullNameShort"))
-    .max(120, required("tooLong")),
+    .max(120, required("tooLong"))
+    .check(plainText),
   email: z
     .string(required("emailRequired"))
     .trim()
@@ -43,7 +49,7 @@ const orderFields = {
 const deliveryFields = {
   street: text("street", 120),
   exterior_number: text("exteriorNumber", 20),
-  interior_number: z.string().trim().max(20, required("tooLong")).optional(),
+  interior_number: z.string().trim().max(20, required("tooLong")).check(plainText).optional(),
   neighborhood: text("neighborhood", 120),
   postal_code: z
     .string(required("postalCodeRequired"))

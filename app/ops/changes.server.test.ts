@@ -375,6 +375,20 @@ describe("moving a portability request", () => {
     expect(await queuedMail(db)).toHaveLength(1);
   });
 
+  it("refuses a reason the customer would read with an escape sequence or a bidi override", async () => {
+    const request = await makePortabilityRequest(db);
+    for (const reason of ["Número \u001B[31mdado de baja", "Número dado de \u202Eajab"]) {
+      expect(
+        refusal(await rejectPortability(db, request.folio, { reason, actor: ACTOR })),
+      ).toMatchObject({
+        code: "invalid_input",
+        message:
+          "El motivo del rechazo (lo lee el cliente) tiene caracteres de control o de dirección de texto; escríbelo sin ellos.",
+      });
+    }
+    expect(await statusChanges(db)).toHaveLength(0);
+  });
+
   it("refuses an unknown folio", async () => {
     const result = refusal(
       await rejectPortability(db, "POR-2026-424242", { reason: "No procede", actor: ACTOR }),

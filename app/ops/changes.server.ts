@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { nowIso, type Db } from "~/db/db.server";
 import type { PortabilityStatus, StatusChangesTable } from "~/db/schema";
+import { hasControlCharacters } from "~/lib/control-characters";
 import { enqueueMail } from "~/mail/enqueue.server";
 import { isIsoDate, todayInMexico } from "./dates";
 import { PORTABILITY_STATUS_NAMES } from "./labels";
@@ -95,6 +96,13 @@ function cleanText(
     return refuse(
       "invalid_input",
       `${capitalise(field)} es demasiado largo (máximo ${max} caracteres).`,
+    );
+  }
+  // The customer reads it (the e-mail, the status page), as the operator's terminal does.
+  if (hasControlCharacters(text)) {
+    return refuse(
+      "invalid_input",
+      `${capitalise(field)} tiene caracteres de control o de dirección de texto; escríbelo sin ellos.`,
     );
   }
   return { ok: true, value: text };

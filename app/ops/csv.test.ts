@@ -8,10 +8,16 @@ describe("CSV export", () => {
     expect(Buffer.from(text, "utf8").subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
   });
 
-  it("quotes fields with commas, quotes and line breaks (RFC 4180)", () => {
-    expect(
-      toCsv(["a"], [["Av. Insurgentes, 1234"], ['Dijo "hola"'], ["dos\nlíneas"], ["\r"]]),
-    ).toBe('\uFEFFa\r\n"Av. Insurgentes, 1234"\r\n"Dijo ""hola"""\r\n"dos\nlíneas"\r\n"\'\r"\r\n');
+  it("quotes fields with commas and quotes (RFC 4180)", () => {
+    expect(toCsv(["a"], [["Av. Insurgentes, 1234"], ['Dijo "hola"']])).toBe(
+      '\uFEFFa\r\n"Av. Insurgentes, 1234"\r\n"Dijo ""hola"""\r\n',
+    );
+  });
+
+  it("writes a line break, an escape sequence or a bidi override in a cell as a visible escape", () => {
+    expect(toCsv(["a"], [["dos\r\nlíneas"], ["\u001B[31mrojo\u0007"], ["\u202Eevil.exe"]])).toBe(
+      "\uFEFFa\r\ndos\\u000D\\u000Alíneas\r\n\\u001B[31mrojo\\u0007\r\n\\u202Eevil.exe\r\n",
+    );
   });
 
   it("writes numbers as numbers and missing values as empty fields", () => {
@@ -20,13 +26,18 @@ describe("CSV export", () => {
     );
   });
 
-  it.each(['=HYPERLINK("http://x")', "+52 55", "-2+3", "@SUM(A1)", "\tx"])(
+  it.each(['=HYPERLINK("http://x")', "+52 55", "-2+3", "@SUM(A1)"])(
     "neutralises a cell a spreadsheet would run: %j",
     (value) => {
       expect(neutraliseCell(value)).toBe(`'${value}`);
       expect(toCsv(["x"], [[value]]).split("\r\n")[1]).toMatch(/^"?'/);
     },
   );
+
+  it("never starts a cell with a tab or a carriage return: they are escapes", () => {
+    expect(neutraliseCell("\tx")).toBe("\\u0009x");
+    expect(neutraliseCell("\r=1+1")).toBe("\\u000D=1+1");
+  });
 
   it("leaves ordinary text and numbers alone", () => {
     expect(neutraliseCell("Ana = Beto")).toBe("Ana = Beto");

@@ -5,19 +5,27 @@
  * settings separate lists with commas, so Excel in Spanish (Mexico) opens it as columns.
  */
 
+import { escapeControlCharacters } from "~/lib/control-characters";
+
 export type CsvCell = string | number | null | undefined;
 
 const BOM = "\uFEFF";
 
 /**
  * Characters a spreadsheet reads at the start of a cell as a formula (CSV injection): a
- * customer's name "=HYPERLINK(…)" must stay text. Tab and carriage return are on OWASP's list too.
+ * customer's name "=HYPERLINK(…)" must stay text. OWASP's list has tab and carriage return too:
+ * they never start a cell, being written as escapes.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@]/;
 
-/** A cell as text that no spreadsheet runs: a leading formula character gets a quote before it. */
+/**
+ * A cell as text that no spreadsheet runs and no terminal acts on (the CSV may go to stdout):
+ * control and bidi characters are written as visible escapes ("\u001B"), so that a line break
+ * in a name cannot start a record either, and a leading formula character gets a quote before it.
+ */
 export function neutraliseCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  const text = escapeControlCharacters(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 function field(cell: CsvCell): string {

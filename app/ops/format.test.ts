@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { hasControlCharacters } from "~/lib/control-characters";
 import type { AppliedChange } from "./changes.server";
+import { toCsv } from "./csv";
 import {
   ORDER_COLUMNS,
   PORTABILITY_COLUMNS,
@@ -49,8 +51,37 @@ describe("lists for the operator", () => {
     ]);
   });
 
-  it("never pass a control character to the terminal", () => {
-    expect(renderTable(["a"], [["x\u001b[2Jy\u009bz\nw"]])).toBe("a\n--------\nx[2Jyz w\n");
+  it("never pass a control character to the terminal: each shows as an escape", () => {
+    expect(renderTable(["a"], [["x\u001b[2Jy\u009bz\nw\u202e"]])).toBe(
+      `a\n${"-".repeat(31)}\nx\\u001B[2Jy\\u009Bz\\u000Aw\\u202E\n`,
+    );
+  });
+
+  // Text stored before the forms refused control characters (or given by the identity service
+  // or the payment provider) reaches the operator as visible escapes, in the table and the CSV.
+  describe("a customer's text holding escape sequences, BEL, CR/LF and a bidi override", () => {
+    const hostile: OrderRow = {
+      ...order,
+      fullName: "\u001B[31mAna\u0007\r\nPED-2026-999999\u202Ezepól",
+      address: "Calle \u001B]0;hola\u0007 1, \u2066Del Valle\u2069",
+    };
+    const withoutLineEnds = (text: string) => text.replaceAll("\r\n", "").replaceAll("\n", "");
+
+    it("shows in the table as escapes, on one line", () => {
+      const text = listTable(ORDER_COLUMNS, [hostile]);
+      expect(hasControlCharacters(withoutLineEnds(text))).toBe(false);
+      expect(text.split("\n")).toHaveLength(4);
+      expect(text).toContain("\\u001B[31mAna\\u0007\\u000D\\u000APED-2026");
+    });
+
+    it("exports to CSV as escapes, one record per row", () => {
+      const { headers, records } = csvRecords(ORDER_COLUMNS, [hostile]);
+      const text = toCsv(headers, records);
+      expect(hasControlCharacters(withoutLineEnds(text))).toBe(false);
+      expect(text.split("\r\n")).toHaveLength(3);
+      expect(text).toContain("\\u001B[31mAna\\u0007\\u000D\\u000APED-2026-999999\\u202Ezepól,");
+      expect(text).toContain('"Calle \\u001B]0;hola\\u0007 1, \\u2066Del Valle\\u2069"');
+    });
   });
 
   it("show orders in Spanish, Mexico City time and pesos", () => {

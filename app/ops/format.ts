@@ -1,4 +1,5 @@
 import { formatTotal } from "~/catalog/money";
+import { escapeControlCharacters } from "~/lib/control-characters";
 import { carrierLabel } from "~/portability/display";
 import type { AppliedChange } from "./changes.server";
 import type { CsvCell } from "./csv";
@@ -124,12 +125,12 @@ const MAX_CELL = 40;
 const width = (text: string) => [...text].length;
 
 /**
- * One line of plain text: whitespace runs become one space and control characters go, so that a
- * customer's text cannot move the cursor or recolour the operator's terminal (escape sequences).
+ * One line of plain text: control and bidi characters are shown as escapes ("\u001B"), so that a
+ * customer's text cannot recolour the operator's terminal, move its cursor, break the row or
+ * reorder what it shows; other whitespace runs become one space.
  */
 function cut(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  const flat = escapeControlCharacters(text).replace(/\s+/g, " ");
   const chars = [...flat];
   return chars.length > MAX_CELL ? `${chars.slice(0, MAX_CELL - 1).join("")}…` : flat;
 }

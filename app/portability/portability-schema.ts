@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { withoutControlCharacters } from "~/lib/control-characters";
 import "~/lib/zod-without-eval";
 import { CARRIER_IDS } from "./carriers";
 import { isValidCurp, normalizeCurp } from "./curp";
@@ -37,7 +38,9 @@ export const portabilitySchema = z.object({
     .string(message("fullNameRequired"))
     .trim()
     .min(3, message("fullNameShort"))
-    .max(120, message("tooLong")),
+    .max(120, message("tooLong"))
+    // No control or bidi character: the operator's terminal shows the name (decision 0080).
+    .check(withoutControlCharacters(message("controlCharacters"))),
   email: z
     .string(message("emailRequired"))
     .trim()

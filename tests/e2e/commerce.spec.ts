@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { BASE_URL } from "../../playwright.config";
 import { expectNoAxeViolations } from "./support/axe";
 import {
   addPlan,
@@ -315,6 +316,68 @@ test("a checkout form this browser no longer recognises is refused once, then se
     "Esta página de pago ya no es válida en este navegador.",
   );
   await expect(page.getByLabel("Nombre completo")).toHaveValue("Ana López Hernández");
+  await submitCheckout(page);
+  await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
+});
+
+// Issue 30 (decision 0080): a name holding a bidi override or an escape sequence would reach the
+// operator's terminal as it is; the form refuses it next to the field, and keeps what was typed.
+test("a name or an address with a bidi override or an escape sequence is refused next to its field, values kept", async ({
+  page,
+}, testInfo) => {
+  const withoutJs = testInfo.project.name === "js-disabled";
+  const name = "Ana \u202EzepóL\u202C Hernández";
+  const street = "Av. Insurgentes \u001B[31mSur";
+  const message =
+    "Este dato tiene caracteres invisibles o de control que no se permiten. Escríbelo de nuevo a mano, sin copiar y pegar.";
+  const messageOf = async (field: Locator) => {
+    const describedBy = await field.getAttribute("aria-describedby");
+    expect(describedBy).toBeTruthy();
+    return page.locator(`[id="${describedBy!.split(" ")[0]}"]`);
+  };
+
+  await cartWith(page, "Conecta 100");
+  await page.goto("/checkout");
+  await fillCheckout(page, uniqueEmail("bidi"));
+  await page.getByLabel("Nombre completo").fill(name);
+  await page.getByLabel("Calle").fill(street);
+  const refused = withoutJs
+    ? page.waitForResponse((response) => response.request().method() === "POST")
+    : null;
+  await submitCheckout(page);
+  if (refused) expect((await refused).status()).toBe(400);
+
+  for (const [label, value] of [
+    ["Nombre completo", name],
+    ["Calle", street],
+  ]) {
+    const field = page.getByLabel(label);
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(await messageOf(field)).toHaveText(message);
+    await expect(field).toHaveValue(value);
+  }
+  await expect(page.getByLabel("Colonia")).toHaveValue("Del Valle");
+  await expect(page).toHaveURL(/\/checkout$/);
+
+  // With JavaScript the browser refused it before sending; the server refuses it just the same.
+  if (!withoutJs) {
+    const form = Object.fromEntries(
+      await page
+        .locator("form")
+        .filter({ has: page.getByLabel("Nombre completo") })
+        .evaluate((element: HTMLFormElement) => [...new FormData(element)] as [string, string][]),
+    );
+    const response = await page.request.post("/checkout", {
+      form,
+      headers: { Origin: BASE_URL },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(400);
+    expect(await response.text()).toContain(message);
+  }
+
+  await page.getByLabel("Nombre completo").fill("Ana López Hernández");
+  await page.getByLabel("Calle").fill("Av. Insurgentes Sur");
   await submitCheckout(page);
   await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
 });

@@ -20,11 +20,13 @@ import {
   verifyUserSchema,
 } from "~/auth/schemas";
 import { CHECKOUT_FIELDS, checkoutSchema } from "~/checkout/checkout-schema";
-import { PHONE_RULES } from "~/auth/countries";
+import { normalizePhoneNumber, PHONE_RULES } from "~/auth/countries";
 import { getFixedT } from "~/i18n/i18n.server";
+import { hasControlCharacters } from "~/lib/control-characters";
 import { translateFormMessage } from "~/lib/form-messages";
 import { setSpanishValidationMessages } from "~/lib/validation-messages";
-import { createCardSchema } from "~/payments/sandbox/card-rules";
+import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
+import { curpCheckDigit } from "~/portability/curp";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
@@ -124,6 +126,250 @@ describe("every form's schema under hostile input", () => {
           }
         }),
         { numRuns: 300 },
+      );
+    });
+  }
+});
+
+// Issue 30: control and bidi characters (decision 0080). A name with ESC[31m or U+202E would be
+// written raw to the operator's terminal; no form keeps one, except in a password.
+
+/** The characters app/lib/control-characters.ts refuses, a few of each kind. */
+const controlCharacter = fc
+  .oneof(
+    fc.integer({ min: 0x00, max: 0x1f }),
+    fc.integer({ min: 0x7f, max: 0x9f }),
+    fc.constantFrom(0x061c, 0x200e, 0x200f, 0x2028, 0x2029),
+    fc.integer({ min: 0x202a, max: 0x202e }),
+    fc.integer({ min: 0x2066, max: 0x2069 }),
+  )
+  .map((code) => String.fromCharCode(code));
+
+const PASSWORD = "Secreta#2026";
+const CURP = "GOMA850312MDFRRN0";
+
+/** A submission each form accepts as it is. */
+const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
+  checkout: {
+    full_name: "Ana López Hernández",
+    email: "ana@example.com",
+    phone_number: "55 1234 5678",
+    sim_type: "physical",
+    street: "Av. Insurgentes Sur",
+    exterior_number: "1234",
+    interior_number: "5B",
+    neighborhood: "Del Valle",
+    postal_code: "03100",
+    municipality: "Benito Juárez",
+    state: "CMX",
+    payment_method: "card",
+    accept_terms: "on",
+    idempotency_key: "0b9e8f3a-6c1d-4e2f-9a7b-5c4d3e2f1a0b",
+  },
+  portability: {
+    phone_number: "55 1234 5678",
+    nip: "4821",
+    full_name: "Beatriz Gómez Martínez",
+    email: "beatriz@example.mx",
+    curp: CURP + curpCheckDigit(CURP),
+    current_carrier: "telcel",
+    accept_terms: "on",
+    idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
+  },
+  "portability status": { folio: "POR-2026-000001", numero: "5512345678" },
+  "top-up": {
+    email: "carlos@example.com",
+    saved_line: "otro",
+    phone_number: "55 8765 4321",
+    phone_number_confirm: "5587654321",
+    amount: "100",
+    payment_method: "card",
+    idempotency_key: "0b9e8f3a-6c1d-4e2f-9a7b-5c4d3e2f1a0b",
+  },
+  "payment choice": { payment_method: "cash" },
+  "sandbox card": {
+    card_number: TEST_CARDS.approved,
+    card_expiry: "12/99",
+    card_cvc: "123",
+    cardholder_name: "Ana Lopez",
+  },
+  "sign-in": { username: "ana@example.com", password: PASSWORD, redirectTo: "/my-account" },
+  "sign-up": {
+    username: "ana@example.com",
+    password: PASSWORD,
+    confirm_password: PASSWORD,
+    country_code: "MX",
+    phone_number: "55 1234 5678",
+  },
+  "confirm sign-up": { username: "ana@example.com", confirmation_code: "123456" },
+  "username only": { username: "ana@example.com" },
+  "confirm reset password": {
+    username: "ana@example.com",
+    confirmation_code: "123456",
+    password: PASSWORD,
+    confirm_password: PASSWORD,
+  },
+  "confirm sign-in": { confirmation_code: "123456" },
+  "force new password": {
+    password: PASSWORD,
+    confirm_password: PASSWORD,
+    ...Object.fromEntries(REQUIRED_ATTRIBUTE_FIELDS.map((name) => [name, `Valor de ${name}`])),
+    birthdate: "1990-05-17",
+    phone_number: "+525512345678",
+  },
+  "setup TOTP": { confirmation_code: "123456" },
+  "setup email": { email: "ana@example.com" },
+  "select MFA type": { mfa_type: "TOTP" },
+  "verify user": { unverifiedAttr: "email" },
+  "confirm verify user": { confirmation_code: "123456" },
+  "MFA preference": { mfa_type: "NONE" },
+};
+
+/**
+ * Never judged for control characters: passwords (Cognito takes any character, and they are
+ * never shown), and the hidden redirect, which sameSitePath (app/lib/same-site-path.ts) refuses
+ * for them and every other reason.
+ */
+const NOT_JUDGED = new Set(["password", "confirm_password", "redirectTo"]);
+
+/**
+ * What a form's action keeps of the accepted values, where that is not the values themselves:
+ * sign-up gives Cognito the E.164 number libphonenumber reads in the phone (decision 0080).
+ */
+const KEPT: Partial<Record<keyof typeof SCHEMAS, (value: Record<string, string>) => object>> = {
+  "sign-up": (value) => ({
+    ...value,
+    phone_number: normalizePhoneNumber(value.country_code, value.phone_number),
+  }),
+};
+
+const submit = (schema: z.ZodType, values: Record<string, string>) => {
+  const formData = new FormData();
+  for (const [field, value] of Object.entries(values)) formData.append(field, value);
+  return parseWithZod(formData, { schema });
+};
+
+/** The free text of each form: names, addresses, answers. Refused with the form's own message. */
+const FREE_TEXT: Array<{
+  name: string;
+  schema: z.ZodType;
+  valid: Record<string, string>;
+  fields: string[];
+  message: string;
+}> = [
+  {
+    name: "checkout",
+    ...SCHEMAS.checkout,
+    valid: VALID.checkout,
+    fields: [
+      "full_name",
+      "street",
+      "exterior_number",
+      "interior_number",
+      "neighborhood",
+      "municipality",
+    ],
+    message: "commerce:checkout.errors.controlCharacters",
+  },
+  {
+    name: "portability",
+    ...SCHEMAS.portability,
+    valid: VALID.portability,
+    fields: ["full_name"],
+    message: "portability:errors.controlCharacters",
+  },
+  {
+    name: "sandbox card",
+    ...SCHEMAS["sandbox card"],
+    valid: VALID["sandbox card"],
+    fields: ["cardholder_name"],
+    message: "commerce:sandbox.errors.controlCharacters",
+  },
+  {
+    name: "force new password (the attributes Cognito asks for)",
+    schema: forceNewPasswordSchema(DEFAULT_PASSWORD_POLICY, [
+      ...REQUIRED_ATTRIBUTE_FIELDS.filter((name) => !["birthdate", "phone_number"].includes(name)),
+      "custom:empresa",
+    ]),
+    valid: {
+      ...VALID["force new password"],
+      "custom:empresa": "Telefonía del Valle",
+    },
+    fields: [
+      ...REQUIRED_ATTRIBUTE_FIELDS.filter((name) => !["birthdate", "phone_number"].includes(name)),
+      "custom:empresa",
+    ],
+    message: "auth:validation.controlCharacters",
+  },
+  {
+    name: "confirm sign-in (an answer to the pool's own challenge)",
+    schema: confirmSignInSchema("custom"),
+    valid: { confirmation_code: "azul marino" },
+    fields: ["confirmation_code"],
+    message: "auth:validation.controlCharacters",
+  },
+];
+
+/** `value` with `character` put inside it: trimming cannot take it away. */
+const inside = (value: string, character: string, at: number) => {
+  const position = 1 + (at % (value.length - 1));
+  return value.slice(0, position) + character + value.slice(position);
+};
+
+describe("control and bidi characters", () => {
+  for (const [name, { schema }] of Object.entries(SCHEMAS)) {
+    it(`${name}: the valid submission of these tests is accepted`, () => {
+      expect(submit(schema, VALID[name]).status).toBe("success");
+    });
+  }
+
+  for (const { name, schema, valid, fields, message } of FREE_TEXT) {
+    it(`${name}: one in any free-text field is refused, next to it, with the form's message`, () => {
+      expect(submit(schema, valid).status).toBe("success");
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...fields),
+          controlCharacter,
+          fc.nat(),
+          (field, character, at) => {
+            const submission = submit(schema, {
+              ...valid,
+              [field]: inside(valid[field], character, at),
+            });
+            if (submission.status === "success") throw new Error(`${field} was accepted`);
+            expect(submission.error?.[field]).toContain(message);
+            expect(isLocaleText(shown(message))).toBe(true);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  for (const [name, { schema }] of Object.entries(SCHEMAS)) {
+    it(`${name}: none reaches what the form accepts, whichever field it is put in`, () => {
+      const fields = Object.keys(VALID[name]).filter((field) => !NOT_JUDGED.has(field));
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...fields),
+          controlCharacter,
+          fc.nat(),
+          (field, character, at) => {
+            const valid = VALID[name][field];
+            const position = at % (valid.length + 1);
+            const submission = submit(schema, {
+              ...VALID[name],
+              [field]: valid.slice(0, position) + character + valid.slice(position),
+            });
+            if (submission.status !== "success") return;
+            const value = submission.value as Record<string, string>;
+            const kept = Object.entries(KEPT[name]?.(value) ?? value).filter(
+              ([key]) => !NOT_JUDGED.has(key),
+            );
+            expect(hasControlCharacters(JSON.stringify(kept)), JSON.stringify(kept)).toBe(false);
+          },
+        ),
+        { numRuns: 200 },
       );
     });
   }

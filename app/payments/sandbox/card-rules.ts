@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { withoutControlCharacters } from "~/lib/control-characters";
 import "~/lib/zod-without-eval";
 import type { CardBrand, DeclineReason } from "../provider";
 import { passesLuhn } from "~/lib/luhn";
@@ -37,8 +38,8 @@ export function sandboxOutcome(
 
 const error = (key: string) => ({ error: `commerce:sandbox.errors.${key}` });
 
-/** MM/AA or MMAA (spaces around the slash forgiven). */
-const EXPIRY = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2})$/;
+/** MM/AA or MMAA (spaces around the slash forgiven; no other whitespace, decision 0080). */
+const EXPIRY = /^(0[1-9]|1[0-2]) *\/? *(\d{2})$/;
 
 /** True when MM/AA (or MMAA) is this month or later (a card is valid through the end of its month). */
 export function expiryIsCurrent(month: number, twoDigitYear: number, now: Date): boolean {
@@ -77,7 +78,8 @@ export function createCardSchema(now: () => Date = () => new Date()) {
         .string(error("nameRequired"))
         .trim()
         .min(2, error("nameRequired"))
-        .max(80, error("nameTooLong")),
+        .max(80, error("nameTooLong"))
+        .check(withoutControlCharacters(error("controlCharacters"))),
     })
     .superRefine((card, context) => {
       // American Express prints four digits on the front; every other brand three on the back.
