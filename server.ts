@@ -14,6 +14,7 @@ import {
   formRequestProblem,
   readsAsEmptyForm,
 } from "./app/server/form-requests";
+import { clientAddressKey } from "./app/server/client-address";
 import { remixHeaders, sendRemixResponse } from "./app/server/express-remix.server";
 import { PageCache, cartPageKey, pageAudience, pagePartsWith } from "./app/server/page-cache";
 import {
@@ -421,7 +422,10 @@ app.all("*", async (req, res, next) => {
       cookieHeader: req.get("cookie") ?? null,
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
-      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      clientAddressKey: clientAddressKey(
+        req.ip ?? req.socket.remoteAddress,
+        config.RATE_LIMIT_IPV6_PREFIX,
+      ),
       setPageCacheable: (cacheable) => {
         res.locals.pageCacheAllowed = cacheable;
       },

@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   let verdict: RateLimitVerdict;
   try {
     verdict = await context.rateLimiter.consume([
-      { key: `order-lookup-ip:${context.clientIp}`, rule: ORDER_LOOKUP_LIMITS.perIp },
+      { key: `order-lookup-ip:${context.clientAddressKey}`, rule: ORDER_LOOKUP_LIMITS.perIp },
       { key: `order-lookup-folio:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolio },
       { key: `order-lookup-folio-day:${folio}`, rule: ORDER_LOOKUP_LIMITS.perFolioPerDay },
     ]);

@@ -92,7 +92,7 @@ async function lookUp(context: AppLoadContext, params: URLSearchParams) {
   // Folios are sequential: without a limit, someone who knows a number could try them all.
   try {
     const verdict = await context.rateLimiter.consume([
-      { key: `portability-lookup-ip:${context.clientIp}`, rule: LOOKUP_LIMITS.perIp },
+      { key: `portability-lookup-ip:${context.clientAddressKey}`, rule: LOOKUP_LIMITS.perIp },
       { key: `portability-lookup-line:${submission.value.numero}`, rule: LOOKUP_LIMITS.perLine },
       {
         key: `portability-lookup-line-day:${submission.value.numero}`,

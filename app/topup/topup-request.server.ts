@@ -51,7 +51,7 @@ export async function submitTopup(
     if (!(await topupKeyUsed(context.db, idempotencyKey))) {
       const limits = topupLimits(context.config);
       const verdict = await context.rateLimiter.consume([
-        { key: `topup-ip:${context.clientIp}`, rule: limits.perIp },
+        { key: `topup-ip:${context.clientAddressKey}`, rule: limits.perIp },
         { key: `topup-line:${phoneNumber}`, rule: limits.perLine },
       ]);
       if (!verdict.allowed) {

@@ -578,3 +578,40 @@ test("a client that hangs up while sending a form leaves no error and no stack t
     await stopServer(server);
   }
 });
+
+test("behind one proxy, IPv6 clients rotating inside one /64 share one quota; mapped IPv4 counts as IPv4", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ TRUST_PROXY: "1", AUTH_RATE_LIMIT_PER_IP: "3" }, port);
+  try {
+    const attempt = (clientAddress: string) =>
+      fetch(`http://localhost:${port}/auth/sign-in`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          // The proxy appended the address it saw: each time another one of the client's /64.
+          "X-Forwarded-For": clientAddress,
+        },
+        body: new URLSearchParams({
+          username: uniqueEmail("rotacion"),
+          password: "Incorrecta#1x",
+        }),
+        redirect: "manual",
+      });
+    // One network, written in every form an address can take.
+    for (const address of ["2001:db8:1:2::1", "2001:DB8:1:2:0:0:0:2", "2001:0db8:0001:0002::3"]) {
+      expect((await attempt(address)).status, address).toBe(400);
+    }
+    const refused = await attempt("2001:db8:1:2:ffff:ffff:ffff:fffe");
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Demasiados intentos.");
+    // The next /64 is another customer's.
+    expect((await attempt("2001:db8:1:3::1")).status).toBe(400);
+
+    for (const address of ["198.51.100.7", "::ffff:198.51.100.7", "::FFFF:c633:6407"]) {
+      expect((await attempt(address)).status, address).toBe(400);
+    }
+    expect((await attempt("198.51.100.7")).status).toBe(429);
+  } finally {
+    await stopServer(server);
+  }
+});
