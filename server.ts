@@ -22,7 +22,13 @@ import {
   isReadableMultipart,
   readBodyWithin,
 } from "./app/server/request-body.server";
-import { isCrossSiteWrite, isServedHost, securityHeaders } from "./app/server/security-headers";
+import {
+  hasBrokenEscape,
+  hostDiffersFromOrigin,
+  isCrossSiteWrite,
+  isServedHost,
+  securityHeaders,
+} from "./app/server/security-headers";
 import {
   clusterRole,
   logBase,
@@ -152,6 +158,13 @@ app.use((req, res, next) => {
   next();
 });
 
+// A broken % escape names no page; left to Express and Remix, decoding it throws (a 500).
+app.use((req, res, next) => {
+  if (!hasBrokenEscape(req.path)) return next();
+  logger.info({ msg: "malformed address refused", requestId: res.locals.requestId });
+  res.status(400).type("text/plain; charset=utf-8").send(getFixedT()("errors.badRequest"));
+});
+
 if (!config.isProduction) {
   // Only this machine's names for the site (decision 0059): no DNS rebinding onto the outbox.
   app.use((req, res, next) => {
@@ -171,6 +184,18 @@ app.use((req, res, next) => {
   if (!crossSite) return next();
   logger.warn({ msg: "cross-site write refused", requestId: res.locals.requestId, path: req.path });
   res.status(403).type("text/plain; charset=utf-8").send(getFixedT()("errors.crossSiteForm"));
+});
+
+app.use((req, res, next) => {
+  const differs = hostDiffersFromOrigin({
+    method: req.method,
+    origin: req.get("origin"),
+    host: req.get("host"),
+    forwardedHost: req.get("x-forwarded-host"),
+  });
+  if (!differs) return next();
+  logger.info({ msg: "host and origin differ: form refused", requestId: res.locals.requestId });
+  res.status(400).type("text/plain; charset=utf-8").send(getFixedT()("errors.hostMismatch"));
 });
 
 app.use((req, res, next) => {

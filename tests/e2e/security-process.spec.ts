@@ -615,3 +615,94 @@ test("behind one proxy, IPv6 clients rotating inside one /64 share one quota; ma
     await stopServer(server);
   }
 });
+
+/** The JSON lines a spawned server wrote. */
+function logEntries(server: ServerProcess) {
+  return server.output
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; status?: number });
+}
+
+const spanishErrors = (
+  JSON.parse(readFileSync("public/locales/es/common.json", "utf8")) as {
+    errors: Record<string, string>;
+  }
+).errors;
+
+test("an address with a broken % escape is a Spanish 400 with an info line, never a logged error", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ LOG_LEVEL: "info" }, port);
+  try {
+    for (const path of ["/%", "/auth/oauth/%ff", "/plans/%E0%A4%A", "/help-center%", "/%zz.js"]) {
+      for (const method of ["GET", "POST"]) {
+        const response = await rawRequest(port, {
+          method,
+          path,
+          headers: {
+            Host: `localhost:${port}`,
+            "Content-Type": "application/x-www-form-urlencoded",
+          },
+          body: method === "POST" ? "a=1" : undefined,
+        });
+        expect(response.status, `${method} ${path}`).toBe(400);
+        expect(response.body, `${method} ${path}`).toBe(spanishErrors.badRequest);
+      }
+    }
+    const output = server.output.join("");
+    expect(output).not.toMatch(/\n\s+at /);
+    const entries = logEntries(server);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(entries.filter((entry) => entry.msg === "malformed address refused")).toHaveLength(10);
+    expect(entries.find((entry) => entry.msg === "malformed address refused")?.level).toBe(30);
+  } finally {
+    await stopServer(server);
+  }
+});
+
+test("a form whose Host or X-Forwarded-Host differs from its Origin is a Spanish 400 with an info line, never a logged error", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ LOG_LEVEL: "info" }, port);
+  const origin = `http://localhost:${port}`;
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Origin: origin };
+  try {
+    const mismatches: Array<Record<string, string>> = [
+      // Both are this site's names: the Origin is allowed, the Host is served, they differ.
+      { Host: `127.0.0.1:${port}` },
+      { Host: `localhost:${port}`, "X-Forwarded-Host": "otro-sitio.example" },
+      { Host: `localhost:${port}`, "X-Forwarded-Host": `127.0.0.1:${port}, localhost:${port}` },
+    ];
+    for (const headers of mismatches) {
+      for (const path of ["/cart", "/auth/sign-in", "/auth/sign-in.data"]) {
+        const response = await rawRequest(port, {
+          method: "POST",
+          path,
+          headers: { ...form, ...headers },
+          body: "intent=add&id=conecta-100&username=a%40b.mx&password=x",
+        });
+        expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(400);
+        expect(response.body).toBe(spanishErrors.hostMismatch);
+      }
+    }
+    // The same form with matching names goes through.
+    const added = await rawRequest(port, {
+      method: "POST",
+      path: "/cart",
+      headers: { ...form, Host: `localhost:${port}` },
+      body: "intent=add&id=conecta-100",
+    });
+    expect(added.status).toBe(303);
+    expect(server.output.join("")).not.toMatch(/\n\s+at /);
+    const entries = logEntries(server);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(
+      entries.filter((entry) => entry.msg === "host and origin differ: form refused"),
+    ).toHaveLength(9);
+    expect(
+      entries.find((entry) => entry.msg === "host and origin differ: form refused")?.level,
+    ).toBe(30);
+  } finally {
+    await stopServer(server);
+  }
+});
