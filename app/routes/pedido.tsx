@@ -23,7 +23,7 @@ import type { RateLimitVerdict } from "~/lib/rate-limit";
 import { titleMeta } from "~/lib/meta";
 import { paymentView } from "~/payments/payment-view.server";
 
-export const handle = { i18n: ["commerce"] };
+export const handle = { i18n: ["commerce"], query: ["folio"] };
 
 export const meta = titleMeta;
 

@@ -36,7 +36,7 @@ import {
 } from "~/portability/request-access.server";
 import type { PortabilityRequest } from "~/portability/requests.server";
 
-export const handle = { i18n: ["portability"] };
+export const handle = { i18n: ["portability"], query: ["solicitud", "folio", "numero"] };
 
 export const meta = shareMeta;
 
