@@ -14,14 +14,28 @@ import {
   formRequestProblem,
   readsAsEmptyForm,
 } from "./app/server/form-requests";
+import { clientAddressKey } from "./app/server/client-address";
 import { remixHeaders, sendRemixResponse } from "./app/server/express-remix.server";
-import { PageCache, cartPageKey, pageAudience, pagePartsWith } from "./app/server/page-cache";
+import {
+  PageCache,
+  cartPageKey,
+  pageAddressKey,
+  pageAudience,
+  pageCachePaths,
+  pagePartsWith,
+} from "./app/server/page-cache";
 import {
   discardThenHangUp,
   isReadableMultipart,
   readBodyWithin,
 } from "./app/server/request-body.server";
-import { isCrossSiteWrite, isServedHost, securityHeaders } from "./app/server/security-headers";
+import {
+  hasBrokenEscape,
+  hostDiffersFromOrigin,
+  isCrossSiteWrite,
+  isServedHost,
+  securityHeaders,
+} from "./app/server/security-headers";
 import {
   clusterRole,
   logBase,
@@ -146,9 +160,18 @@ app.use((req, res, next) => {
       path: req.path,
       status: res.statusCode,
       durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      // Whether the page came from memory: how an operator sees the page caches at work.
+      ...(res.locals.pageCacheHit === true ? { pageCache: "hit" } : {}),
     });
   });
   next();
+});
+
+// A broken % escape names no page; left to Express and Remix, decoding it throws (a 500).
+app.use((req, res, next) => {
+  if (!hasBrokenEscape(req.path)) return next();
+  logger.info({ msg: "malformed address refused", requestId: res.locals.requestId });
+  res.status(400).type("text/plain; charset=utf-8").send(getFixedT()("errors.badRequest"));
 });
 
 if (!config.isProduction) {
@@ -170,6 +193,18 @@ app.use((req, res, next) => {
   if (!crossSite) return next();
   logger.warn({ msg: "cross-site write refused", requestId: res.locals.requestId, path: req.path });
   res.status(403).type("text/plain; charset=utf-8").send(getFixedT()("errors.crossSiteForm"));
+});
+
+app.use((req, res, next) => {
+  const differs = hostDiffersFromOrigin({
+    method: req.method,
+    origin: req.get("origin"),
+    host: req.get("host"),
+    forwardedHost: req.get("x-forwarded-host"),
+  });
+  if (!differs) return next();
+  logger.info({ msg: "host and origin differ: form refused", requestId: res.locals.requestId });
+  res.status(400).type("text/plain; charset=utf-8").send(getFixedT()("errors.hostMismatch"));
 });
 
 app.use((req, res, next) => {
@@ -262,6 +297,13 @@ app.use((req, res, next) => {
   next();
 });
 
+/**
+ * A page made for anyone may be stored by a browser or a shared cache, but asked for again every
+ * time (decision 0079): its URL does not say whether the request carried a session or a cart, and
+ * each answer has its own script nonce. This server's memory answers the repeats.
+ */
+const FOR_ANYONE = "no-cache";
+
 const pageCacheOptions = {
   ttlMs: config.PAGE_CACHE_SECONDS * 1000,
   maxBodyBytes: 256 * 1024,
@@ -278,8 +320,14 @@ const cartPageCache =
 const appCookieNames = Object.values(services.cookies)
   .filter((cookie) => cookie !== services.cookies.formKeys)
   .map((cookie) => cookie.name);
+/** The paths these caches may answer, with the query parameters each page reads (decision 0079). */
+const cachedPagePaths = pageCachePaths(build.routes);
 
-/** Who the page is for, and the cache and key it may be answered from (none: rendered for one). */
+/**
+ * Who the page is for, and the cache and key it may be answered from (none: rendered for one).
+ * The key holds only the query parameters the page reads: `/?utm_source=x` is answered with `/`.
+ * A page is stored only when rendered for its exact address (`storable`).
+ */
 function pageCacheSlot(req: express.Request) {
   const audience = pageAudience({
     method: req.method,
@@ -289,28 +337,34 @@ function pageCacheSlot(req: express.Request) {
     appCookieNames,
     cartCookieName: services.cookies.cart.name,
   });
-  if (audience === "anyone") return { audience, cache: pageCache, key: req.originalUrl };
+  const readQuery = cachedPagePaths.get(req.path);
+  const none = { audience, cache: null, key: "", storable: false, variantOf: undefined };
+  if (!readQuery) return none;
+  const { key, exact, variantOf } = pageAddressKey(req.originalUrl, readQuery);
+  if (audience === "anyone") return { audience, cache: pageCache, key, storable: exact, variantOf };
   if (audience === "cart-holder" && cartPageCache) {
     // Opened here with the same sealed cookie the loaders read; a cart it cannot open (expired,
     // tampered) is rendered, so that the page clears it.
     const items = services.cookies.cart.read(req.get("cookie") ?? null);
     if (items && items.length > 0) {
-      return { audience, cache: cartPageCache, key: cartPageKey(req.originalUrl, items) };
+      const cartKey = cartPageKey(key, items);
+      return { audience, cache: cartPageCache, key: cartKey, storable: exact, variantOf };
     }
   }
-  return { audience, cache: null, key: "" };
+  return none;
 }
 
 app.use((req, res, next) => {
-  const { audience, cache, key } = pageCacheSlot(req);
+  const { audience, cache, key, storable, variantOf } = pageCacheSlot(req);
   // A request carrying none of the app's cookies gets a page made for nobody in particular.
   res.locals.forNobodyInParticular = audience === "anyone";
   if (!cache) return next();
   const nonce = res.locals.cspNonce as string;
   const cached = cache.get(key);
   if (cached) {
+    res.locals.pageCacheHit = true;
     res.status(cached.status).set("Content-Type", cached.contentType);
-    if (!res.locals.forNobodyInParticular) res.set("Cache-Control", "private, no-store");
+    res.set("Cache-Control", res.locals.forNobodyInParticular ? FOR_ANYONE : "private, no-store");
     const parts = pagePartsWith(cached, [nonce]);
     res.set("Content-Length", String(parts.reduce((length, part) => length + part.length, 0)));
     // Not corked: compression writes the gzip of these parts later, and from a corked socket that
@@ -319,6 +373,8 @@ app.use((req, res, next) => {
     res.end();
     return;
   }
+  // Rendered for another spelling of a kept page's address (a junk query parameter): not kept.
+  if (!storable) return next();
   // Keep a copy of what Remix writes; stored only if the page turns out to be cacheable.
   const chunks: Buffer[] = [];
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
@@ -340,12 +396,11 @@ app.use((req, res, next) => {
       contentType.startsWith("text/html") &&
       !hasAppSetCookie(res.getHeader("set-cookie"))
     ) {
-      cache.store(key, {
-        status: 200,
-        contentType,
-        body: Buffer.concat(chunks),
-        perAnswer: [nonce],
-      });
+      cache.store(
+        key,
+        { status: 200, contentType, body: Buffer.concat(chunks), perAnswer: [nonce] },
+        variantOf,
+      );
     }
     return end(chunk, ...rest);
   }) as typeof res.end;
@@ -426,7 +481,10 @@ app.all("*", async (req, res, next) => {
       cookieHeader: req.get("cookie") ?? null,
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
-      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      clientAddressKey: clientAddressKey(
+        req.ip ?? req.socket.remoteAddress,
+        config.RATE_LIMIT_IPV6_PREFIX,
+      ),
       setPageCacheable: (cacheable) => {
         res.locals.pageCacheAllowed = cacheable;
       },
@@ -440,8 +498,8 @@ app.all("*", async (req, res, next) => {
     // anything personal, for a request without the app's cookies, may be kept (decision 0060).
     const forAnyone =
       res.locals.forNobodyInParticular === true && res.locals.pageCacheAllowed === true;
-    if (!response.headers.has("Cache-Control") && !forAnyone) {
-      res.set("Cache-Control", "private, no-store");
+    if (!response.headers.has("Cache-Control")) {
+      res.set("Cache-Control", forAnyone ? FOR_ANYONE : "private, no-store");
     }
     await sendRemixResponse(res, response);
   } catch (error) {

@@ -215,12 +215,38 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
-  it.each(["true", "yes", "10.0.0.300", "10.0.0.0/33", "11"])(
+  it.each(["true", "yes", "10.0.0.300", "10.0.0.0/33", "11", "10.0.0.1/", "fe80::1%eth-0", ","])(
     "TRUST_PROXY=%s is refused, naming the variable",
     (value) => {
       expect(refusal({ TRUST_PROXY: value })).toMatch(/^Invalid configuration: TRUST_PROXY:/);
     },
   );
+
+  it.each([
+    ["0.0.0.0/0", "IPv4"],
+    ["0.0.0.0/1,128.0.0.0/1", "IPv4"],
+    ["10.0.0.0/8, 0.0.0.0/2, 64.0.0.0/2, 128.0.0.0/1", "IPv4"],
+    ["::ffff:0:0/96", "IPv4"],
+    ["::/0", "IPv6"],
+    ["::/1, 8000::/1", "IPv6"],
+  ])("TRUST_PROXY=%s trusts every %s address: refused in one line", (value, family) => {
+    const message = refusal({ TRUST_PROXY: value });
+    expect(message).toMatch(/^Invalid configuration: TRUST_PROXY: /);
+    expect(message).toContain(`trusts every ${family} address`);
+    expect(message).not.toContain("\n");
+  });
+
+  it("counts IPv6 clients by their /64 unless told another prefix length", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).RATE_LIMIT_IPV6_PREFIX).toBe(64);
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), RATE_LIMIT_IPV6_PREFIX: "56" }).RATE_LIMIT_IPV6_PREFIX,
+    ).toBe(56);
+    for (const value of ["0", "129", "64.5", "sesenta"]) {
+      expect(refusal({ RATE_LIMIT_IPV6_PREFIX: value })).toMatch(
+        /^Invalid configuration: RATE_LIMIT_IPV6_PREFIX:/,
+      );
+    }
+  });
 
   it("requires https addresses in production, except on this machine", () => {
     expect(

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import * as z from "zod";
+import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./server/client-address";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -61,6 +62,11 @@ export const environmentSchema = z.object({
   CONTACT_EMAIL: z.email().default("hola@conectamovil.mx"),
   /** false, the number of proxies in front of the server, or their addresses (decision 0059). */
   TRUST_PROXY: z.string().default("false"),
+  /**
+   * Per-address limits count an IPv6 client by its network of this many leading bits (decision
+   * 0079): one customer is handed a whole /64 and may use any address in it.
+   */
+  RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   /** The app's own sandbox (embedded default) or Stripe (decision 0065). */
   PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
   /** A secret or restricted key; a test-mode key makes a test environment in production. */
@@ -392,12 +398,10 @@ function requireHttps(values: Environment) {
   }
 }
 
-const NAMED_PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
-
 /**
  * `X-Forwarded-For` is a list the client starts and each proxy appends to: only the entries the
  * configured proxies wrote can be believed, so "true" (believe the client's own first entry) is
- * refused.
+ * refused, and so is a list of ranges that together hold every address (decision 0079).
  */
 function resolveTrustProxy(raw: string): false | number | string[] {
   const value = raw.trim().toLowerCase();
@@ -418,17 +422,15 @@ function resolveTrustProxy(raw: string): false | number | string[] {
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
-  const invalid = entries.find((entry) => {
-    if (NAMED_PROXY_RANGES.has(entry)) return false;
-    const [address, prefix, ...extra] = entry.split("/");
-    if (extra.length > 0 || !isIP(address)) return true;
-    if (prefix === undefined) return false;
-    const max = isIP(address) === 4 ? 32 : 128;
-    return !/^\d+$/.test(prefix) || Number(prefix) > max;
-  });
-  if (invalid !== undefined || entries.length === 0) {
+  const problem = entries.length === 0 ? null : trustedProxiesProblem(entries);
+  if (problem?.kind === "everyone") {
     throw new ConfigError(
-      `Invalid configuration: TRUST_PROXY: "${invalid ?? raw}" is neither false, a number of proxies, nor an address or subnet (e.g. 10.0.0.1, 10.0.0.0/8, loopback)`,
+      `Invalid configuration: TRUST_PROXY: "${raw.trim()}" trusts every ${problem.family} address, so any client could write the address its limits are counted by; name only your proxies' addresses or subnets (e.g. 10.0.0.0/8), or their number (e.g. 1)`,
+    );
+  }
+  if (problem || entries.length === 0) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY: "${problem?.entry ?? raw}" is neither false, a number of proxies, nor an address or subnet (e.g. 10.0.0.1, 10.0.0.0/8, ${PROXY_RANGE_NAMES.join(", ")})`,
     );
   }
   return entries;

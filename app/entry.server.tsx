@@ -7,7 +7,14 @@ import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
 import { createHtmlCollector, withLowPriorityScriptPreloads } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
-import { pageWith, renderedPageKey } from "./server/page-cache";
+import {
+  pageAddressKey,
+  pageWith,
+  queryReadBy,
+  renderedPageKey,
+  routePathname,
+  type PageCacheHandle,
+} from "./server/page-cache";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
 
 export const streamTimeout = 5_000;
@@ -32,14 +39,17 @@ export default function handleRequest(
       everyRouteAllowsPageCache(remixContext),
   );
   const renderedPages = loadContext.renderedPages;
-  const pageKey =
-    renderedPages &&
-    renderedPageKey(
-      request.url,
-      responseStatusCode,
-      remixContext.staticHandlerContext,
-      loadContext.viewTokens,
-    );
+  const address = renderedPages ? renderedPageAddress(request, remixContext) : null;
+  // A page is kept, and looked for, only at its own address: a flood of other spellings (junk
+  // query parameters, `/PLANS`) would each be another page and push the real ones out.
+  const pageKey = address?.exact
+    ? renderedPageKey(
+        address.key,
+        responseStatusCode,
+        remixContext.staticHandlerContext,
+        loadContext.viewTokens,
+      )
+    : null;
   const perAnswer = [nonce, ...(pageKey?.viewTokens ?? [])];
   const rendered = pageKey ? renderedPages?.get(pageKey.key) : undefined;
   if (rendered) {
@@ -78,12 +88,11 @@ export default function handleRequest(
               const html = withLowPriorityScriptPreloads(rendered);
               clearTimeout(abortTimer);
               if (pageKey && responseStatusCode === 200) {
-                renderedPages?.store(pageKey.key, {
-                  status: 200,
-                  contentType: HTML,
-                  body: html,
-                  perAnswer,
-                });
+                renderedPages?.store(
+                  pageKey.key,
+                  { status: 200, contentType: HTML, body: html, perAnswer },
+                  address?.variantOf,
+                );
               }
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
             }),
@@ -127,10 +136,23 @@ function askToRetryLater(status: number, headers: Headers) {
 function everyRouteAllowsPageCache(remixContext: EntryContext): boolean {
   return remixContext.staticHandlerContext.matches.every((match) => {
     if (match.route.id === "root") return true;
-    const handle = remixContext.routeModules[match.route.id]?.handle as
-      { pageCache?: boolean } | undefined;
+    const handle = remixContext.routeModules[match.route.id]?.handle as PageCacheHandle | undefined;
     return handle?.pageCache === true;
   });
+}
+
+/**
+ * The page's address as the render memo keys it (decision 0079): exact when the request spelled
+ * the path as its routes do and held no query parameter they do not read (`handle.query`).
+ */
+function renderedPageAddress(request: Request, remixContext: EntryContext) {
+  const url = new URL(request.url);
+  const { matches } = remixContext.staticHandlerContext;
+  const readQuery = queryReadBy(
+    matches.map((match) => remixContext.routeModules[match.route.id]?.handle),
+  );
+  const address = pageAddressKey(`${url.pathname}${url.search}`, readQuery);
+  return { ...address, exact: address.exact && routePathname(matches) === url.pathname };
 }
 
 export function handleError(

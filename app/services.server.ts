@@ -129,8 +129,12 @@ export interface RequestContext extends Services {
   session: Session | null;
   cspNonce: string;
   requestId: string;
-  /** The client's address (per-IP rate limits); honours X-Forwarded-For only with TRUST_PROXY. */
-  clientIp: string;
+  /**
+   * Who per-address limits count: the client's address, or for IPv6 its network (a /64 by
+   * default), one spelling for each (app/server/client-address.ts). From X-Forwarded-For only as
+   * far as TRUST_PROXY allows.
+   */
+  clientAddressKey: string;
   /** Whether the rendered page may be kept by the page cache (app/server/page-cache.ts). */
   setPageCacheable: (cacheable: boolean) => void;
   /**

@@ -143,7 +143,7 @@ export async function rateLimited(
   let perAccount: RateLimitVerdict;
   try {
     [perIp, perAccount] = await Promise.all([
-      rateLimiter.consume([{ key: `ip:${context.clientIp}`, rule: rateLimits.perIp }]),
+      rateLimiter.consume([{ key: `ip:${context.clientAddressKey}`, rule: rateLimits.perIp }]),
       username
         ? rateLimiter.check(`user:${username.toLowerCase()}`, rateLimits.perUsername)
         : ALLOWED_ATTEMPT,

@@ -24,9 +24,9 @@ export async function requestOrderLink(
   { folio, correo }: OrderLookup,
 ): Promise<OrderLookupOutcome> {
   const verdict = await context.rateLimiter.consume([
-    { key: `order-lookup-ip:${context.clientIp}`, rule: ORDER_LOOKUP_LIMITS.perClient },
+    { key: `order-lookup-ip:${context.clientAddressKey}`, rule: ORDER_LOOKUP_LIMITS.perClient },
     {
-      key: `order-lookup-folio:${folio}:${context.clientIp}`,
+      key: `order-lookup-folio:${folio}:${context.clientAddressKey}`,
       rule: ORDER_LOOKUP_LIMITS.perFolioAndClient,
     },
   ]);

@@ -17,7 +17,7 @@ export async function createRequestContext(
     cookieHeader: string | null;
     cspNonce: string;
     requestId: string;
-    clientIp: string;
+    clientAddressKey: string;
     setPageCacheable: (cacheable: boolean) => void;
   },
 ): Promise<AppLoadContext> {

@@ -31,7 +31,7 @@ import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
-export const handle = { i18n: ["auth"], pageCache: true };
+export const handle = { i18n: ["auth"], pageCache: true, query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 

@@ -37,7 +37,7 @@ import { Field, SelectField } from "~/components/ui/form-field";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth"], query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 

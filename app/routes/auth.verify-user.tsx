@@ -23,7 +23,7 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth"], query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 

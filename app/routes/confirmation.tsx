@@ -29,7 +29,7 @@ import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { buttonClass } from "~/components/ui/button";
 
-export const handle = { i18n: ["commerce"] };
+export const handle = { i18n: ["commerce"], query: ["pedido"] };
 
 export const meta = titleMeta;
 

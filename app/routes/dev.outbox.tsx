@@ -9,7 +9,7 @@ import { titleMeta } from "~/lib/meta";
 import { readOutbox } from "~/mail/transport.server";
 import { Button } from "~/components/ui/button";
 
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth"], query: ["to"] };
 export const meta = titleMeta;
 
 const MAILS_SHOWN = 50;

@@ -27,7 +27,7 @@ export function meta(args: MetaArgs<typeof loader>) {
 }
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
-export const handle = { i18n: ["help"], pageCache: true };
+export const handle = { i18n: ["help"], pageCache: true, query: ["q", "pregunta"] };
 
 export function loader({ request }: LoaderFunctionArgs) {
   return {

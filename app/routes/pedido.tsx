@@ -14,7 +14,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 
-export const handle = { i18n: ["commerce"] };
+export const handle = { i18n: ["commerce"], query: ["folio"] };
 
 export const meta = titleMeta;
 

@@ -12,7 +12,11 @@ import { shareMeta } from "~/lib/meta";
 import { Button } from "~/components/ui/button";
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
-export const handle = { i18n: ["commerce"], pageCache: true };
+export const handle = {
+  i18n: ["commerce"],
+  pageCache: true,
+  query: ["validity_days", "min_data_gb", "sim_type"],
+};
 
 export const meta = shareMeta;
 

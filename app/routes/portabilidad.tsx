@@ -36,7 +36,7 @@ import {
 } from "~/portability/request-access.server";
 import type { PortabilityRequest } from "~/portability/requests.server";
 
-export const handle = { i18n: ["portability"] };
+export const handle = { i18n: ["portability"], query: ["solicitud", "folio", "numero"] };
 
 export const meta = shareMeta;
 
@@ -92,7 +92,7 @@ async function lookUp(context: AppLoadContext, params: URLSearchParams) {
   // Folios are sequential: without a limit, someone who knows a number could try them all.
   try {
     const verdict = await context.rateLimiter.consume([
-      { key: `portability-lookup-ip:${context.clientIp}`, rule: LOOKUP_LIMITS.perIp },
+      { key: `portability-lookup-ip:${context.clientAddressKey}`, rule: LOOKUP_LIMITS.perIp },
       { key: `portability-lookup-line:${submission.value.numero}`, rule: LOOKUP_LIMITS.perLine },
       {
         key: `portability-lookup-line-day:${submission.value.numero}`,

@@ -3,9 +3,13 @@ import {
   PageCache,
   carriesAnyCookie,
   cartPageKey,
+  pageAddressKey,
   pageAudience,
+  pageCachePaths,
   pageWith,
+  queryReadBy,
   renderedPageKey,
+  routePathname,
 } from "./page-cache";
 
 const APP_COOKIES = ["__Host-cart", "__Host-session", "__Host-flash"];
@@ -51,6 +55,124 @@ describe("the page cache", () => {
     expect(pageWith(cache.get("/")!, ["N2"]).toString()).toBe(html.replaceAll("N1", "N2"));
     cache.store("/sin-scripts", { ...page, body: Buffer.from("<p>Canadá</p>") });
     expect(pageWith(cache.get("/sin-scripts")!, ["N2"]).toString()).toBe("<p>Canadá</p>");
+  });
+});
+
+describe("a flood of addresses", () => {
+  it("cannot push the other pages out: query variants of one path make room among themselves", () => {
+    const cache = new PageCache({
+      ttlMs: 30_000,
+      maxEntries: 10,
+      maxBodyBytes: 1_000,
+      maxVariantsPerPath: 3,
+    });
+    cache.store("/", page);
+    cache.store("/plans", page);
+    for (let n = 0; n < 50; n++) cache.store(`/help-center?q=${n}`, page, "/help-center");
+    expect(cache.get("/")).toBeDefined();
+    expect(cache.get("/plans")).toBeDefined();
+    expect(cache.size).toBe(5);
+    // The newest searches stay, the oldest went first.
+    expect(cache.get("/help-center?q=49")).toBeDefined();
+    expect(cache.get("/help-center?q=47")).toBeDefined();
+    expect(cache.get("/help-center?q=46")).toBeUndefined();
+    // Storing a kept search again does not push out another.
+    cache.store("/help-center?q=48", page, "/help-center");
+    expect(cache.get("/help-center?q=47")).toBeDefined();
+  });
+});
+
+describe("a page's address as its key", () => {
+  it("keeps only the query parameters the page reads, in one order", () => {
+    const read = ["q", "pregunta"];
+    expect(pageAddressKey("/help-center?q=recarga", read)).toEqual({
+      key: "/help-center?q=recarga",
+      exact: true,
+      variantOf: "/help-center",
+    });
+    expect(pageAddressKey("/help-center?pregunta=3&q=a%20b", read).key).toBe(
+      pageAddressKey("/help-center?q=a+b&pregunta=3", read).key,
+    );
+    expect(pageAddressKey("/help-center?q=recarga&utm_source=correo", read)).toEqual({
+      key: "/help-center?q=recarga",
+      exact: false,
+      variantOf: "/help-center",
+    });
+  });
+
+  it("answers any junk query with the page without it, and keeps nothing rendered for one", () => {
+    for (const address of ["/?x=1", "/?x=2", "/?=", "/?x", "/?q=1"]) {
+      expect(pageAddressKey(address, [])).toEqual({ key: "/", exact: false });
+    }
+    expect(pageAddressKey("/", [])).toEqual({ key: "/", exact: true });
+    expect(pageAddressKey("/?", [])).toEqual({ key: "/", exact: true });
+  });
+
+  it("gathers what every matched route reads", () => {
+    expect(
+      queryReadBy([{ i18n: ["common"] }, undefined, { query: ["q"] }, { query: ["q", "p"] }]),
+    ).toEqual(["q", "p"]);
+  });
+
+  it("is the path the routes spell, parameters filled in", () => {
+    const match = (path: string | undefined, params: Record<string, string> = {}) => ({
+      route: { path },
+      params,
+    });
+    expect(routePathname([match(""), match(undefined)])).toBe("/");
+    expect(routePathname([match(""), match("plans")])).toBe("/plans");
+    expect(routePathname([match(""), match("auth/sign-in")])).toBe("/auth/sign-in");
+    const folio = { folio: "REC-2026 1" };
+    expect(
+      routePathname([match(""), match("my-account", folio), match("recarga/:folio", folio)]),
+    ).toBe("/my-account/recarga/REC-2026%201");
+    expect(routePathname([match(""), match("*", { "*": "a/b c" })])).toBe("/a/b%20c");
+    expect(routePathname([match(""), match(":lang?/plans")])).toBe("/plans");
+    expect(routePathname([match(""), match(":id")])).toBeNull();
+  });
+});
+
+describe("the paths answered before Remix runs", () => {
+  const route = (
+    id: string,
+    options: { parentId?: string; path?: string; index?: boolean; handle?: unknown },
+  ) => ({ id, ...options, module: { handle: options.handle } });
+  const routes = Object.fromEntries(
+    [
+      route("root", { path: "" }),
+      route("routes/_index", { parentId: "root", index: true, handle: { pageCache: true } }),
+      route("routes/plans", {
+        parentId: "root",
+        path: "plans",
+        handle: { pageCache: true, query: ["sim_type"] },
+      }),
+      route("routes/auth.sign-in", {
+        parentId: "root",
+        path: "auth/sign-in",
+        handle: { pageCache: true, query: ["redirectTo"] },
+      }),
+      route("routes/checkout", { parentId: "root", path: "checkout", handle: {} }),
+      route("routes/plan", { parentId: "root", path: "plans/:id", handle: { pageCache: true } }),
+      route("routes/cuenta", { parentId: "root", path: "cuenta", handle: { pageCache: true } }),
+      route("routes/cuenta._index", { parentId: "routes/cuenta", index: true }),
+      route("routes/ayuda", { parentId: "root", path: "ayuda", handle: { pageCache: true } }),
+      route("routes/ayuda.faq", {
+        parentId: "routes/ayuda",
+        path: "faq",
+        handle: { pageCache: true, query: ["q"] },
+      }),
+      route("routes/$", { parentId: "root", path: "*", handle: { pageCache: true } }),
+    ].map((entry) => [entry.id, entry]),
+  );
+
+  it("are the opted-in routes at their own spelling, with what each reads", () => {
+    expect(Object.fromEntries(pageCachePaths(routes))).toEqual({
+      "/": [],
+      "/plans": ["sim_type"],
+      "/auth/sign-in": ["redirectTo"],
+      "/ayuda": [],
+      "/ayuda/faq": ["q"],
+    });
   });
 });
 

@@ -26,12 +26,20 @@ export interface CachedPage {
   slots: number[];
   bytes: number;
   expiresAt: number;
+  /** The path whose query variant this page is (its key holds query parameters), if it is one. */
+  variantOf?: string;
 }
 
 export interface PageCacheOptions {
   ttlMs: number;
   maxEntries: number;
   maxBodyBytes: number;
+  /**
+   * Pages kept for one path with query parameters in their key (searches, filters): at most this
+   * many (default 20), the oldest going first, so that a flood of searches can only push out other
+   * searches of its own path, never the other pages (decision 0079).
+   */
+  maxVariantsPerPath?: number;
   now?: () => number;
 }
 
@@ -55,16 +63,19 @@ export class PageCache {
 
   /**
    * Keeps a rendered page. `perAnswer` are the values it was rendered with that each answer
-   * replaces with its own: the nonce first, then any view tokens (see `pageWith`).
+   * replaces with its own: the nonce first, then any view tokens (see `pageWith`). `variantOf`:
+   * the path, when the key holds query parameters (see `maxVariantsPerPath`).
    */
   store(
     key: string,
     page: { status: number; contentType: string; body: Buffer; perAnswer: readonly string[] },
+    variantOf?: string,
   ) {
     if (page.body.length > this.options.maxBodyBytes) return;
     const { segments, slots } = splitAround(page.body, page.perAnswer);
     // Insertion order is age order: the oldest entry goes first when the cache is full.
     this.#pages.delete(key);
+    if (variantOf !== undefined) this.#makeRoomForVariantOf(variantOf);
     if (this.#pages.size >= this.options.maxEntries) {
       const oldest = this.#pages.keys().next().value;
       if (oldest !== undefined) this.#pages.delete(oldest);
@@ -76,7 +87,16 @@ export class PageCache {
       slots,
       bytes: page.body.length,
       expiresAt: this.#now() + this.options.ttlMs,
+      ...(variantOf === undefined ? {} : { variantOf }),
     });
+  }
+
+  #makeRoomForVariantOf(path: string) {
+    const limit = this.options.maxVariantsPerPath ?? 20;
+    const variants = [...this.#pages].filter(([, page]) => page.variantOf === path);
+    for (const [key] of variants.slice(0, Math.max(0, variants.length - limit + 1))) {
+      this.#pages.delete(key);
+    }
   }
 
   get size(): number {
@@ -159,6 +179,115 @@ export function pageAudience(request: {
     : "anyone";
 }
 
+/** What a route module's `handle` says about keeping its page. */
+export interface PageCacheHandle {
+  /** The page holds nothing personal but the cart: it may be kept whole (decisions 0046, 0073). */
+  pageCache?: boolean;
+  /**
+   * The query parameters the route reads (its loader, its action or its page). Only these are part
+   * of a kept page's key; any other is ignored by the key, and a page rendered for an address that
+   * holds one is never kept (decision 0079).
+   */
+  query?: readonly string[];
+}
+
+/** The query parameters a page's routes read, from their `handle`s. */
+export function queryReadBy(handles: readonly unknown[]): string[] {
+  const names = handles.flatMap((handle) => (handle as PageCacheHandle | undefined)?.query ?? []);
+  return [...new Set(names)];
+}
+
+/**
+ * A page's address as a cache key: its path, and of its query only the parameters the page reads,
+ * in one order. `exact` when the address held nothing else: only then may what was rendered for it
+ * be kept, since a page can repeat its own address (a form's default action does). `variantOf`:
+ * the path, when the key holds query parameters.
+ */
+export function pageAddressKey(
+  pathAndQuery: string,
+  readQuery: readonly string[],
+): { key: string; exact: boolean; variantOf?: string } {
+  const at = pathAndQuery.indexOf("?");
+  const path = at === -1 ? pathAndQuery : pathAndQuery.slice(0, at);
+  const params = [...new URLSearchParams(at === -1 ? "" : pathAndQuery.slice(at + 1))];
+  const read = params
+    .filter(([name]) => readQuery.includes(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const exact = read.length === params.length;
+  if (read.length === 0) return { key: path, exact };
+  return { key: `${path}?${new URLSearchParams(read).toString()}`, exact, variantOf: path };
+}
+
+interface RouteLike {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: { handle?: unknown };
+}
+
+/**
+ * The paths whose page the request-level caches may answer before Remix runs, each with the query
+ * parameters it reads: routes that opt in with `handle.pageCache` (every parent but the root
+ * too), at their own spelling. `/PLANS`, `/plans/` or a route with a dynamic segment are left to
+ * Remix: each spelling would be another page in the cache.
+ */
+export function pageCachePaths(
+  routes: Record<string, RouteLike | undefined>,
+): Map<string, string[]> {
+  const all = Object.values(routes).filter((route): route is RouteLike => route !== undefined);
+  const withIndex = new Set(all.filter((route) => route.index).map((route) => route.parentId));
+  const paths = new Map<string, string[]>();
+  for (const route of all) {
+    // What a request can end on: an index route, or a route with a path and no index child.
+    if (!route.index && (route.path === undefined || withIndex.has(route.id))) continue;
+    const chain: RouteLike[] = [];
+    for (
+      let at: RouteLike | undefined = route;
+      at;
+      at = at.parentId ? routes[at.parentId] : undefined
+    ) {
+      chain.unshift(at);
+    }
+    const own = chain.filter((at) => at.parentId !== undefined);
+    const handles = own.map((at) => at.module.handle as PageCacheHandle | undefined);
+    if (own.length === 0 || !handles.every((handle) => handle?.pageCache === true)) continue;
+    const segments = chain.flatMap((at) => (at.path ?? "").split("/").filter(Boolean));
+    if (segments.some((segment) => /^[:*]|\?$/.test(segment))) continue;
+    paths.set(`/${segments.join("/")}`, queryReadBy(chain.map((at) => at.module.handle)));
+  }
+  return paths;
+}
+
+/**
+ * The path the matched routes spell, their parameters filled in; null if it cannot be told. A
+ * request spelled otherwise (`/PLANS`, `/plans/`, `/pl%61ns`) reaches the same page by another
+ * address, which must not become another kept page.
+ */
+export function routePathname(
+  matches: ReadonlyArray<{ route: { path?: string }; params: Record<string, string | undefined> }>,
+): string | null {
+  const segments: string[] = [];
+  for (const { route, params } of matches) {
+    for (const segment of (route.path ?? "").split("/").filter(Boolean)) {
+      if (segment === "*") {
+        const splat = params["*"];
+        if (!splat) return null;
+        segments.push(...splat.split("/").map(encodeURIComponent));
+      } else if (segment.startsWith(":")) {
+        const value = params[segment.slice(1).replace(/\?$/, "")];
+        if (value !== undefined) segments.push(encodeURIComponent(value));
+        else if (!segment.endsWith("?")) return null;
+      } else if (segment.endsWith("?")) {
+        return null;
+      } else {
+        segments.push(segment);
+      }
+    }
+  }
+  return `/${segments.join("/")}`;
+}
+
 /** The cache key of a page as one cart's holder sees it: the address and the cart's contents. */
 export function cartPageKey(url: string, items: ReadonlyArray<{ id: string; quantity: number }>) {
   const contents = items
@@ -177,7 +306,8 @@ export interface RenderedState {
 class NotPlainData extends Error {}
 
 /**
- * The key of a document rendered from given data, for any visitor (decision 0077). The HTML React
+ * The key of a document rendered from given data, for any visitor (decision 0077). `address` is
+ * the page's address key (pageAddressKey). The HTML React
  * writes is a function of the address, the status and what the loaders returned, so two requests
  * whose loaders return the same data get the same bytes: the second need not be rendered. Values
  * unique to one page view (`viewTokens`: a form's idempotency key, like the CSP nonce) count by
@@ -186,7 +316,7 @@ class NotPlainData extends Error {}
  * error, or data that is not plain (a deferred promise, a Map…).
  */
 export function renderedPageKey(
-  url: string,
+  address: string,
   status: number,
   state: RenderedState,
   viewTokens: readonly string[] = [],
@@ -210,7 +340,7 @@ export function renderedPageKey(
     if (error instanceof NotPlainData) return null;
     throw error;
   }
-  const key = createHash("sha256").update(url).update("\n").update(data).digest("base64url");
+  const key = createHash("sha256").update(address).update("\n").update(data).digest("base64url");
   return { key, viewTokens: inOrder };
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWrite, isServedHost, securityHeaders } from "./security-headers";
+import {
+  hasBrokenEscape,
+  hostDiffersFromOrigin,
+  isCrossSiteWrite,
+  isServedHost,
+  securityHeaders,
+} from "./security-headers";
 
 describe("securityHeaders", () => {
   it("allows only scripts carrying this response's nonce", () => {
@@ -96,5 +102,54 @@ describe("isServedHost", () => {
     expect(isServedHost("rebind.attacker.example:3000", origins)).toBe(false);
     expect(isServedHost("localhost:3001", origins)).toBe(false);
     expect(isServedHost(undefined, origins)).toBe(false);
+  });
+});
+
+describe("hostDiffersFromOrigin", () => {
+  const write = {
+    method: "POST",
+    origin: "https://tienda.example.mx",
+    host: "tienda.example.mx",
+    forwardedHost: undefined,
+  };
+
+  it("lets a write through when its Origin names the host it was sent to", () => {
+    expect(hostDiffersFromOrigin(write)).toBe(false);
+    expect(hostDiffersFromOrigin({ ...write, origin: undefined })).toBe(false);
+    expect(
+      hostDiffersFromOrigin({
+        ...write,
+        host: "10.0.0.5:3000",
+        forwardedHost: "tienda.example.mx",
+      }),
+    ).toBe(false);
+    // Reads are never compared, as Remix does not.
+    expect(hostDiffersFromOrigin({ ...write, method: "GET", host: "otro.example" })).toBe(false);
+  });
+
+  it.each([
+    { host: "127.0.0.1:3000", origin: "http://localhost:3000" },
+    { forwardedHost: "otro.example" },
+    { forwardedHost: "otro.example, tienda.example.mx" },
+    { host: "TIENDA.example.mx" },
+    { host: undefined },
+    { origin: "null" },
+    { origin: "no es un origen" },
+    { method: "delete", host: "otro.example" },
+  ])("finds what Remix would throw on: %j", (change) => {
+    expect(hostDiffersFromOrigin({ ...write, ...change })).toBe(true);
+  });
+});
+
+describe("hasBrokenEscape", () => {
+  it.each(["/%", "/auth/oauth/%ff", "/plans/%E0%A4%A", "/%zz.js", "/a%2"])(
+    "%s is broken",
+    (path) => {
+      expect(hasBrokenEscape(path)).toBe(true);
+    },
+  );
+
+  it.each(["/", "/plans", "/help-center/%C3%B1", "/a%20b", "/100%25"])("%s is fine", (path) => {
+    expect(hasBrokenEscape(path)).toBe(false);
   });
 });

@@ -72,3 +72,38 @@ export function isServedHost(host: string | undefined, allowedOrigins: string[])
   if (!host) return false;
   return allowedOrigins.some((origin) => new URL(origin).host === host.toLowerCase());
 }
+
+/**
+ * Remix refuses a write whose `Origin` names another host than the request's `X-Forwarded-Host`
+ * (its first entry) or else `Host`, by throwing: a 500 with an error in the log. The same
+ * comparison, made before Remix (decision 0079), answers such a request with a 400. The site's own
+ * check of the origin (isCrossSiteWrite) has run by then; this one only keeps Remix from throwing.
+ */
+export function hostDiffersFromOrigin(options: {
+  method: string;
+  origin: string | undefined;
+  host: string | undefined;
+  forwardedHost: string | undefined;
+}): boolean {
+  if (SAFE_METHODS.has(options.method.toUpperCase()) || !options.origin) return false;
+  let originHost = options.origin;
+  if (originHost !== "null") {
+    try {
+      originHost = new URL(options.origin).host;
+    } catch {
+      return true;
+    }
+  }
+  const host = options.forwardedHost?.split(",")[0]?.trim() || options.host;
+  return host !== originHost;
+}
+
+/** A path with a broken `%` escape (`/%`, `/%ff`): no page has such an address. */
+export function hasBrokenEscape(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -63,8 +63,8 @@ export async function submitTopup(
     if (!(await topupKeyUsed(context.db, idempotencyKey))) {
       const limits = topupLimits(context.config);
       const verdict = await context.rateLimiter.consume([
-        { key: `topup-ip:${context.clientIp}`, rule: limits.perIp },
-        { key: `topup-line:${phoneNumber}:${context.clientIp}`, rule: limits.perLine },
+        { key: `topup-ip:${context.clientAddressKey}`, rule: limits.perIp },
+        { key: `topup-line:${phoneNumber}:${context.clientAddressKey}`, rule: limits.perLine },
       ]);
       // A twin of this submission (a double click) may have created the top-up meanwhile: it is
       // answered, never refused.

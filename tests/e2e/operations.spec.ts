@@ -32,6 +32,27 @@ test("a bad setting stops the start with one line naming the variable", async ()
   expect(lines[0]).toMatch(/^Invalid configuration: PORT:/);
 });
 
+test("TRUST_PROXY trusting every address, or malformed, stops the start with one line and no stack", async () => {
+  for (const [value, expected] of [
+    ["0.0.0.0/0", /^Invalid configuration: TRUST_PROXY: .*every IPv4 address/],
+    ["0.0.0.0/1,128.0.0.0/1", /^Invalid configuration: TRUST_PROXY: .*every IPv4 address/],
+    ["::/1, 8000::/1", /^Invalid configuration: TRUST_PROXY: .*every IPv6 address/],
+    ["10.0.0.1/", /^Invalid configuration: TRUST_PROXY: "10.0.0.1\/" is neither/],
+  ] as const) {
+    const server = startServer({ TRUST_PROXY: value, PORT: String(nextPort()) });
+    // A value that is wrongly accepted leaves a server running: stopped here, and the test fails.
+    const code = await Promise.race([
+      server.exited,
+      new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 15_000)),
+    ]);
+    if (code === "still running") await stopServer(server);
+    expect(code, value).toBe(1);
+    const lines = server.output.join("").trim().split("\n");
+    expect(lines, value).toHaveLength(1);
+    expect(lines[0], value).toMatch(expected);
+  }
+});
+
 test("production refuses to start without SESSION_SECRET", async () => {
   const { output, exited } = startServer({ NODE_ENV: "production", PORT: String(nextPort()) });
   expect(await exited).toBe(1);

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
+import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { createCustomer, signInTo } from "./support/customers";
 
 // What the page cache (server.ts, app/server/page-cache.ts) must never change for a visitor.
@@ -170,5 +172,70 @@ test("pages arrive as clean UTF-8, with no NUL bytes where Spanish letters meet 
     const response = await fetch(`${BASE_URL}${pathname}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect(bytes.indexOf(0), `${pathname} holds a NUL byte`).toBe(-1);
+  }
+});
+
+test("pages kept for anyone tell browsers and shared caches to ask again every time", async () => {
+  for (const pathname of ["/", "/plans", "/help-center?q=recarga", "/auth/sign-in"]) {
+    // The first answer may be rendered, the second comes from memory: both say the same.
+    for (const visit of [1, 2]) {
+      const response = await fetch(`${BASE_URL}${pathname}`);
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get("cache-control"), `${pathname} #${visit}`).toBe("no-cache");
+    }
+  }
+});
+
+test("a flood of query strings the pages do not read leaves the home page and the plans in the cache", async () => {
+  test.setTimeout(180_000);
+  const port = freePort(test.info().workerIndex);
+  const base = `http://localhost:${port}`;
+  // A long life for kept pages: only the flood, never the clock, could push them out.
+  const server = startServer({
+    NODE_ENV: "test",
+    PORT: String(port),
+    PAGE_CACHE_SECONDS: "600",
+    LOG_LEVEL: "info",
+  });
+  await waitForHealth(base, server);
+  const visit = async (pathname: string) => {
+    const requestId = randomUUID();
+    const response = await fetch(`${base}${pathname}`, { headers: { "X-Request-Id": requestId } });
+    await response.arrayBuffer();
+    expect(response.status, pathname).toBe(200);
+    return requestId;
+  };
+  /** How the request log says the page was answered. */
+  const answeredFromMemory = (requestId: string) =>
+    expect
+      .poll(() => {
+        for (const line of server.output.join("").split("\n")) {
+          if (!line.includes(requestId) || !line.startsWith("{")) continue;
+          const entry = JSON.parse(line) as { msg: string; pageCache?: string };
+          if (entry.msg === "request") return entry.pageCache ?? "rendered";
+        }
+        return "not logged yet";
+      })
+      .toBe("hit");
+  try {
+    await visit("/");
+    await visit("/plans");
+    await answeredFromMemory(await visit("/"));
+    // More distinct addresses than the cache holds: junk parameters no page reads, and searches
+    // the help centre does read, each another page.
+    const flood = Array.from({ length: 250 }, (_, n) => [
+      `/?x=${n}`,
+      `/plans?utm_source=correo-${n}`,
+      `/help-center?q=${n}`,
+    ]).flat();
+    for (let start = 0; start < flood.length; start += 10) {
+      await Promise.all(flood.slice(start, start + 10).map(visit));
+    }
+    await answeredFromMemory(await visit("/"));
+    await answeredFromMemory(await visit("/plans"));
+    // A junk parameter is answered with the page it does not change.
+    await answeredFromMemory(await visit("/?x=otra-vez"));
+  } finally {
+    await stopServer(server);
   }
 });

@@ -664,6 +664,129 @@ test("strangers cannot lock a customer out: of a line's top-ups, or of an order'
     await expect
       .poll(async () => (await owner({ path: `/dev/outbox?to=${encodeURIComponent(email)}` })).body)
       .toContain(`Tu enlace para ver el pedido ${folio}`);
+test("behind one proxy, IPv6 clients rotating inside one /64 share one quota; mapped IPv4 counts as IPv4", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ TRUST_PROXY: "1", AUTH_RATE_LIMIT_PER_IP: "3" }, port);
+  try {
+    const attempt = (clientAddress: string) =>
+      fetch(`http://localhost:${port}/auth/sign-in`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          // The proxy appended the address it saw: each time another one of the client's /64.
+          "X-Forwarded-For": clientAddress,
+        },
+        body: new URLSearchParams({
+          username: uniqueEmail("rotacion"),
+          password: "Incorrecta#1x",
+        }),
+        redirect: "manual",
+      });
+    // One network, written in every form an address can take.
+    for (const address of ["2001:db8:1:2::1", "2001:DB8:1:2:0:0:0:2", "2001:0db8:0001:0002::3"]) {
+      expect((await attempt(address)).status, address).toBe(400);
+    }
+    const refused = await attempt("2001:db8:1:2:ffff:ffff:ffff:fffe");
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Demasiados intentos.");
+    // The next /64 is another customer's.
+    expect((await attempt("2001:db8:1:3::1")).status).toBe(400);
+
+    for (const address of ["198.51.100.7", "::ffff:198.51.100.7", "::FFFF:c633:6407"]) {
+      expect((await attempt(address)).status, address).toBe(400);
+    }
+    expect((await attempt("198.51.100.7")).status).toBe(429);
+  } finally {
+    await stopServer(server);
+  }
+});
+
+/** The JSON lines a spawned server wrote. */
+function logEntries(server: ServerProcess) {
+  return server.output
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; status?: number });
+}
+
+const spanishErrors = (
+  JSON.parse(readFileSync("public/locales/es/common.json", "utf8")) as {
+    errors: Record<string, string>;
+  }
+).errors;
+
+test("an address with a broken % escape is a Spanish 400 with an info line, never a logged error", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ LOG_LEVEL: "info" }, port);
+  try {
+    for (const path of ["/%", "/auth/oauth/%ff", "/plans/%E0%A4%A", "/help-center%", "/%zz.js"]) {
+      for (const method of ["GET", "POST"]) {
+        const response = await rawRequest(port, {
+          method,
+          path,
+          headers: {
+            Host: `localhost:${port}`,
+            "Content-Type": "application/x-www-form-urlencoded",
+          },
+          body: method === "POST" ? "a=1" : undefined,
+        });
+        expect(response.status, `${method} ${path}`).toBe(400);
+        expect(response.body, `${method} ${path}`).toBe(spanishErrors.badRequest);
+      }
+    }
+    const output = server.output.join("");
+    expect(output).not.toMatch(/\n\s+at /);
+    const entries = logEntries(server);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(entries.filter((entry) => entry.msg === "malformed address refused")).toHaveLength(10);
+    expect(entries.find((entry) => entry.msg === "malformed address refused")?.level).toBe(30);
+  } finally {
+    await stopServer(server);
+  }
+});
+
+test("a form whose Host or X-Forwarded-Host differs from its Origin is a Spanish 400 with an info line, never a logged error", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running({ LOG_LEVEL: "info" }, port);
+  const origin = `http://localhost:${port}`;
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Origin: origin };
+  try {
+    const mismatches: Array<Record<string, string>> = [
+      // Both are this site's names: the Origin is allowed, the Host is served, they differ.
+      { Host: `127.0.0.1:${port}` },
+      { Host: `localhost:${port}`, "X-Forwarded-Host": "otro-sitio.example" },
+      { Host: `localhost:${port}`, "X-Forwarded-Host": `127.0.0.1:${port}, localhost:${port}` },
+    ];
+    for (const headers of mismatches) {
+      for (const path of ["/cart", "/auth/sign-in", "/auth/sign-in.data"]) {
+        const response = await rawRequest(port, {
+          method: "POST",
+          path,
+          headers: { ...form, ...headers },
+          body: "intent=add&id=conecta-100&username=a%40b.mx&password=x",
+        });
+        expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(400);
+        expect(response.body).toBe(spanishErrors.hostMismatch);
+      }
+    }
+    // The same form with matching names goes through.
+    const added = await rawRequest(port, {
+      method: "POST",
+      path: "/cart",
+      headers: { ...form, Host: `localhost:${port}` },
+      body: "intent=add&id=conecta-100",
+    });
+    expect(added.status).toBe(303);
+    expect(server.output.join("")).not.toMatch(/\n\s+at /);
+    const entries = logEntries(server);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(
+      entries.filter((entry) => entry.msg === "host and origin differ: form refused"),
+    ).toHaveLength(9);
+    expect(
+      entries.find((entry) => entry.msg === "host and origin differ: form refused")?.level,
+    ).toBe(30);
   } finally {
     await stopServer(server);
   }

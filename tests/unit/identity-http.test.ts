@@ -61,7 +61,7 @@ function requestContext(services: Services, browser: Browser) {
     cookieHeader: browser.header,
     cspNonce: "",
     requestId: "test",
-    clientIp: "203.0.113.7",
+    clientAddressKey: "203.0.113.7",
     setPageCacheable: () => undefined,
   });
 }
