@@ -316,6 +316,20 @@ describe("social sign-in configuration", () => {
     );
   });
 
+  it("trusts only Google's word that an e-mail is verified unless told otherwise", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).TRUSTED_EMAIL_PROVIDERS).toEqual(["google"]);
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), TRUSTED_EMAIL_PROVIDERS: "Apple, google" })
+        .TRUSTED_EMAIL_PROVIDERS,
+    ).toEqual(["apple", "google"]);
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), TRUSTED_EMAIL_PROVIDERS: "none" }).TRUSTED_EMAIL_PROVIDERS,
+    ).toEqual([]);
+    expect(refusal({ TRUSTED_EMAIL_PROVIDERS: "google,myspace" })).toMatch(
+      /^Invalid configuration: TRUSTED_EMAIL_PROVIDERS\.1: una lista separada por comas de amazon, apple, facebook, google$/,
+    );
+  });
+
   it("needs the pool's hosted domain with a real pool", () => {
     expect(refusal({ ...realPool, SOCIAL_PROVIDERS: "google" })).toMatch(
       /^Invalid configuration: COGNITO_DOMAIN: required when SOCIAL_PROVIDERS is set/,

@@ -15,6 +15,25 @@ const optionalUrl = z.url().optional();
 export const SOCIAL_PROVIDER_IDS = ["amazon", "apple", "facebook", "google"] as const;
 export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
 
+/** A comma list of social providers (any case, repeats ignored). */
+const socialProviderList = z
+  .string()
+  .transform((value) => [
+    ...new Set(
+      value
+        .split(",")
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ])
+  .pipe(
+    z.array(
+      z.enum(SOCIAL_PROVIDER_IDS, {
+        error: `una lista separada por comas de ${SOCIAL_PROVIDER_IDS.join(", ")}`,
+      }),
+    ),
+  );
+
 /** Every environment variable the server reads. `.env.example` lists the same names. */
 export const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -138,24 +157,17 @@ export const environmentSchema = z.object({
    * Social sign-in through Cognito's hosted OAuth endpoints (decision 0069): a comma list of
    * amazon, apple, facebook, google. Empty (the default): no social sign-in.
    */
-  SOCIAL_PROVIDERS: z
+  SOCIAL_PROVIDERS: socialProviderList.default([]),
+  /**
+   * The social providers whose word that an e-mail is verified the store takes (decision 0081):
+   * only then does a social account see the guest orders placed with its e-mail. A comma list
+   * of amazon, apple, facebook, google, or `none`; default google.
+   */
+  TRUSTED_EMAIL_PROVIDERS: z
     .string()
-    .transform((value) => [
-      ...new Set(
-        value
-          .split(",")
-          .map((entry) => entry.trim().toLowerCase())
-          .filter(Boolean),
-      ),
-    ])
-    .pipe(
-      z.array(
-        z.enum(SOCIAL_PROVIDER_IDS, {
-          error: `una lista separada por comas de ${SOCIAL_PROVIDER_IDS.join(", ")}`,
-        }),
-      ),
-    )
-    .default([]),
+    .transform((value) => (value.trim().toLowerCase() === "none" ? "" : value))
+    .pipe(socialProviderList)
+    .default(["google"]),
   /**
    * The pool's hosted domain (auth.example.com or https://auth.example.com): required with a
    * real pool when SOCIAL_PROVIDERS is set; the embedded emulator serves its own.

@@ -35,6 +35,11 @@ import {
 import type { Config } from "./config.server";
 import { checkDatabase, databaseDriver, openDatabase, type Db } from "./db/db.server";
 import { createPaymentService, type PaymentService } from "./payments/payments.server";
+import {
+  SANDBOX_PAYER_MAX_AGE_SECONDS,
+  sandboxPayerSchema,
+  type SandboxPayer,
+} from "./payments/sandbox/page-access.server";
 import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
@@ -107,6 +112,8 @@ export interface Services {
     accountTotpSetup: SealedCookie<AccountTotpSetup>;
     /** A social sign-in at the provider: state, PKCE verifier, where to go (10 minutes). */
     authOauth: SealedCookie<OAuthTransaction>;
+    /** The sandbox checkouts the store sent this browser to pay (decision 0081). */
+    sandboxPayer: SealedCookie<SandboxPayer>;
   };
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
   identity: IdentityService;
@@ -362,6 +369,13 @@ export async function createServices(
         secure,
         maxAgeSeconds: OAUTH_COOKIE_MAX_AGE_SECONDS,
         schema: oauthTransactionSchema,
+      }),
+      sandboxPayer: createSealedCookie({
+        name: "sandbox_pagos",
+        secrets: config.sessionSecrets,
+        secure,
+        maxAgeSeconds: SANDBOX_PAYER_MAX_AGE_SECONDS,
+        schema: sandboxPayerSchema,
       }),
     },
     identity,

@@ -40,7 +40,7 @@ const tokens: SessionTokens = {
   signInDetails: { loginId: "a@b.mx", authFlowType: "USER_SRP_AUTH" },
 };
 
-/** A browser holding a session and access to an order and a portability request. */
+/** A browser holding a session, access to an order and a portability request, and a sandbox payment. */
 function browserHeader(): string {
   const jar = createCookieJar(null);
   jar.set(services.cookies.authSession, tokens);
@@ -54,6 +54,10 @@ function browserHeader(): string {
     formSecret: "secret-0123456789abcdef",
     submitted: [],
   });
+  jar.set(services.cookies.sandboxPayer, {
+    accessId: "payer-id-0123456789",
+    checkouts: ["chk_0123456789abcdef"],
+  });
   return jar
     .setCookieHeaders({ redirect: false })
     .map((line) => line.split(";")[0])
@@ -64,6 +68,7 @@ const held = (jar: CookieJar) => ({
   session: jar.get(services.cookies.authSession),
   orders: jar.get(services.cookies.orderAccess),
   portability: jar.get(services.cookies.portability),
+  sandboxPayer: jar.get(services.cookies.sandboxPayer),
 });
 
 describe("sign-out for every copy of the browser's cookies", () => {
@@ -81,8 +86,13 @@ describe("sign-out for every copy of the browser's cookies", () => {
 
     const copy = createCookieJar(saved);
     await dropRevokedAccess(services, copy);
-    expect(held(copy)).toEqual({ session: null, orders: null, portability: null });
-    expect(copy.setCookieHeaders({ redirect: false }).length).toBeGreaterThanOrEqual(3);
+    expect(held(copy)).toEqual({
+      session: null,
+      orders: null,
+      portability: null,
+      sandboxPayer: null,
+    });
+    expect(copy.setCookieHeaders({ redirect: false }).length).toBeGreaterThanOrEqual(4);
   });
 
   it("signs out even when the database cannot record it, and says so in the log", async () => {
@@ -97,7 +107,7 @@ describe("sign-out for every copy of the browser's cookies", () => {
       jar: signingOut,
       requestId: "r",
     } as unknown as AppLoadContext);
-    expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(3);
+    expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(4);
     expect(errors).toHaveLength(1);
     db = await openDatabaseUnderTest();
   });
@@ -107,7 +117,12 @@ describe("sign-out for every copy of the browser's cookies", () => {
     await db.destroy();
     const jar = createCookieJar(saved);
     await dropRevokedAccess({ ...services, logger: pino({ level: "silent" }) }, jar);
-    expect(held(jar)).toEqual({ session: null, orders: null, portability: null });
+    expect(held(jar)).toEqual({
+      session: null,
+      orders: null,
+      portability: null,
+      sandboxPayer: null,
+    });
     expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
     db = await openDatabaseUnderTest();
   });

@@ -5,8 +5,9 @@ import type { Services } from "~/services.server";
 import { revokeAccess, revokedAmong } from "./revoked-access.server";
 
 /**
- * The cookies that open something to whoever holds them: the session, and the guest access to the
- * orders and portability requests placed from this browser. Each carries a random id; sign-out
+ * The cookies that open something to whoever holds them: the session, the guest access to the
+ * orders and portability requests placed from this browser, and the sandbox payments it was sent
+ * to pay. Each carries a random id; sign-out
  * revokes them all, so a copy saved before it opens nothing afterwards (decision 0056).
  */
 interface AccessCookie {
@@ -23,6 +24,7 @@ function accessCookies(cookies: Services["cookies"]): AccessCookie[] {
     entry(cookies.authSession, (tokens) => tokens.sessionId),
     entry(cookies.orderAccess, (access) => access.accessId),
     entry(cookies.portability, (access) => access.accessId),
+    entry(cookies.sandboxPayer, (payer) => payer.accessId),
   ];
 }
 

@@ -46,8 +46,29 @@ describe("tokens", () => {
           "cognito:username": "uuid-1",
         }),
       }),
-    ).toEqual({ sub: "abc", email: "ana@ejemplo.mx", emailVerified: true, username: "uuid-1" });
+    ).toEqual({
+      sub: "abc",
+      email: "ana@ejemplo.mx",
+      emailVerified: true,
+      identityProviders: [],
+      username: "uuid-1",
+    });
     expect(customerFromTokens({ idToken: jwt({ sub: "abc" }) })).toBeNull();
+  });
+
+  it("names the identity providers of a federated user from Cognito's identities claim", () => {
+    const federated = (identities: unknown) =>
+      customerFromTokens({
+        idToken: jwt({ sub: "abc", email: "ana@ejemplo.mx", email_verified: true, identities }),
+      })?.identityProviders;
+    const google = { userId: "1", providerName: "Google", providerType: "Google", primary: "true" };
+    expect(federated([google])).toEqual(["Google"]);
+    expect(federated(JSON.stringify([google, { ...google, providerName: "Facebook" }]))).toEqual([
+      "Google",
+      "Facebook",
+    ]);
+    expect(federated("not json")).toEqual([]);
+    expect(federated([{ providerName: 7 }, null])).toEqual([]);
   });
 
   it("masks where a code went", () => {

@@ -88,9 +88,32 @@ export interface Customer {
   /** Cognito's stable user id (`sub`). */
   sub: string;
   email: string;
+  /** Cognito's word (`email_verified`): proved by a code, or an identity provider's mapping. */
   emailVerified: boolean;
+  /**
+   * The identity providers this user signed in through or is linked to (the `identities`
+   * claim, Cognito's provider names: `Google`, `Facebook`…); empty for a password account.
+   */
+  identityProviders: string[];
   /** Cognito's user name (a UUID in pools that sign in by email). */
   username: string;
+}
+
+/** Provider names from Cognito's `identities` claim (an array; a JSON string in attributes). */
+function identityProvidersOf(claim: unknown): string[] {
+  let identities = claim;
+  if (typeof identities === "string") {
+    try {
+      identities = JSON.parse(identities);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(identities)) return [];
+  return identities.flatMap((identity: unknown) => {
+    const name = (identity as { providerName?: unknown } | null)?.providerName;
+    return typeof name === "string" && name ? [name] : [];
+  });
 }
 
 export function customerFromTokens(tokens: Pick<SessionTokens, "idToken">): Customer | null {
@@ -103,6 +126,7 @@ export function customerFromTokens(tokens: Pick<SessionTokens, "idToken">): Cust
     sub,
     email,
     emailVerified: claims.email_verified === true || claims.email_verified === "true",
+    identityProviders: identityProvidersOf(claims.identities),
     username: typeof username === "string" ? username : sub,
   };
 }

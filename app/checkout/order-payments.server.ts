@@ -3,6 +3,7 @@ import { nowIso } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
 import { enqueueMail } from "~/mail/enqueue.server";
+import { beginPaymentHere } from "~/payments/begin-payment.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
@@ -67,7 +68,7 @@ export function beginOrderPayment(
 ): Promise<BeginPaymentResult> {
   // From configuration only: a Host header is the client's to write (decision 0058).
   const origin = context.config.publicOrigin;
-  return context.payments.begin({
+  return beginPaymentHere(context, {
     purpose: ORDER_PAYMENT_PURPOSE,
     reference: order.ref,
     amount: order.total,

@@ -221,15 +221,25 @@ export async function findOrder(db: Db, ref: string): Promise<Order | null> {
   };
 }
 
-/** Whether this signed-in customer owns the order: placed signed in, or as a guest with their verified e-mail. */
+/**
+ * The signed-in customer as orders are looked up for them: `emailProven` only when the store
+ * takes their e-mail as proved theirs (`asOrderOwner`, decision 0081).
+ */
+export interface OrderOwner {
+  sub: string;
+  email: string;
+  emailProven: boolean;
+}
+
+/** Whether this signed-in customer owns the order: placed signed in, or as a guest with their proved e-mail. */
 export function customerOwnsOrder(
   order: Pick<Order, "customerSub" | "customer">,
-  customer: { sub: string; email: string; emailVerified: boolean } | null,
+  customer: OrderOwner | null,
 ): boolean {
   if (!customer) return false;
   if (order.customerSub !== null) return order.customerSub === customer.sub;
   return (
-    customer.emailVerified &&
+    customer.emailProven &&
     order.customer.email.trim().toLowerCase() === customer.email.trim().toLowerCase()
   );
 }
@@ -283,12 +293,12 @@ export interface CustomerOrderSummary {
 }
 
 /**
- * Orders the customer placed while signed in, and, once their e-mail is verified, the orders
+ * Orders the customer placed while signed in, and, once their e-mail is proved theirs, the orders
  * placed as a guest with that e-mail; newest first.
  */
 export async function listCustomerOrders(
   db: Db,
-  customer: { sub: string; email: string; emailVerified: boolean },
+  customer: OrderOwner,
   limit = 10,
 ): Promise<CustomerOrderSummary[]> {
   const email = customer.email.trim().toLowerCase();
@@ -296,7 +306,7 @@ export async function listCustomerOrders(
     .selectFrom("orders")
     .select(["id", "folio", "status", "total", "created_at"])
     .where((eb) =>
-      customer.emailVerified
+      customer.emailProven
         ? eb.or([
             eb("customer_sub", "=", customer.sub),
             eb.and([eb("customer_sub", "is", null), eb(sql<string>`lower(email)`, "=", email)]),

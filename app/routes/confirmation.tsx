@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { asOrderOwner } from "~/auth/email-trust.server";
 import { getCustomer } from "~/auth/session.server";
 import { saveCart } from "~/cart/cart-session.server";
 import { formatPrice, formatTotal } from "~/catalog/money";
@@ -42,10 +43,10 @@ async function loadOwnOrder(context: LoaderFunctionArgs["context"], request: Req
   const ref = new URL(request.url).searchParams.get("pedido");
   const access = readOrderAccess(context);
   const found = ref ? await findOrder(context.db, ref) : null;
+  const customer = getCustomer(context);
+  const owner = customer ? asOrderOwner(context, customer) : null;
   const order =
-    found && (canSeeOrder(access, found.ref) || customerOwnsOrder(found, getCustomer(context)))
-      ? found
-      : null;
+    found && (canSeeOrder(access, found.ref) || customerOwnsOrder(found, owner)) ? found : null;
   if (!order) throw data(null, { status: 404 });
   return { order, access };
 }

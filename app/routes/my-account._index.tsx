@@ -9,6 +9,7 @@ import { mapCognitoError } from "~/auth/errors";
 import { authT, cognitoErrorReply, invalidReply, signOut } from "~/auth/flow.server";
 import { signInPathFor } from "~/auth/redirect";
 import { mfaPreferenceSchema } from "~/auth/schemas";
+import { asOrderOwner } from "~/auth/email-trust.server";
 import { rememberMfa, requireCustomer } from "~/auth/session.server";
 import { mfaSettingsOf } from "~/auth/tokens";
 import { authPath, CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "~/auth/steps";
@@ -41,7 +42,7 @@ async function sessionEnded(context: LoaderFunctionArgs["context"]) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
-  const history = await loadAccountHistory(context.db, customer);
+  const history = await loadAccountHistory(context.db, asOrderOwner(context, customer));
   // The e-mail and its verification come from the ID token, the MFA settings from the session:
   // an ordinary view asks Cognito nothing (issue 18).
   let mfa = context.session?.tokens.mfa;

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { formatTotal } from "~/catalog/money";
-import { SubmitButton } from "~/components/ui/button";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
@@ -13,6 +13,7 @@ import { titleMeta } from "~/lib/meta";
 import { formatDateTime } from "~/lib/dates";
 import { formatClabe } from "~/payments/clabe";
 import type { PaymentMethod } from "~/payments/provider";
+import { mayUseSandboxPage } from "~/payments/sandbox/page-access.server";
 import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
 
 export const handle = { i18n: ["commerce"] };
@@ -27,10 +28,26 @@ async function findCheckout({ params, context }: Pick<LoaderFunctionArgs, "param
   return checkout;
 }
 
+/**
+ * In production (a test environment) only the browser the store sent to pay may see and use the
+ * page (decision 0081); another is refused before the checkout is even read.
+ */
+function refusedHere({ params, context, request }: LoaderFunctionArgs): boolean {
+  if (!context.sandbox || mayUseSandboxPage(context, params.id ?? "")) return false;
+  context.logger.warn({
+    msg: "sandbox page refused: not the browser sent to pay",
+    requestId: context.requestId,
+    method: request.method,
+  });
+  return true;
+}
+
 export async function loader(args: LoaderFunctionArgs) {
+  const title = getFixedT("commerce")("sandbox.title");
+  if (refusedHere(args)) return data({ title, checkout: null }, { status: 403 });
   const checkout = await findCheckout(args);
   return {
-    title: getFixedT("commerce")("sandbox.title"),
+    title,
     checkout: {
       amount: checkout.amount,
       description: checkout.description,
@@ -48,6 +65,7 @@ export async function loader(args: LoaderFunctionArgs) {
 const SENSITIVE_FIELDS = ["card_number", "card_cvc"];
 
 export async function action(args: ActionFunctionArgs) {
+  if (refusedHere(args)) return data(null, { status: 403 });
   const checkout = await findCheckout(args);
   if (checkout.status !== "open") return redirect(checkout.return_url, { status: 303 });
   const formData = await args.request.formData();
@@ -82,6 +100,31 @@ const cardSchema = createCardSchema();
 
 export default function SandboxPaymentPage() {
   const { checkout } = useLoaderData<typeof loader>();
+  return checkout ? <SandboxCheckoutPage checkout={checkout} /> : <NotThisBrowser />;
+}
+
+/** What a browser the store did not send to this payment sees (production only). */
+function NotThisBrowser() {
+  const { t } = useTranslation("commerce");
+  return (
+    <div className="mx-auto max-w-2xl" data-testid="sandbox-not-this-browser">
+      <p className="text-sm font-semibold text-error">
+        {t("common:errors.status", { status: 403 })}
+      </p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-slate-900">
+        {t("sandbox.notThisBrowser.heading")}
+      </h1>
+      <p className="mt-4 text-lg">{t("sandbox.notThisBrowser.message")}</p>
+      <a href="/" className={`mt-8 ${buttonClass()}`}>
+        {t("sandbox.backToStore")}
+      </a>
+    </div>
+  );
+}
+
+type LoadedCheckout = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["checkout"]>;
+
+function SandboxCheckoutPage({ checkout }: { checkout: LoadedCheckout }) {
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("commerce");
   const [form, fields] = useForm({
@@ -220,8 +263,6 @@ function TestCards() {
     </>
   );
 }
-
-type LoadedCheckout = ReturnType<typeof useLoaderData<typeof loader>>["checkout"];
 
 /** The provider's side of a voucher or a transfer: what the store or the bank would report. */
 function SandboxSimulator({ checkout }: { checkout: LoadedCheckout }) {

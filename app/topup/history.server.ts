@@ -1,6 +1,5 @@
 import { confirmationPath } from "~/checkout/paths";
-import { listCustomerOrders } from "~/checkout/orders.server";
-import type { Customer } from "~/auth/tokens";
+import { listCustomerOrders, type OrderOwner } from "~/checkout/orders.server";
 import type { Db } from "~/db/db.server";
 import { formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "./phone";
@@ -10,11 +9,11 @@ import { listCustomerTopups, savedLines } from "./topups.server";
 const RECENT = 5;
 
 /**
- * What the account overview shows of the customer's activity: recent top-ups and orders placed
- * while signed in (newest first) and the saved lines. Lines leave the server masked: the
+ * What the account overview shows of the customer's activity: recent top-ups and orders (placed
+ * while signed in, or as a guest with their proved e-mail; newest first) and the saved lines. Lines leave the server masked: the
  * overview only needs to recognise them.
  */
-export async function loadAccountHistory(db: Db, customer: Customer) {
+export async function loadAccountHistory(db: Db, customer: OrderOwner) {
   const customerSub = customer.sub;
   const [topups, orders, lines] = await Promise.all([
     listCustomerTopups(db, customerSub, RECENT),

@@ -196,13 +196,13 @@ describe("ownership", () => {
       lines,
       customerSub: BETO,
     });
-    const ana = { sub: ANA, email: "ana@example.com", emailVerified: false };
+    const ana = { sub: ANA, email: "ana@example.com", emailProven: false };
     expect((await listCustomerOrders(db, ana)).map((order) => order.folio)).toEqual([
       mine.order.folio,
     ]);
     expect(mine.order.customerSub).toBe(ANA);
-    // Once her e-mail is verified, what she ordered as a guest with it is hers too.
-    const verified = { ...ana, emailVerified: true };
+    // Once her e-mail is proved hers, what she ordered as a guest with it is hers too.
+    const verified = { ...ana, emailProven: true };
     expect((await listCustomerOrders(db, verified)).map((order) => order.folio).sort()).toEqual(
       [mine.order.folio, asGuest.order.folio].sort(),
     );
@@ -298,8 +298,7 @@ describe("saved lines and the account overview", () => {
     const history = await loadAccountHistory(db, {
       sub: ANA,
       email: "ana@example.com",
-      emailVerified: true,
-      username: "ana",
+      emailProven: true,
     });
     expect(history.maskedLines).toEqual(["55 •••• 2222"]);
     expect(history.topups).toEqual([

@@ -5,6 +5,7 @@ import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { TopupStatus, TopupsTable } from "~/db/schema";
 import { formatTotal } from "~/catalog/money";
 import { getFixedT } from "~/i18n/i18n.server";
+import { beginPaymentHere } from "~/payments/begin-payment.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
 import { setFlash } from "~/lib/flash.server";
@@ -233,7 +234,7 @@ export function beginTopupPayment(
   method: PaymentMethod,
 ): Promise<BeginPaymentResult> {
   const origin = context.config.publicOrigin;
-  return context.payments.begin({
+  return beginPaymentHere(context, {
     purpose: TOPUP_PAYMENT_PURPOSE,
     reference: topup.id,
     amount: topup.amount,

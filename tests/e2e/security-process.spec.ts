@@ -664,6 +664,11 @@ test("strangers cannot lock a customer out: of a line's top-ups, or of an order'
     await expect
       .poll(async () => (await owner({ path: `/dev/outbox?to=${encodeURIComponent(email)}` })).body)
       .toContain(`Tu enlace para ver el pedido ${folio}`);
+  } finally {
+    await stopServer(server);
+  }
+});
+
 test("behind one proxy, IPv6 clients rotating inside one /64 share one quota; mapped IPv4 counts as IPv4", async () => {
   const port = freePort(test.info().workerIndex);
   const server = await running({ TRUST_PROXY: "1", AUTH_RATE_LIMIT_PER_IP: "3" }, port);

@@ -6,12 +6,27 @@ import {
   waitForHealth,
   type ServerProcess,
 } from "../support/server-process";
-import { expectFlash, signOut, uniqueEmail } from "./support/auth";
+import {
+  createAccount,
+  expectFlash,
+  latestCode,
+  signIn,
+  signOut,
+  uniqueEmail,
+} from "./support/auth";
 import { expectNoAxeViolations } from "./support/axe";
+import {
+  cartWith,
+  choosePaymentMethod,
+  fillCheckout,
+  ORDER_CONFIRMATION_URL,
+  submitCheckout,
+} from "./support/commerce";
 
 /**
  * Social sign-in (decision 0069) against the embedded emulator's stand-in for Cognito's hosted
- * pages: a server of its own with SOCIAL_PROVIDERS=google,facebook. No real provider is called.
+ * pages: a server of its own with SOCIAL_PROVIDERS=google,facebook. No real provider is called;
+ * the stand-in vouches for a typed e-mail only when the tester ticks its box (decision 0081).
  */
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Navegación principal" });
@@ -71,10 +86,13 @@ test("a customer signs in with Google and lands on the account; sign-out also en
     const email = uniqueEmail("social");
     await toProviderPage(page, "Google");
     await page.getByLabel("Correo de tu cuenta de Google").fill(email);
+    // Google vouches for the address (its email_verified, mapped by the pool): no code asked.
+    await page.getByLabel(/^Google confirma que este correo es de esta cuenta/).check();
     await page.getByRole("button", { name: "Continuar" }).click();
 
     await expect(page).toHaveURL(new RegExp(`^${base}/my-account$`));
     await expect(page.getByTestId("account-email")).toHaveText(email);
+    await expect(page.getByTestId("account-email-verified")).toHaveText("Verificado");
     await expectFlash(page, "Iniciaste sesión.");
     // The code and state are spent: nothing of the transaction is left in the browser.
     const cookies = await context.cookies(base);
@@ -90,10 +108,72 @@ test("a customer signs in with Google and lands on the account; sign-out also en
     // The same Google account again is the same customer.
     await page.getByRole("link", { name: "Continuar con Google" }).click();
     await page.getByLabel("Correo de tu cuenta de Google").fill(email);
+    await page.getByLabel(/^Google confirma que este correo es de esta cuenta/).check();
     await page.getByRole("button", { name: "Continuar" }).click();
     await expect(page.getByTestId("account-email")).toHaveText(email);
   } finally {
     await context.close();
+  }
+});
+
+test("typing someone's e-mail at a provider that does not vouch for it opens none of their guest orders; a code sent to it does", async ({
+  browser,
+  javaScriptEnabled,
+}) => {
+  const email = uniqueEmail("invitado");
+  const guest = await socialBrowser(browser, javaScriptEnabled);
+  const owner = await socialBrowser(browser, javaScriptEnabled);
+  const intruder = await socialBrowser(browser, javaScriptEnabled);
+  try {
+    // The owner of the address buys as a guest…
+    const shop = await guest.newPage();
+    await cartWith(shop, "Conecta 200");
+    await shop.goto("/checkout");
+    await fillCheckout(shop, email);
+    await choosePaymentMethod(shop, "cash");
+    await submitCheckout(shop);
+    await expect(shop).toHaveURL(ORDER_CONFIRMATION_URL);
+    const folio = (await shop.getByTestId("order-folio").textContent())!;
+    const orderPage = shop.url();
+
+    // …and the password account that confirmed the address by code finds the order.
+    const account = await owner.newPage();
+    await createAccount(account, account.request, email);
+    await account.goto("/my-account");
+    await signIn(account, email);
+    await expect(account).toHaveURL(new RegExp(`^${base}/my-account$`));
+    await expect(account.getByTestId("account-orders")).toContainText(folio);
+
+    // Someone else types that address at the provider's page; the box that would make the
+    // provider vouch for it stays as it is, unticked.
+    const page = await intruder.newPage();
+    await toProviderPage(page, "Google");
+    await page.getByLabel("Correo de tu cuenta de Google").fill(email);
+    await page.getByRole("button", { name: "Continuar" }).click();
+    await expect(nav(page).getByRole("button", { name: "Cerrar sesión" })).toBeVisible();
+    await page.goto("/my-account");
+    await expect(page.getByTestId("account-email")).toHaveText(email);
+    await expect(page.getByTestId("account-history")).toBeVisible();
+    await expect(page.getByTestId("account-history")).not.toContainText(folio);
+    const opened = await page.goto(orderPage);
+    expect(opened?.status()).toBe(404);
+    await expect(page.getByText(folio)).toHaveCount(0);
+    // Signed in, but the address is not theirs until a code sent to it comes back.
+    await page.goto("/my-account");
+    await expect(page.getByTestId("account-email-verified")).toContainText("Sin verificar");
+
+    // A code sent to the address and typed back proves it: then the order is this account's too.
+    await page.goto("/auth/verify-user?redirectTo=%2Fmy-account");
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    await expect(page).toHaveURL(/\/auth\/confirm-verify-user\?attr=email/);
+    const code = await latestCode(page.request, email, "VerifyUserAttribute");
+    await page.getByLabel("Código de verificación").fill(code);
+    await page.getByRole("button", { name: "Verificar" }).click();
+    await expect(page).toHaveURL(new RegExp(`^${base}/my-account$`));
+    await expect(page.getByTestId("account-email-verified")).toHaveText("Verificado");
+    await expect(page.getByTestId("account-orders")).toContainText(folio);
+  } finally {
+    await Promise.all([guest.close(), owner.close(), intruder.close()]);
   }
 });
 

@@ -1,6 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, sign } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -24,8 +25,9 @@ import { generateTotpSecret, matchTotp } from "./totp.server";
  *
  * Where cognito-local falls short of real Cognito in ways a customer would meet, it is taught
  * here: confirming sign-up verifies the email and, with SignUp's session, signs the customer in
- * (USER_AUTH), codes can be resent, and an authenticator app (TOTP) can be associated,
- * verified, preferred and answered at sign-in.
+ * (USER_AUTH), codes can be resent, an authenticator app (TOTP) can be associated, verified,
+ * preferred and answered at sign-in, and ID tokens carry Cognito's `email_verified` and
+ * `identities` (`withCognitoIdClaims`).
  */
 
 /** A code (or temporary password) the emulator "sent", kept for the development outbox. */
@@ -124,6 +126,8 @@ interface EmulatorModules {
   StormDBDataStore: new (database: StormDatabase) => unknown;
   StormDB: StormDatabaseClass;
   JwtTokenGenerator: new (...args: unknown[]) => unknown;
+  /** The private key cognito-local signs its tokens with (its JWKS publishes the public one). */
+  signingKeyPem: string;
   otp: () => string;
   errors: {
     CognitoError: new (code: string, message: string) => Error;
@@ -168,6 +172,11 @@ async function loadModules(): Promise<EmulatorModules> {
     StormDBDataStore: storm.StormDBDataStore,
     StormDB: stormDb.default,
     JwtTokenGenerator: tokenGenerator.JwtTokenGenerator,
+    signingKeyPem: (
+      createRequire(import.meta.url)("cognito-local/lib/keys/cognitoLocal.private.json") as {
+        pem: string;
+      }
+    ).pem,
     otp: otp.otp,
     errors,
   } as unknown as EmulatorModules;
@@ -195,6 +204,41 @@ function withAttribute(user: EmulatorUser, name: string, value: string): Emulato
       ...user.Attributes.filter((attribute) => attribute.Name !== name),
       { Name: name, Value: value },
     ],
+  };
+}
+
+/**
+ * cognito-local's ID tokens differ from Cognito's in two claims the store reads (decision 0081):
+ * `email_verified` is `Boolean(attribute)`, so "false" reads as true, and a federated user's
+ * `identities` are left out. The ID token is given Cognito's two claims — true only for "true",
+ * and the providers parsed from the `identities` attribute — and signed again with
+ * cognito-local's own key, so it still verifies against the emulator's published key.
+ */
+export function withCognitoIdClaims(
+  generator: EmulatorTokenGenerator,
+  signingKeyPem: string,
+): EmulatorTokenGenerator {
+  return {
+    async generate(ctx, user, ...rest) {
+      const tokens = await generator.generate(ctx, user, ...rest);
+      const [header, payload] = tokens.IdToken.split(".");
+      const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<
+        string,
+        unknown
+      >;
+      claims.email_verified = attributeValue(user, "email_verified") === "true";
+      const identities = attributeValue(user, "identities");
+      if (identities) {
+        try {
+          claims.identities = JSON.parse(identities) as unknown;
+        } catch {
+          delete claims.identities;
+        }
+      }
+      const signed = `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
+      const signature = sign("sha256", Buffer.from(signed), signingKeyPem).toString("base64url");
+      return { ...tokens, IdToken: `${signed}.${signature}` };
+    },
   };
 }
 
@@ -265,11 +309,10 @@ export async function startEmbeddedCognito(options: {
     },
   };
 
-  const tokenGenerator = new modules.JwtTokenGenerator(
-    clock,
-    triggers,
-    config.TokenConfig,
-  ) as EmulatorTokenGenerator;
+  const tokenGenerator = withCognitoIdClaims(
+    new modules.JwtTokenGenerator(clock, triggers, config.TokenConfig) as EmulatorTokenGenerator,
+    modules.signingKeyPem,
+  );
   const services = {
     clock,
     cognito,

@@ -1,6 +1,8 @@
+import { createPublicKey, verify } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import publicKeyFile from "cognito-local/lib/keys/cognitoLocal.public.json";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCognitoClient } from "../cognito.server";
@@ -12,6 +14,7 @@ import { decodeJwtPayload } from "../tokens";
 const APP = "http://localhost:3999";
 const CALLBACK = `${APP}/auth/oauth/callback`;
 const logger = pino({ level: "silent" });
+const publicJwk = publicKeyFile.jwk;
 
 let emulator: EmbeddedCognito;
 let hosted: string;
@@ -57,8 +60,11 @@ function authorizeQuery(overrides: Record<string, string | null> = {}) {
   return { query, pkce, state };
 }
 
-/** Authorize, then "Continuar" on the test page as `email`: the code and state sent back. */
-async function signInAtProvider(email: string, provider = "Google") {
+/**
+ * Authorize, then "Continuar" on the test page as `email` (the "verified" box ticked when
+ * `vouched`): the code and state sent back.
+ */
+async function signInAtProvider(email: string, provider = "Google", vouched = false) {
   const { query, pkce, state } = authorizeQuery({ identity_provider: provider });
   const page = await fetch(`${hosted}/oauth2/authorize?${query}`);
   expect(page.status).toBe(200);
@@ -66,7 +72,11 @@ async function signInAtProvider(email: string, provider = "Google") {
   const pageId = /name="page" value="([^"]+)"/.exec(html)![1];
   const approved = await fetch(`${hosted}/oauth2/authorize`, {
     method: "POST",
-    body: new URLSearchParams({ page: pageId, email }),
+    body: new URLSearchParams({
+      page: pageId,
+      email,
+      ...(vouched ? { email_verified: "true" } : {}),
+    }),
     redirect: "manual",
   });
   expect(approved.status).toBe(302);
@@ -158,7 +168,7 @@ describe("the emulator's hosted sign-in stand-in", () => {
     });
     expect(foreignClient.status).toBe(401);
 
-    const fourth = await signInAtProvider(email);
+    const fourth = await signInAtProvider(email, "Google", true);
     const granted = await token({ code: fourth.code, code_verifier: fourth.verifier });
     expect(granted.status).toBe(200);
     const tokens = (await granted.json()) as Record<string, string>;
@@ -185,6 +195,42 @@ describe("the emulator's hosted sign-in stand-in", () => {
     await expect(client.refresh(tokens.refresh_token)).rejects.toMatchObject({
       name: "CognitoError",
     });
+  });
+
+  it("vouches for the typed e-mail only when the tester ticks the box, at each sign-in, as Cognito's ID token says it", async () => {
+    const email = `aval.${Date.now()}@example.mx`;
+    const { html } = await signInAtProvider(email);
+    expect(html).toMatch(
+      /<input id="email_verified" name="email_verified" type="checkbox" value="true"[^>]*>\n<label for="email_verified">Google confirma que este correo es de esta cuenta/,
+    );
+    expect(html).not.toMatch(/name="email_verified"[^>]*checked/);
+    const idClaimsAfter = async (vouched: boolean) => {
+      const { code, verifier } = await signInAtProvider(email, "Google", vouched);
+      const tokens = (await (await token({ code, code_verifier: verifier })).json()) as {
+        id_token: string;
+      };
+      const [header, payload, signature] = tokens.id_token.split(".");
+      // Still signed with the emulator's own key.
+      const publicKey = createPublicKey({ key: publicJwk, format: "jwk" });
+      expect(
+        verify(
+          "sha256",
+          Buffer.from(`${header}.${payload}`),
+          publicKey,
+          Buffer.from(signature, "base64url"),
+        ),
+      ).toBe(true);
+      return decodeJwtPayload(tokens.id_token)!;
+    };
+    const unvouched = await idClaimsAfter(false);
+    expect(unvouched.email_verified).toBe(false);
+    // A federated user's ID token names its provider, as Cognito's does.
+    expect(unvouched.identities).toEqual([
+      expect.objectContaining({ providerName: "Google", providerType: "Google", primary: true }),
+    ]);
+    expect((await idClaimsAfter(true)).email_verified).toBe(true);
+    // The provider's word is written again at every sign-in.
+    expect((await idClaimsAfter(false)).email_verified).toBe(false);
   });
 
   it("returns the same federated user for the same provider and e-mail", async () => {

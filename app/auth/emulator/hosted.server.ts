@@ -10,11 +10,13 @@ import { getFixedT } from "~/i18n/i18n.server";
  *
  * - `GET /oauth2/authorize` checks the request as Cognito does (client, registered redirect_uri,
  *   a known identity provider, PKCE S256) and shows a small test-provider page in place of
- *   Google, Facebook…: an e-mail field, "Continuar" (a form) and "Cancelar" (a link), both
- *   working without JavaScript. No real provider is ever contacted.
- * - `POST /oauth2/authorize` creates or reuses the federated user (`Google_<id>`, e-mail
- *   verified, as Cognito names them) in the emulator's pool and returns a single-use code,
- *   valid 5 minutes, to the redirect_uri with the state.
+ *   Google, Facebook…: an e-mail field, a "verified" box, "Continuar" (a form) and "Cancelar"
+ *   (a link), all working without JavaScript. No real provider is ever contacted.
+ * - `POST /oauth2/authorize` creates or reuses the federated user (`Google_<id>`, as Cognito
+ *   names them) in the emulator's pool and returns a single-use code, valid 5 minutes, to the
+ *   redirect_uri with the state. The e-mail is verified only when the tester ticked the box —
+ *   what a real provider's `email_verified`, mapped by the pool, says at every sign-in; nobody
+ *   proved a typed address, so by default it is not (decision 0081).
  * - `POST /oauth2/token` exchanges the code (form body) only with the same client and
  *   redirect_uri and a verifier whose S256 is the challenge; the tokens come from cognito-local's
  *   own generator and the refresh token is stored on the user, so GetUser, refresh and
@@ -217,18 +219,39 @@ export async function startHostedUi(
 <input type="hidden" name="page" value="${escapeHtml(pageId)}">
 <p><label for="email">${escapeHtml(t("social.stub.email", { provider }))}</label><br>
 <input id="email" name="email" type="email" required autocomplete="email" style="width:100%;padding:.5rem"></p>
+<p><input id="email_verified" name="email_verified" type="checkbox" value="true" aria-describedby="email_verified_hint">
+<label for="email_verified">${escapeHtml(t("social.stub.verified", { provider }))}</label><br>
+<small id="email_verified_hint">${escapeHtml(t("social.stub.verifiedHint", { provider }))}</small></p>
 <p><button type="submit">${escapeHtml(t("social.stub.continue"))}</button></p>
 </form>
 <p><a href="${escapeHtml(cancel)}">${escapeHtml(t("social.stub.cancel"))}</a></p>`,
     );
   }
 
-  /** The federated user of this provider and e-mail, created on first sign-in as Cognito does. */
-  async function federatedUser(identityProvider: string, email: string): Promise<string> {
+  /**
+   * The federated user of this provider and e-mail, created on first sign-in as Cognito does;
+   * `email_verified` is written at every sign-in, as a mapped attribute is.
+   */
+  async function federatedUser(
+    identityProvider: string,
+    email: string,
+    emailVerified: boolean,
+  ): Promise<string> {
     const pool = await options.cognito.getUserPoolForClientId(options.ctx, options.clientId);
     const username = federatedUsername(identityProvider, email);
+    const verified = { Name: "email_verified", Value: String(emailVerified) };
     const existing = await pool.getUserByUsername(options.ctx, username);
-    if (existing) return existing.Username;
+    if (existing) {
+      await pool.saveUser(options.ctx, {
+        ...existing,
+        Attributes: [
+          ...existing.Attributes.filter((attribute) => attribute.Name !== verified.Name),
+          verified,
+        ],
+        UserLastModifiedDate: new Date(),
+      });
+      return existing.Username;
+    }
     const now = new Date();
     const providerUserId = username.slice(identityProvider.length + 1);
     await pool.saveUser(options.ctx, {
@@ -236,7 +259,7 @@ export async function startHostedUi(
       Attributes: [
         { Name: "sub", Value: randomUUID() },
         { Name: "email", Value: email },
-        { Name: "email_verified", Value: "true" },
+        verified,
         {
           Name: "identities",
           Value: JSON.stringify([
@@ -268,7 +291,11 @@ export async function startHostedUi(
       return providerPage(response, body.get("page")!, page);
     }
     pages.delete(body.get("page")!);
-    const username = await federatedUser(page.identityProvider, email);
+    const username = await federatedUser(
+      page.identityProvider,
+      email,
+      body.get("email_verified") === "true",
+    );
     const code = randomUUID();
     codes.set(code, {
       username,
