@@ -32,9 +32,10 @@ const FORMS: Record<string, string[]> = {
     "idempotency_key",
   ],
   // Paying an order or a top-up again (an unknown one: a 404 page), and the sandbox's pages.
-  "/confirmation?pedido=ord_fuzz": ["payment_method"],
+  "/confirmation?pedido=ord_fuzz": ["payment_method", "intent", "position"],
   "/recarga/AAAAAAAAAAAAAAAAAAAAAA": ["payment_method"],
   "/pedido": ["folio", "correo"],
+  "/pedido/abrir?clave=fuzz": ["clave"],
   "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],
   "/auth/sign-up": ["username", "password", "confirm_password", "country_code", "phone_number"],
