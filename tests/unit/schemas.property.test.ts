@@ -184,7 +184,7 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     phone_number_confirm: "5587654321",
     amount: "100",
     payment_method: "card",
-    idempotency_key: "0b9e8f3a-6c1d-4e2f-9a7b-5c4d3e2f1a0b",
+    idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
   "payment choice": { payment_method: "cash" },
   "sandbox card": {
