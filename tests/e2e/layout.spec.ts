@@ -214,7 +214,7 @@ test("the portability form with its errors, and the order lookup with a long fol
   await page.goto("/pedido");
   await page.getByLabel("Folio del pedido").fill(LONG_FOLIO);
   await page.getByLabel("Correo electrónico del pedido").fill(LONG_EMAIL);
-  await page.getByRole("button", { name: "Consultar" }).click();
+  await page.getByRole("button", { name: "Enviarme el enlace" }).click();
   await expect(page.getByLabel("Folio del pedido")).toHaveValue(LONG_FOLIO);
   await expectFitsEveryWidth(page, "/pedido with a long folio");
 });

@@ -90,10 +90,17 @@ test("top-ups per address: a Spanish 429 past the limit, whatever number; the sa
   const base = `http://localhost:${port}`;
   const server = await running({ TOPUP_RATE_LIMIT_PER_IP: "3" }, port);
   try {
+    // One browser: its form keys are signed with the secret its first visit was given.
+    const jar = new Jar();
+    const newKey = async () => {
+      const page = await rawRequest(port, { path: "/recarga", headers: { Cookie: jar.header } });
+      jar.keep(page.headers);
+      return /name="idempotency_key" value="([^"]+)"/.exec(page.body)![1]!;
+    };
     const topUp = (line: string, key: string) =>
       fetch(`${base}/recarga`, {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header },
         body: new URLSearchParams({
           phone_number: line,
           phone_number_confirm: line,
@@ -103,12 +110,12 @@ test("top-ups per address: a Spanish 429 past the limit, whatever number; the sa
         }),
         redirect: "manual",
       });
-    const firstKey = crypto.randomUUID();
+    const firstKey = await newKey();
     expect((await topUp("5510000001", firstKey)).status).toBe(303);
     for (const line of ["5510000002", "5510000003"]) {
-      expect((await topUp(line, crypto.randomUUID())).status).toBe(303);
+      expect((await topUp(line, await newKey())).status).toBe(303);
     }
-    const refused = await topUp("5510000004", crypto.randomUUID());
+    const refused = await topUp("5510000004", await newKey());
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused.text()).toContain("Por seguridad limitamos las recargas seguidas");
