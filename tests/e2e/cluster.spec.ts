@@ -1,49 +1,20 @@
-import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { ORDER_LOOKUP_LIMITS } from "../../app/checkout/order-lookup";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
+import { rawRequest } from "../support/raw-http";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 
 // WEB_CONCURRENCY (decision 0075): the server process itself, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
-/**
- * One request on a connection of its own (no keep-alive): node:cluster hands each new connection
- * to the next worker, so consecutive requests land on both.
- */
-function send(baseUrl: string, path: string, form?: Record<string, string>) {
-  const body = form ? new URLSearchParams(form).toString() : "";
-  return new Promise<{ status: number; requestId: string; text: string }>((resolve, reject) => {
-    const request = httpRequest(
-      `${baseUrl}${path}`,
-      {
-        method: form ? "POST" : "GET",
-        agent: false,
-        headers: {
-          ...(form
-            ? {
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Content-Length": Buffer.byteLength(body),
-              }
-            : {}),
-          Connection: "close",
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            requestId: String(response.headers["x-request-id"]),
-            text: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
+/** One request on a connection of its own, so that consecutive requests land on both workers. */
+async function send(port: number, path: string, form?: Record<string, string>) {
+  const answer = await rawRequest(port, { path, form, ownConnection: true });
+  return {
+    status: answer.status,
+    requestId: String(answer.headers["x-request-id"]),
+    text: answer.body,
+  };
 }
 
 test("two workers enforce one rate limit: the order lookups of one folio are counted together", async () => {
@@ -64,7 +35,7 @@ test("two workers enforce one rate limit: the order lookups of one folio are cou
       .poll(async () => {
         const seen = new Set<number>();
         for (let probe = 0; probe < 4; probe++) {
-          const health = JSON.parse((await send(baseUrl, "/healthz")).text) as {
+          const health = JSON.parse((await send(port, "/healthz")).text) as {
             worker?: number;
           };
           if (health.worker) seen.add(health.worker);
@@ -77,7 +48,7 @@ test("two workers enforce one rate limit: the order lookups of one folio are cou
     const answers = [];
     for (let attempt = 0; attempt < limit + 2; attempt++) {
       answers.push(
-        await send(baseUrl, "/pedido", {
+        await send(port, "/pedido", {
           folio: "PED-2025-000123",
           correo: "nadie@example.com",
         }),

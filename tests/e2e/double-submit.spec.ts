@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
 import { createThrowawayDatabase } from "../../scripts/throwaway-database.mjs";
+import { CookieJar, rawRequest, type RawAnswer } from "../support/raw-http";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { tcpProxy, throughProxy } from "../support/tcp-proxy";
 
@@ -33,73 +33,6 @@ async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-interface Answer {
-  status: number;
-  location: string | null;
-  setCookies: string[];
-  text: string;
-}
-
-/**
- * One request on a connection of its own: node:cluster hands each new connection to the next
- * worker, so two sent together are answered by both.
- */
-function send(
-  baseUrl: string,
-  path: string,
-  cookies: Map<string, string>,
-  form?: Record<string, string>,
-): Promise<Answer> {
-  const body = form ? new URLSearchParams(form).toString() : "";
-  const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      `${baseUrl}${path}`,
-      {
-        method: form ? "POST" : "GET",
-        agent: false,
-        headers: {
-          Connection: "close",
-          ...(cookie ? { Cookie: cookie } : {}),
-          ...(form
-            ? {
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Content-Length": Buffer.byteLength(body),
-                Origin: baseUrl,
-              }
-            : {}),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            location: response.headers.location ?? null,
-            setCookies: response.headers["set-cookie"] ?? [],
-            text: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
-/** A browser's cookies, as the answers set them. */
-function keep(cookies: Map<string, string>, answer: Answer) {
-  for (const line of answer.setCookies) {
-    const [pair] = line.split(";");
-    const at = pair!.indexOf("=");
-    const name = pair!.slice(0, at);
-    const value = pair!.slice(at + 1);
-    if (/Max-Age=0/i.test(line)) cookies.delete(name);
-    else cookies.set(name, value);
-  }
-}
-
 function formKey(html: string): string {
   const key = /name="idempotency_key" value="([^"]+)"/.exec(html)?.[1];
   expect(key).toBeTruthy();
@@ -109,17 +42,31 @@ function formKey(html: string): string {
 const randomLine = (prefix: string) =>
   `${prefix}${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
 
+/** One request of a browser with these cookies, on a connection of its own (so on either worker). */
+async function send(port: number, path: string, jar: CookieJar, form?: Record<string, string>) {
+  const origin = `http://localhost:${port}`;
+  const answer = await rawRequest(port, {
+    path,
+    form,
+    ownConnection: true,
+    // The site's own name and origin, as a browser on it sends them.
+    headers: { Host: `localhost:${port}`, Cookie: jar.header, ...(form ? { Origin: origin } : {}) },
+  });
+  jar.keep(answer.headers);
+  return answer;
+}
+
 /** Sends `form` twice, the second `lagMs` after the first, each on its own connection. */
 async function twice(
-  baseUrl: string,
+  port: number,
   path: string,
-  cookies: Map<string, string>,
+  jar: CookieJar,
   form: Record<string, string>,
   lagMs: number,
-) {
-  const first = send(baseUrl, path, cookies, form);
+): Promise<RawAnswer[]> {
+  const first = send(port, path, jar, form);
   await new Promise((resolve) => setTimeout(resolve, lagMs));
-  return Promise.all([first, send(baseUrl, path, cookies, form)]);
+  return Promise.all([first, send(port, path, jar, form)]);
 }
 
 /**
@@ -155,13 +102,12 @@ test("the same form sent twice at once to two workers on PostgreSQL makes one th
 
     for (const lag of LAGS) {
       // Portability: one open request per number is the rule the second sending must not meet.
-      const cookies = new Map<string, string>();
-      const page = await send(baseUrl, "/portabilidad", cookies);
-      keep(cookies, page);
+      const jar = new CookieJar();
+      const page = await send(port, "/portabilidad", jar);
       const [a, b] = await twice(
-        baseUrl,
+        port,
         "/portabilidad",
-        cookies,
+        jar,
         {
           phone_number: randomLine("55"),
           nip: "7391",
@@ -170,48 +116,46 @@ test("the same form sent twice at once to two workers on PostgreSQL makes one th
           curp: "GOMA850312MDFRRN09",
           current_carrier: "telcel",
           accept_terms: "on",
-          idempotency_key: formKey(page.text),
+          idempotency_key: formKey(page.body),
         },
         lag,
       );
       expect([a.status, b.status], `portability, ${lag} ms apart`).toEqual([303, 303]);
-      expect(b.location, `portability, ${lag} ms apart`).toBe(a.location);
+      expect(b.headers.location, `portability, ${lag} ms apart`).toBe(a.headers.location);
     }
 
     for (const lag of LAGS) {
       // A top-up without an account, paid in cash: one top-up and one voucher.
-      const cookies = new Map<string, string>();
-      const page = await send(baseUrl, "/recarga", cookies);
-      keep(cookies, page);
+      const jar = new CookieJar();
+      const page = await send(port, "/recarga", jar);
       const line = randomLine("56");
       const [a, b] = await twice(
-        baseUrl,
+        port,
         "/recarga",
-        cookies,
+        jar,
         {
           phone_number: line,
           phone_number_confirm: line,
           amount: "100",
           payment_method: "cash",
           email: `gemela.${run}@ejemplo.mx`,
-          idempotency_key: formKey(page.text),
+          idempotency_key: formKey(page.body),
         },
         lag,
       );
       expect([a.status, b.status], `top-up, ${lag} ms apart`).toEqual([303, 303]);
-      expect(b.location, `top-up, ${lag} ms apart`).toBe(a.location);
+      expect(b.headers.location, `top-up, ${lag} ms apart`).toBe(a.headers.location);
     }
 
     for (const lag of LAGS) {
       // An order paid in cash, from a cart.
-      const cookies = new Map<string, string>();
-      keep(cookies, await send(baseUrl, "/cart", cookies, { intent: "add", id: "conecta-100" }));
-      const page = await send(baseUrl, "/checkout", cookies);
-      keep(cookies, page);
+      const jar = new CookieJar();
+      await send(port, "/cart", jar, { intent: "add", id: "conecta-100" });
+      const page = await send(port, "/checkout", jar);
       const [a, b] = await twice(
-        baseUrl,
+        port,
         "/checkout",
-        cookies,
+        jar,
         {
           full_name: "Ana Gómez Martínez",
           email: `gemela.${run}@ejemplo.mx`,
@@ -226,12 +170,12 @@ test("the same form sent twice at once to two workers on PostgreSQL makes one th
           state: "CMX",
           payment_method: "cash",
           accept_terms: "on",
-          idempotency_key: formKey(page.text),
+          idempotency_key: formKey(page.body),
         },
         lag,
       );
       expect([a.status, b.status], `order, ${lag} ms apart`).toEqual([303, 303]);
-      expect(b.location, `order, ${lag} ms apart`).toBe(a.location);
+      expect(b.headers.location, `order, ${lag} ms apart`).toBe(a.headers.location);
     }
 
     // One of each per pair, one voucher each: nothing was made twice.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { once } from "node:events";
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import {
@@ -10,6 +10,7 @@ import {
   waitForHealth,
   type ServerProcess,
 } from "../support/server-process";
+import { CookieJar, rawRequest } from "../support/raw-http";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
 import { createAccount, latestCode, signIn, uniqueEmail } from "./support/auth";
 import {
@@ -91,7 +92,7 @@ test("top-ups per address: a Spanish 429 past the limit, whatever number; the sa
   const server = await running({ TOPUP_RATE_LIMIT_PER_IP: "3" }, port);
   try {
     // One browser: its form keys are signed with the secret its first visit was given.
-    const jar = new Jar();
+    const jar = new CookieJar();
     const newKey = async () => {
       const page = await rawRequest(port, { path: "/recarga", headers: { Cookie: jar.header } });
       jar.keep(page.headers);
@@ -280,53 +281,6 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
   }
 });
 
-/** A plain HTTP/1.1 request with headers of our choosing (fetch will not let us set Host). */
-function rawRequest(
-  port: number,
-  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        method: options.method ?? "GET",
-        path: options.path,
-        headers: options.headers,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
-    request.on("error", reject);
-    request.end(options.body);
-  });
-}
-
-/** A cookie jar for rawRequest: what the server sets, sent back. */
-class Jar {
-  private cookies = new Map<string, string>();
-  keep(headers: IncomingHttpHeaders) {
-    for (const line of headers["set-cookie"] ?? []) {
-      const [pair] = line.split(";");
-      const at = pair.indexOf("=");
-      if (line.includes("Max-Age=0")) this.cookies.delete(pair.slice(0, at));
-      else this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  }
-  get header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-}
-
 test("the payment provider is told this site's configured address, never the Host a client sends", async () => {
   // Stands for the host an attacker names in the Host header.
   const trapped: string[] = [];
@@ -347,7 +301,7 @@ test("the payment provider is told this site's configured address, never the Hos
     },
     port,
   );
-  const jar = new Jar();
+  const jar = new CookieJar();
   const send = async (options: Parameters<typeof rawRequest>[1]) => {
     const response = await rawRequest(port, {
       ...options,
@@ -592,7 +546,7 @@ test("strangers cannot lock a customer out: of a line's top-ups, or of an order'
   // default (5 an hour).
   const server = await running({ TRUST_PROXY: "1" }, port);
   const client = (address: string) => {
-    const jar = new Jar();
+    const jar = new CookieJar();
     return async (options: Parameters<typeof rawRequest>[1]) => {
       const response = await rawRequest(port, {
         ...options,
