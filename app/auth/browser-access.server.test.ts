@@ -51,7 +51,6 @@ function browserHeader(): string {
   });
   jar.set(services.cookies.portability, {
     accessId: "porta-id-0123456789",
-    formSecret: "secret-0123456789abcdef",
     submitted: [],
   });
   jar.set(services.cookies.sandboxPayer, {

@@ -17,7 +17,7 @@ const valid = {
   municipality: "Benito Juárez",
   state: "CMX",
   accept_terms: "on",
-  idempotency_key: "0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4e",
+  idempotency_key: "Qm9sYS1kZS1wcnVl.c2lnbmF0dXJhLWRlLXBydQ",
 };
 
 /** Submits the form as a browser would (conform turns empty fields into "missing"). */

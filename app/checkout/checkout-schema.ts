@@ -1,6 +1,7 @@
 import { getZodConstraint } from "@conform-to/zod/v4";
 import * as z from "zod";
 import { withoutControlCharacters } from "~/lib/control-characters";
+import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
 import { SIM_TYPES, type SimType } from "~/catalog/terms";
 import { PAYMENT_METHODS } from "~/payments/provider";
@@ -43,7 +44,8 @@ const orderFields = {
   // The form offers card checked: a request without a choice pays by card.
   payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
   accept_terms: z.literal("on", required("acceptTerms")),
-  idempotency_key: z.uuid(required("expired")),
+  // The shared form key's shape; whether it is this browser's own is the action's to check.
+  idempotency_key: z.string(required("expired")).regex(FORM_KEY_PATTERN, required("expired")),
 };
 
 const deliveryFields = {

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { isOwnFormKey } from "~/lib/form-key.server";
+import { newBrowser } from "../../tests/support/browser-requests";
 import {
   canSeeOrder,
+  checkoutKey,
+  isDraftKey,
   markCartCleared,
   orderAccessSchema,
+  readOrderAccess,
   rememberOrder,
+  saveOrderAccess,
   type OrderAccess,
 } from "./order-access.server";
 
@@ -34,7 +40,7 @@ describe("the orders a browser may see", () => {
         { ref: ref(1), cartCleared: false },
         { ref: ref(2), cartCleared: false },
       ],
-      draft: { key: "0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4e", cart: "conecta-50*1" },
+      draft: { nonce: "Qm9sYS1kZS1wcnVl", cart: "conecta-50*1" },
     };
     expect(markCartCleared(access, ref(2))).toEqual({
       accessId: empty.accessId,
@@ -53,5 +59,54 @@ describe("the orders a browser may see", () => {
     expect(
       orderAccessSchema.safeParse({ ...empty, draft: { key: "not-a-uuid", cart: "" } }).success,
     ).toBe(false);
+  });
+
+  it("read a draft from before the shared form keys as none, keeping the orders placed", () => {
+    const before = {
+      ...rememberOrder(empty, ref(1)),
+      draft: { key: "0b5f7c1e-8d0a-4c4f-9d7e-3f2a1b6c5d4e", cart: "conecta-50*1" },
+    };
+    const read = orderAccessSchema.safeParse(before);
+    expect(read.success).toBe(true);
+    expect(read.data?.draft).toBeNull();
+    expect(canSeeOrder(read.data!, ref(1))).toBe(true);
+  });
+});
+
+describe("the checkout's key", () => {
+  const cart = [{ id: "conecta-50", quantity: 1 }];
+  const otherCart = [{ id: "conecta-100", quantity: 1 }];
+
+  it("is the same for the same cart in the same browser (a reload, a second tab), and this browser's own", () => {
+    const browser = newBrowser();
+    const key = checkoutKey(browser.request(), cart);
+    expect(checkoutKey(browser.request(), cart)).toBe(key);
+    const later = browser.request();
+    expect(isOwnFormKey(later, "checkout", key)).toBe(true);
+    expect(isDraftKey(readOrderAccess(later), key)).toBe(true);
+  });
+
+  it("is new for a different cart, and for the same cart in another browser", () => {
+    const browser = newBrowser();
+    const key = checkoutKey(browser.request(), cart);
+    const other = checkoutKey(browser.request(), otherCart);
+    expect(other).not.toBe(key);
+    const later = browser.request();
+    expect(isDraftKey(readOrderAccess(later), key)).toBe(false);
+    expect(isOwnFormKey(later, "checkout", key)).toBe(true);
+    const stranger = newBrowser();
+    expect(checkoutKey(stranger.request(), cart)).not.toBe(key);
+    expect(isOwnFormKey(stranger.request(), "checkout", key)).toBe(false);
+  });
+
+  it("is new once the cart was emptied for a paid order, even for the same items", () => {
+    const browser = newBrowser();
+    const key = checkoutKey(browser.request(), cart);
+    const paying = browser.request();
+    saveOrderAccess(
+      paying,
+      markCartCleared(rememberOrder(readOrderAccess(paying), ref(1)), ref(1)),
+    );
+    expect(checkoutKey(browser.request(), cart)).not.toBe(key);
   });
 });

@@ -1,18 +1,24 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { cartFingerprint } from "~/cart/cart-lines";
 import type { StoredCartItem } from "~/cart/cart";
+import {
+  FORM_KEY_NONCE_PATTERN,
+  formKeyNonce,
+  issueFormKey,
+  newFormKeyNonce,
+} from "~/lib/form-key.server";
 
 /**
  * What this browser may see and resume: the orders it placed (their unguessable references) and
- * the idempotency key of the checkout in progress, tied to the cart it was issued for.
+ * the checkout in progress: the random part of its form key, tied to the cart it was issued for.
  */
 export interface OrderAccess {
   /** Random: revoked at sign-out, so a copy of the cookie opens nothing afterwards (0056). */
   accessId: string;
   placed: Array<{ ref: string; cartCleared: boolean }>;
-  draft: { key: string; cart: string } | null;
+  draft: { nonce: string; cart: string } | null;
 }
 
 const MAX_REMEMBERED_ORDERS = 20;
@@ -23,7 +29,14 @@ export const orderAccessSchema: z.ZodType<OrderAccess> = z.object({
   placed: z
     .array(z.object({ ref: z.string().min(16).max(64), cartCleared: z.boolean() }))
     .max(MAX_REMEMBERED_ORDERS),
-  draft: z.object({ key: z.uuid(), cart: z.string().max(4000) }).nullable(),
+  draft: z
+    .union([
+      z.object({ nonce: z.string().regex(FORM_KEY_NONCE_PATTERN), cart: z.string().max(4000) }),
+      // A draft from before decision 0086 (its key a UUID) reads as none: the orders placed
+      // stay visible, and the open form gets one 409 and a key of the new shape.
+      z.object({ key: z.uuid(), cart: z.string().max(4000) }).transform(() => null),
+    ])
+    .nullable(),
 });
 
 export function readOrderAccess(context: AppLoadContext): OrderAccess {
@@ -62,26 +75,22 @@ export function saveOrderAccess(context: AppLoadContext, access: OrderAccess) {
   context.jar.set(context.cookies.orderAccess, access);
 }
 
-/** This browser's checkout of these items goes on under `key` (a cancelled order's cart bought again). */
-export function continueCheckout(
-  access: OrderAccess,
-  key: string,
-  items: StoredCartItem[],
-): OrderAccess {
-  return { ...access, draft: { key, cart: cartFingerprint(items) } };
-}
-
 /**
  * The idempotency key of this browser's checkout of these items: the same as long as the cart is
  * the same, so a form submitted again (after going back, after a reload, from a second tab) finds
  * the order the first submission created; a different cart gets a new key, and so a new order.
- * It is kept in the browser's cookie: a key it was not given opens nothing (decision 0057).
+ * The shared form key (decision 0086), its random part kept as this browser's draft.
  */
 export function checkoutKey(context: AppLoadContext, items: StoredCartItem[]): string {
   const access = readOrderAccess(context);
   const cart = cartFingerprint(items);
-  if (access.draft?.cart === cart) return access.draft.key;
-  const key = randomUUID();
-  saveOrderAccess(context, { ...access, draft: { key, cart } });
-  return key;
+  if (access.draft?.cart === cart) return issueFormKey(context, "checkout", access.draft.nonce);
+  const nonce = newFormKeyNonce();
+  saveOrderAccess(context, { ...access, draft: { nonce, cart } });
+  return issueFormKey(context, "checkout", nonce);
+}
+
+/** Whether `key` (already this browser's own) is the key of its checkout in progress. */
+export function isDraftKey(access: OrderAccess, key: string): boolean {
+  return access.draft !== null && access.draft.nonce === formKeyNonce(key);
 }

@@ -3,8 +3,9 @@ import { createHash } from "node:crypto";
 /**
  * The key under which the cart of a cancelled order is ordered again. Derived from the cancelled
  * order's key, so that the same form sent twice (a double click, a resubmission after going
- * back) finds the one new order rather than placing another each time; as unguessable as the
- * key it comes from, and a UUID (version 8), as the form and the browser's cookie require.
+ * back) finds the one new order rather than placing another each time: the form keeps its key,
+ * which finds the end of the chain. As unguessable as the key it comes from; shaped as a UUID
+ * (version 8), which no form key is, so a derived key is never taken for a form's.
  */
 export function reorderKey(cancelledKey: string): string {
   const hex = createHash("sha256").update(`reorder:${cancelledKey}`).digest("hex");

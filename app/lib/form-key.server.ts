@@ -4,13 +4,14 @@ import * as z from "zod";
 import { FORM_KEY_PATTERN } from "./form-key";
 
 /**
- * A form's idempotency key, bound to the browser it was given to (decision 0057, 0082): a random
- * part signed with a secret kept in this browser's own sealed cookie, and with the form it is for.
- * The same form sent twice from this browser finds what the first sending made; the key copied
- * into another browser, or into another form, is refused there — it is no bearer credential.
+ * Every form's idempotency key, bound to the browser it was given to (decision 0086): a random
+ * part (the nonce) signed with a secret kept in this browser's own sealed cookie, and with the
+ * form it is for. The same form sent twice from this browser finds what the first sending made;
+ * the key copied into another browser, or into another form, is refused there — it is no bearer
+ * credential.
  *
  * Issued through the request's view tokens, so a page kept by the data it was rendered from
- * (decision 0077) gets a fresh key in every answer, like the CSP nonce.
+ * (decision 0077) gets this browser's key in every answer, like the CSP nonce.
  */
 export interface FormKeySecret {
   secret: string;
@@ -24,20 +25,35 @@ export const formKeySecretSchema: z.ZodType<FormKeySecret> = z.object({
 });
 
 /** The forms whose keys are issued here; a key is good for its own form only. */
-export type FormKeyScope = "topup";
+export type FormKeyScope = "checkout" | "portability" | "topup";
+
+/** What a key's random part looks like (16 characters of base64url). */
+export const FORM_KEY_NONCE_PATTERN = /^[\w-]{16}$/;
+
+/** A new random part for a key: one per view of a form, or one per checkout draft. */
+export function newFormKeyNonce(): string {
+  return randomBytes(12).toString("base64url");
+}
 
 function signature(secret: string, scope: FormKeyScope, nonce: string): string {
   return createHmac("sha256", secret).update(`${scope}\n${nonce}`).digest("base64url").slice(0, 22);
 }
 
-/** A new key for one view of the form, signed for this browser (its secret is made on first use). */
-export function issueFormKey(context: AppLoadContext, scope: FormKeyScope): string {
+/**
+ * This browser's key for the form, signed for this browser (its secret is made on first use).
+ * A new nonce each time unless one is given: checkout keeps its nonce in its draft, so the same
+ * cart in the same browser keeps the same key.
+ */
+export function issueFormKey(
+  context: AppLoadContext,
+  scope: FormKeyScope,
+  nonce: string = newFormKeyNonce(),
+): string {
   let stored = context.jar.get(context.cookies.formKeys);
   if (!stored) {
     stored = { secret: randomBytes(16).toString("base64url") };
     context.jar.set(context.cookies.formKeys, stored);
   }
-  const nonce = randomBytes(12).toString("base64url");
   return context.newViewToken(`${nonce}.${signature(stored.secret, scope, nonce)}`);
 }
 
@@ -48,4 +64,9 @@ export function isOwnFormKey(context: AppLoadContext, scope: FormKeyScope, key: 
   const [nonce, given] = key.split(".");
   const expected = Buffer.from(signature(stored.secret, scope, nonce!));
   return timingSafeEqual(expected, Buffer.from(given!));
+}
+
+/** The random part of a well-formed key. */
+export function formKeyNonce(key: string): string {
+  return key.split(".")[0]!;
 }

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { withoutControlCharacters } from "~/lib/control-characters";
+import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
 import { CARRIER_IDS } from "./carriers";
 import { isValidCurp, normalizeCurp } from "./curp";
@@ -23,9 +24,6 @@ export const mexicanNumber = (requiredKey: string, formatKey: string) =>
         .min(1, { ...message(requiredKey), abort: true })
         .regex(MEXICAN_MOBILE_NUMBER, message(formatKey)),
     );
-
-/** A form's idempotency key: a random part and its signature for the browser it was given to. */
-export const PORTABILITY_FORM_KEY = /^[\w-]{16}\.[\w-]{22}$/;
 
 export const portabilitySchema = z.object({
   phone_number: mexicanNumber("phoneRequired", "phoneFormat"),
@@ -65,7 +63,7 @@ export const portabilitySchema = z.object({
     .transform((value) => (value ? normalizeDigits(value) : undefined))
     .pipe(z.string().refine(isValidIccid, message("iccidInvalid")).optional()),
   accept_terms: z.literal("on", message("acceptTerms")),
-  idempotency_key: z.string().regex(PORTABILITY_FORM_KEY, message("expired")),
+  idempotency_key: z.string().regex(FORM_KEY_PATTERN, message("expired")),
 });
 
 export type PortabilityInput = z.infer<typeof portabilitySchema>;

@@ -19,7 +19,7 @@ import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import {
   canSeeOrder,
   checkoutKey,
-  continueCheckout,
+  isDraftKey,
   readOrderAccess,
   rememberOrder,
   saveOrderAccess,
@@ -33,12 +33,14 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
-import { Field, SelectField } from "~/components/ui/form-field";
+import { Field, FormKeyInput, SelectField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { setFlash } from "~/lib/flash.server";
+import { replyWithFormKey } from "~/lib/form-key";
+import { isOwnFormKey } from "~/lib/form-key.server";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["commerce"] };
@@ -80,56 +82,52 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (cart.lines.length > 0 && simTypes.length === 0) {
     const result = submission.reply({ formErrors: ["commerce:checkout.errors.simTypeMixedCart"] });
-    return data({ result, idempotencyKey: null }, { status: 400 });
+    return data(result, { status: 400 });
   }
-  if (submission.status !== "success") {
-    return data({ result: submission.reply(), idempotencyKey: null }, { status: 400 });
-  }
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
   const { idempotency_key: idempotencyKey, payment_method: method, ...customer } = submission.value;
+  // A key this browser was not given (copied from another one, or signed with a secret it no
+  // longer holds), or an old one of its own that placed nothing, opens nothing: the form comes
+  // back, values kept, with the key of this browser's checkout of this cart.
+  const stale = () =>
+    data(
+      replyWithFormKey(
+        submission.reply({ formErrors: ["commerce:checkout.errors.staleForm"] }),
+        checkoutKey(context, items),
+      ),
+      { status: 409 },
+    );
+  if (!isOwnFormKey(context, "checkout", idempotencyKey)) return stale();
   try {
     const access = readOrderAccess(context);
-    if (access.draft?.key !== idempotencyKey) {
-      // Not the key of this browser's checkout: only its own order placed earlier under that
-      // key is found again (the form sent a second time); a key from elsewhere opens nothing.
+    if (!isDraftKey(access, idempotencyKey)) {
+      // Not the key of the checkout in progress: only an order this browser placed under it is
+      // found again (the form sent a second time, after paying).
       const placed = await findOrderByIdempotencyKey(context.db, idempotencyKey);
-      if (!placed || !canSeeOrder(access, placed.ref)) {
-        // The form again, with this browser's own key: sending it once more places the order.
-        return data(
-          {
-            result: submission.reply({
-              formErrors: ["commerce:checkout.errors.staleForm"],
-              hideFields: ["idempotency_key"],
-            }),
-            idempotencyKey: checkoutKey(context, items),
-          },
-          { status: 409 },
-        );
-      }
+      if (!placed || !canSeeOrder(access, placed.ref)) return stale();
     }
     // An order whose voucher expired unpaid is cancelled: the same cart bought again is a new
     // order, under a key derived from the cancelled one's, so that this form sent twice still
-    // places one order.
-    const { order, idempotencyKey: orderKey } = await placeCheckoutOrder(context.db, {
+    // places one order (and the same key finds it).
+    const { order } = await placeCheckoutOrder(context.db, {
       idempotencyKey,
       customer,
       lines: cart.lines,
       customerSub: getCustomer(context)?.sub ?? null,
     });
-    const remembered = rememberOrder(readOrderAccess(context), order.ref);
-    saveOrderAccess(
-      context,
-      orderKey === idempotencyKey ? remembered : continueCheckout(remembered, orderKey, items),
-    );
+    saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
     if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
     return await payOrder(context, order, method);
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
-    return databaseBusyOrRethrow(context, "order", error, {
-      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
-      idempotencyKey: null,
-    });
+    return databaseBusyOrRethrow(
+      context,
+      "order",
+      error,
+      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    );
   }
 }
 
@@ -235,11 +233,8 @@ function SimTypeChoice({
 
 export default function CheckoutPage() {
   const loaded = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const lastResult = actionData?.result;
+  const lastResult = useActionData<typeof action>();
   const { cart, simTypes } = loaded;
-  // A refused key is replaced by the one the answer carries (loaders do not run again after a 4xx).
-  const idempotencyKey = actionData?.idempotencyKey ?? loaded.idempotencyKey;
   const { t } = useTranslation("commerce");
   const schema = checkoutSchema(simTypes);
   const [form, fields] = useForm({
@@ -290,7 +285,7 @@ export default function CheckoutPage() {
               ] as const
             ).map((name) => ({ meta: fields[name], label: t(`checkout.summaryFields.${name}`) }))}
           />
-          <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+          <FormKeyInput meta={fields.idempotency_key} issued={loaded.idempotencyKey} />
           <fieldset className="space-y-4">
             <legend className="mb-2 text-xl font-bold text-slate-900">
               {t("checkout.contactHeading")}

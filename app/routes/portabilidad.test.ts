@@ -1,10 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
-import { createCookieJar } from "~/lib/cookie-jar.server";
-import { createSealedCookie } from "~/lib/sealed-cookie.server";
+import { issueFormKey } from "~/lib/form-key.server";
 import { curpCheckDigit } from "~/portability/curp";
-import { portabilityAccessSchema, portabilityFormKey } from "~/portability/request-access.server";
 import type { PortabilityRequests } from "~/portability/requests.server";
+import { newBrowser } from "../../tests/support/browser-requests";
 import { action } from "./portabilidad";
 
 const curp = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
@@ -26,25 +25,11 @@ const form = {
   accept_terms: "on",
 };
 
-const portabilityCookie = createSealedCookie({
-  name: "portabilidad",
-  secrets: ["portability-route-test-".padEnd(40, "r")],
-  secure: false,
-  schema: portabilityAccessSchema,
-});
-
-/** A browser that has seen the form: its cookie, and the key the form gave it. */
-function browserWithForm() {
-  const visit = {
-    jar: createCookieJar(null),
-    cookies: { portability: portabilityCookie },
-  } as unknown as AppLoadContext;
-  const key = portabilityFormKey(visit);
-  const cookieHeader = visit.jar
-    .setCookieHeaders({ redirect: false })
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  return { key, jar: createCookieJar(cookieHeader) };
+/** A browser that has seen the form, and the key the form gave it. */
+function browserWithForm(extra: Partial<AppLoadContext>) {
+  const browser = newBrowser(extra);
+  const key = issueFormKey(browser.request(), "portability");
+  return { key, context: browser.request() };
 }
 
 interface Replied {
@@ -61,14 +46,12 @@ describe("the portability action", () => {
     const portability = {
       submit: vi.fn().mockRejectedValue(new Error("SQLITE_BUSY: database is locked")),
     } as unknown as PortabilityRequests;
-    const browser = browserWithForm();
-    const context = {
+    const browser = browserWithForm({
       portability,
       logger,
       requestId: "r1",
-      jar: browser.jar,
-      cookies: { portability: portabilityCookie },
-    } as unknown as AppLoadContext;
+    } as unknown as Partial<AppLoadContext>);
+    const { context } = browser;
 
     const response = (await action({
       request: post({ ...form, idempotency_key: browser.key }),

@@ -15,7 +15,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { ErrorSummary } from "~/components/ui/error-summary";
-import { Field, SelectField } from "~/components/ui/form-field";
+import { Field, FormKeyInput, SelectField } from "~/components/ui/form-field";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -28,9 +28,9 @@ import { carrierLabel } from "~/portability/display";
 import { maskPhoneNumber } from "~/portability/numbers";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { LOOKUP_LIMITS } from "~/portability/lookup-limits";
+import { replyWithFormKey } from "~/lib/form-key";
+import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import {
-  isOwnFormKey,
-  portabilityFormKey,
   readSubmittedRequests,
   rememberPortabilityRequest,
 } from "~/portability/request-access.server";
@@ -142,7 +142,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       title: getFixedT()("pages.portability.title"),
       description: getFixedT()("pages.portability.description"),
-      idempotencyKey: portabilityFormKey(context),
+      idempotencyKey: issueFormKey(context, "portability"),
       submitted,
       submittedElsewhere: submittedFolio && !submitted ? submittedFolio : null,
       lookup,
@@ -159,16 +159,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const hideFields = ["nip"];
   const refuse = (status: number, problem: Problem | null) => {
     // A key this browser cannot use is replaced: sending the form once more then works.
-    const stale = problem?.kind === "staleForm";
+    const result = submission.reply({
+      hideFields,
+      ...(problem ? { formErrors: [`portability:errors.${problem.kind}`] } : {}),
+    });
     return data(
       {
-        result: submission.reply({
-          hideFields: stale ? [...hideFields, "idempotency_key"] : hideFields,
-          ...(problem ? { formErrors: [`portability:errors.${problem.kind}`] } : {}),
-        }),
+        result:
+          problem?.kind === "staleForm"
+            ? replyWithFormKey(result, issueFormKey(context, "portability"))
+            : result,
         problem,
         repliedAt: Date.now(),
-        idempotencyKey: stale ? portabilityFormKey(context) : null,
       },
       { status },
     );
@@ -179,7 +181,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     // A key this browser was not given (copied from another one, or signed with a secret this
     // browser no longer holds) opens nothing: the form comes back with a key of its own.
-    if (!isOwnFormKey(context, submission.value.idempotency_key)) {
+    if (!isOwnFormKey(context, "portability", submission.value.idempotency_key)) {
       return refuse(409, { kind: "staleForm" });
     }
     outcome = await context.portability.submit(submission.value);
@@ -280,13 +282,7 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
             </a>
           ) : null}
         </ErrorSummary>
-        <input
-          type="hidden"
-          name={fields.idempotency_key.name}
-          value={
-            actionData?.idempotencyKey ?? fields.idempotency_key.initialValue ?? idempotencyKey
-          }
-        />
+        <FormKeyInput meta={fields.idempotency_key} issued={idempotencyKey} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field
             meta={fields.phone_number}

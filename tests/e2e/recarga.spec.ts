@@ -104,6 +104,27 @@ test("a wrong e-mail or a mismatched number is refused next to the field, with t
   await expect(page.getByLabel("Número de celular (10 dígitos)")).toHaveValue(line);
 });
 
+test("a top-up form this browser no longer recognises is refused once, then sent again it goes to the payment", async ({
+  page,
+  context,
+}) => {
+  await page.goto("/recarga");
+  const line = uniqueLine();
+  await topUp(page, line, "$100");
+  // The browser loses what it held of the form (its cookie expired, or was cleared).
+  await context.clearCookies();
+  await choosePaymentMethod(page, "cash");
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page.getByRole("alert").first()).toContainText(
+    "Este formulario ya no es válido en este navegador.",
+  );
+  await expect(page.getByLabel("Número de celular (10 dígitos)")).toHaveValue(line);
+  // The answer carried a key of this browser's own: the same form sent again is taken.
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+  await expect(page.getByTestId("topup-status")).toHaveText("Pendiente de pago");
+});
+
 test("a signed-in customer's top-up on /recarga joins their history", async ({ page, request }) => {
   const customer = await createCustomer(request, "recarga-publica");
   await signInTo(page, customer, "/recarga");

@@ -164,7 +164,7 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     state: "CMX",
     payment_method: "card",
     accept_terms: "on",
-    idempotency_key: "0b9e8f3a-6c1d-4e2f-9a7b-5c4d3e2f1a0b",
+    idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
   portability: {
     phone_number: "55 1234 5678",

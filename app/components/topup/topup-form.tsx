@@ -7,7 +7,7 @@ import { PaymentMethodChoice } from "~/components/payments/payment-method-choice
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
-import { Field } from "~/components/ui/form-field";
+import { Field, FormKeyInput } from "~/components/ui/form-field";
 import { useTranslation } from "~/i18n/react";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { TOPUP_PATH } from "~/topup/paths";
@@ -42,11 +42,6 @@ export function TopupForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  // The key of the submission being corrected, so that fixing a mistake keeps the same top-up.
-  const key =
-    typeof fields.idempotency_key.initialValue === "string"
-      ? fields.idempotency_key.initialValue
-      : idempotencyKey;
   // With JavaScript: typing a number means "another number", so the saved line is deselected.
   const chooseOtherLine = (event: FocusEvent<HTMLInputElement>) => {
     const choice = event.currentTarget.form?.elements.namedItem(fields.saved_line.name);
@@ -68,7 +63,8 @@ export function TopupForm({
           { meta: fields.payment_method, label: t("commerce:payment.methods.legend") },
         ]}
       />
-      <input type="hidden" name={fields.idempotency_key.name} value={key} />
+      {/* The key of the submission being corrected: fixing a mistake keeps the same top-up. */}
+      <FormKeyInput meta={fields.idempotency_key} issued={idempotencyKey} />
       {lines.length ? (
         <ChoiceGroup
           meta={fields.saved_line}

@@ -119,3 +119,20 @@ export function SelectField({
     </div>
   );
 }
+
+/**
+ * The form's idempotency key (decision 0086): the one the server's last answer carried (the key
+ * of the submission being corrected, or a new one in place of a refused key: loaders do not run
+ * again after a 4xx), else the one the page was issued. Read from the field's value, which
+ * conform updates with each answer (its initial value stays the first page's).
+ */
+export function FormKeyInput({
+  meta,
+  issued,
+}: {
+  meta: FieldMetadata<string | undefined> | FieldMetadata<unknown>;
+  issued: string;
+}) {
+  const key = typeof meta.value === "string" ? meta.value : issued;
+  return <input type="hidden" name={meta.name} value={key} />;
+}

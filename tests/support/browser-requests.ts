@@ -1,0 +1,72 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { createCookieJar } from "~/lib/cookie-jar.server";
+import { createSealedCookie } from "~/lib/sealed-cookie.server";
+import { FORM_KEY_SECRET_MAX_AGE_SECONDS, formKeySecretSchema } from "~/lib/form-key.server";
+import { ORDER_ACCESS_MAX_AGE_SECONDS, orderAccessSchema } from "~/checkout/order-access.server";
+import {
+  PORTABILITY_ACCESS_MAX_AGE_SECONDS,
+  portabilityAccessSchema,
+} from "~/portability/request-access.server";
+
+const secrets = ["browser-requests-under-test-".padEnd(40, "b")];
+
+/** The sealed cookies a form's key and its draft live in, as the server makes them. */
+export const browserCookies = {
+  formKeys: createSealedCookie({
+    name: "form_keys",
+    secrets,
+    secure: false,
+    maxAgeSeconds: FORM_KEY_SECRET_MAX_AGE_SECONDS,
+    schema: formKeySecretSchema,
+  }),
+  orderAccess: createSealedCookie({
+    name: "orders",
+    secrets,
+    secure: false,
+    maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
+    schema: orderAccessSchema,
+  }),
+  portability: createSealedCookie({
+    name: "portabilidad",
+    secrets,
+    secure: false,
+    maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
+    schema: portabilityAccessSchema,
+  }),
+};
+
+/**
+ * A browser, as far as cookies and view tokens go: each `request()` starts from the cookies every
+ * earlier request of this browser left (what was sent, set or cleared).
+ */
+export function newBrowser(extra: Partial<AppLoadContext> = {}) {
+  const cookies = new Map<string, string>();
+  let last: AppLoadContext | null = null;
+  const absorb = (context: AppLoadContext) => {
+    for (const line of context.jar.setCookieHeaders({ redirect: false })) {
+      const [pair = "", ...attributes] = line.split(";");
+      const separator = pair.indexOf("=");
+      const name = pair.slice(0, separator).trim();
+      if (attributes.some((attribute) => attribute.trim() === "Max-Age=0")) cookies.delete(name);
+      else cookies.set(name, pair.slice(separator + 1));
+    }
+  };
+  return {
+    request(): AppLoadContext {
+      if (last) absorb(last);
+      const viewTokens: string[] = [];
+      const header = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+      last = {
+        jar: createCookieJar(header || null),
+        cookies: browserCookies,
+        viewTokens,
+        newViewToken(token: string) {
+          viewTokens.push(token);
+          return token;
+        },
+        ...extra,
+      } as unknown as AppLoadContext;
+      return last;
+    },
+  };
+}
