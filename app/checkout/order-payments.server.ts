@@ -1,11 +1,8 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nowIso } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
-import { setFlash } from "~/lib/flash.server";
 import { enqueueMail } from "~/mail/enqueue.server";
-import { beginPaymentHere } from "~/payments/begin-payment.server";
-import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
-import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
+import type { Payable } from "~/payments/pay-for.server";
+import type { PaymentPurpose } from "~/payments/payments.server";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
 import { confirmationPath } from "./paths";
 
@@ -57,46 +54,15 @@ export const orderPaymentPurpose: PaymentPurpose = {
   },
 };
 
-/**
- * Opens the order's payment by the chosen method, or resumes the one in flight. Throws
- * PaymentProviderUnavailable when the provider cannot be reached: the order stays, pending.
- */
-export function beginOrderPayment(
-  context: AppLoadContext,
-  order: Order,
-  method: PaymentMethod,
-): Promise<BeginPaymentResult> {
-  // From configuration only: a Host header is the client's to write (decision 0058).
-  const origin = context.config.publicOrigin;
-  return beginPaymentHere(context, {
+/** An order as the customer pays for it (`payFor`): by its page, while it waits for payment. */
+export function orderPayment(order: Order): Payable {
+  return {
     purpose: ORDER_PAYMENT_PURPOSE,
     reference: order.ref,
     amount: order.total,
-    method,
     description: getFixedT("commerce")("checkout.paymentDescription", { folio: order.folio }),
-    returnUrl: `${origin}${confirmationPath(order.ref)}`,
-    origin,
+    path: confirmationPath(order.ref),
     customerEmail: order.customer.email,
-  });
-}
-
-/**
- * Where the customer goes to pay the order by this method: the provider's page, or the order's
- * page with the voucher or transfer details. A provider out of reach leaves the order pending,
- * and the order's page says so in Spanish with the way to try again.
- */
-export async function payOrder(
-  context: AppLoadContext,
-  order: Order,
-  method: PaymentMethod,
-): Promise<Response> {
-  try {
-    const result = await beginOrderPayment(context, order, method);
-    const target = result.kind === "redirect" ? result.url : confirmationPath(order.ref);
-    return redirect(target, { status: 303 });
-  } catch (error) {
-    if (!isPaymentProviderUnavailable(error)) throw error;
-    setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
-    return redirect(confirmationPath(order.ref), { status: 303 });
-  }
+    awaitingPayment: order.status === "pending_payment",
+  };
 }

@@ -24,8 +24,7 @@ import {
   rememberOrder,
   saveOrderAccess,
 } from "~/checkout/order-access.server";
-import { payOrder } from "~/checkout/order-payments.server";
-import { confirmationPath } from "~/checkout/paths";
+import { orderPayment } from "~/checkout/order-payments.server";
 import { findOrderByIdempotencyKey, placeCheckoutOrder } from "~/checkout/orders.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
@@ -42,6 +41,7 @@ import { setFlash } from "~/lib/flash.server";
 import { replyWithFormKey } from "~/lib/form-key";
 import { isOwnFormKey } from "~/lib/form-key.server";
 import { titleMeta } from "~/lib/meta";
+import { payFor } from "~/payments/pay-for.server";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -118,8 +118,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       customerSub: getCustomer(context)?.sub ?? null,
     });
     saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
-    if (order.status === "paid") return redirect(confirmationPath(order.ref), { status: 303 });
-    return await payOrder(context, order, method);
+    // A paid order's form sent again only shows the order.
+    return await payFor(context, orderPayment(order), method);
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
     return databaseBusyOrRethrow(

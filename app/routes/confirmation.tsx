@@ -12,7 +12,7 @@ import {
   readOrderAccess,
   saveOrderAccess,
 } from "~/checkout/order-access.server";
-import { ORDER_PAYMENT_PURPOSE, payOrder } from "~/checkout/order-payments.server";
+import { ORDER_PAYMENT_PURPOSE, orderPayment } from "~/checkout/order-payments.server";
 import { confirmationPath } from "~/checkout/paths";
 import { customerOwnsOrder, findOrder } from "~/checkout/orders.server";
 import { EsimActivations } from "~/components/commerce/esim-activations";
@@ -23,6 +23,7 @@ import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { payFor } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -92,7 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: paymentChoiceSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return payOrder(context, order, submission.value.payment_method);
+  return payFor(context, orderPayment(order), submission.value.payment_method);
 }
 
 export default function ConfirmationPage() {

@@ -14,8 +14,9 @@ import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { receiptPath, TOPUP_PATH } from "~/topup/paths";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { payFor } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
-import { findTopup, payTopup, TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
+import { findTopup, TOPUP_PAYMENT_PURPOSE, topupPayment, type Topup } from "~/topup/topups.server";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -82,7 +83,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return payTopup(context, topup, submission.value.payment_method);
+  return payFor(context, topupPayment(topup), submission.value.payment_method);
 }
 
 export default function TopupReceiptPage() {

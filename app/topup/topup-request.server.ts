@@ -7,7 +7,8 @@ import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
 import { topupSchema } from "./topup-schema";
-import { createTopup, payTopup, savedLines, topupKeyUsed } from "./topups.server";
+import { payFor } from "~/payments/pay-for.server";
+import { createTopup, savedLines, topupKeyUsed, topupPayment } from "./topups.server";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -87,7 +88,7 @@ export async function submitTopup(
       return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
     }
     // The form sent again finds its top-up: paid or cancelled, the receipt is all there is to show.
-    return await payTopup(context, created.topup, method);
+    return await payFor(context, topupPayment(created.topup), method);
   } catch (error) {
     return databaseBusyOrRethrow(
       context,

@@ -11,6 +11,7 @@ import {
 } from "~/checkout/orders.server";
 import type { Db } from "~/db/db.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
+import { payFor } from "~/payments/pay-for.server";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
 import { loadAccountHistory } from "./history.server";
@@ -20,9 +21,9 @@ import {
   createTopup,
   findCustomerTopup,
   listCustomerTopups,
-  payTopup,
   savedLines,
   TOPUP_PAYMENT_PURPOSE,
+  topupPayment,
   topupPaymentPurpose,
   type Topup,
 } from "./topups.server";
@@ -258,14 +259,18 @@ describe("paying a top-up", () => {
     const cancelled = await created(ANA);
     expect(await cancelTopup(db, cancelled.id, "2026-11-24T12:00:00.000Z")).toBe(true);
     for (const method of ["cash", "card"] as const) {
-      const again = await payTopup(context, { ...cancelled, status: "cancelled" }, method);
+      const again = await payFor(
+        context,
+        topupPayment({ ...cancelled, status: "cancelled" }),
+        method,
+      );
       expect(again.status).toBe(303);
       expect(again.headers.get("Location")).toBe(receiptPath(cancelled.id));
     }
     expect(await paymentsOf(cancelled)).toEqual([]);
 
     const pending = await created(ANA);
-    const toPay = await payTopup(context, pending, "card");
+    const toPay = await payFor(context, topupPayment(pending), "card");
     expect(toPay.headers.get("Location")).toMatch(/^https:\/\/pagos\.test\/pay_/);
     expect(await paymentsOf(pending)).toEqual([{ status: "pending" }]);
   });

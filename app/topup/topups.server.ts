@@ -1,14 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nextFolio } from "~/db/folio-counter.server";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { TopupStatus, TopupsTable } from "~/db/schema";
 import { formatTotal } from "~/catalog/money";
 import { getFixedT } from "~/i18n/i18n.server";
-import { beginPaymentHere } from "~/payments/begin-payment.server";
-import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
-import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
-import { setFlash } from "~/lib/flash.server";
+import type { Payable } from "~/payments/pay-for.server";
+import type { PaymentPurpose } from "~/payments/payments.server";
 import { enqueueMail } from "~/mail/enqueue.server";
 import { receiptPath } from "./paths";
 import { maskPhoneNumber } from "./phone";
@@ -224,54 +221,19 @@ export const topupPaymentPurpose: PaymentPurpose = {
   },
 };
 
-/**
- * Opens the top-up's payment by the chosen method, or resumes the one in flight. Throws
- * PaymentProviderUnavailable when the provider cannot be reached: the top-up stays, pending.
- */
-export function beginTopupPayment(
-  context: AppLoadContext,
-  topup: Topup,
-  method: PaymentMethod,
-): Promise<BeginPaymentResult> {
-  const origin = context.config.publicOrigin;
-  return beginPaymentHere(context, {
+/** A top-up as the customer pays for it (`payFor`): by its receipt, while it waits for payment. */
+export function topupPayment(topup: Topup): Payable {
+  return {
     purpose: TOPUP_PAYMENT_PURPOSE,
     reference: topup.id,
     amount: topup.amount,
-    method,
     description: getFixedT("topup")("receipt.paymentDescription", {
       folio: topup.folio,
       amount: formatTotal(topup.amount),
       masked: maskPhoneNumber(topup.phoneNumber),
     }),
-    returnUrl: `${origin}${receiptPath(topup.id)}`,
-    origin,
+    path: receiptPath(topup.id),
     customerEmail: topup.email,
-  });
-}
-
-/**
- * Where the customer goes to pay the top-up by this method: the provider's page, or the receipt
- * with the voucher or transfer details. A provider out of reach leaves the top-up pending, and
- * the receipt says so in Spanish with the way to try again. Only a top-up waiting for payment is
- * paid: a paid one is not charged again, and a cancelled one (its voucher or transfer expired)
- * gets no new voucher or card page — its form sent again only shows its receipt.
- */
-export async function payTopup(
-  context: AppLoadContext,
-  topup: Topup,
-  method: PaymentMethod,
-): Promise<Response> {
-  if (topup.status !== "pending_payment") {
-    return redirect(receiptPath(topup.id), { status: 303 });
-  }
-  try {
-    const result = await beginTopupPayment(context, topup, method);
-    const target = result.kind === "redirect" ? result.url : receiptPath(topup.id);
-    return redirect(target, { status: 303 });
-  } catch (error) {
-    if (!isPaymentProviderUnavailable(error)) throw error;
-    setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
-    return redirect(receiptPath(topup.id), { status: 303 });
-  }
+    awaitingPayment: topup.status === "pending_payment",
+  };
 }

@@ -1,0 +1,60 @@
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { setFlash } from "~/lib/flash.server";
+import { isPaymentProviderUnavailable, type PaymentMethod } from "./provider";
+import { rememberSandboxPayer } from "./sandbox/page-access.server";
+
+/** Something the customer pays for (an order, a top-up), as the payment service needs it. */
+export interface Payable {
+  /** "order", "topup": its purpose registered with the payment service. */
+  purpose: string;
+  /** The id of the thing being paid. */
+  reference: string;
+  amount: number;
+  /** What the provider's page and the bank statement say. */
+  description: string;
+  /** Its page on this site: where the provider sends the customer back, with the voucher or the problem. */
+  path: string;
+  /** Where the provider may send its own receipt or voucher. */
+  customerEmail: string | null;
+  /**
+   * Only what waits for payment is paid: a paid one is not charged again, and a cancelled one (its
+   * voucher or transfer expired) gets no new voucher or card page — its form sent again only shows
+   * its page.
+   */
+  awaitingPayment: boolean;
+}
+
+/**
+ * Where the customer goes to pay by this method, the one way the store starts paying: the
+ * provider's page, or the thing's own page with the voucher or transfer details. The payment in
+ * flight is resumed rather than doubled. A provider out of reach leaves it pending, and its page
+ * says so in Spanish with the way to try again. With the sandbox, this browser is the one
+ * remembered as allowed on the payment's page (decision 0081).
+ */
+export async function payFor(
+  context: AppLoadContext,
+  payable: Payable,
+  method: PaymentMethod,
+): Promise<Response> {
+  if (!payable.awaitingPayment) return redirect(payable.path, { status: 303 });
+  // From configuration only: a Host header is the client's to write (decision 0058).
+  const origin = context.config.publicOrigin;
+  try {
+    const result = await context.payments.begin({
+      purpose: payable.purpose,
+      reference: payable.reference,
+      amount: payable.amount,
+      method,
+      description: payable.description,
+      returnUrl: `${origin}${payable.path}`,
+      origin,
+      customerEmail: payable.customerEmail,
+    });
+    rememberSandboxPayer(context, result.payment);
+    return redirect(result.kind === "redirect" ? result.url : payable.path, { status: 303 });
+  } catch (error) {
+    if (!isPaymentProviderUnavailable(error)) throw error;
+    setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
+    return redirect(payable.path, { status: 303 });
+  }
+}
