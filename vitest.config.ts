@@ -12,6 +12,7 @@ const DATA_LAYER_TESTS = [
   "app/payments/payments.server.test.ts",
   "app/portability/requests.server.test.ts",
   "app/topup/topups.server.test.ts",
+  "app/account/history.server.test.ts",
   "app/esim/activations.server.test.ts",
   "app/auth/browser-access.server.test.ts",
   "app/mail/compose.server.test.ts",

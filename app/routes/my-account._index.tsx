@@ -16,12 +16,12 @@ import { authPath, CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "~/
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
-import { AccountHistorySection } from "~/components/topup/account-history";
+import { AccountHistorySection } from "~/components/account/account-history";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
-import { loadAccountHistory } from "~/topup/history.server";
+import { loadAccountHistory } from "~/account/history.server";
 
 export const handle = { i18n: ["auth", "topup"] };
 export const meta = titleMeta;

@@ -14,7 +14,6 @@ import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { payFor } from "~/payments/pay-for.server";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
-import { loadAccountHistory } from "./history.server";
 import { receiptPath } from "./paths";
 import {
   cancelTopup,
@@ -283,7 +282,7 @@ describe("paying a top-up", () => {
   });
 });
 
-describe("saved lines and the account overview", () => {
+describe("saved lines", () => {
   it("offer lines topped up successfully, most recent first, each once", async () => {
     for (const phone of ["5511112222", "5533334444", "5511112222", "5599990000"]) {
       const topup = await created(ANA, phone);
@@ -294,26 +293,5 @@ describe("saved lines and the account overview", () => {
     await created(BETO, "5577776666");
     expect(await savedLines(db, ANA)).toEqual(["5511112222", "5533334444"]);
     expect(await savedLines(db, BETO)).toEqual([]);
-  });
-
-  it("shows masked lines and links each top-up to its receipt", async () => {
-    const topup = await created(ANA, "5511112222");
-    const begun = await beginPayment(topup);
-    await payments.settle(outcome(begun.payment.id, "approved"));
-    const history = await loadAccountHistory(db, {
-      sub: ANA,
-      email: "ana@example.com",
-      emailProven: true,
-    });
-    expect(history.maskedLines).toEqual(["55 •••• 2222"]);
-    expect(history.topups).toEqual([
-      expect.objectContaining({
-        folio: topup.folio,
-        href: `/recarga/${topup.id}`,
-        maskedLine: "55 •••• 2222",
-        status: "paid",
-      }),
-    ]);
-    expect(JSON.stringify(history)).not.toContain("5511112222");
   });
 });

@@ -2,16 +2,17 @@ import { confirmationPath } from "~/checkout/paths";
 import { listCustomerOrders, type OrderOwner } from "~/checkout/orders.server";
 import type { Db } from "~/db/db.server";
 import { formatDateTime } from "~/lib/dates";
-import { maskPhoneNumber } from "./phone";
-import { receiptPath } from "./paths";
-import { listCustomerTopups, savedLines } from "./topups.server";
+import { receiptPath } from "~/topup/paths";
+import { maskPhoneNumber } from "~/topup/phone";
+import { listCustomerTopups, savedLines } from "~/topup/topups.server";
 
 const RECENT = 5;
 
 /**
  * What the account overview shows of the customer's activity: recent top-ups and orders (placed
- * while signed in, or as a guest with their proved e-mail; newest first) and the saved lines. Lines leave the server masked: the
- * overview only needs to recognise them.
+ * while signed in, or as a guest with their proved e-mail; newest first) and the saved lines.
+ * Lines leave the server masked: the overview only needs to recognise them. The account's own
+ * capability: it reads top-ups and orders through theirs.
  */
 export async function loadAccountHistory(db: Db, customer: OrderOwner) {
   const customerSub = customer.sub;

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { formatTotal } from "~/catalog/money";
 import { DataTable } from "~/components/ui/data-table";
 import { useTranslation } from "~/i18n/react";
-import type { AccountHistory } from "~/topup/history.server";
+import type { AccountHistory } from "~/account/history.server";
 import { buttonClass } from "~/components/ui/button";
 
 const card = "rounded-lg border border-slate-200 p-6";
