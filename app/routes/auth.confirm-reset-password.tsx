@@ -29,6 +29,7 @@ import {
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -113,6 +114,12 @@ export default function ConfirmResetPasswordPage() {
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: schemaFor(formData.get("intent"), policy) }),
   });
+  const { field, summary } = labelFields(fields, {
+    username: t("fields.username"),
+    confirmation_code: t("fields.confirmation_code"),
+    password: t("fields.new_password"),
+    confirm_password: t("fields.confirm_password"),
+  });
   return (
     <AuthCard
       title={t("confirmResetPassword.heading")}
@@ -130,42 +137,17 @@ export default function ConfirmResetPasswordPage() {
         noValidate
         className="space-y-4"
       >
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[
-            { meta: fields.username, label: t("fields.username") },
-            { meta: fields.confirmation_code, label: t("fields.confirmation_code") },
-            { meta: fields.password, label: t("fields.new_password") },
-            { meta: fields.confirm_password, label: t("fields.confirm_password") },
-          ]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
+        <Field {...field.username} type="email" autoComplete="username" />
         <Field
-          meta={fields.username}
-          label={t("fields.username")}
-          type="email"
-          autoComplete="username"
-        />
-        <Field
-          meta={fields.confirmation_code}
-          label={t("fields.confirmation_code")}
+          {...field.confirmation_code}
           autoComplete="one-time-code"
           inputMode="numeric"
           hint={t("hints.confirmation_code")}
         />
-        <Field
-          meta={fields.password}
-          label={t("fields.new_password")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <Field {...field.password} type="password" autoComplete="new-password" />
         <PasswordRules policy={policy} />
-        <Field
-          meta={fields.confirm_password}
-          label={t("fields.confirm_password")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <Field {...field.confirm_password} type="password" autoComplete="new-password" />
         <div className="flex flex-col gap-3">
           <SubmitButton
             name="intent"

@@ -12,6 +12,7 @@ import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -73,6 +74,10 @@ export default function ConfirmSignInPage() {
         schema: confirmSignInSchema(kind === "custom" ? "custom" : "code"),
       }),
   });
+  // One field: the answer to a custom challenge, or a code.
+  const { field, summary } = labelFields(fields, {
+    confirmation_code: kind === "custom" ? t("fields.answer") : t("fields.confirmation_code"),
+  });
   return (
     <AuthCard
       title={t(`confirmSignIn.${kind}.heading`)}
@@ -83,20 +88,12 @@ export default function ConfirmSignInPage() {
       }
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[
-            { meta: fields.confirmation_code, label: t("fields.answer") },
-            { meta: fields.confirmation_code, label: t("fields.confirmation_code") },
-          ]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
         {kind === "custom" ? (
-          <Field meta={fields.confirmation_code} label={t("fields.answer")} autoComplete="off" />
+          <Field {...field.confirmation_code} autoComplete="off" />
         ) : (
           <Field
-            meta={fields.confirmation_code}
-            label={t("fields.confirmation_code")}
+            {...field.confirmation_code}
             autoComplete="one-time-code"
             inputMode="numeric"
             hint={t("hints.confirmation_code")}

@@ -23,6 +23,7 @@ import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -137,29 +138,20 @@ export default function ConfirmSignUpPage() {
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: schemaFor(formData.get("intent")) }),
   });
+  const { field, summary } = labelFields(fields, {
+    username: t("fields.username"),
+    confirmation_code: t("fields.confirmation_code"),
+  });
   return (
     <AuthCard
       title={t("confirmSignUp.heading")}
       intro={destination ? t("confirmSignUp.introSent", { destination }) : t("confirmSignUp.intro")}
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[
-            { meta: fields.username, label: t("fields.username") },
-            { meta: fields.confirmation_code, label: t("fields.confirmation_code") },
-          ]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
+        <Field {...field.username} type="email" autoComplete="username" />
         <Field
-          meta={fields.username}
-          label={t("fields.username")}
-          type="email"
-          autoComplete="username"
-        />
-        <Field
-          meta={fields.confirmation_code}
-          label={t("fields.confirmation_code")}
+          {...field.confirmation_code}
           autoComplete="one-time-code"
           inputMode="numeric"
           hint={t("hints.confirmation_code")}

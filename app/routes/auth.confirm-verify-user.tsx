@@ -12,6 +12,7 @@ import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -73,20 +74,18 @@ export default function ConfirmVerifyUserPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmVerifyUserSchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    confirmation_code: t("fields.confirmation_code"),
+  });
   return (
     <AuthCard
       title={t("confirmVerifyUser.heading")}
       intro={t("confirmVerifyUser.intro", { contact: t(`contacts.${attribute}`) })}
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[{ meta: fields.confirmation_code, label: t("fields.confirmation_code") }]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
         <Field
-          meta={fields.confirmation_code}
-          label={t("fields.confirmation_code")}
+          {...field.confirmation_code}
           autoComplete="one-time-code"
           inputMode="numeric"
           hint={t("hints.confirmation_code")}

@@ -21,6 +21,7 @@ import {
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -71,6 +72,13 @@ export default function ForceNewPasswordPage() {
         schema: forceNewPasswordSchema(policy, attributes),
       }),
   });
+  // The new password, then the attributes the pool requires and the account lacks.
+  const labels: Record<string, string> = {
+    password: t("fields.new_password"),
+    confirm_password: t("fields.confirm_password"),
+    ...Object.fromEntries(attributes.map((name) => [name, requiredAttributeLabel(t, name)])),
+  };
+  const { field, summary } = labelFields(fields, labels);
   return (
     <AuthCard title={t("forceNewPassword.heading")} intro={t("forceNewPassword.intro")}>
       <Form
@@ -81,32 +89,14 @@ export default function ForceNewPasswordPage() {
         noValidate
         className="space-y-4"
       >
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[
-            { meta: fields.password, label: t("fields.new_password") },
-            { meta: fields.confirm_password, label: t("fields.confirm_password") },
-          ]}
-        />
-        <Field
-          meta={fields.password}
-          label={t("fields.new_password")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
+        <Field {...field.password} type="password" autoComplete="new-password" />
         <PasswordRules policy={policy} />
-        <Field
-          meta={fields.confirm_password}
-          label={t("fields.confirm_password")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <Field {...field.confirm_password} type="password" autoComplete="new-password" />
         {attributes.map((name) => (
           <Field
             key={name}
-            meta={fields[name]}
-            label={requiredAttributeLabel(t, name)}
+            {...field[name]}
             type={name === "phone_number" ? "tel" : "text"}
             hint={name === "birthdate" ? t("hints.birthdate") : undefined}
           />

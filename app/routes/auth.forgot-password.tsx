@@ -19,6 +19,7 @@ import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -66,20 +67,14 @@ export default function ForgotPasswordPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: usernameOnlySchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    username: t("fields.username"),
+  });
   return (
     <AuthCard title={t("forgotPassword.heading")} intro={t("forgotPassword.intro")}>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[{ meta: fields.username, label: t("fields.username") }]}
-        />
-        <Field
-          meta={fields.username}
-          label={t("fields.username")}
-          type="email"
-          autoComplete="username"
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
+        <Field {...field.username} type="email" autoComplete="username" />
         <SubmitButton pendingLabel={t("forgotPassword.pending")}>
           {t("forgotPassword.submit")}
         </SubmitButton>

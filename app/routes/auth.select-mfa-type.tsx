@@ -21,6 +21,7 @@ import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -103,21 +104,19 @@ export default function SelectMfaTypePage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(types) }),
   });
+  const { field, summary } = labelFields(fields, {
+    mfa_type: t("fields.mfa_type"),
+  });
   return (
     <AuthCard
       title={t(`selectMfaType.${purpose}.heading`)}
       intro={t(`selectMfaType.${purpose}.intro`)}
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[{ meta: fields.mfa_type, label: t("fields.mfa_type") }]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
         <ChoiceGroup
           legendSize="label"
-          meta={fields.mfa_type}
-          legend={t("fields.mfa_type")}
+          {...field.mfa_type}
           choices={types.map((type) => ({
             value: type,
             label: t(`mfaTypes.${type}.label`),

@@ -11,6 +11,7 @@ import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
@@ -58,15 +59,14 @@ export default function SetupEmailPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: setupEmailSchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    email: t("fields.email"),
+  });
   return (
     <AuthCard title={t("setupEmail.heading")} intro={t("setupEmail.intro")}>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[{ meta: fields.email, label: t("fields.email") }]}
-        />
-        <Field meta={fields.email} label={t("fields.email")} type="email" autoComplete="email" />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
+        <Field {...field.email} type="email" autoComplete="email" />
         <SubmitButton pendingLabel={t("setupEmail.pending")}>{t("setupEmail.submit")}</SubmitButton>
       </Form>
       <BackToSignIn />

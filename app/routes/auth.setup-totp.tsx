@@ -33,6 +33,7 @@ import { AuthCard } from "~/components/auth/form-parts";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
@@ -166,6 +167,9 @@ export default function SetupTotpPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: setupTotpSchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    confirmation_code: t("fields.totp_code"),
+  });
 
   if (!secret) {
     return (
@@ -217,15 +221,10 @@ export default function SetupTotpPage() {
         </div>
       </div>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[{ meta: fields.confirmation_code, label: t("fields.totp_code") }]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
         <input type="hidden" name="intent" value="verify" />
         <Field
-          meta={fields.confirmation_code}
-          label={t("fields.totp_code")}
+          {...field.confirmation_code}
           autoComplete="one-time-code"
           inputMode="numeric"
           hint={t("hints.confirmation_code")}

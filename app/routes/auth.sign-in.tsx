@@ -27,6 +27,7 @@ import {
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -133,32 +134,19 @@ export default function SignInPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    username: t("fields.username"),
+    password: t("fields.password"),
+  });
   return (
     <>
       <AuthTabs active="sign-in" signUpEnabled={signUpEnabled} redirectTo={redirectTo} />
       <AuthCard title={t("signIn.heading")} intro={t("signIn.intro")}>
         <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-          <ErrorSummary
-            refused={refusal(lastResult)}
-            formErrors={form.errors}
-            fields={[
-              { meta: fields.username, label: t("fields.username") },
-              { meta: fields.password, label: t("fields.password") },
-            ]}
-          />
+          <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
           <HiddenRedirect value={redirectTo} />
-          <Field
-            meta={fields.username}
-            label={t("fields.username")}
-            type="email"
-            autoComplete="username"
-          />
-          <Field
-            meta={fields.password}
-            label={t("fields.password")}
-            type="password"
-            autoComplete="current-password"
-          />
+          <Field {...field.username} type="email" autoComplete="username" />
+          <Field {...field.password} type="password" autoComplete="current-password" />
           <SubmitButton pendingLabel={t("signIn.pending")}>{t("signIn.submit")}</SubmitButton>
         </Form>
         <p className="mt-4 text-center">

@@ -34,6 +34,7 @@ import {
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field, SelectField } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -133,6 +134,13 @@ export default function SignUpPage() {
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: signUpSchema(policy, PHONE_RULES) }),
   });
+  const { field, summary } = labelFields(fields, {
+    username: t("fields.username"),
+    password: t("fields.password"),
+    confirm_password: t("fields.confirm_password"),
+    country_code: t("fields.country_code"),
+    phone_number: t("fields.phone_number"),
+  });
   return (
     <>
       <AuthTabs active="sign-up" signUpEnabled redirectTo={redirectTo} />
@@ -145,37 +153,12 @@ export default function SignUpPage() {
           noValidate
           className="space-y-4"
         >
-          <ErrorSummary
-            refused={refusal(lastResult)}
-            formErrors={form.errors}
-            fields={[
-              { meta: fields.username, label: t("fields.username") },
-              { meta: fields.password, label: t("fields.password") },
-              { meta: fields.confirm_password, label: t("fields.confirm_password") },
-              { meta: fields.country_code, label: t("fields.country_code") },
-              { meta: fields.phone_number, label: t("fields.phone_number") },
-            ]}
-          />
+          <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
           <HiddenRedirect value={redirectTo} />
-          <Field
-            meta={fields.username}
-            label={t("fields.username")}
-            type="email"
-            autoComplete="email"
-          />
-          <Field
-            meta={fields.password}
-            label={t("fields.password")}
-            type="password"
-            autoComplete="new-password"
-          />
+          <Field {...field.username} type="email" autoComplete="email" />
+          <Field {...field.password} type="password" autoComplete="new-password" />
           <PasswordRules policy={policy} />
-          <Field
-            meta={fields.confirm_password}
-            label={t("fields.confirm_password")}
-            type="password"
-            autoComplete="new-password"
-          />
+          <Field {...field.confirm_password} type="password" autoComplete="new-password" />
           {/* On a phone the country and the number stack: each gets the whole width. */}
           <fieldset className="min-w-0">
             <legend className="mb-1 font-semibold text-slate-900">
@@ -183,8 +166,7 @@ export default function SignUpPage() {
             </legend>
             <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
               <SelectField
-                meta={fields.country_code}
-                label={t("fields.country_code")}
+                {...field.country_code}
                 autoComplete="tel-country-code"
                 options={countries.map((country) => ({
                   value: country.value,
@@ -192,8 +174,7 @@ export default function SignUpPage() {
                 }))}
               />
               <Field
-                meta={fields.phone_number}
-                label={t("fields.phone_number")}
+                {...field.phone_number}
                 type="tel"
                 autoComplete="tel-national"
                 inputMode="tel"

@@ -20,6 +20,7 @@ import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 
@@ -86,18 +87,16 @@ export default function VerifyUserPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyUserSchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    unverifiedAttr: t("fields.unverifiedAttr"),
+  });
   return (
     <AuthCard title={t("verifyUser.heading")} intro={t("verifyUser.intro")}>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-4">
-        <ErrorSummary
-          refused={refusal(lastResult)}
-          formErrors={form.errors}
-          fields={[{ meta: fields.unverifiedAttr, label: t("fields.unverifiedAttr") }]}
-        />
+        <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
         <ChoiceGroup
           legendSize="label"
-          meta={fields.unverifiedAttr}
-          legend={t("fields.unverifiedAttr")}
+          {...field.unverifiedAttr}
           choices={contacts.map((contact) => ({
             value: contact.name,
             label: t(`contacts.${contact.name}`),

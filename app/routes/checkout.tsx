@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
@@ -33,6 +33,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field, FormKeyInput, SelectField } from "~/components/ui/form-field";
+import { labelFields, type LabelledField } from "~/components/ui/labelled-fields";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -166,11 +167,11 @@ function OrderSummary({ cart }: { cart: PricedCart }) {
 }
 
 function SimTypeChoice({
-  meta,
+  field,
   cart,
   simTypes,
 }: {
-  meta: FieldMetadata<string | undefined>;
+  field: LabelledField;
   cart: PricedCart;
   simTypes: SimType[];
 }) {
@@ -195,8 +196,7 @@ function SimTypeChoice({
   return (
     <div className="space-y-3" data-testid="sim-type">
       <ChoiceGroup
-        meta={meta}
-        legend={t("checkout.sim.legend")}
+        {...field}
         choices={simTypes.map((type) => ({
           value: type,
           label: t(`checkout.sim.${type}.label`),
@@ -246,6 +246,21 @@ export default function CheckoutPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const { field, summary } = labelFields(fields, {
+    full_name: t("checkout.fields.full_name"),
+    email: t("checkout.fields.email"),
+    phone_number: t("checkout.fields.phone_number"),
+    sim_type: t("checkout.sim.legend"),
+    street: t("checkout.fields.street"),
+    exterior_number: t("checkout.fields.exterior_number"),
+    interior_number: t("checkout.fields.interior_number"),
+    neighborhood: t("checkout.fields.neighborhood"),
+    postal_code: t("checkout.fields.postal_code"),
+    municipality: t("checkout.fields.municipality"),
+    state: t("checkout.fields.state"),
+    payment_method: t("payment.methods.legend"),
+    accept_terms: t("checkout.fields.accept_terms"),
+  });
   const pdfLink = (slug: LegalDocument, label: string) => (
     <a
       href={legalDocumentPath(slug)}
@@ -267,50 +282,24 @@ export default function CheckoutPage() {
             refused={refusal(lastResult)}
             formErrors={form.errors}
             heading="commerce:checkout.errorSummary"
-            fields={(
-              [
-                "full_name",
-                "email",
-                "phone_number",
-                "sim_type",
-                "street",
-                "exterior_number",
-                "interior_number",
-                "neighborhood",
-                "postal_code",
-                "municipality",
-                "state",
-                "payment_method",
-                "accept_terms",
-              ] as const
-            ).map((name) => ({ meta: fields[name], label: t(`checkout.summaryFields.${name}`) }))}
+            fields={summary}
           />
           <FormKeyInput meta={fields.idempotency_key} issued={loaded.idempotencyKey} />
           <fieldset className="space-y-4">
             <legend className="mb-2 text-xl font-bold text-slate-900">
               {t("checkout.contactHeading")}
             </legend>
+            <Field {...field.full_name} autoComplete="name" />
+            <Field {...field.email} type="email" autoComplete="email" />
             <Field
-              meta={fields.full_name}
-              label={t("checkout.fields.full_name")}
-              autoComplete="name"
-            />
-            <Field
-              meta={fields.email}
-              type="email"
-              label={t("checkout.fields.email")}
-              autoComplete="email"
-            />
-            <Field
-              meta={fields.phone_number}
+              {...field.phone_number}
               type="tel"
-              label={t("checkout.fields.phone_number")}
               hint={t("checkout.fields.phone_number_hint")}
               autoComplete="tel-national"
               inputMode="tel"
             />
           </fieldset>
-          <SimTypeChoice meta={fields.sim_type} cart={cart} simTypes={simTypes} />
+          <SimTypeChoice field={field.sim_type} cart={cart} simTypes={simTypes} />
           {/* Hidden by CSS while eSIM is chosen (tailwind.css), with or without JavaScript. */}
           <fieldset className="grid gap-4 sm:grid-cols-2" data-delivery-fields>
             <legend className="mb-2 text-xl font-bold text-slate-900">
@@ -321,40 +310,21 @@ export default function CheckoutPage() {
                 {t("checkout.sim.noAddress")}
               </p>
             ) : null}
-            <Field
-              meta={fields.street}
-              label={t("checkout.fields.street")}
-              autoComplete="address-line1"
-              className="sm:col-span-2"
-            />
-            <Field meta={fields.exterior_number} label={t("checkout.fields.exterior_number")} />
-            <Field
-              meta={fields.interior_number}
-              label={t("checkout.fields.interior_number")}
-              autoComplete="address-line2"
-            />
-            <Field meta={fields.neighborhood} label={t("checkout.fields.neighborhood")} />
-            <Field
-              meta={fields.postal_code}
-              label={t("checkout.fields.postal_code")}
-              autoComplete="postal-code"
-              inputMode="numeric"
-            />
-            <Field
-              meta={fields.municipality}
-              label={t("checkout.fields.municipality")}
-              autoComplete="address-level2"
-            />
+            <Field {...field.street} autoComplete="address-line1" className="sm:col-span-2" />
+            <Field {...field.exterior_number} />
+            <Field {...field.interior_number} autoComplete="address-line2" />
+            <Field {...field.neighborhood} />
+            <Field {...field.postal_code} autoComplete="postal-code" inputMode="numeric" />
+            <Field {...field.municipality} autoComplete="address-level2" />
             <SelectField
-              meta={fields.state}
-              label={t("checkout.fields.state")}
+              {...field.state}
               placeholder={t("checkout.fields.statePlaceholder")}
               autoComplete="address-level1"
               options={MEXICAN_STATES.map((code) => ({ value: code, label: t(`states.${code}`) }))}
             />
           </fieldset>
-          <PaymentMethodChoice meta={fields.payment_method} voucherHours={loaded.voucherHours} />
-          <Checkbox meta={fields.accept_terms}>
+          <PaymentMethodChoice {...field.payment_method} voucherHours={loaded.voucherHours} />
+          <Checkbox meta={field.accept_terms.meta}>
             {t("checkout.fields.accept_terms_before")}{" "}
             {pdfLink("contrato-de-adhesion", t("checkout.fields.accept_terms_contract"))}{" "}
             {t("checkout.fields.accept_terms_and")}{" "}

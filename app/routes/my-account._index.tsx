@@ -16,6 +16,7 @@ import { authPath, CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "~/
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { AccountHistorySection } from "~/components/account/account-history";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -125,6 +126,9 @@ export default function AccountOverviewPage() {
     defaultValue: { mfa_type: preferredMfa ?? "NONE" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: mfaPreferenceSchema() }),
   });
+  const { field, summary } = labelFields(fields, {
+    mfa_type: t("auth:account.preferredLegend"),
+  });
   const totpOn = enabledMfa.includes("TOTP");
   return (
     <>
@@ -212,12 +216,11 @@ export default function AccountOverviewPage() {
               <ErrorSummary
                 refused={refusal(lastResult)}
                 formErrors={form.errors}
-                fields={[{ meta: fields.mfa_type, label: t("auth:account.preferredLegend") }]}
+                fields={summary}
               />
               <ChoiceGroup
                 legendSize="label"
-                meta={fields.mfa_type}
-                legend={t("auth:account.preferredLegend")}
+                {...field.mfa_type}
                 choices={[
                   ...enabledMfa.map((type) => ({
                     value: type,

@@ -9,6 +9,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -69,6 +70,10 @@ export default function OrderLookupPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: orderLookupSchema }),
   });
+  const { field, summary } = labelFields(fields, {
+    folio: t("lookup.folio"),
+    correo: t("lookup.email"),
+  });
 
   return (
     <>
@@ -84,18 +89,10 @@ export default function OrderLookupPage() {
           refused={refusal(answer?.result)}
           formErrors={form.errors}
           heading="commerce:lookup.errorSummary"
-          fields={[
-            { meta: fields.folio, label: t("lookup.folio") },
-            { meta: fields.correo, label: t("lookup.email") },
-          ]}
+          fields={summary}
         />
-        <Field
-          meta={fields.folio}
-          label={t("lookup.folio")}
-          hint={t("lookup.folioHint")}
-          autoComplete="off"
-        />
-        <Field meta={fields.correo} type="email" label={t("lookup.email")} autoComplete="email" />
+        <Field {...field.folio} hint={t("lookup.folioHint")} autoComplete="off" />
+        <Field {...field.correo} type="email" autoComplete="email" />
         <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("lookup.submitting")}>
           {t("lookup.submit")}
         </SubmitButton>

@@ -6,6 +6,7 @@ import { formatTotal } from "~/catalog/money";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -134,6 +135,12 @@ function SandboxCheckoutPage({ checkout }: { checkout: LoadedCheckout }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cardSchema }),
   });
+  const { field, summary } = labelFields(fields, {
+    card_number: t("sandbox.fields.card_number"),
+    card_expiry: t("sandbox.fields.card_expiry"),
+    card_cvc: t("sandbox.fields.card_cvc"),
+    cardholder_name: t("sandbox.fields.cardholder_name"),
+  });
 
   return (
     <div className="mx-auto max-w-2xl">
@@ -168,41 +175,13 @@ function SandboxCheckoutPage({ checkout }: { checkout: LoadedCheckout }) {
       ) : checkout.open ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4" autoComplete="off">
           <h2 className="text-xl font-bold text-slate-900">{t("sandbox.cardHeading")}</h2>
-          <ErrorSummary
-            refused={refusal(lastResult)}
-            formErrors={form.errors}
-            fields={[
-              { meta: fields.card_number, label: t("sandbox.fields.card_number") },
-              { meta: fields.card_expiry, label: t("sandbox.fields.card_expiry") },
-              { meta: fields.card_cvc, label: t("sandbox.fields.card_cvc") },
-              { meta: fields.cardholder_name, label: t("sandbox.fields.cardholder_name") },
-            ]}
-          />
-          <Field
-            meta={fields.card_number}
-            label={t("sandbox.fields.card_number")}
-            inputMode="numeric"
-            autoComplete="cc-number"
-          />
+          <ErrorSummary refused={refusal(lastResult)} formErrors={form.errors} fields={summary} />
+          <Field {...field.card_number} inputMode="numeric" autoComplete="cc-number" />
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              meta={fields.card_expiry}
-              label={t("sandbox.fields.card_expiry")}
-              inputMode="numeric"
-              autoComplete="cc-exp"
-            />
-            <Field
-              meta={fields.card_cvc}
-              label={t("sandbox.fields.card_cvc")}
-              inputMode="numeric"
-              autoComplete="cc-csc"
-            />
+            <Field {...field.card_expiry} inputMode="numeric" autoComplete="cc-exp" />
+            <Field {...field.card_cvc} inputMode="numeric" autoComplete="cc-csc" />
           </div>
-          <Field
-            meta={fields.cardholder_name}
-            label={t("sandbox.fields.cardholder_name")}
-            autoComplete="cc-name"
-          />
+          <Field {...field.cardholder_name} autoComplete="cc-name" />
           <div className="flex flex-wrap items-center gap-4">
             <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("sandbox.paying")}>
               {t("sandbox.pay", { amount: formatTotal(checkout.amount) })}

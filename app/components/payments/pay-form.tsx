@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/button";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import type { PaymentView } from "~/payments/payment-view.server";
@@ -32,13 +33,12 @@ export function PayForm({
     defaultValue: { payment_method: payment?.method ?? "card" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: paymentChoiceSchema }),
   });
+  const { field } = labelFields(fields, {
+    payment_method: payment?.instructions ? t("payment.switchLegend") : t("payment.methods.legend"),
+  });
   return (
     <Form method="post" {...getFormProps(form)} className="mb-8 space-y-4 print:hidden">
-      <PaymentMethodChoice
-        meta={fields.payment_method}
-        voucherHours={voucherHours}
-        legend={payment?.instructions ? t("payment.switchLegend") : undefined}
-      />
+      <PaymentMethodChoice {...field.payment_method} voucherHours={voucherHours} />
       <div className="flex flex-wrap items-center gap-4">
         <SubmitButton pendingLabel={t("confirmation.retrying")}>{submitLabel}</SubmitButton>
         {refreshTo ? (

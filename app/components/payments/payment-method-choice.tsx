@@ -7,18 +7,19 @@ import { PAYMENT_METHODS } from "~/payments/provider";
 export function PaymentMethodChoice({
   meta,
   voucherHours,
-  legend,
+  label,
 }: {
   meta: FieldMetadata<string | undefined>;
   /** How long a cash voucher or a transfer may be paid. */
   voucherHours: number;
-  legend?: string;
+  /** The group's legend: "Forma de pago", or how the page words it. */
+  label: string;
 }) {
   const { t } = useTranslation("commerce");
   return (
     <ChoiceGroup
       meta={meta}
-      legend={legend ?? t("payment.methods.legend")}
+      label={label}
       columns="sm:grid-cols-3"
       choices={PAYMENT_METHODS.map((method) => ({
         value: method,

@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { ErrorSummary } from "~/components/ui/error-summary";
 import { Field, FormKeyInput, SelectField } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { CARRIERS } from "~/portability/carriers";
@@ -28,6 +29,16 @@ export function RequestForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: portabilitySchema }),
+  });
+  const { field, summary } = labelFields(fields, {
+    phone_number: t("form.phoneNumber"),
+    nip: t("form.nip"),
+    full_name: t("form.fullName"),
+    email: t("form.email"),
+    curp: t("form.curp"),
+    current_carrier: t("form.currentCarrier"),
+    iccid: t("form.iccid"),
+    accept_terms: t("form.acceptTermsLabel"),
   });
   const problem = answer?.problem ?? null;
   const refused = answer && (problem || answer.result.status === "error") ? answer : null;
@@ -54,16 +65,7 @@ export function RequestForm({
           formErrors={form.errors}
           heading="portability:form.errorSummary"
           testId={problem ? "portability-problem" : undefined}
-          fields={[
-            { meta: fields.phone_number, label: t("form.phoneNumber") },
-            { meta: fields.nip, label: t("form.nip") },
-            { meta: fields.full_name, label: t("form.fullName") },
-            { meta: fields.email, label: t("form.email") },
-            { meta: fields.curp, label: t("form.curp") },
-            { meta: fields.current_carrier, label: t("form.currentCarrier") },
-            { meta: fields.iccid, label: t("form.iccid") },
-            { meta: fields.accept_terms, label: t("form.acceptTermsLabel") },
-          ]}
+          fields={summary}
         >
           {problem?.kind === "duplicate" ? (
             <a
@@ -77,9 +79,8 @@ export function RequestForm({
         <FormKeyInput meta={fields.idempotency_key} issued={idempotencyKey} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field
-            meta={fields.phone_number}
+            {...field.phone_number}
             type="tel"
-            label={t("form.phoneNumber")}
             hint={t("form.phoneNumberHint")}
             autoComplete="tel-national"
             inputMode="tel"
@@ -87,37 +88,30 @@ export function RequestForm({
           {/* A new key after every reply: the NIP field starts empty, as the hint says. */}
           <div key={answer?.repliedAt ?? "first"}>
             <Field
-              meta={fields.nip}
-              label={t("form.nip")}
+              {...field.nip}
               hint={answer ? t("form.nipRetype") : t("form.nipHint")}
               autoComplete="one-time-code"
               inputMode="numeric"
             />
           </div>
         </div>
-        <Field meta={fields.full_name} label={t("form.fullName")} autoComplete="name" />
+        <Field {...field.full_name} autoComplete="name" />
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field meta={fields.email} type="email" label={t("form.email")} autoComplete="email" />
-          <Field meta={fields.curp} label={t("form.curp")} hint={t("form.curpHint")} />
+          <Field {...field.email} type="email" autoComplete="email" />
+          <Field {...field.curp} hint={t("form.curpHint")} />
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <SelectField
-            meta={fields.current_carrier}
-            label={t("form.currentCarrier")}
+            {...field.current_carrier}
             placeholder={t("form.chooseCarrier")}
             options={CARRIERS.map((carrier) => ({
               value: carrier.id,
               label: carrierLabel(carrier.id, t("form.otherCarrier")),
             }))}
           />
-          <Field
-            meta={fields.iccid}
-            label={t("form.iccid")}
-            hint={t("form.iccidHint")}
-            inputMode="numeric"
-          />
+          <Field {...field.iccid} hint={t("form.iccidHint")} inputMode="numeric" />
         </div>
-        <Checkbox meta={fields.accept_terms}>
+        <Checkbox meta={field.accept_terms.meta}>
           {t("form.acceptTermsBefore")} {pdfLink("portabilidad", t("form.portabilityPolicy"))}{" "}
           {t("form.acceptTermsAnd")} {pdfLink("aviso-de-privacidad", t("form.privacyNotice"))}
           {t("form.acceptTermsAfter")}

@@ -4,6 +4,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { statusLookupSchema } from "~/portability/portability-schema";
 import type { StatusLookup as Lookup } from "~/portability/status-lookup.server";
@@ -29,6 +30,10 @@ export function StatusLookup({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: statusLookupSchema }),
   });
+  const { field } = labelFields(fields, {
+    folio: t("lookup.folio"),
+    numero: t("lookup.phoneNumber"),
+  });
   const searching =
     navigation.state === "loading" &&
     navigation.formMethod === "GET" &&
@@ -49,8 +54,8 @@ export function StatusLookup({
         {...getFormProps(form)}
         className="mt-4 grid max-w-3xl items-start gap-5 sm:grid-cols-[1fr_1fr_auto]"
       >
-        <Field meta={fields.folio} label={t("lookup.folio")} hint={t("lookup.folioHint")} />
-        <Field meta={fields.numero} type="tel" label={t("lookup.phoneNumber")} inputMode="tel" />
+        <Field {...field.folio} hint={t("lookup.folioHint")} />
+        <Field {...field.numero} type="tel" inputMode="tel" />
         <SubmitButton
           variant="secondary"
           width="blockOnPhone"

@@ -8,6 +8,7 @@ import { ChoiceGroup } from "~/components/ui/choice-group";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field, FormKeyInput } from "~/components/ui/form-field";
+import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { TOPUP_PATH } from "~/topup/paths";
@@ -42,6 +43,15 @@ export function TopupForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  // The e-mail is asked for without an account only; unasked, it is never wrong.
+  const { field, summary } = labelFields(fields, {
+    saved_line: t("form.savedLinesLegend"),
+    phone_number: t("form.phone_number"),
+    phone_number_confirm: t("form.phone_number_confirm"),
+    amount: t("form.amountLegend"),
+    email: t("form.email"),
+    payment_method: t("commerce:payment.methods.legend"),
+  });
   // With JavaScript: typing a number means "another number", so the saved line is deselected.
   const chooseOtherLine = (event: FocusEvent<HTMLInputElement>) => {
     const choice = event.currentTarget.form?.elements.namedItem(fields.saved_line.name);
@@ -54,21 +64,13 @@ export function TopupForm({
         refused={refusal(lastResult)}
         formErrors={form.errors}
         heading="topup:form.errorSummary"
-        fields={[
-          { meta: fields.saved_line, label: t("form.savedLinesLegend") },
-          { meta: fields.phone_number, label: t("form.phone_number") },
-          { meta: fields.phone_number_confirm, label: t("form.phone_number_confirm") },
-          { meta: fields.amount, label: t("form.amountLegend") },
-          ...(askEmail ? [{ meta: fields.email, label: t("form.email") }] : []),
-          { meta: fields.payment_method, label: t("commerce:payment.methods.legend") },
-        ]}
+        fields={summary}
       />
       {/* The key of the submission being corrected: fixing a mistake keeps the same top-up. */}
       <FormKeyInput meta={fields.idempotency_key} issued={idempotencyKey} />
       {lines.length ? (
         <ChoiceGroup
-          meta={fields.saved_line}
-          legend={t("form.savedLinesLegend")}
+          {...field.saved_line}
           choices={[
             ...lines.map((line) => ({
               value: line,
@@ -90,17 +92,15 @@ export function TopupForm({
         </legend>
         <div onFocus={lines.length ? chooseOtherLine : undefined} className="space-y-4">
           <Field
-            meta={fields.phone_number}
+            {...field.phone_number}
             type="tel"
-            label={t("form.phone_number")}
             hint={t("form.phone_number_hint")}
             autoComplete="off"
             inputMode="tel"
           />
           <Field
-            meta={fields.phone_number_confirm}
+            {...field.phone_number_confirm}
             type="tel"
-            label={t("form.phone_number_confirm")}
             hint={t("form.phone_number_confirm_hint")}
             autoComplete="off"
             inputMode="tel"
@@ -108,8 +108,7 @@ export function TopupForm({
         </div>
       </fieldset>
       <ChoiceGroup
-        meta={fields.amount}
-        legend={t("form.amountLegend")}
+        {...field.amount}
         columns="grid-cols-2 md:grid-cols-4"
         choices={TOPUP_AMOUNTS.map((offer) => {
           const data = formatData(offer.dataMb);
@@ -134,15 +133,9 @@ export function TopupForm({
         })}
       />
       {askEmail ? (
-        <Field
-          meta={fields.email}
-          type="email"
-          label={t("form.email")}
-          hint={t("form.email_hint")}
-          autoComplete="email"
-        />
+        <Field {...field.email} type="email" hint={t("form.email_hint")} autoComplete="email" />
       ) : null}
-      <PaymentMethodChoice meta={fields.payment_method} voucherHours={voucherHours} />
+      <PaymentMethodChoice {...field.payment_method} voucherHours={voucherHours} />
       <div>
         <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("form.submitting")}>
           {t("form.submit")}

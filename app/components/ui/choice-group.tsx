@@ -15,14 +15,15 @@ export interface Choice {
  */
 export function ChoiceGroup({
   meta,
-  legend,
+  label,
   choices,
   columns = "sm:grid-cols-2",
   legendSize = "heading",
   onChange,
 }: {
   meta: FieldMetadata<string | undefined> | FieldMetadata<unknown>;
-  legend: string;
+  /** The group's legend. */
+  label: string;
   choices: Choice[];
   columns?: string;
   /** A section's heading (checkout, top-up) or a field's label (an auth step). */
@@ -41,7 +42,7 @@ export function ChoiceGroup({
       <legend
         className={`mb-2 text-slate-900 ${legendSize === "heading" ? "text-xl font-bold" : "font-semibold"}`}
       >
-        {legend}
+        {label}
       </legend>
       <div className={`grid gap-3 ${columns}`}>
         {choices.map((choice) => {

@@ -1,13 +1,8 @@
-import type { FieldMetadata } from "@conform-to/react";
 import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { translateFormMessage } from "~/lib/form-messages";
 import { useHydrated } from "~/lib/use-hydrated";
-
-export interface SummaryField {
-  meta: FieldMetadata<unknown> | FieldMetadata<string | undefined>;
-  label: string;
-}
+import type { LabelledField } from "./labelled-fields";
 
 /**
  * What the server refused, at the top of the form: its message about the whole form (a wrong
@@ -28,7 +23,8 @@ export function ErrorSummary({
   /** True once the server answered this form with a refusal; the reply's identity refocuses. */
   refused: unknown;
   formErrors?: string[];
-  fields?: SummaryField[];
+  /** The form's fields, from its one list (`labelFields(…).summary`). */
+  fields?: LabelledField[];
   /** A translation key, shown when fields are wrong. */
   heading?: string;
   testId?: string;
