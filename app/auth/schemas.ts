@@ -181,6 +181,19 @@ export function usernameOnlySchema() {
   return z.object({ username: usernameField() });
 }
 
+/** The confirm-sign-up form: its code, or (the "resend" button) the address alone. */
+export function confirmSignUpFormSchema(intent: FormDataEntryValue | null) {
+  return intent === "resend" ? usernameOnlySchema() : confirmSignUpSchema();
+}
+
+/** The confirm-reset form: code and new password, or (the "resend" button) the address alone. */
+export function confirmResetPasswordFormSchema(
+  intent: FormDataEntryValue | null,
+  policy: PasswordPolicy,
+) {
+  return intent === "resend" ? usernameOnlySchema() : confirmResetPasswordSchema(policy);
+}
+
 export function confirmResetPasswordSchema(policy: PasswordPolicy) {
   return withMatchingConfirmation(
     z.object({
@@ -335,6 +348,18 @@ export const MFA_TYPES = ["TOTP", "SMS", "EMAIL"] as const;
 
 export function selectMfaTypeSchema() {
   return z.object({ mfa_type: z.enum(MFA_TYPES, message("mfaTypeRequired")) });
+}
+
+/** The choice of a second factor, among the ones offered (`types`; TOTP when none is). */
+export function selectOfferedMfaTypeSchema(types: readonly (typeof MFA_TYPES)[number][]) {
+  return selectMfaTypeSchema().extend({
+    mfa_type: z.enum(
+      types.length
+        ? (types as [(typeof MFA_TYPES)[number], ...(typeof MFA_TYPES)[number][]])
+        : ["TOTP"],
+      message("mfaTypeRequired"),
+    ),
+  });
 }
 
 /**

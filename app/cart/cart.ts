@@ -88,3 +88,9 @@ export function integerPrice(price: number | string): number {
 export function cartTotal(items: readonly CartItem[]): number {
   return items.reduce((sum, item) => sum + item.quantity * integerPrice(item.price), 0);
 }
+
+/** What POST /cart answers a fetcher (JavaScript) instead of redirecting. */
+export interface CartActionData {
+  ok: boolean;
+  error: string | null;
+}

@@ -12,11 +12,7 @@ import {
   messageLimited,
   rateLimited,
 } from "~/auth/flow.server";
-import {
-  confirmResetPasswordSchema,
-  usernameOnlySchema,
-  type PasswordPolicy,
-} from "~/auth/schemas";
+import { confirmResetPasswordFormSchema } from "~/auth/schemas";
 import { readPending, setPending } from "~/auth/session.server";
 import { authPath, resetPasswordNextStep } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
@@ -37,10 +33,6 @@ export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-function schemaFor(intent: FormDataEntryValue | null, policy: PasswordPolicy) {
-  return intent === "resend" ? usernameOnlySchema() : confirmResetPasswordSchema(policy);
-}
-
 export function loader({ context }: LoaderFunctionArgs) {
   const pending = readPending(context);
   return {
@@ -55,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, {
-    schema: schemaFor(intent, context.identity.passwordPolicy),
+    schema: confirmResetPasswordFormSchema(intent, context.identity.passwordPolicy),
   });
   const hideFields = ["password", "confirm_password", "confirmation_code"];
   if (submission.status !== "success") return invalidReply(submission, { hideFields });
@@ -112,7 +104,9 @@ export default function ConfirmResetPasswordPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: schemaFor(formData.get("intent"), policy) }),
+      parseWithZod(formData, {
+        schema: confirmResetPasswordFormSchema(formData.get("intent"), policy),
+      }),
   });
   const { field, summary } = labelFields(fields, {
     username: t("fields.username"),

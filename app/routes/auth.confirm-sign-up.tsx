@@ -15,7 +15,7 @@ import {
   rateLimited,
   toSignInAfterConfirmation,
 } from "~/auth/flow.server";
-import { confirmSignUpSchema, usernameOnlySchema } from "~/auth/schemas";
+import { confirmSignUpFormSchema } from "~/auth/schemas";
 import { openAutoSignIn, readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
@@ -30,10 +30,6 @@ import { titleMeta } from "~/lib/meta";
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
-
-function schemaFor(intent: FormDataEntryValue | null) {
-  return intent === "resend" ? usernameOnlySchema() : confirmSignUpSchema();
-}
 
 export function loader({ context }: LoaderFunctionArgs) {
   const pending = readPending(context);
@@ -52,7 +48,7 @@ function toSignIn(context: ActionFunctionArgs["context"], username: string, key:
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const submission = parseWithZod(formData, { schema: schemaFor(intent) });
+  const submission = parseWithZod(formData, { schema: confirmSignUpFormSchema(intent) });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["confirmation_code"] });
   const { username } = submission.value;
@@ -136,7 +132,7 @@ export default function ConfirmSignUpPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: schemaFor(formData.get("intent")) }),
+      parseWithZod(formData, { schema: confirmSignUpFormSchema(formData.get("intent")) }),
   });
   const { field, summary } = labelFields(fields, {
     username: t("fields.username"),

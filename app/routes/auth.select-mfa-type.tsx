@@ -3,11 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import * as z from "zod";
-import "~/lib/zod-without-eval";
 import { challengeErrorReply, requirePending, respondToChallenge } from "~/auth/challenge.server";
 import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
-import { selectMfaTypeSchema } from "~/auth/schemas";
+import { selectOfferedMfaTypeSchema } from "~/auth/schemas";
 import { setPending } from "~/auth/session.server";
 import {
   authPath,
@@ -15,7 +13,6 @@ import {
   CHALLENGE_BY_MFA_TYPE,
   parseMfaTypes,
   setupMfaTypes,
-  type MfaType,
 } from "~/auth/steps";
 import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
@@ -47,15 +44,6 @@ function pendingChoice(context: LoaderFunctionArgs["context"]) {
     : { pending, purpose: "setup" as const, types: setupMfaTypes(pending.parameters) };
 }
 
-function schemaFor(types: MfaType[]) {
-  return selectMfaTypeSchema().extend({
-    mfa_type: z.enum(
-      types.length ? (types as [MfaType, ...MfaType[]]) : ["TOTP"],
-      "auth:validation.mfaTypeRequired",
-    ),
-  });
-}
-
 export function loader({ context }: LoaderFunctionArgs) {
   const { purpose, types } = pendingChoice(context);
   return { title: authT()(`selectMfaType.${purpose}.title`), purpose, types };
@@ -64,7 +52,7 @@ export function loader({ context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { pending, purpose, types } = pendingChoice(context);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: schemaFor(types) });
+  const submission = parseWithZod(formData, { schema: selectOfferedMfaTypeSchema(types) });
   if (submission.status !== "success") return invalidReply(submission);
   const limited = await rateLimited(context, submission, pending.username);
   if (limited) return limited;
@@ -102,7 +90,8 @@ export default function SelectMfaTypePage() {
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(types) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: selectOfferedMfaTypeSchema(types) }),
   });
   const { field, summary } = labelFields(fields, {
     mfa_type: t("fields.mfa_type"),

@@ -1,19 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { applyCartIntent, cartCount, cartTotal, isCartIntent, type CartIntent } from "~/cart/cart";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { cartCount, cartTotal } from "~/cart/cart";
 import { priceCart } from "~/cart/cart-lines";
-import { readCart, saveCart } from "~/cart/cart-session.server";
+import { readCart } from "~/cart/cart-session.server";
 import { formatPrice, formatTotal } from "~/catalog/money";
-import { CartActionForm, type CartActionData } from "~/components/commerce/cart-action-form";
+import { CartActionForm } from "~/components/commerce/cart-action-form";
 import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
-import { sameSitePath } from "~/lib/same-site-path";
+import { submitCartChange } from "~/cart/cart-request.server";
 
 /** Personal only through the cart, which keys the page cache's copy (server.ts, decision 0073). */
 export const handle = { i18n: ["commerce"], pageCache: true };
@@ -25,45 +24,8 @@ export function loader({ context }: LoaderFunctionArgs) {
   return { title: getFixedT()("pages.cart.title"), ...cart };
 }
 
-const flashKeys: Record<CartIntent, string> = {
-  add: "commerce:cart.flash.added",
-  increment: "commerce:cart.flash.incremented",
-  decrement: "commerce:cart.flash.decremented",
-  remove: "commerce:cart.flash.removed",
-  clear: "commerce:cart.flash.cleared",
-};
-
-/**
- * POST /cart — the cart contract: `intent` (add | increment | decrement | remove | clear), `id`
- * (a plan id; not for clear), optional same-site `redirectTo`. Without JavaScript: 303 back with
- * a message. A fetcher sends `response=data` and gets the answer as data instead.
- */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const t = getFixedT("commerce");
-  const form = await request.formData();
-  const intent = form.get("intent");
-  const id = form.get("id");
-  if (!isCartIntent(intent)) {
-    return data<CartActionData>(
-      { ok: false, error: t("cart.errors.unknownIntent") },
-      { status: 400 },
-    );
-  }
-  const plan = typeof id === "string" ? context.catalogue.find(id) : undefined;
-  if (intent !== "clear" && !plan) {
-    return data<CartActionData>(
-      { ok: false, error: t("cart.errors.unknownPlan") },
-      { status: 400 },
-    );
-  }
-  saveCart(context, applyCartIntent(readCart(context), intent, plan?.id ?? ""));
-  setFlash(context, {
-    kind: "success",
-    key: flashKeys[intent],
-    values: plan ? { name: plan.name } : undefined,
-  });
-  if (form.get("response") === "data") return data<CartActionData>({ ok: true, error: null });
-  return redirect(sameSitePath(form.get("redirectTo"), "/cart"), { status: 303 });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitCartChange(context, request);
 }
 
 export default function CartPage() {

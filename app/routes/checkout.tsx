@@ -1,32 +1,16 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
-import { priceCart, type PricedCart } from "~/cart/cart-lines";
-import { readCart } from "~/cart/cart-session.server";
+import type { PricedCart } from "~/cart/cart-lines";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { PHYSICAL_SIM_DELIVERY, SHIPPING_PRICE, SIM_PRICE, type SimType } from "~/catalog/terms";
 import { questionHref } from "~/components/help/help-article";
 import { ChoiceGroup } from "~/components/ui/choice-group";
-import {
-  checkoutConstraint,
-  checkoutSchema,
-  simTypesForCart,
-  withDefaultSimType,
-} from "~/checkout/checkout-schema";
+import { checkoutConstraint, checkoutSchema } from "~/checkout/checkout-schema";
+import { loadCheckoutForm, submitCheckout } from "~/checkout/checkout-request.server";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
-import {
-  canSeeOrder,
-  checkoutKey,
-  isDraftKey,
-  readOrderAccess,
-  rememberOrder,
-  saveOrderAccess,
-} from "~/checkout/order-access.server";
-import { orderPayment } from "~/checkout/order-payments.server";
-import { findOrderByIdempotencyKey, placeCheckoutOrder } from "~/checkout/orders.server";
-import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
@@ -38,11 +22,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
-import { setFlash } from "~/lib/flash.server";
-import { replyWithFormKey } from "~/lib/form-key";
-import { isOwnFormKey } from "~/lib/form-key.server";
 import { titleMeta } from "~/lib/meta";
-import { payFor } from "~/payments/pay-for.server";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -50,86 +30,12 @@ export const meta = titleMeta;
 
 export { headers } from "~/lib/route-headers";
 
-function emptyCartRedirect(context: LoaderFunctionArgs["context"]) {
-  setFlash(context, { kind: "info", key: "commerce:checkout.flash.emptyCart" });
-  return redirect("/cart", { status: 303 });
-}
-
 export function loader({ context }: LoaderFunctionArgs) {
-  const items = readCart(context);
-  const cart = priceCart(items, context.catalogue.find);
-  if (cart.lines.length === 0) throw emptyCartRedirect(context);
-  return {
-    title: getFixedT()("pages.checkout.title"),
-    cart,
-    simTypes: simTypesFor(cart),
-    idempotencyKey: checkoutKey(context, items),
-    voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
-  };
+  return { title: getFixedT()("pages.checkout.title"), ...loadCheckoutForm(context) };
 }
 
-/** The SIM types every plan of the cart comes with; empty when the cart mixes exclusive plans. */
-function simTypesFor(cart: PricedCart): SimType[] {
-  return simTypesForCart(cart.lines.map((line) => line.plan.simTypes));
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
-  const items = readCart(context);
-  const cart = priceCart(items, context.catalogue.find);
-  const simTypes = simTypesFor(cart);
-  const submission = parseWithZod(withDefaultSimType(formData, simTypes), {
-    schema: checkoutSchema(simTypes),
-  });
-  if (cart.lines.length > 0 && simTypes.length === 0) {
-    const result = submission.reply({ formErrors: ["commerce:checkout.errors.simTypeMixedCart"] });
-    return data(result, { status: 400 });
-  }
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (cart.lines.length === 0) return emptyCartRedirect(context);
-
-  const { idempotency_key: idempotencyKey, payment_method: method, ...customer } = submission.value;
-  // A key this browser was not given (copied from another one, or signed with a secret it no
-  // longer holds), or an old one of its own that placed nothing, opens nothing: the form comes
-  // back, values kept, with the key of this browser's checkout of this cart.
-  const stale = () =>
-    data(
-      replyWithFormKey(
-        submission.reply({ formErrors: ["commerce:checkout.errors.staleForm"] }),
-        checkoutKey(context, items),
-      ),
-      { status: 409 },
-    );
-  if (!isOwnFormKey(context, "checkout", idempotencyKey)) return stale();
-  try {
-    const access = readOrderAccess(context);
-    if (!isDraftKey(access, idempotencyKey)) {
-      // Not the key of the checkout in progress: only an order this browser placed under it is
-      // found again (the form sent a second time, after paying).
-      const placed = await findOrderByIdempotencyKey(context.db, idempotencyKey);
-      if (!placed || !canSeeOrder(access, placed.ref)) return stale();
-    }
-    // An order whose voucher expired unpaid is cancelled: the same cart bought again is a new
-    // order, under a key derived from the cancelled one's, so that this form sent twice still
-    // places one order (and the same key finds it).
-    const { order } = await placeCheckoutOrder(context.db, {
-      idempotencyKey,
-      customer,
-      lines: cart.lines,
-      customerSub: getCustomer(context)?.sub ?? null,
-    });
-    saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
-    // A paid order's form sent again only shows the order.
-    return await payFor(context, orderPayment(order), method);
-  } catch (error) {
-    // The order is written in one transaction, and the same key finds it on the next try.
-    return databaseBusyOrRethrow(
-      context,
-      "order",
-      error,
-      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
-    );
-  }
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitCheckout(context, request, getCustomer(context));
 }
 
 function OrderSummary({ cart }: { cart: PricedCart }) {

@@ -1,56 +1,28 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { asOrderOwner } from "~/auth/email-trust.server";
-import { getCustomer } from "~/auth/session.server";
+import { Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { saveCart } from "~/cart/cart-session.server";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { LINE_ACTIVATION, PHYSICAL_SIM_DELIVERY } from "~/catalog/terms";
-import {
-  canSeeOrder,
-  markCartCleared,
-  readOrderAccess,
-  saveOrderAccess,
-} from "~/checkout/order-access.server";
-import { ORDER_PAYMENT_PURPOSE, orderPayment } from "~/checkout/order-payments.server";
+import { markCartCleared, saveOrderAccess } from "~/checkout/order-access.server";
+import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
 import { confirmationPath } from "~/checkout/paths";
-import { customerOwnsOrder, findOrder } from "~/checkout/orders.server";
+import { findOrder } from "~/checkout/orders.server";
 import { EsimActivations } from "~/components/commerce/esim-activations";
-import { changeEsim } from "~/esim/esim-change.server";
-import { isEsimChangeIntent } from "~/esim/esim-change-schema";
 import { esimView } from "~/esim/esim-view.server";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
-import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
-import { payFor } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { buttonClass } from "~/components/ui/button";
+import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.server";
 
 export const handle = { i18n: ["commerce"], query: ["pedido"] };
 
 export const meta = titleMeta;
-
-/**
- * The order this browser placed, or one the signed-in customer placed from any browser; else a
- * fatal 404: a missing, unknown or foreign reference all look the same, so the page reveals
- * nothing about orders that are not yours.
- */
-async function loadOwnOrder(context: LoaderFunctionArgs["context"], request: Request) {
-  const ref = new URL(request.url).searchParams.get("pedido");
-  const access = readOrderAccess(context);
-  const found = ref ? await findOrder(context.db, ref) : null;
-  const customer = getCustomer(context);
-  const owner = customer ? asOrderOwner(context, customer) : null;
-  const order =
-    found && (canSeeOrder(access, found.ref) || customerOwnsOrder(found, owner)) ? found : null;
-  if (!order) throw data(null, { status: 404 });
-  return { order, access };
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { order: placed, access } = await loadOwnOrder(context, request);
@@ -79,21 +51,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/**
- * Pay after a decline, resume a payment left open, or pay another way than the voucher issued,
- * without losing the order.
- */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { order } = await loadOwnOrder(context, request);
-  const formData = await request.formData();
-  // A new code for a lost one, or (sandbox) an installation: for whoever may see the codes.
-  if (isEsimChangeIntent(formData.get("intent"))) return changeEsim(context, order, formData);
-  if (order.status !== "pending_payment") {
-    return redirect(confirmationPath(order.ref), { status: 303 });
-  }
-  const submission = parseWithZod(formData, { schema: paymentChoiceSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return payFor(context, orderPayment(order), submission.value.payment_method);
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitOrderPage(context, request);
 }
 
 export default function ConfirmationPage() {

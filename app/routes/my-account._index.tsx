@@ -1,18 +1,15 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { isCognitoError } from "~/auth/cognito-error";
-import type { MfaPreference } from "~/auth/cognito.server";
 import { mapCognitoError } from "~/auth/errors";
-import { authT, cognitoErrorReply, invalidReply, signOut } from "~/auth/flow.server";
-import { signInPathFor } from "~/auth/redirect";
 import { mfaPreferenceSchema } from "~/auth/schemas";
 import { asOrderOwner } from "~/auth/email-trust.server";
 import { rememberMfa, requireCustomer } from "~/auth/session.server";
 import { mfaSettingsOf } from "~/auth/tokens";
-import { authPath, CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "~/auth/steps";
+import { authPath, parseMfaTypes } from "~/auth/steps";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
@@ -20,25 +17,12 @@ import { labelFields } from "~/components/ui/labelled-fields";
 import { AccountHistorySection } from "~/components/account/account-history";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/account/history.server";
+import { sessionEnded, submitMfaPreference } from "~/auth/mfa-preference-request.server";
 
 export const handle = { i18n: ["auth", "topup"] };
 export const meta = titleMeta;
-
-const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {
-  TOTP: "SoftwareTokenMfaSettings",
-  SMS: "SMSMfaSettings",
-  EMAIL: "EmailMfaSettings",
-};
-
-/** Revoked or expired beyond refresh: the session is over. */
-async function sessionEnded(context: LoaderFunctionArgs["context"]) {
-  await signOut(context);
-  setFlash(context, { kind: "info", key: "auth:errors.invalidTokens" });
-  return redirect(signInPathFor("/my-account"), { status: 303 });
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
@@ -73,47 +57,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   const { accessToken } = requireCustomer(context, request);
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: mfaPreferenceSchema() });
-  if (submission.status !== "success") return invalidReply(submission);
-  const choice = submission.value.mfa_type;
-  const { client } = context.identity;
-  try {
-    const user = await client.getUser(accessToken);
-    const enabled = parseMfaTypes(JSON.stringify(user.UserMFASettingList ?? []));
-    const preference: MfaPreference = {};
-    for (const type of enabled) {
-      preference[PREFERENCE_KEY[type]] =
-        choice === "NONE"
-          ? { Enabled: false, PreferredMfa: false }
-          : { Enabled: true, PreferredMfa: type === choice };
-    }
-    if (choice !== "NONE" && !enabled.includes(choice)) {
-      return invalidReply(submission, { formErrors: [authT()("account.mfaNotEnabled")] });
-    }
-    await client.setUserMfaPreference(accessToken, preference);
-    rememberMfa(
-      context,
-      choice === "NONE"
-        ? { enabled: [], preferred: null }
-        : mfaSettingsOf({
-            UserMFASettingList: user.UserMFASettingList,
-            PreferredMfaSetting: CHALLENGE_BY_MFA_TYPE[choice],
-          }),
-    );
-  } catch (error) {
-    if (isCognitoError(error) && mapCognitoError(error.code, error.message).status === 401) {
-      return sessionEnded(context);
-    }
-    return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");
-  }
-  setFlash(context, {
-    kind: "success",
-    key: choice === "NONE" ? "auth:flash.mfaDisabled" : "auth:flash.mfaPreferenceSaved",
-  });
-  return redirect("/my-account", { status: 303 });
+  return submitMfaPreference(context, request, accessToken);
 }
 
 export default function AccountOverviewPage() {

@@ -1,10 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, data, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { orderLookupSchema } from "~/checkout/order-lookup";
-import { requestOrderLink } from "~/checkout/order-lookup.server";
-import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
@@ -14,6 +12,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
+import { submitOrderLookup } from "~/checkout/order-lookup-request.server";
 
 export const handle = { i18n: ["commerce"], query: ["folio"] };
 
@@ -30,33 +29,8 @@ export function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/**
- * Folio and e-mail → a one-time link to the order, sent to the order's address (decision 0082).
- * A POST, so that the e-mail never sits in an address or a log. The answer is the same whether
- * or not the pair is an order's: this page shows nothing of any order.
- */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: orderLookupSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply(), sent: false }, { status: 400 });
-  }
-  try {
-    const outcome = await requestOrderLink(context, submission.value);
-    if (outcome.kind === "limited") {
-      context.logger.warn({ msg: "order lookups over the limit", requestId: context.requestId });
-      return data(
-        { result: submission.reply({ formErrors: ["commerce:lookup.limited"] }), sent: false },
-        { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
-      );
-    }
-  } catch (error) {
-    // The counters live in the database: no lookup without them (decision 0075).
-    return databaseBusyOrRethrow(context, "order lookup", error, {
-      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
-      sent: false,
-    });
-  }
-  return data({ result: submission.reply(), sent: true });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitOrderLookup(context, request);
 }
 
 export default function OrderLookupPage() {

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { readOrderAccess, rememberOrder, saveOrderAccess } from "~/checkout/order-access.server";
-import { peekOrderLink, redeemOrderLink } from "~/checkout/order-links.server";
-import { confirmationPath } from "~/checkout/paths";
+import { Form, Link, data, useActionData, useLoaderData } from "@remix-run/react";
+import { peekOrderLink } from "~/checkout/order-links.server";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
+import { submitOrderLink } from "~/checkout/order-link-request.server";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -31,12 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title, folio: link.folio, token };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const token = String((await request.formData()).get("clave") ?? "");
-  const orderRef = await redeemOrderLink(context.db, token);
-  if (!orderRef) return data({ spent: true }, { status: 410 });
-  saveOrderAccess(context, rememberOrder(readOrderAccess(context), orderRef));
-  return redirect(confirmationPath(orderRef), { status: 303 });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitOrderLink(context, request);
 }
 
 export default function OrderLinkPage() {

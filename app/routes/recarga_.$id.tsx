@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, data, useActionData, useLoaderData } from "@remix-run/react";
 import { getCustomer } from "~/auth/session.server";
 import { formatTotal } from "~/catalog/money";
 import { PageHeader } from "~/components/ui/page-header";
@@ -13,10 +12,9 @@ import { maskPhoneNumber } from "~/topup/phone";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { receiptPath, TOPUP_PATH } from "~/topup/paths";
-import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
-import { payFor } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
-import { findTopup, TOPUP_PAYMENT_PURPOSE, topupPayment, type Topup } from "~/topup/topups.server";
+import { TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
+import { loadTopup, submitReceiptPayment } from "~/topup/receipt-request.server";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -26,13 +24,6 @@ export const meta: typeof titleMeta = (args) => [
   ...titleMeta(args),
   { name: "robots", content: "noindex" },
 ];
-
-/** The top-up whose unguessable id is in the address, or a 404 that tells nothing. */
-async function loadTopup(context: LoaderFunctionArgs["context"], id: string | undefined) {
-  const topup = id ? await findTopup(context.db, id) : null;
-  if (!topup) throw data(null, { status: 404 });
-  return topup;
-}
 
 export async function loader({ context, params }: LoaderFunctionArgs) {
   let topup: Topup = await loadTopup(context, params.id);
@@ -72,18 +63,8 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   );
 }
 
-/**
- * Pay after a decline, resume a payment left open, or pay another way than the voucher issued,
- * without a second top-up.
- */
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const topup = await loadTopup(context, params.id);
-  if (topup.status !== "pending_payment") {
-    return redirect(receiptPath(topup.id), { status: 303 });
-  }
-  const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return payFor(context, topupPayment(topup), submission.value.payment_method);
+export function action({ request, context, params }: ActionFunctionArgs) {
+  return submitReceiptPayment(context, request, params.id);
 }
 
 export default function TopupReceiptPage() {

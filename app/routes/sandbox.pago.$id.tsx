@@ -1,52 +1,35 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, data, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, data, useActionData, useLoaderData } from "@remix-run/react";
 import { formatTotal } from "~/catalog/money";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
-import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { formatDateTime } from "~/lib/dates";
 import { formatClabe } from "~/payments/clabe";
 import type { PaymentMethod } from "~/payments/provider";
-import { mayUseSandboxPage } from "~/payments/sandbox/page-access.server";
 import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
+import {
+  findSandboxCheckout,
+  sandboxPageRefused,
+  submitSandboxPayment,
+} from "~/payments/sandbox/sandbox-page-request.server";
 
 export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-/** The sandbox provider's hosted payment page: the part a real provider would serve itself. */
-async function findCheckout({ params, context }: Pick<LoaderFunctionArgs, "params" | "context">) {
-  const checkout =
-    context.sandbox && params.id ? await context.sandbox.findCheckout(params.id) : null;
-  if (!checkout) throw data(null, { status: 404 });
-  return checkout;
-}
-
-/**
- * In production (a test environment) only the browser the store sent to pay may see and use the
- * page (decision 0081); another is refused before the checkout is even read.
- */
-function refusedHere({ params, context, request }: LoaderFunctionArgs): boolean {
-  if (!context.sandbox || mayUseSandboxPage(context, params.id ?? "")) return false;
-  context.logger.warn({
-    msg: "sandbox page refused: not the browser sent to pay",
-    requestId: context.requestId,
-    method: request.method,
-  });
-  return true;
-}
-
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const title = getFixedT("commerce")("sandbox.title");
-  if (refusedHere(args)) return data({ title, checkout: null }, { status: 403 });
-  const checkout = await findCheckout(args);
+  if (sandboxPageRefused(context, params.id, request)) {
+    return data({ title, checkout: null }, { status: 403 });
+  }
+  const checkout = await findSandboxCheckout(context, params.id);
   return {
     title,
     checkout: {
@@ -62,39 +45,8 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-// The card number and CVC are never echoed back: after an error the customer types them again.
-const SENSITIVE_FIELDS = ["card_number", "card_cvc"];
-
-export async function action(args: ActionFunctionArgs) {
-  if (refusedHere(args)) return data(null, { status: 403 });
-  const checkout = await findCheckout(args);
-  if (checkout.status !== "open") return redirect(checkout.return_url, { status: 303 });
-  const formData = await args.request.formData();
-  if (checkout.method !== "card") {
-    // The simulator of a voucher paid at a store, a transfer received, or either expiring.
-    const intent = formData.get("intent");
-    if (intent !== "paid" && intent !== "expired") return data(null, { status: 400 });
-    try {
-      const done = await args.context.sandbox!.simulate(checkout.id, intent);
-      return redirect(done?.return_url ?? checkout.return_url, { status: 303 });
-    } catch (error) {
-      return databaseBusyOrRethrow(args.context, "sandbox simulation", error, null);
-    }
-  }
-  const submission = parseWithZod(formData, { schema: createCardSchema() });
-  if (submission.status !== "success") {
-    return data(submission.reply({ hideFields: SENSITIVE_FIELDS }), { status: 400 });
-  }
-  try {
-    const paid = await args.context.sandbox!.pay(checkout.id, submission.value.card_number);
-    return redirect(paid?.return_url ?? checkout.return_url, { status: 303 });
-  } catch (error) {
-    const reply = submission.reply({
-      formErrors: [DATABASE_BUSY_KEY],
-      hideFields: SENSITIVE_FIELDS,
-    });
-    return databaseBusyOrRethrow(args.context, "sandbox payment", error, reply);
-  }
+export function action({ request, params, context }: ActionFunctionArgs) {
+  return submitSandboxPayment(context, request, params.id);
 }
 
 const cardSchema = createCardSchema();

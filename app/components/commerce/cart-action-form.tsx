@@ -4,12 +4,7 @@ import type { CartIntent } from "~/cart/cart";
 import { SubmitButton, type ButtonSize, type ButtonVariant } from "~/components/ui/button";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CART_ACTION } from "./use-optimistic-cart";
-
-/** What POST /cart answers a fetcher (JavaScript) instead of redirecting. */
-export interface CartActionData {
-  ok: boolean;
-  error: string | null;
-}
+import type { CartActionData } from "~/cart/cart";
 
 /**
  * One cart action as a form. Without JavaScript it posts and the server redirects back with a

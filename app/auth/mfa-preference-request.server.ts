@@ -1,0 +1,75 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { isCognitoError } from "./cognito-error";
+import type { MfaPreference } from "./cognito.server";
+import { mapCognitoError } from "./errors";
+import { authT, cognitoErrorReply, invalidReply, signOut } from "./flow.server";
+import { signInPathFor } from "./redirect";
+import { mfaPreferenceSchema } from "./schemas";
+import { rememberMfa } from "./session.server";
+import { mfaSettingsOf } from "./tokens";
+import { CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "./steps";
+import { setFlash } from "~/lib/flash.server";
+
+/** Revoked or expired beyond refresh: the session is over. */
+export async function sessionEnded(context: AppLoadContext) {
+  await signOut(context);
+  setFlash(context, { kind: "info", key: "auth:errors.invalidTokens" });
+  return redirect(signInPathFor("/my-account"), { status: 303 });
+}
+
+const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {
+  TOTP: "SoftwareTokenMfaSettings",
+  SMS: "SMSMfaSettings",
+  EMAIL: "EmailMfaSettings",
+};
+
+/**
+ * The account's choice of a preferred second factor (or none), among those it has enabled, for
+ * the signed-in customer whose `accessToken` this is.
+ */
+export async function submitMfaPreference(
+  context: AppLoadContext,
+  request: Request,
+  accessToken: string,
+) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: mfaPreferenceSchema() });
+  if (submission.status !== "success") return invalidReply(submission);
+  const choice = submission.value.mfa_type;
+  const { client } = context.identity;
+  try {
+    const user = await client.getUser(accessToken);
+    const enabled = parseMfaTypes(JSON.stringify(user.UserMFASettingList ?? []));
+    const preference: MfaPreference = {};
+    for (const type of enabled) {
+      preference[PREFERENCE_KEY[type]] =
+        choice === "NONE"
+          ? { Enabled: false, PreferredMfa: false }
+          : { Enabled: true, PreferredMfa: type === choice };
+    }
+    if (choice !== "NONE" && !enabled.includes(choice)) {
+      return invalidReply(submission, { formErrors: [authT()("account.mfaNotEnabled")] });
+    }
+    await client.setUserMfaPreference(accessToken, preference);
+    rememberMfa(
+      context,
+      choice === "NONE"
+        ? { enabled: [], preferred: null }
+        : mfaSettingsOf({
+            UserMFASettingList: user.UserMFASettingList,
+            PreferredMfaSetting: CHALLENGE_BY_MFA_TYPE[choice],
+          }),
+    );
+  } catch (error) {
+    if (isCognitoError(error) && mapCognitoError(error.code, error.message).status === 401) {
+      return sessionEnded(context);
+    }
+    return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");
+  }
+  setFlash(context, {
+    kind: "success",
+    key: choice === "NONE" ? "auth:flash.mfaDisabled" : "auth:flash.mfaPreferenceSaved",
+  });
+  return redirect("/my-account", { status: 303 });
+}

@@ -1,0 +1,115 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type { Customer } from "~/auth/tokens";
+import { priceCart, type PricedCart } from "~/cart/cart-lines";
+import { readCart } from "~/cart/cart-session.server";
+import type { SimType } from "~/catalog/terms";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
+import { setFlash } from "~/lib/flash.server";
+import { replyWithFormKey } from "~/lib/form-key";
+import { isOwnFormKey } from "~/lib/form-key.server";
+import { payFor } from "~/payments/pay-for.server";
+import { checkoutSchema, simTypesForCart, withDefaultSimType } from "./checkout-schema";
+import {
+  canSeeOrder,
+  checkoutKey,
+  isDraftKey,
+  readOrderAccess,
+  rememberOrder,
+  saveOrderAccess,
+} from "./order-access.server";
+import { orderPayment } from "./order-payments.server";
+import { findOrderByIdempotencyKey, placeCheckoutOrder } from "./orders.server";
+
+function emptyCartRedirect(context: AppLoadContext) {
+  setFlash(context, { kind: "info", key: "commerce:checkout.flash.emptyCart" });
+  return redirect("/cart", { status: 303 });
+}
+
+/** The SIM types every plan of the cart comes with; empty when the cart mixes exclusive plans. */
+function simTypesFor(cart: PricedCart): SimType[] {
+  return simTypesForCart(cart.lines.map((line) => line.plan.simTypes));
+}
+
+/**
+ * What the checkout form needs: the priced cart, its SIM types, and this browser's key for this
+ * cart. An empty cart has nothing to check out: back to the cart, saying so.
+ */
+export function loadCheckoutForm(context: AppLoadContext) {
+  const items = readCart(context);
+  const cart = priceCart(items, context.catalogue.find);
+  if (cart.lines.length === 0) throw emptyCartRedirect(context);
+  return {
+    cart,
+    simTypes: simTypesFor(cart),
+    idempotencyKey: checkoutKey(context, items),
+    voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+  };
+}
+
+/**
+ * The checkout form sent: checked against the cart in the cookie, its key this browser's own, the
+ * order placed once per key (the signed-in customer's, if any), then on to its payment.
+ */
+export async function submitCheckout(
+  context: AppLoadContext,
+  request: Request,
+  signedIn: Customer | null,
+) {
+  const formData = await request.formData();
+  const items = readCart(context);
+  const cart = priceCart(items, context.catalogue.find);
+  const simTypes = simTypesFor(cart);
+  const submission = parseWithZod(withDefaultSimType(formData, simTypes), {
+    schema: checkoutSchema(simTypes),
+  });
+  if (cart.lines.length > 0 && simTypes.length === 0) {
+    const result = submission.reply({ formErrors: ["commerce:checkout.errors.simTypeMixedCart"] });
+    return data(result, { status: 400 });
+  }
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (cart.lines.length === 0) return emptyCartRedirect(context);
+
+  const { idempotency_key: idempotencyKey, payment_method: method, ...customer } = submission.value;
+  // A key this browser was not given (copied from another one, or signed with a secret it no
+  // longer holds), or an old one of its own that placed nothing, opens nothing: the form comes
+  // back, values kept, with the key of this browser's checkout of this cart.
+  const stale = () =>
+    data(
+      replyWithFormKey(
+        submission.reply({ formErrors: ["commerce:checkout.errors.staleForm"] }),
+        checkoutKey(context, items),
+      ),
+      { status: 409 },
+    );
+  if (!isOwnFormKey(context, "checkout", idempotencyKey)) return stale();
+  try {
+    const access = readOrderAccess(context);
+    if (!isDraftKey(access, idempotencyKey)) {
+      // Not the key of the checkout in progress: only an order this browser placed under it is
+      // found again (the form sent a second time, after paying).
+      const placed = await findOrderByIdempotencyKey(context.db, idempotencyKey);
+      if (!placed || !canSeeOrder(access, placed.ref)) return stale();
+    }
+    // An order whose voucher expired unpaid is cancelled: the same cart bought again is a new
+    // order, under a key derived from the cancelled one's, so that this form sent twice still
+    // places one order (and the same key finds it).
+    const { order } = await placeCheckoutOrder(context.db, {
+      idempotencyKey,
+      customer,
+      lines: cart.lines,
+      customerSub: signedIn?.sub ?? null,
+    });
+    saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
+    // A paid order's form sent again only shows the order.
+    return await payFor(context, orderPayment(order), method);
+  } catch (error) {
+    // The order is written in one transaction, and the same key finds it on the next try.
+    return databaseBusyOrRethrow(
+      context,
+      "order",
+      error,
+      submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    );
+  }
+}

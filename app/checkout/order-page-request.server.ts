@@ -1,0 +1,46 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { asOrderOwner } from "~/auth/email-trust.server";
+import { getCustomer } from "~/auth/session.server";
+import { canSeeOrder, readOrderAccess } from "./order-access.server";
+import { orderPayment } from "./order-payments.server";
+import { confirmationPath } from "./paths";
+import { customerOwnsOrder, findOrder } from "./orders.server";
+import { changeEsim } from "~/esim/esim-change.server";
+import { isEsimChangeIntent } from "~/esim/esim-change-schema";
+import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { payFor } from "~/payments/pay-for.server";
+
+/**
+ * The order this browser placed, or one the signed-in customer placed from any browser; else a
+ * fatal 404: a missing, unknown or foreign reference all look the same, so the page reveals
+ * nothing about orders that are not yours.
+ */
+export async function loadOwnOrder(context: AppLoadContext, request: Request) {
+  const ref = new URL(request.url).searchParams.get("pedido");
+  const access = readOrderAccess(context);
+  const found = ref ? await findOrder(context.db, ref) : null;
+  const customer = getCustomer(context);
+  const owner = customer ? asOrderOwner(context, customer) : null;
+  const order =
+    found && (canSeeOrder(access, found.ref) || customerOwnsOrder(found, owner)) ? found : null;
+  if (!order) throw data(null, { status: 404 });
+  return { order, access };
+}
+
+/**
+ * The order page's buttons: pay after a decline, resume a payment left open, or pay another way
+ * than the voucher issued, without losing the order; or change one of its eSIMs.
+ */
+export async function submitOrderPage(context: AppLoadContext, request: Request) {
+  const { order } = await loadOwnOrder(context, request);
+  const formData = await request.formData();
+  // A new code for a lost one, or (sandbox) an installation: for whoever may see the codes.
+  if (isEsimChangeIntent(formData.get("intent"))) return changeEsim(context, order, formData);
+  if (order.status !== "pending_payment") {
+    return redirect(confirmationPath(order.ref), { status: 303 });
+  }
+  const submission = parseWithZod(formData, { schema: paymentChoiceSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  return payFor(context, orderPayment(order), submission.value.payment_method);
+}
