@@ -1,20 +1,11 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito-error";
-import { answersAsCodeSent } from "~/auth/errors";
-import {
-  authT,
-  cognitoErrorReply,
-  invalidReply,
-  messageLimited,
-  rateLimited,
-} from "~/auth/flow.server";
+import { authT } from "~/auth/flow.server";
 import { confirmResetPasswordFormSchema } from "~/auth/schemas";
-import { readPending, setPending } from "~/auth/session.server";
-import { authPath, resetPasswordNextStep } from "~/auth/steps";
+import { readPending } from "~/auth/session.server";
 import { maskDestination } from "~/auth/tokens";
 import {
   AuthCard,
@@ -26,8 +17,8 @@ import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { submitConfirmResetPassword } from "~/auth/confirm-reset-password-request.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
@@ -43,55 +34,8 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const submission = parseWithZod(formData, {
-    schema: confirmResetPasswordFormSchema(intent, context.identity.passwordPolicy),
-  });
-  const hideFields = ["password", "confirm_password", "confirmation_code"];
-  if (submission.status !== "success") return invalidReply(submission, { hideFields });
-  const { username } = submission.value;
-  const limited = await rateLimited(context, submission, username);
-  if (limited) return limited;
-  const { client } = context.identity;
-  const redirectTo = readPending(context)?.redirectTo;
-
-  if (intent === "resend" || !("password" in submission.value)) {
-    const tooMany = await messageLimited(context, submission, username);
-    if (tooMany) return tooMany;
-    try {
-      await client.forgotPassword(username);
-    } catch (error) {
-      if (!isCognitoError(error) || !answersAsCodeSent(error.code, error.message)) {
-        return cognitoErrorReply(context, submission, error, "ForgotPassword", username);
-      }
-    }
-    // As on the first request: the same answer whether the address has an account or not.
-    setPending(context, {
-      username,
-      redirectTo,
-      delivery: { destination: username, medium: "EMAIL" },
-    });
-    setFlash(context, { kind: "success", key: "auth:flash.codeResent" });
-    return redirect(authPath("confirm-reset-password"), { status: 303 });
-  }
-
-  const { confirmation_code, password } = submission.value;
-  try {
-    await client.confirmForgotPassword(username, confirmation_code, password);
-    const next = resetPasswordNextStep("password-changed");
-    setPending(context, { username });
-    setFlash(context, { kind: "success", key: "auth:flash.passwordChanged" });
-    return redirect(
-      redirectTo
-        ? `${authPath(next.view)}?redirectTo=${encodeURIComponent(redirectTo)}`
-        : authPath(next.view),
-      { status: 303 },
-    );
-  } catch (error) {
-    return cognitoErrorReply(context, submission, error, "ConfirmForgotPassword", username);
-  }
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitConfirmResetPassword(context, request);
 }
 
 export default function ConfirmResetPasswordPage() {

@@ -3,10 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { requirePending, respondToChallenge } from "~/auth/challenge.server";
-import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
+import { authT } from "~/auth/flow.server";
 import { confirmSignInSchema } from "~/auth/schemas";
-import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "~/auth/steps";
+import { CHALLENGE } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard, BackToSignIn } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
@@ -14,6 +13,7 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
+import { pendingChallenge, submitConfirmSignIn } from "~/auth/confirm-sign-in-request.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
@@ -26,10 +26,6 @@ const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> 
   [CHALLENGE.custom]: "custom",
 };
 
-function pendingChallenge(context: LoaderFunctionArgs["context"]) {
-  return requirePending(context, (pending) => CODE_CHALLENGES.includes(pending.challengeName));
-}
-
 export function loader({ context }: LoaderFunctionArgs) {
   const pending = pendingChallenge(context);
   const kind = HEADING_BY_CHALLENGE[pending.challengeName];
@@ -41,24 +37,8 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const pending = pendingChallenge(context);
-  const formData = await request.formData();
-  const challenge = pending.challengeName === CHALLENGE.custom ? "custom" : "code";
-  const submission = parseWithZod(formData, {
-    schema: confirmSignInSchema(challenge),
-  });
-  if (submission.status !== "success")
-    return invalidReply(submission, { hideFields: ["confirmation_code"] });
-  const limited = await rateLimited(context, submission, pending.username);
-  if (limited) return limited;
-  const key = challengeResponseKey(pending.challengeName)!;
-  return respondToChallenge({
-    context,
-    submission,
-    pending,
-    responses: { [key]: submission.value.confirmation_code },
-  });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitConfirmSignIn(context, request);
 }
 
 export default function ConfirmSignInPage() {

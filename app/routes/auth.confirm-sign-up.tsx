@@ -1,31 +1,19 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito-error";
-import { mapCognitoError } from "~/auth/errors";
-import {
-  authT,
-  awaitSignUpCode,
-  cognitoErrorReply,
-  completeAutoSignIn,
-  invalidReply,
-  messageLimited,
-  rateLimited,
-  toSignInAfterConfirmation,
-} from "~/auth/flow.server";
+import { authT } from "~/auth/flow.server";
 import { confirmSignUpFormSchema } from "~/auth/schemas";
-import { openAutoSignIn, readPending } from "~/auth/session.server";
-import { authPath } from "~/auth/steps";
+import { readPending } from "~/auth/session.server";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { submitConfirmSignUp } from "~/auth/confirm-sign-up-request.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
@@ -40,86 +28,8 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-/** Confirmed (now or before) without signing in: sign-in with the email filled in. */
-function toSignIn(context: ActionFunctionArgs["context"], username: string, key: string) {
-  return toSignInAfterConfirmation(context, username, key, readPending(context)?.redirectTo);
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const submission = parseWithZod(formData, { schema: confirmSignUpFormSchema(intent) });
-  if (submission.status !== "success")
-    return invalidReply(submission, { hideFields: ["confirmation_code"] });
-  const { username } = submission.value;
-  const limited = await rateLimited(context, submission, username);
-  if (limited) return limited;
-  const { client } = context.identity;
-
-  if (intent === "resend") {
-    const tooMany = await messageLimited(context, submission, username);
-    if (tooMany) return tooMany;
-    try {
-      const sent = await client.resendConfirmationCode(username);
-      const destination = sent.CodeDeliveryDetails?.Destination;
-      const pending = readPending(context);
-      const sameAccount = pending?.username.toLowerCase() === username.toLowerCase();
-      awaitSignUpCode(context, {
-        username,
-        redirectTo: pending?.redirectTo,
-        // A new code does not reopen the automatic sign-in window: Cognito's session is the same.
-        autoSignIn: sameAccount ? pending?.autoSignIn : undefined,
-        delivery: destination
-          ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-          : undefined,
-      });
-      setFlash(context, { kind: "success", key: "auth:flash.codeResent" });
-      return redirect(authPath("confirm-sign-up"), { status: 303 });
-    } catch (error) {
-      // Spec §4: "User is already confirmed." on resend counts as success.
-      if (
-        isCognitoError(error) &&
-        mapCognitoError(error.code, error.message, "ResendConfirmationCode").key ===
-          "alreadyConfirmed"
-      ) {
-        return toSignIn(context, username, "auth:flash.alreadyConfirmed");
-      }
-      return cognitoErrorReply(context, submission, error, "ResendConfirmationCode", username);
-    }
-  }
-
-  const { confirmation_code: code } = submission.value as { confirmation_code?: string };
-  if (!code) return invalidReply(submission);
-  const pending = readPending(context);
-  const session = openAutoSignIn(pending, username);
-  try {
-    const confirmed = await client.confirmSignUp(username, code, session ?? undefined);
-    if (confirmed.Session) {
-      return await completeAutoSignIn({
-        context,
-        submission,
-        username,
-        session: confirmed.Session,
-        redirectTo: pending?.redirectTo,
-      });
-    }
-    // This browser signed up, but the window closed before the code came back (spec).
-    const offered =
-      pending?.autoSignIn && pending.username.toLowerCase() === username.toLowerCase();
-    return toSignIn(
-      context,
-      username,
-      offered ? "auth:flash.notConfirmedOnTime" : "auth:flash.signUpConfirmed",
-    );
-  } catch (error) {
-    if (
-      isCognitoError(error) &&
-      mapCognitoError(error.code, error.message, "ConfirmSignUp").key === "alreadyConfirmed"
-    ) {
-      return toSignIn(context, username, "auth:flash.alreadyConfirmed");
-    }
-    return cognitoErrorReply(context, submission, error, "ConfirmSignUp", username);
-  }
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitConfirmSignUp(context, request);
 }
 
 export default function ConfirmSignUpPage() {

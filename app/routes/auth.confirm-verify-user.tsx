@@ -3,31 +3,21 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { authT, cognitoErrorReply, invalidReply, rateLimited } from "~/auth/flow.server";
-import { safeRedirectPath } from "~/auth/redirect";
+import { authT } from "~/auth/flow.server";
 import { confirmVerifyUserSchema } from "~/auth/schemas";
-import { refreshSessionNow, requireCustomer } from "~/auth/session.server";
-import { authPath, type ContactAttribute } from "~/auth/steps";
+import { requireCustomer } from "~/auth/session.server";
+import { authPath } from "~/auth/steps";
 import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { readQuery, submitConfirmVerifyUser } from "~/auth/confirm-verify-user-request.server";
 
 export const handle = { i18n: ["auth"], query: ["attr", "redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
-
-function readQuery(request: Request): { attribute: ContactAttribute | null; redirectTo: string } {
-  const params = new URL(request.url).searchParams;
-  const attr = params.get("attr");
-  return {
-    attribute: attr === "email" || attr === "phone_number" ? attr : null,
-    redirectTo: safeRedirectPath(params.get("redirectTo")),
-  };
-}
 
 export function loader({ request, context }: LoaderFunctionArgs) {
   requireCustomer(context, request);
@@ -37,31 +27,8 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   return { title: authT()("confirmVerifyUser.title"), attribute, redirectTo };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { accessToken, customer } = requireCustomer(context, request);
-  const { attribute, redirectTo } = readQuery(request);
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, {
-    schema: confirmVerifyUserSchema(),
-  });
-  if (submission.status !== "success")
-    return invalidReply(submission, { hideFields: ["confirmation_code"] });
-  if (!attribute) return redirect(authPath("verify-user"), { status: 303 });
-  const limited = await rateLimited(context, submission, customer.email);
-  if (limited) return limited;
-  try {
-    await context.identity.client.verifyUserAttribute(
-      accessToken,
-      attribute,
-      submission.value.confirmation_code,
-    );
-  } catch (error) {
-    return cognitoErrorReply(context, submission, error, "VerifyUserAttribute", customer.email);
-  }
-  // The ID token says whether the contact is verified: new tokens now, so the account shows it.
-  await refreshSessionNow(context);
-  setFlash(context, { kind: "success", key: "auth:flash.contactVerified" });
-  return redirect(redirectTo, { status: 303 });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitConfirmVerifyUser(context, request);
 }
 
 export default function ConfirmVerifyUserPage() {

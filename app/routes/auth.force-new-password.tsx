@@ -3,15 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { requirePending, respondToChallenge } from "~/auth/challenge.server";
-import { authT, invalidReply, rateLimited } from "~/auth/flow.server";
+import { authT } from "~/auth/flow.server";
 import {
   forceNewPasswordSchema,
   requiredAttributeLabel,
-  requiredAttributeResponseKey,
   requiredAttributesOf,
 } from "~/auth/schemas";
-import { CHALLENGE } from "~/auth/steps";
 import {
   AuthCard,
   BackToSignIn,
@@ -23,14 +20,11 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
+import { pendingChallenge, submitForceNewPassword } from "~/auth/force-new-password-request.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
-
-function pendingChallenge(context: LoaderFunctionArgs["context"]) {
-  return requirePending(context, (pending) => pending.challengeName === CHALLENGE.newPassword);
-}
 
 export function loader({ context }: LoaderFunctionArgs) {
   const pending = pendingChallenge(context);
@@ -41,22 +35,8 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const pending = pendingChallenge(context);
-  const attributes = requiredAttributesOf(pending.parameters?.requiredAttributes);
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, {
-    schema: forceNewPasswordSchema(context.identity.passwordPolicy, attributes),
-  });
-  const hideFields = ["password", "confirm_password"];
-  if (submission.status !== "success") return invalidReply(submission, { hideFields });
-  const limited = await rateLimited(context, submission, pending.username);
-  if (limited) return limited;
-  const responses: Record<string, string> = { NEW_PASSWORD: submission.value.password };
-  for (const name of attributes) {
-    responses[requiredAttributeResponseKey(name)] = submission.value[name];
-  }
-  return respondToChallenge({ context, submission, pending, responses });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitForceNewPassword(context, request);
 }
 
 export default function ForceNewPasswordPage() {

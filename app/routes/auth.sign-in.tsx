@@ -3,21 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito-error";
-import {
-  authT,
-  cognitoErrorReply,
-  continueSignIn,
-  invalidReply,
-  messageLimited,
-  rateLimited,
-  awaitSignUpCode,
-} from "~/auth/flow.server";
+import { authT } from "~/auth/flow.server";
 import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { signInSchema } from "~/auth/schemas";
-import { getCustomer, readPending, setPending } from "~/auth/session.server";
-import { authPath, signInNextStep } from "~/auth/steps";
+import { getCustomer, readPending } from "~/auth/session.server";
+import { authPath } from "~/auth/steps";
 import {
   AuthCard,
   AuthTabs,
@@ -30,6 +21,7 @@ import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { submitSignIn } from "~/auth/sign-in-request.server";
 
 /** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
 export const handle = { i18n: ["auth"], pageCache: true, query: ["redirectTo"] };
@@ -58,69 +50,8 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: signInSchema() });
-  if (submission.status !== "success") {
-    return invalidReply(submission, { hideFields: ["password"] });
-  }
-  const { username, password } = submission.value;
-  const redirectTo = safeRedirectPath(submission.value.redirectTo);
-  // Carried to the confirmation and reset views only when a page asked for it.
-  const requested = submission.value.redirectTo ? redirectTo : undefined;
-  if (getCustomer(context)) {
-    setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
-    return redirect(redirectTo, { status: 303 });
-  }
-  const limited = await rateLimited(context, submission, username);
-  if (limited) return limited;
-
-  const { client } = context.identity;
-  try {
-    const response = await client.signIn(username, password);
-    return await continueSignIn({ context, submission, response, username, redirectTo });
-  } catch (error) {
-    const next = isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
-    if (next?.step === "CONFIRM_SIGN_UP") {
-      // Cognito sent the code at sign-up; send a fresh one, as it may be long gone, unless this
-      // address has had its share of codes (the last one still works).
-      const delivery = (await messageLimited(context, submission, username))
-        ? null
-        : await client.resendConfirmationCode(username).catch(() => null);
-      awaitSignUpCode(context, {
-        username,
-        redirectTo: requested,
-        delivery: delivery?.CodeDeliveryDetails?.Destination
-          ? {
-              destination: delivery.CodeDeliveryDetails.Destination,
-              medium: delivery.CodeDeliveryDetails.DeliveryMedium ?? "EMAIL",
-            }
-          : undefined,
-      });
-      setFlash(context, { kind: "info", key: "auth:flash.confirmSignUpFirst" });
-      return redirect(authPath("confirm-sign-up"), { status: 303 });
-    }
-    if (next?.step === "RESET_PASSWORD") {
-      const tooMany = await messageLimited(context, submission, username);
-      if (tooMany) return tooMany;
-      try {
-        const sent = await client.forgotPassword(username);
-        const destination = sent.CodeDeliveryDetails?.Destination;
-        setPending(context, {
-          username,
-          redirectTo: requested,
-          delivery: destination
-            ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-            : undefined,
-        });
-        setFlash(context, { kind: "info", key: "auth:flash.passwordResetRequired" });
-        return redirect(authPath("confirm-reset-password"), { status: 303 });
-      } catch (resetError) {
-        return cognitoErrorReply(context, submission, resetError, "ForgotPassword", username);
-      }
-    }
-    return cognitoErrorReply(context, submission, error, "InitiateAuth", username);
-  }
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitSignIn(context, request);
 }
 
 export default function SignInPage() {

@@ -1,28 +1,14 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import {
-  authT,
-  awaitSignUpCode,
-  cognitoErrorReply,
-  completeAutoSignIn,
-  invalidReply,
-  rateLimited,
-  toSignInAfterConfirmation,
-} from "~/auth/flow.server";
+import { authT } from "~/auth/flow.server";
 import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
-import {
-  countryOptions,
-  DEFAULT_COUNTRY,
-  normalizePhoneNumber,
-  PHONE_RULES,
-} from "~/auth/countries";
+import { countryOptions, DEFAULT_COUNTRY, PHONE_RULES } from "~/auth/countries";
 import { signUpSchema } from "~/auth/schemas";
-import { AUTO_SIGN_IN_WINDOW_SECONDS, getCustomer } from "~/auth/session.server";
-import { authPath, signUpNextStep } from "~/auth/steps";
+import { getCustomer } from "~/auth/session.server";
 import {
   AuthCard,
   AuthTabs,
@@ -37,15 +23,11 @@ import { Field, SelectField } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { refuseWhenClosed, submitSignUp } from "~/auth/sign-up-request.server";
 
 export const handle = { i18n: ["auth"], query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
-
-/** Registration closed by the operator: the page does not exist. */
-function refuseWhenClosed(context: LoaderFunctionArgs["context"]) {
-  if (!context.config.SIGN_UP_ENABLED) throw data(null, { status: 404 });
-}
 
 export function loader({ request, context }: LoaderFunctionArgs) {
   refuseWhenClosed(context);
@@ -65,61 +47,8 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  refuseWhenClosed(context);
-  const formData = await request.formData();
-  const schema = signUpSchema(context.identity.passwordPolicy, PHONE_RULES);
-  const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") {
-    return invalidReply(submission, { hideFields: ["password", "confirm_password"] });
-  }
-  const { username, password, country_code, phone_number } = submission.value;
-  const limited = await rateLimited(context, submission, username);
-  if (limited) return limited;
-  const attributes = [{ Name: "email", Value: username }];
-  if (phone_number) {
-    attributes.push({
-      Name: "phone_number",
-      Value: normalizePhoneNumber(country_code, phone_number),
-    });
-  }
-  const redirectTo = submission.value.redirectTo
-    ? safeRedirectPath(submission.value.redirectTo)
-    : undefined;
-  try {
-    const result = await context.identity.client.signUp({ username, password, attributes });
-    const next = signUpNextStep(result);
-    if (next.step === "COMPLETE_AUTO_SIGN_IN") {
-      return await completeAutoSignIn({
-        context,
-        submission,
-        username,
-        session: result.Session!,
-        redirectTo,
-      });
-    }
-    if (next.step === "DONE") {
-      return toSignInAfterConfirmation(context, username, "auth:flash.signUpDone", redirectTo);
-    }
-    const destination = result.CodeDeliveryDetails?.Destination;
-    awaitSignUpCode(context, {
-      username,
-      redirectTo,
-      delivery: destination
-        ? { destination, medium: result.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
-        : undefined,
-      autoSignIn: result.Session
-        ? {
-            session: result.Session,
-            expiresAt: Date.now() + AUTO_SIGN_IN_WINDOW_SECONDS * 1000,
-          }
-        : undefined,
-    });
-    setFlash(context, { kind: "success", key: "auth:flash.signUpCodeSent" });
-    return redirect(authPath(next.view), { status: 303 });
-  } catch (error) {
-    return cognitoErrorReply(context, submission, error, "SignUp", username);
-  }
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitSignUp(context, request);
 }
 
 export default function SignUpPage() {

@@ -4,33 +4,22 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { attributesRecord } from "~/auth/cognito.server";
-import {
-  authT,
-  cognitoErrorReply,
-  invalidReply,
-  messageLimited,
-  rateLimited,
-} from "~/auth/flow.server";
-import { safeRedirectPath } from "~/auth/redirect";
+import { authT } from "~/auth/flow.server";
 import { verifyUserSchema } from "~/auth/schemas";
 import { requireCustomer } from "~/auth/session.server";
-import { authPath, unverifiedContacts } from "~/auth/steps";
+import { unverifiedContacts } from "~/auth/steps";
 import { maskDestination } from "~/auth/tokens";
 import { AuthCard } from "~/components/auth/form-parts";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { labelFields } from "~/components/ui/labelled-fields";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
+import { submitVerifyUser, target } from "~/auth/verify-user-request.server";
 
 export const handle = { i18n: ["auth"], query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
-
-function target(request: Request) {
-  return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { accessToken } = requireCustomer(context, request);
@@ -50,30 +39,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { accessToken, customer } = requireCustomer(context, request);
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: verifyUserSchema() });
-  if (submission.status !== "success") return invalidReply(submission);
-  const limited =
-    (await rateLimited(context, submission, customer.email)) ??
-    (await messageLimited(context, submission, customer.email));
-  if (limited) return limited;
-  const attribute = submission.value.unverifiedAttr;
-  try {
-    await context.identity.client.getUserAttributeVerificationCode(accessToken, attribute);
-  } catch (error) {
-    return cognitoErrorReply(
-      context,
-      submission,
-      error,
-      "GetUserAttributeVerificationCode",
-      customer.email,
-    );
-  }
-  const query = new URLSearchParams({ attr: attribute, redirectTo: target(request) });
-  setFlash(context, { kind: "success", key: "auth:flash.verificationCodeSent" });
-  return redirect(`${authPath("confirm-verify-user")}?${query}`, { status: 303 });
+export function action({ request, context }: ActionFunctionArgs) {
+  return submitVerifyUser(context, request);
 }
 
 export default function VerifyUserPage() {

@@ -1,0 +1,33 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { AppLoadContext } from "@remix-run/node";
+import { requirePending, respondToChallenge } from "./challenge.server";
+import { invalidReply, rateLimited } from "./flow.server";
+import { confirmSignInSchema } from "./schemas";
+import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "./steps";
+
+export function pendingChallenge(context: AppLoadContext) {
+  return requirePending(context, (pending) => CODE_CHALLENGES.includes(pending.challengeName));
+}
+
+/**
+ * The answer to the sign-in's challenge (a code sent or generated, or a custom challenge's answer).
+ */
+export async function submitConfirmSignIn(context: AppLoadContext, request: Request) {
+  const pending = pendingChallenge(context);
+  const formData = await request.formData();
+  const challenge = pending.challengeName === CHALLENGE.custom ? "custom" : "code";
+  const submission = parseWithZod(formData, {
+    schema: confirmSignInSchema(challenge),
+  });
+  if (submission.status !== "success")
+    return invalidReply(submission, { hideFields: ["confirmation_code"] });
+  const limited = await rateLimited(context, submission, pending.username);
+  if (limited) return limited;
+  const key = challengeResponseKey(pending.challengeName)!;
+  return respondToChallenge({
+    context,
+    submission,
+    pending,
+    responses: { [key]: submission.value.confirmation_code },
+  });
+}

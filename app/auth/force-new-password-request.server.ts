@@ -1,0 +1,35 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { AppLoadContext } from "@remix-run/node";
+import { requirePending, respondToChallenge } from "./challenge.server";
+import { invalidReply, rateLimited } from "./flow.server";
+import {
+  forceNewPasswordSchema,
+  requiredAttributeResponseKey,
+  requiredAttributesOf,
+} from "./schemas";
+import { CHALLENGE } from "./steps";
+
+export function pendingChallenge(context: AppLoadContext) {
+  return requirePending(context, (pending) => pending.challengeName === CHALLENGE.newPassword);
+}
+
+/**
+ * A new password the pool requires at first sign-in, with the attributes the account lacks.
+ */
+export async function submitForceNewPassword(context: AppLoadContext, request: Request) {
+  const pending = pendingChallenge(context);
+  const attributes = requiredAttributesOf(pending.parameters?.requiredAttributes);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, {
+    schema: forceNewPasswordSchema(context.identity.passwordPolicy, attributes),
+  });
+  const hideFields = ["password", "confirm_password"];
+  if (submission.status !== "success") return invalidReply(submission, { hideFields });
+  const limited = await rateLimited(context, submission, pending.username);
+  if (limited) return limited;
+  const responses: Record<string, string> = { NEW_PASSWORD: submission.value.password };
+  for (const name of attributes) {
+    responses[requiredAttributeResponseKey(name)] = submission.value[name];
+  }
+  return respondToChallenge({ context, submission, pending, responses });
+}

@@ -1,0 +1,34 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { AppLoadContext } from "@remix-run/node";
+import { requirePending, respondToChallenge } from "./challenge.server";
+import { invalidReply, rateLimited } from "./flow.server";
+import { setupEmailSchema } from "./schemas";
+import { CHALLENGE, setupMfaTypes } from "./steps";
+
+export function pendingSetup(context: AppLoadContext) {
+  return requirePending(
+    context,
+    (pending) =>
+      pending.challengeName === CHALLENGE.setup &&
+      setupMfaTypes(pending.parameters).includes("EMAIL"),
+  );
+}
+
+/**
+ * The e-mail address that receives the sign-in codes, when the pool asks for one.
+ */
+export async function submitSetupEmail(context: AppLoadContext, request: Request) {
+  const pending = pendingSetup(context);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: setupEmailSchema() });
+  if (submission.status !== "success") return invalidReply(submission);
+  const limited = await rateLimited(context, submission, pending.username);
+  if (limited) return limited;
+  // Cognito sends a code to this address and answers with the EMAIL_OTP challenge.
+  return respondToChallenge({
+    context,
+    submission,
+    pending,
+    responses: { EMAIL: submission.value.email },
+  });
+}

@@ -1,0 +1,84 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { isCognitoError } from "./cognito-error";
+import {
+  cognitoErrorReply,
+  continueSignIn,
+  invalidReply,
+  messageLimited,
+  rateLimited,
+  awaitSignUpCode,
+} from "./flow.server";
+import { safeRedirectPath } from "./redirect";
+import { signInSchema } from "./schemas";
+import { getCustomer, setPending } from "./session.server";
+import { authPath, signInNextStep } from "./steps";
+import { setFlash } from "~/lib/flash.server";
+
+/**
+ * E-mail and password: signed in, on to the next step the pool asks for, or refused in Spanish.
+ */
+export async function submitSignIn(context: AppLoadContext, request: Request) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: signInSchema() });
+  if (submission.status !== "success") {
+    return invalidReply(submission, { hideFields: ["password"] });
+  }
+  const { username, password } = submission.value;
+  const redirectTo = safeRedirectPath(submission.value.redirectTo);
+  // Carried to the confirmation and reset views only when a page asked for it.
+  const requested = submission.value.redirectTo ? redirectTo : undefined;
+  if (getCustomer(context)) {
+    setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
+    return redirect(redirectTo, { status: 303 });
+  }
+  const limited = await rateLimited(context, submission, username);
+  if (limited) return limited;
+
+  const { client } = context.identity;
+  try {
+    const response = await client.signIn(username, password);
+    return await continueSignIn({ context, submission, response, username, redirectTo });
+  } catch (error) {
+    const next = isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
+    if (next?.step === "CONFIRM_SIGN_UP") {
+      // Cognito sent the code at sign-up; send a fresh one, as it may be long gone, unless this
+      // address has had its share of codes (the last one still works).
+      const delivery = (await messageLimited(context, submission, username))
+        ? null
+        : await client.resendConfirmationCode(username).catch(() => null);
+      awaitSignUpCode(context, {
+        username,
+        redirectTo: requested,
+        delivery: delivery?.CodeDeliveryDetails?.Destination
+          ? {
+              destination: delivery.CodeDeliveryDetails.Destination,
+              medium: delivery.CodeDeliveryDetails.DeliveryMedium ?? "EMAIL",
+            }
+          : undefined,
+      });
+      setFlash(context, { kind: "info", key: "auth:flash.confirmSignUpFirst" });
+      return redirect(authPath("confirm-sign-up"), { status: 303 });
+    }
+    if (next?.step === "RESET_PASSWORD") {
+      const tooMany = await messageLimited(context, submission, username);
+      if (tooMany) return tooMany;
+      try {
+        const sent = await client.forgotPassword(username);
+        const destination = sent.CodeDeliveryDetails?.Destination;
+        setPending(context, {
+          username,
+          redirectTo: requested,
+          delivery: destination
+            ? { destination, medium: sent.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
+            : undefined,
+        });
+        setFlash(context, { kind: "info", key: "auth:flash.passwordResetRequired" });
+        return redirect(authPath("confirm-reset-password"), { status: 303 });
+      } catch (resetError) {
+        return cognitoErrorReply(context, submission, resetError, "ForgotPassword", username);
+      }
+    }
+    return cognitoErrorReply(context, submission, error, "InitiateAuth", username);
+  }
+}
