@@ -6,7 +6,7 @@ import { canSeeOrder, readOrderAccess } from "./order-access.server";
 import { orderPayment } from "./order-payments.server";
 import { confirmationPath } from "./paths";
 import { customerOwnsOrder, findOrder } from "./orders.server";
-import { changeEsim } from "~/esim/esim-change.server";
+import { submitEsimChange } from "~/esim/esim-change-request.server";
 import { isEsimChangeIntent } from "~/esim/esim-change-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { payFor } from "~/payments/pay-for.server";
@@ -36,7 +36,7 @@ export async function submitOrderPage(context: AppLoadContext, request: Request)
   const { order } = await loadOwnOrder(context, request);
   const formData = await request.formData();
   // A new code for a lost one, or (sandbox) an installation: for whoever may see the codes.
-  if (isEsimChangeIntent(formData.get("intent"))) return changeEsim(context, order, formData);
+  if (isEsimChangeIntent(formData.get("intent"))) return submitEsimChange(context, order, formData);
   if (order.status !== "pending_payment") {
     return redirect(confirmationPath(order.ref), { status: 303 });
   }

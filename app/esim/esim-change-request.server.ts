@@ -17,7 +17,7 @@ function unknownEsim() {
  * installation simulated as a phone would make it. The answer is the order's page again, with
  * what happened.
  */
-export async function changeEsim(context: AppLoadContext, order: Order, formData: FormData) {
+export async function submitEsimChange(context: AppLoadContext, order: Order, formData: FormData) {
   const submission = parseWithZod(formData, { schema: esimChangeSchema });
   if (submission.status !== "success" || order.status !== "paid" || order.simType !== "esim") {
     return unknownEsim();
