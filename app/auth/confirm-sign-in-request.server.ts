@@ -5,6 +5,7 @@ import { invalidReply, rateLimited } from "./flow.server";
 import { confirmSignInSchema } from "./schemas";
 import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "./steps";
 
+/** The sign-in waiting for a code or an answer; else back to signing in. */
 export function pendingChallenge(context: AppLoadContext) {
   return requirePending(context, (pending) => CODE_CHALLENGES.includes(pending.challengeName));
 }

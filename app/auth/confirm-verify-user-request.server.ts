@@ -7,6 +7,7 @@ import { refreshSessionNow, requireCustomer } from "./session.server";
 import { authPath, type ContactAttribute } from "./steps";
 import { setFlash } from "~/lib/flash.server";
 
+/** The contact being proved and where to go afterwards (a same-site path), from the address. */
 export function readQuery(request: Request): {
   attribute: ContactAttribute | null;
   redirectTo: string;

@@ -9,6 +9,7 @@ import {
 } from "./schemas";
 import { CHALLENGE } from "./steps";
 
+/** The sign-in waiting for a new password; else back to signing in. */
 export function pendingChallenge(context: AppLoadContext) {
   return requirePending(context, (pending) => pending.challengeName === CHALLENGE.newPassword);
 }

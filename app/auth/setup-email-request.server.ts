@@ -5,6 +5,7 @@ import { invalidReply, rateLimited } from "./flow.server";
 import { setupEmailSchema } from "./schemas";
 import { CHALLENGE, setupMfaTypes } from "./steps";
 
+/** The sign-in waiting for an address to send its codes to; else back to signing in. */
 export function pendingSetup(context: AppLoadContext) {
   return requirePending(
     context,

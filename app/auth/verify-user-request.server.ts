@@ -7,6 +7,7 @@ import { requireCustomer } from "./session.server";
 import { authPath } from "./steps";
 import { setFlash } from "~/lib/flash.server";
 
+/** Where to go once the contact is proved, or skipped: a same-site path. */
 export function target(request: Request) {
   return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
 }
