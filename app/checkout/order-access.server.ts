@@ -3,6 +3,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { cartFingerprint } from "~/cart/cart-lines";
 import type { StoredCartItem } from "~/cart/cart";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 
 /**
  * What this browser may see and resume: the orders it placed (their unguessable references) and
@@ -25,6 +26,12 @@ export const orderAccessSchema: z.ZodType<OrderAccess> = z.object({
     .max(MAX_REMEMBERED_ORDERS),
   draft: z.object({ key: z.uuid(), cart: z.string().max(4000) }).nullable(),
 });
+
+export const orderAccessCookieSpec: SealedCookieSpec<OrderAccess> = {
+  name: "orders",
+  maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
+  schema: orderAccessSchema,
+};
 
 export function readOrderAccess(context: AppLoadContext): OrderAccess {
   return (

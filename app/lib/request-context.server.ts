@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { dropRevokedAccess } from "~/auth/browser-access.server";
 import { loadSession } from "~/auth/session.server";
-import type { Services } from "~/services.server";
+import type { Services } from "~/context";
 import { createCookieJar } from "./cookie-jar.server";
 
 /**

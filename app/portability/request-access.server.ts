@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import { PORTABILITY_FORM_KEY } from "./portability-schema";
 
 /**
@@ -31,6 +32,12 @@ export const portabilityAccessSchema: z.ZodType<PortabilityAccess> = z.object({
     .array(z.object({ id: z.string().min(16).max(64), at: z.number() }))
     .max(MAX_REMEMBERED_REQUESTS),
 });
+
+export const portabilityAccessCookieSpec: SealedCookieSpec<PortabilityAccess> = {
+  name: "portabilidad",
+  maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
+  schema: portabilityAccessSchema,
+};
 
 function readAccess(context: AppLoadContext): PortabilityAccess | null {
   return context.jar.get(context.cookies.portability);

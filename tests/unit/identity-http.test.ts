@@ -18,7 +18,8 @@ import * as signOut from "~/routes/auth.sign-out";
 import * as signUp from "~/routes/auth.sign-up";
 import * as outbox from "~/routes/dev.outbox";
 import * as myAccount from "~/routes/my-account._index";
-import { createServices, type Services } from "~/services.server";
+import type { Services } from "~/context";
+import { createServices } from "~/services.server";
 import { fixture, srpServer, startCognitoStub, startSilentServer } from "./support/cognito-stub";
 
 /**
