@@ -2,7 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { nowIso } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { beginPaymentHere } from "~/payments/begin-payment.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";

@@ -3,7 +3,7 @@ import os from "node:os";
 import { nowIso, type Db } from "~/db/db.server";
 import type { PortabilityStatus, StatusChangesTable } from "~/db/schema";
 import { hasControlCharacters } from "~/lib/control-characters";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { isIsoDate, todayInMexico } from "./dates";
 import { PORTABILITY_STATUS_NAMES } from "./labels";
 import { normaliseFolio, type Subject } from "./queries.server";

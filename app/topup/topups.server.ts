@@ -9,7 +9,7 @@ import { beginPaymentHere } from "~/payments/begin-payment.server";
 import type { BeginPaymentResult, PaymentPurpose } from "~/payments/payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "~/payments/provider";
 import { setFlash } from "~/lib/flash.server";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { receiptPath } from "./paths";
 import { maskPhoneNumber } from "./phone";
 
