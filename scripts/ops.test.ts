@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "~/checkout/orders.server";
 import { DATABASE_FILE_NAME, openDatabase, type Db } from "~/db/db.server";
 import { hasControlCharacters } from "~/lib/control-characters";
-import { addDaysToDate, todayInMexico } from "~/ops/dates";
+import { addDaysToDate, todayInMexico } from "~/lib/mexico-city-days";
 import {
   makeOrder,
   makePortabilityRequest,

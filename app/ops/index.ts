@@ -5,9 +5,9 @@
 export { ConfigError, environmentSchema, loadConfig } from "~/config.server";
 export { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase } from "~/db/db.server";
 export { escapeControlCharacters } from "~/lib/control-characters";
+export * from "~/lib/mexico-city-days";
 export * from "./changes.server";
 export * from "./csv";
-export * from "./dates";
 export * from "./format";
 export * from "./labels";
 export * from "./queries.server";
