@@ -92,7 +92,7 @@ export const pendingSignInSchema: z.ZodType<PendingSignIn> = z.object({
   expiresAt: z.number(),
 });
 
-/** A sign-in waiting for its next step (180 s). */
+/** A sign-in waiting for its next step (180 s; a sign-up waiting for its code, 15 minutes). */
 export const authPendingCookieSpec: SealedCookieSpec<PendingSignIn> = {
   name: "auth_pending",
   maxAgeSeconds: PENDING_COOKIE_MAX_AGE_SECONDS,
