@@ -34,6 +34,7 @@ export default defineConfig({
           name: "unit",
           include: [
             "app/**/*.test.{ts,tsx}",
+            "server/**/*.test.ts",
             "tests/unit/**/*.test.{ts,tsx}",
             "scripts/**/*.test.{ts,mjs}",
           ],

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import * as z from "zod";
-import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./server/client-address";
+import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])

@@ -12,13 +12,13 @@ import type { Config } from "./config.server";
 import type { Db } from "./db/db.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import type { CookieJar } from "./lib/cookie-jar.server";
+import type { RenderMemo } from "./lib/page-caching";
 import type { RateLimiter } from "./lib/rate-limit";
 import type { Mailer } from "./mail/mailer.server";
 import type { PaymentService } from "./payments/payments.server";
 import type { SandboxGateway } from "./payments/sandbox/sandbox.server";
 import type { PortabilityRequests } from "./portability/requests.server";
 import type { SealedCookies } from "./sealed-cookies.server";
-import type { PageCache } from "./server/page-cache";
 
 /** Long-lived objects built once at start by server.ts and handed to every loader and action. */
 export interface Services {
@@ -36,11 +36,6 @@ export interface Services {
   mailer: Mailer;
   /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
   mailOutboxDir: string | null;
-  /**
-   * Documents kept by the data they were rendered from, for PAGE_CACHE_SECONDS: a page whose
-   * loaders return what they returned before is not rendered again (decision 0077); null when off.
-   */
-  renderedPages: PageCache | null;
   /** Every sealed cookie, each specified by its capability (sealed-cookies.server.ts). */
   cookies: SealedCookies;
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
@@ -53,7 +48,7 @@ export interface Services {
   closers: Array<() => Promise<void> | void>;
 }
 
-/** What each request adds to the services (built once per request by server.ts). */
+/** What each request adds to the services (built once per request by server/remix-handler.ts). */
 export interface RequestContext extends Services {
   /** This request's cookies: each opened once; every Set-Cookie collected for the response. */
   jar: CookieJar;
@@ -66,12 +61,18 @@ export interface RequestContext extends Services {
   requestId: string;
   /**
    * Who per-address limits count: the client's address, or for IPv6 its network (a /64 by
-   * default), one spelling for each (app/server/client-address.ts). From X-Forwarded-For only as
+   * default), one spelling for each (server/client-address.ts). From X-Forwarded-For only as
    * far as TRUST_PROXY allows.
    */
   clientAddressKey: string;
-  /** Whether the rendered page may be kept by the page cache (app/server/page-cache.ts). */
+  /** Whether the rendered page may be kept whole by the page caches (server/html-caches.ts). */
   setPageCacheable: (cacheable: boolean) => void;
+  /**
+   * Documents kept by the data they were rendered from, for PAGE_CACHE_SECONDS: a page whose
+   * routes opt in and whose loaders return what they returned before is not rendered again
+   * (decisions 0077, 0084); null when off.
+   */
+  renderMemo: RenderMemo | null;
   /**
    * A value unique to this page view, such as a form's idempotency key (random unless given). A
    * page kept by the data it was rendered from (decision 0077) gets a fresh one in every answer,

@@ -24,7 +24,6 @@ import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
 import { createNipBox, createPortabilityRequests } from "./portability/requests.server";
 import { createSealedCookies } from "./sealed-cookies.server";
-import { PageCache } from "./server/page-cache";
 import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
 
 /** Stripe's settings; config.server.ts has checked that both keys are present. */
@@ -51,16 +50,13 @@ function esimProvisioner(config: Config): EsimProvisioner {
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
 }
 
-/** Pages kept by their data: one per signed-in customer's page in view, about 30 KB each. */
-const RENDERED_PAGES_KEPT = 300;
-
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
 const MAIL_POLL_MS = 5_000;
 
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
 
-/** What a cluster's worker is handed by its primary (app/server/cluster.server.ts). */
+/** What a cluster's worker is handed by its primary (server/cluster.server.ts). */
 export interface ProcessRole {
   /** The primary's identity emulator; without it, this process starts its own if embedded. */
   embeddedIdentity?: EmbeddedIdentity;
@@ -165,14 +161,6 @@ export async function createServices(
     esim,
     mailer,
     mailOutboxDir,
-    renderedPages:
-      config.PAGE_CACHE_SECONDS > 0
-        ? new PageCache({
-            ttlMs: config.PAGE_CACHE_SECONDS * 1000,
-            maxEntries: RENDERED_PAGES_KEPT,
-            maxBodyBytes: 256 * 1024,
-          })
-        : null,
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,

@@ -1,4 +1,5 @@
-// Bundles server.ts (and the app modules it imports) into dist/server.js for `npm start`.
+// Bundles server.ts (with server/, the Express layer, and the app modules they import) into
+// dist/server.js for `npm start`.
 import { build } from "esbuild";
 
 await build({

@@ -15,8 +15,11 @@ import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { sameSitePath } from "~/lib/same-site-path";
 
-/** Personal only through the cart, which keys the page cache's copy (server.ts, decision 0073). */
-export const handle = { i18n: ["commerce"], pageCache: true };
+/**
+ * Personal only through the cart, which keys the page cache's copy (decision 0073); a function of
+ * its loaders' data alone, so the render memo may keep it too (server/html-caches.ts).
+ */
+export const handle = { i18n: ["commerce"], pageCache: true, renderMemo: true };
 
 export const meta = titleMeta;
 

@@ -23,7 +23,8 @@ import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/topup/history.server";
 
-export const handle = { i18n: ["auth", "topup"] };
+/** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
+export const handle = { i18n: ["auth", "topup"], renderMemo: true };
 export const meta = titleMeta;
 
 const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {

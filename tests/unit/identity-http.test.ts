@@ -56,7 +56,7 @@ async function contextFor(endpoint: string, extra: Record<string, string> = {}):
   return services;
 }
 
-/** One request's context, built as server.ts builds it. */
+/** One request's context, built as server/remix-handler.ts builds it. */
 function requestContext(services: Services, browser: Browser) {
   return createRequestContext(services, {
     cookieHeader: browser.header,
@@ -64,6 +64,7 @@ function requestContext(services: Services, browser: Browser) {
     requestId: "test",
     clientAddressKey: "203.0.113.7",
     setPageCacheable: () => undefined,
+    renderMemo: null,
   });
 }
 
@@ -142,7 +143,7 @@ async function call(
   } else {
     outcome = { status: 200, location: null, setCookies: [], data: result, headers: new Headers() };
   }
-  // What server.ts adds: the cookies the request's jar collected.
+  // What server/remix-handler.ts adds: the cookies the request's jar collected.
   outcome.setCookies.push(
     ...context.jar.setCookieHeaders({ redirect: isRedirectStatus(outcome.status) }),
   );
