@@ -304,6 +304,13 @@ export function setPending(
   });
 }
 
+/** The SignUp session Cognito returned, to confirm with for the next AUTO_SIGN_IN_WINDOW_SECONDS. */
+export function autoSignInWindow(session: string | undefined): PendingSignIn["autoSignIn"] {
+  return session
+    ? { session, expiresAt: Date.now() + AUTO_SIGN_IN_WINDOW_SECONDS * 1000 }
+    : undefined;
+}
+
 /** The SignUp session to confirm with, while the automatic sign-in window is open. */
 export function openAutoSignIn(pending: PendingSignIn | null, username: string): string | null {
   const autoSignIn = pending?.autoSignIn;

@@ -21,7 +21,7 @@ import {
   PHONE_RULES,
 } from "~/auth/countries";
 import { signUpSchema } from "~/auth/schemas";
-import { AUTO_SIGN_IN_WINDOW_SECONDS, getCustomer } from "~/auth/session.server";
+import { autoSignInWindow, getCustomer } from "~/auth/session.server";
 import { authPath, signUpNextStep } from "~/auth/steps";
 import {
   AuthCard,
@@ -107,12 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       delivery: destination
         ? { destination, medium: result.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
         : undefined,
-      autoSignIn: result.Session
-        ? {
-            session: result.Session,
-            expiresAt: Date.now() + AUTO_SIGN_IN_WINDOW_SECONDS * 1000,
-          }
-        : undefined,
+      autoSignIn: autoSignInWindow(result.Session),
     });
     setFlash(context, { kind: "success", key: "auth:flash.signUpCodeSent" });
     return redirect(authPath(next.view), { status: 303 });

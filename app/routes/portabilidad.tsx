@@ -167,7 +167,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
           ...(problem ? { formErrors: [`portability:errors.${problem.kind}`] } : {}),
         }),
         problem,
-        repliedAt: Date.now(),
+        // New for every reply, so the NIP field below starts empty each time.
+        replyId: context.newViewToken(),
         idempotencyKey: stale ? portabilityFormKey(context) : null,
       },
       { status },
@@ -297,7 +298,7 @@ function RequestForm({ idempotencyKey }: { idempotencyKey: string }) {
             inputMode="tel"
           />
           {/* A new key after every reply: the NIP field starts empty, as the hint says. */}
-          <div key={actionData?.repliedAt ?? "first"}>
+          <div key={actionData?.replyId ?? "first"}>
             <Field
               meta={fields.nip}
               label={t("form.nip")}
