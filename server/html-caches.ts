@@ -41,9 +41,9 @@ export const HEAP_CAP_BYTES = 192 * MB;
  * What the three caches may hold. A kept page's bytes are Buffers, outside V8's old space, so the
  * heap cap does not bound them: this budget does, at an eighth of the cap, so that a full set of
  * caches fits beside the heap within the RSS target of issue 7 (250 MB). A page weighs its bytes
- * plus the objects that describe it (PAGE_OVERHEAD_BYTES and one view per per-answer value); at
- * 30–40 KB a page (home, plans, an account page) that is about 200, 100 and 300 pages, the counts
- * decisions 0046, 0073 and 0077 gave.
+ * plus the objects that describe it (PAGE_OVERHEAD_BYTES and one view per per-answer value). Pages
+ * weigh 20–50 KB (sign-in 23 KB, home 31 KB, plans 50 KB): at 40 KB that is about 200, 100 and 300
+ * pages, the counts decisions 0046, 0073 and 0077 gave.
  */
 export const HTML_CACHE_BUDGET = {
   /** Pages for anyone. */
@@ -52,7 +52,7 @@ export const HTML_CACHE_BUDGET = {
   cartHolders: 4 * MB,
   /** Documents kept by their data: one per signed-in customer's page in view, mostly. */
   renderMemo: 12 * MB,
-  /** A page larger than this is never kept (the whole help centre is about 120 KB). */
+  /** A page larger than this is never kept (the whole help centre, the largest, is 114 KB). */
   largestPage: 256 * KB,
   /**
    * Pages kept for one path with query parameters in their key (searches, filters), in each cache:
