@@ -66,6 +66,7 @@ describe("the portability action", () => {
       portability,
       logger,
       requestId: "r1",
+      newViewToken: () => "reply-1",
       jar: browser.jar,
       cookies: { portability: portabilityCookie },
     } as unknown as AppLoadContext;
