@@ -40,10 +40,14 @@ interface Run {
   stderr: string;
 }
 
-/** `node scripts/ops.mjs …` from the project folder, as `npm run ops -- …` runs it. */
+/**
+ * The script from the project folder, as `npm run ops -- …` runs its build (dist/ops.js, which
+ * tests/e2e/mail.spec.ts and production-install.spec.ts run after `npm run build`): here its
+ * sources, through tsx.
+ */
 function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/ops.mjs", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/ops.mjs", ...args], {
       cwd: projectRoot,
       env: {
         ...process.env,
