@@ -2,26 +2,11 @@ import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
 /**
- * The data-layer tests: they open their database with tests/support/test-database.ts and run
- * once on SQLite and once on PostgreSQL (decision 0074).
+ * The data-layer tests, named `*.db.test.ts`: they open their database with
+ * tests/support/test-database.ts and run once on SQLite (in `unit`) and once on PostgreSQL
+ * (in `postgres`), decision 0074. A new one joins both by its name alone.
  */
-const DATA_LAYER_TESTS = [
-  "app/db/**/*.test.ts",
-  "app/catalog/catalog.server.test.ts",
-  "app/checkout/orders.server.test.ts",
-  "app/payments/payments.server.test.ts",
-  "app/portability/requests.server.test.ts",
-  "app/topup/topups.server.test.ts",
-  "app/account/history.server.test.ts",
-  "app/esim/activations.server.test.ts",
-  "app/auth/browser-access.server.test.ts",
-  "app/mail/compose.server.test.ts",
-  "app/mail/mailer.server.test.ts",
-  "app/ops/changes.server.test.ts",
-  "app/ops/queries.server.test.ts",
-  "app/lib/rate-limit.test.ts",
-  "tests/unit/stripe-payments.test.ts",
-];
+const DATA_LAYER_TESTS = "{app,tests/unit,scripts}/**/*.db.test.{ts,tsx}";
 
 export default defineConfig({
   plugins: [tsconfigPaths()],
@@ -34,6 +19,7 @@ export default defineConfig({
           name: "unit",
           include: [
             "app/**/*.test.{ts,tsx}",
+            "server/**/*.test.ts",
             "tests/unit/**/*.test.{ts,tsx}",
             "scripts/**/*.test.{ts,mjs}",
           ],
@@ -44,7 +30,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          include: DATA_LAYER_TESTS,
+          include: [DATA_LAYER_TESTS],
           // Starts (or finds) the PostgreSQL server; the run fails with one line if it cannot.
           globalSetup: ["tests/support/postgres-global-setup.ts"],
           provide: { databaseEngine: "postgres" },

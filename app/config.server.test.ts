@@ -1,8 +1,17 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, environmentSchema, loadConfig } from "./config.server";
+
+/** What this install lacks of the emulator's packages: nothing, unless a test says otherwise. */
+const install = vi.hoisted(() => ({ missing: [] as string[] }));
+vi.mock("./auth/emulator/installed.server", () => ({
+  missingEmulatorPackages: () => install.missing,
+}));
+afterEach(() => {
+  install.missing = [];
+});
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 const longSecret = "a".repeat(32);
@@ -35,6 +44,21 @@ describe("loadConfig", () => {
       (variable) => !new RegExp(`^#? ?${variable}=`, "m").test(example),
     );
     expect(missing).toEqual([]);
+  });
+
+  it("refuses the embedded emulator in one line on a production install, which starts on a real pool", () => {
+    install.missing = ["cognito-local", "stormdb", "otplib"];
+    const message = refusal({});
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toContain("COGNITO_USER_POOL_ID");
+    expect(message).toContain("cognito-local, stormdb, otplib");
+    expect(message).toContain("npm install --omit=dev");
+    const onPool = loadConfig({
+      DATA_DIR: tempDir(),
+      COGNITO_USER_POOL_ID: "us-east-1_example",
+      COGNITO_CLIENT_ID: "client",
+    });
+    expect(onPool.identityMode).toBe("cognito");
   });
 
   it("starts with embedded defaults on a bare machine", () => {

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import * as z from "zod";
-import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./server/client-address";
+import { missingEmulatorPackages } from "./auth/emulator/installed.server";
+import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -275,6 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refuseTestDoublesUnlessAllowed(values, testDoubles);
     requireHttps(values);
   }
+  if (identity.identityMode === "embedded") requireEmulatorInstalled();
   const {
     SESSION_SECRET: _secret,
     DATA_DIR: _dir,
@@ -462,6 +464,18 @@ function resolveIdentity(values: Environment): Pick<Config, "identityMode" | "co
     );
   }
   return { identityMode: "embedded", cognitoAuthFlow: "USER_PASSWORD_AUTH" };
+}
+
+/**
+ * Without a pool the server starts the embedded emulator, whose packages are development
+ * dependencies: a production install (`npm install --omit=dev`) runs on a real pool only.
+ */
+function requireEmulatorInstalled() {
+  const missing = missingEmulatorPackages();
+  if (missing.length === 0) return;
+  throw new ConfigError(
+    `Invalid configuration: COGNITO_USER_POOL_ID: required on this install, which has no embedded identity emulator (${missing.join(", ")}: development dependencies, left out by npm install --omit=dev); set COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID of a real pool, or install with npm install`,
+  );
 }
 
 /**

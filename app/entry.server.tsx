@@ -7,14 +7,7 @@ import { getFixedT, serverTranslators } from "./i18n/i18n.server";
 import { TranslationProvider } from "./i18n/react";
 import { createHtmlCollector, withLowPriorityScriptPreloads } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
-import {
-  pageAddressKey,
-  pageWith,
-  queryReadBy,
-  renderedPageKey,
-  routePathname,
-  type PageCacheHandle,
-} from "./server/page-cache";
+import { everyMatchedRouteOptsIn } from "./lib/page-caching";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
 
 export const streamTimeout = 5_000;
@@ -36,28 +29,21 @@ export default function handleRequest(
   loadContext.setPageCacheable(
     responseStatusCode === 200 &&
       loadContext.viewTokens.length === 0 &&
-      everyRouteAllowsPageCache(remixContext),
+      everyMatchedRouteOptsIn(remixContext, "pageCache"),
   );
-  const renderedPages = loadContext.renderedPages;
-  const address = renderedPages ? renderedPageAddress(request, remixContext) : null;
-  // A page is kept, and looked for, only at its own address: a flood of other spellings (junk
-  // query parameters, `/PLANS`) would each be another page and push the real ones out.
-  const pageKey = address?.exact
-    ? renderedPageKey(
-        address.key,
-        responseStatusCode,
-        remixContext.staticHandlerContext,
-        loadContext.viewTokens,
-      )
-    : null;
-  const perAnswer = [nonce, ...(pageKey?.viewTokens ?? [])];
-  const rendered = pageKey ? renderedPages?.get(pageKey.key) : undefined;
-  if (rendered) {
-    responseHeaders.set("Content-Type", rendered.contentType);
-    return new Response(pageWith(rendered, perAnswer), {
-      headers: responseHeaders,
+  // Pages of the routes that opt in with `handle.renderMemo`, kept by the data they were rendered
+  // from (server/html-caches.ts, decision 0077): the same data again is answered with the same bytes.
+  const memo =
+    loadContext.renderMemo?.placeFor({
+      request,
       status: responseStatusCode,
-    });
+      remixContext,
+      nonce,
+      viewTokens: loadContext.viewTokens,
+    }) ?? null;
+  if (memo?.kept) {
+    responseHeaders.set("Content-Type", HTML);
+    return new Response(memo.kept, { headers: responseHeaders, status: responseStatusCode });
   }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -87,13 +73,7 @@ export default function handleRequest(
             createHtmlCollector((rendered) => {
               const html = withLowPriorityScriptPreloads(rendered);
               clearTimeout(abortTimer);
-              if (pageKey && responseStatusCode === 200) {
-                renderedPages?.store(
-                  pageKey.key,
-                  { status: 200, contentType: HTML, body: html, perAnswer },
-                  address?.variantOf,
-                );
-              }
+              if (responseStatusCode === 200) memo?.keep(html);
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
             }),
           );
@@ -127,32 +107,6 @@ function askToRetryLater(status: number, headers: Headers) {
   if (status === DATABASE_UNAVAILABLE_STATUS && !headers.has("Retry-After")) {
     headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
   }
-}
-
-/**
- * Routes opt in with `handle = { pageCache: true }` when they render nothing personal but the cart,
- * which is part of the key of a cart holder's copy (app/server/page-cache.ts).
- */
-function everyRouteAllowsPageCache(remixContext: EntryContext): boolean {
-  return remixContext.staticHandlerContext.matches.every((match) => {
-    if (match.route.id === "root") return true;
-    const handle = remixContext.routeModules[match.route.id]?.handle as PageCacheHandle | undefined;
-    return handle?.pageCache === true;
-  });
-}
-
-/**
- * The page's address as the render memo keys it (decision 0079): exact when the request spelled
- * the path as its routes do and held no query parameter they do not read (`handle.query`).
- */
-function renderedPageAddress(request: Request, remixContext: EntryContext) {
-  const url = new URL(request.url);
-  const { matches } = remixContext.staticHandlerContext;
-  const readQuery = queryReadBy(
-    matches.map((match) => remixContext.routeModules[match.route.id]?.handle),
-  );
-  const address = pageAddressKey(`${url.pathname}${url.search}`, readQuery);
-  return { ...address, exact: address.exact && routePathname(matches) === url.pathname };
 }
 
 export function handleError(

@@ -20,7 +20,7 @@ import { buttonClass } from "./components/ui/button";
 import { priceCart } from "./cart/cart-lines";
 import { readCart } from "./cart/cart-session.server";
 import { getFixedT } from "./i18n/i18n.server";
-import { claimChunkReload, isChunkLoadError } from "./lib/chunk-reload";
+import { reloadAfterChunkError } from "./lib/chunk-reload";
 import { whatsAppLink } from "./lib/external-links";
 import { takeFlash } from "./lib/flash.server";
 import { pageTitle } from "./lib/meta";
@@ -53,8 +53,9 @@ export function loader({ context }: LoaderFunctionArgs) {
     customer: customer ? { email: customer.email } : null,
     cartCount: cart.count,
     cartItems: cart.lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),
+    // The id tells this message's toast from the next one's: a value of this page view alone.
     flash: flash
-      ? { ...flash, id: crypto.randomUUID(), message: t(flash.key, flash.values ?? {}) }
+      ? { ...flash, id: context.newViewToken(), message: t(flash.key, flash.values ?? {}) }
       : null,
     links: {
       physicalSim: whatsAppLink(config.WHATSAPP_NUMBER, t("nav.physicalSimMessage")),
@@ -140,11 +141,7 @@ export function ErrorBoundary() {
   const { pathname, search } = useLocation();
   const shell = useRouteLoaderData<typeof loader>("root") as ShellData | undefined;
 
-  useEffect(() => {
-    if (isChunkLoadError(error) && claimChunkReload(pathname, Date.now(), window.sessionStorage)) {
-      window.location.reload();
-    }
-  }, [error, pathname]);
+  useEffect(() => reloadAfterChunkError(error, pathname), [error, pathname]);
 
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const page = errorPage(status);

@@ -1,163 +1,30 @@
 import path from "node:path";
 import type { Logger } from "pino";
-import { cartCookieSchema, CART_COOKIE_MAX_AGE_SECONDS } from "./cart/cart-session.server";
-import type { StoredCartItem } from "./cart/cart";
-import { createCatalogue, type Catalogue } from "./catalog/catalog.server";
+import { createIdentity, type EmbeddedIdentity } from "./auth/identity.server";
+import { createCatalogue } from "./catalog/catalog.server";
 import { PLAN_CATALOGUE } from "./catalog/plans.data";
-import {
-  ORDER_ACCESS_MAX_AGE_SECONDS,
-  orderAccessSchema,
-  type OrderAccess,
-} from "./checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
-import {
-  createIdentity,
-  type EmbeddedIdentity,
-  type IdentityService,
-} from "./auth/identity.server";
-import {
-  ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
-  accountTotpSetupSchema,
-  type AccountTotpSetup,
-  PENDING_COOKIE_MAX_AGE_SECONDS,
-  SESSION_MAX_AGE_SECONDS,
-  pendingSignInSchema,
-  sessionTokensSchema,
-  type PendingSignIn,
-  type Session,
-} from "./auth/session.server";
-import type { SessionTokens } from "./auth/tokens";
-import {
-  OAUTH_COOKIE_MAX_AGE_SECONDS,
-  oauthTransactionSchema,
-  type OAuthTransaction,
-} from "./auth/oauth.server";
 import type { Config } from "./config.server";
-import { checkDatabase, databaseDriver, openDatabase, type Db } from "./db/db.server";
-import { createPaymentService, type PaymentService } from "./payments/payments.server";
-import {
-  SANDBOX_PAYER_MAX_AGE_SECONDS,
-  sandboxPayerSchema,
-  type SandboxPayer,
-} from "./payments/sandbox/page-access.server";
-import { createSandboxGateway, type SandboxGateway } from "./payments/sandbox/sandbox.server";
-import { deriveNotificationKey } from "./payments/sandbox/signature.server";
-import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
-import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
-import { createSealedCookie, type SealedCookie } from "./lib/sealed-cookie.server";
-import {
-  PORTABILITY_ACCESS_MAX_AGE_SECONDS,
-  portabilityAccessSchema,
-  type PortabilityAccess,
-} from "./portability/request-access.server";
-import {
-  createNipBox,
-  createPortabilityRequests,
-  type PortabilityRequests,
-} from "./portability/requests.server";
-import type { CookieJar } from "./lib/cookie-jar.server";
-import { flashSchema } from "./lib/flash.server";
-import {
-  FORM_KEY_SECRET_MAX_AGE_SECONDS,
-  formKeySecretSchema,
-  type FormKeySecret,
-} from "./lib/form-key.server";
-import type { Flash } from "./lib/flash";
-import { RateLimiter } from "./lib/rate-limit";
+import type { Services } from "./context";
+import { checkDatabase, databaseDriver, openDatabase } from "./db/db.server";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
-import { createMailer, type Mailer } from "./mail/mailer.server";
-import { PageCache } from "./server/page-cache";
+import { RateLimiter } from "./lib/rate-limit";
+import { createMailer } from "./mail/mailer.server";
 import {
   createOutboxTransport,
   createSmtpTransport,
   type MailTransport,
 } from "./mail/transport.server";
-
-/** Long-lived objects built once at start by server.ts and handed to every loader and action. */
-export interface Services {
-  config: Config;
-  logger: Logger;
-  db: Db;
-  catalogue: Catalogue;
-  payments: PaymentService;
-  /** The app-served test payment provider; null when a real provider is configured. */
-  sandbox: SandboxGateway | null;
-  portability: PortabilityRequests;
-  /** Issues eSIM activation codes: the sandbox, or the operator's SM-DP+. */
-  esim: EsimProvisioner;
-  /** Sends the queued customer e-mails (app/mail), with retries. */
-  mailer: Mailer;
-  /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
-  mailOutboxDir: string | null;
-  /**
-   * Documents kept by the data they were rendered from, for PAGE_CACHE_SECONDS: a page whose
-   * loaders return what they returned before is not rendered again (decision 0077); null when off.
-   */
-  renderedPages: PageCache | null;
-  cookies: {
-    flash: SealedCookie<Flash>;
-    cart: SealedCookie<StoredCartItem[]>;
-    orderAccess: SealedCookie<OrderAccess>;
-    portability: SealedCookie<PortabilityAccess>;
-    /** This browser's secret that its forms' idempotency keys are signed with (0082). */
-    formKeys: SealedCookie<FormKeySecret>;
-    /** The signed-in customer's Cognito tokens (chunked: real tokens exceed one cookie). */
-    authSession: SealedCookie<SessionTokens>;
-    /** A sign-in waiting for its next step (180 s). */
-    authPending: SealedCookie<PendingSignIn>;
-    /** An authenticator app being added from the account (10 minutes). */
-    accountTotpSetup: SealedCookie<AccountTotpSetup>;
-    /** A social sign-in at the provider: state, PKCE verifier, where to go (10 minutes). */
-    authOauth: SealedCookie<OAuthTransaction>;
-    /** The sandbox checkouts the store sent this browser to pay (decision 0081). */
-    sandboxPayer: SealedCookie<SandboxPayer>;
-  };
-  /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
-  identity: IdentityService;
-  /** Attempt counters of every limited form (sign-in, codes, status lookups). */
-  rateLimiter: RateLimiter;
-  /** Checks run by GET /readyz; each resolves when its dependency answers. */
-  readinessChecks: Record<string, () => Promise<void>>;
-  /** Run in order on shutdown. */
-  closers: Array<() => Promise<void> | void>;
-}
-
-/** What each request adds to the services (built once per request by server.ts). */
-export interface RequestContext extends Services {
-  /** This request's cookies: each opened once; every Set-Cookie collected for the response. */
-  jar: CookieJar;
-  /**
-   * The signed-in customer: read once per request, checked against sign-outs and refreshed
-   * before any loader runs; replaced when an action signs in or out.
-   */
-  session: Session | null;
-  cspNonce: string;
-  requestId: string;
-  /**
-   * Who per-address limits count: the client's address, or for IPv6 its network (a /64 by
-   * default), one spelling for each (app/server/client-address.ts). From X-Forwarded-For only as
-   * far as TRUST_PROXY allows.
-   */
-  clientAddressKey: string;
-  /** Whether the rendered page may be kept by the page cache (app/server/page-cache.ts). */
-  setPageCacheable: (cacheable: boolean) => void;
-  /**
-   * A value unique to this page view, such as a form's idempotency key (random unless given). A
-   * page kept by the data it was rendered from (decision 0077) gets a fresh one in every answer,
-   * as with the CSP nonce.
-   */
-  newViewToken: (token?: string) => string;
-  /** The view tokens issued so far for this request. */
-  viewTokens: readonly string[];
-}
-
-declare module "@remix-run/node" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface AppLoadContext extends RequestContext {}
-}
+import { createPaymentService } from "./payments/payments.server";
+import { createSandboxGateway } from "./payments/sandbox/sandbox.server";
+import { deriveNotificationKey } from "./payments/sandbox/signature.server";
+import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
+import { createNipBox, createPortabilityRequests } from "./portability/requests.server";
+import { createSealedCookies } from "./sealed-cookies.server";
+import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
 
 /** Stripe's settings; config.server.ts has checked that both keys are present. */
 function stripeOptions(config: Config): StripeProviderOptions {
@@ -183,16 +50,13 @@ function esimProvisioner(config: Config): EsimProvisioner {
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
 }
 
-/** Pages kept by their data: one per signed-in customer's page in view, about 30 KB each. */
-const RENDERED_PAGES_KEPT = 300;
-
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
 const MAIL_POLL_MS = 5_000;
 
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
 
-/** What a cluster's worker is handed by its primary (app/server/cluster.server.ts). */
+/** What a cluster's worker is handed by its primary (server/cluster.server.ts). */
 export interface ProcessRole {
   /** The primary's identity emulator; without it, this process starts its own if embedded. */
   embeddedIdentity?: EmbeddedIdentity;
@@ -229,7 +93,6 @@ export async function createServices(
   logger: Logger,
   role: ProcessRole = {},
 ): Promise<Services> {
-  const secure = config.isProduction;
   const db = await openConfiguredDatabase(config, logger);
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
@@ -298,86 +161,7 @@ export async function createServices(
     esim,
     mailer,
     mailOutboxDir,
-    renderedPages:
-      config.PAGE_CACHE_SECONDS > 0
-        ? new PageCache({
-            ttlMs: config.PAGE_CACHE_SECONDS * 1000,
-            maxEntries: RENDERED_PAGES_KEPT,
-            maxBodyBytes: 256 * 1024,
-          })
-        : null,
-    cookies: {
-      flash: createSealedCookie({
-        name: "flash",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: 60,
-        schema: flashSchema,
-      }),
-      cart: createSealedCookie({
-        name: "cart",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: CART_COOKIE_MAX_AGE_SECONDS,
-        schema: cartCookieSchema,
-      }),
-      orderAccess: createSealedCookie({
-        name: "orders",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
-        schema: orderAccessSchema,
-      }),
-      portability: createSealedCookie({
-        name: "portabilidad",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
-        schema: portabilityAccessSchema,
-      }),
-      formKeys: createSealedCookie({
-        name: "form_keys",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: FORM_KEY_SECRET_MAX_AGE_SECONDS,
-        schema: formKeySecretSchema,
-      }),
-      authSession: createSealedCookie({
-        name: "auth_session",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
-        schema: sessionTokensSchema,
-      }),
-      authPending: createSealedCookie({
-        name: "auth_pending",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: PENDING_COOKIE_MAX_AGE_SECONDS,
-        schema: pendingSignInSchema,
-      }),
-      accountTotpSetup: createSealedCookie({
-        name: "auth_totp_setup",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
-        schema: accountTotpSetupSchema,
-      }),
-      authOauth: createSealedCookie({
-        name: "auth_oauth",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: OAUTH_COOKIE_MAX_AGE_SECONDS,
-        schema: oauthTransactionSchema,
-      }),
-      sandboxPayer: createSealedCookie({
-        name: "sandbox_pagos",
-        secrets: config.sessionSecrets,
-        secure,
-        maxAgeSeconds: SANDBOX_PAYER_MAX_AGE_SECONDS,
-        schema: sandboxPayerSchema,
-      }),
-    },
+    cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,
     readinessChecks: { database: () => checkDatabase(db), identity: () => identity.ready() },

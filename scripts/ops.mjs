@@ -7,13 +7,13 @@
 //
 // Exit codes: 0 done; 1 a refusal, bad arguments or configuration (one line on stderr); 2 an
 // unexpected error.
+//
+// `npm run ops` runs the build of this file, dist/ops.js (`npm run build` bundles it with the
+// server, so a production install without dev dependencies has it, decision 0087); from the
+// sources, without building: `npx tsx scripts/ops.mjs <comando>`.
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-// The code is the app's TypeScript (app/ops, app/db, app/config.server.ts), loaded through tsx's
-// API like scripts/soak.mjs does, so `npm run ops` stays a plain `node scripts/ops.mjs`.
-import { tsImport } from "tsx/esm/api";
 
 const HELP = `Uso: npm run ops -- <comando> [opciones]
 
@@ -253,11 +253,9 @@ async function history(ops, db, { folio }) {
 }
 
 async function loadOps() {
-  loadedOps = await tsImport("../app/ops/index.ts", {
-    parentURL: import.meta.url,
-    // The app's `~/` imports resolve through the project's tsconfig, whatever the caller's cwd.
-    tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
-  });
+  // The app's own code (app/ops, app/db, app/config.server.ts), loaded once a command needs it:
+  // help and bad arguments answer without it.
+  loadedOps = await import("../app/ops/index.ts");
   return loadedOps;
 }
 

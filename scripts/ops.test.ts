@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "~/checkout/orders.server";
 import { DATABASE_FILE_NAME, openDatabase, type Db } from "~/db/db.server";
 import { hasControlCharacters } from "~/lib/control-characters";
-import { addDaysToDate, todayInMexico } from "~/ops/dates";
+import { addDaysToDate, todayInMexico } from "~/lib/mexico-city-days";
 import {
   makeOrder,
   makePortabilityRequest,
@@ -40,10 +40,14 @@ interface Run {
   stderr: string;
 }
 
-/** `node scripts/ops.mjs …` from the project folder, as `npm run ops -- …` runs it. */
+/**
+ * The script from the project folder, as `npm run ops -- …` runs its build (dist/ops.js, which
+ * tests/e2e/mail.spec.ts and production-install.spec.ts run after `npm run build`): here its
+ * sources, through tsx.
+ */
 function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/ops.mjs", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/ops.mjs", ...args], {
       cwd: projectRoot,
       env: {
         ...process.env,

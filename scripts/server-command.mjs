@@ -2,11 +2,16 @@
 // written), so scripts that start the server measure exactly what an operator runs.
 import { readFileSync } from "node:fs";
 
-export function serverArgs() {
+/** The node arguments of one of package.json's scripts, which must be a plain `node …`. */
+export function npmScriptArgs(name) {
   const { scripts } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  const [command, ...args] = scripts.start.split(/\s+/);
-  if (command !== "node") throw new Error(`npm start must run node, not ${command}`);
+  const [command, ...args] = scripts[name].split(/\s+/);
+  if (command !== "node") throw new Error(`npm run ${name} must run node, not ${command}`);
   return args;
+}
+
+export function serverArgs() {
+  return npmScriptArgs("start");
 }
 
 /**

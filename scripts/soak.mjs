@@ -3,7 +3,7 @@
 // lets SOAK_CLIENTS simulated customers (default 200) browse, change carts, check out and pay,
 // sign in, top up and request portability for SOAK_SECONDS (default 60), each of them now and
 // then submitting a form twice. Afterwards it stops the server, reads the database and reconciles
-// it with what every customer was told (app/reliability/reconcile.ts). With DATABASE_URL the
+// it with what every customer was told (scripts/soak/reconcile.ts). With DATABASE_URL the
 // server runs on PostgreSQL, in a new database created on that server for the run. It prints a summary, writes
 // it to docs/reliability.md and exits non-zero on any 5xx, any request left without an answer,
 // any failed journey or any reconciliation finding.
@@ -12,9 +12,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-// The reconciliation stays TypeScript (app/reliability/reconcile.ts): the type checker holds it
-// to app/db/schema.ts, vitest tests it like the rest of app/, and this script loads it through
-// tsx's API (a devDependency), so `npm run soak` remains a plain `node scripts/soak.mjs`.
+// The reconciliation stays TypeScript (scripts/soak/reconcile.ts, test tooling kept out of app/):
+// the type checker holds it to app/db/schema.ts, vitest tests it (reconcile.test.ts beside it),
+// and this script loads it through tsx's API (a devDependency, like the soak itself), so
+// `npm run soak` remains a plain `node scripts/soak.mjs`.
 import { tsImport } from "tsx/esm/api";
 import { serverArgs } from "./server-command.mjs";
 import { createSoakDatabase, readStoredRows } from "./soak/database.mjs";
@@ -193,7 +194,7 @@ async function main() {
   if (!process.argv.includes("--no-build")) {
     execSync("npm run build", { stdio: "inherit" });
   }
-  const { reconcile } = await tsImport("../app/reliability/reconcile.ts", import.meta.url);
+  const { reconcile } = await tsImport("./soak/reconcile.ts", import.meta.url);
   const sessionSecret = generateSessionSecret();
 
   log(`preparing ${CLIENTS} customer accounts in the embedded identity emulator`);

@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { CookieJar } from "~/lib/cookie-jar.server";
 import type { SealedCookie } from "~/lib/sealed-cookie.server";
-import type { Services } from "~/services.server";
 import { revokeAccess, revokedAmong } from "./revoked-access.server";
 
 /**
@@ -15,7 +14,7 @@ interface AccessCookie {
   idOf(value: unknown): string;
 }
 
-function accessCookies(cookies: Services["cookies"]): AccessCookie[] {
+function accessCookies(cookies: AppLoadContext["cookies"]): AccessCookie[] {
   const entry = <T>(cookie: SealedCookie<T>, idOf: (value: T) => string): AccessCookie => ({
     cookie: cookie as SealedCookie<unknown>,
     idOf: idOf as (value: unknown) => string,
@@ -33,7 +32,7 @@ function accessCookies(cookies: Services["cookies"]): AccessCookie[] {
  * absent from now on, and are removed from the browser (one query for all of them).
  */
 export async function dropRevokedAccess(
-  services: Pick<Services, "cookies" | "db" | "logger">,
+  services: Pick<AppLoadContext, "cookies" | "db" | "logger">,
   jar: CookieJar,
 ): Promise<void> {
   const held = accessCookies(services.cookies).flatMap(({ cookie, idOf }) => {

@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./cognito.server";
-import { Outbox, startEmbeddedCognito, type EmbeddedCognito } from "./emulator/emulator.server";
+import type { EmbeddedCognito } from "./emulator/emulator.server";
+import { Outbox } from "./emulator/outbox.server";
 import { RateLimiter, type RateLimitRule } from "~/lib/rate-limit";
 import type { PasswordPolicy } from "./schemas";
 import { OAUTH_CALLBACK_PATH, type HostedUi } from "./oauth.server";
@@ -66,20 +67,24 @@ export function startEmbeddedIdentity(
     );
   }
   // Started in the background so that the first page answers at once; identity calls wait for it.
-  const emulator = startEmbeddedCognito({
-    dataDir: config.dataDir,
-    logger,
-    outbox,
-    passwordPolicy: passwordPolicyFrom(config),
-    // The hosted sign-in stand-in, only when social sign-in is configured (off by default).
-    hostedUi:
-      config.SOCIAL_PROVIDERS.length > 0
-        ? {
-            callbackUrls: [`${config.publicOrigin}${OAUTH_CALLBACK_PATH}`],
-            logoutUrls: [`${config.publicOrigin}/`],
-          }
-        : undefined,
-  });
+  // Loaded only here: the emulator and its packages are development dependencies, absent from a
+  // production install (loadConfig refuses the embedded mode there, in one line).
+  const emulator = import("./emulator/emulator.server").then(({ startEmbeddedCognito }) =>
+    startEmbeddedCognito({
+      dataDir: config.dataDir,
+      logger,
+      outbox,
+      passwordPolicy: passwordPolicyFrom(config),
+      // The hosted sign-in stand-in, only when social sign-in is configured (off by default).
+      hostedUi:
+        config.SOCIAL_PROVIDERS.length > 0
+          ? {
+              callbackUrls: [`${config.publicOrigin}${OAUTH_CALLBACK_PATH}`],
+              logoutUrls: [`${config.publicOrigin}/`],
+            }
+          : undefined,
+    }),
+  );
   return { emulator, outbox };
 }
 

@@ -3,6 +3,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/config.server";
 import { setFlash } from "~/lib/flash.server";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import { completeSignIn } from "./flow.server";
 import { safeRedirectPath } from "./redirect";
 import { getCustomer, sessionFromAuthentication } from "./session.server";
@@ -93,6 +94,13 @@ export const oauthTransactionSchema: z.ZodType<OAuthTransaction> = z.object({
   redirectTo: z.string().max(2048),
   expiresAt: z.number(),
 });
+
+/** A social sign-in at the provider: state, PKCE verifier, where to go (10 minutes). */
+export const authOauthCookieSpec: SealedCookieSpec<OAuthTransaction> = {
+  name: "auth_oauth",
+  maxAgeSeconds: OAUTH_COOKIE_MAX_AGE_SECONDS,
+  schema: oauthTransactionSchema,
+};
 
 /** The hosted endpoints: the pool's domain (an origin) and the app client. */
 export interface HostedUi {

@@ -3,7 +3,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { CookieJar } from "~/lib/cookie-jar.server";
 import { setFlash } from "~/lib/flash.server";
-import type { Services } from "~/services.server";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import { isCognitoError } from "./cognito-error";
 import { signInPathFor } from "./redirect";
 import { revokeBrowserAccess } from "./browser-access.server";
@@ -49,6 +49,13 @@ export const sessionTokensSchema: z.ZodType<SessionTokens> = z.object({
     .optional(),
 });
 
+/** The signed-in customer's Cognito tokens (chunked: real tokens exceed one cookie). */
+export const authSessionCookieSpec: SealedCookieSpec<SessionTokens> = {
+  name: "auth_session",
+  maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+  schema: sessionTokensSchema,
+};
+
 /**
  * The spec's stored sign-in state (username, challenge name, session, expiry), plus what the
  * next view needs to show: where the code went, which MFA types are offered, the new TOTP secret.
@@ -84,6 +91,13 @@ export const pendingSignInSchema: z.ZodType<PendingSignIn> = z.object({
   autoSignIn: z.object({ session: z.string(), expiresAt: z.number() }).optional(),
   expiresAt: z.number(),
 });
+
+/** A sign-in waiting for its next step (180 s; a sign-up waiting for its code, 15 minutes). */
+export const authPendingCookieSpec: SealedCookieSpec<PendingSignIn> = {
+  name: "auth_pending",
+  maxAgeSeconds: PENDING_COOKIE_MAX_AGE_SECONDS,
+  schema: pendingSignInSchema,
+};
 
 /** Who is signed in for this request, and the tokens that prove it. */
 export interface Session {
@@ -134,7 +148,7 @@ function sessionOf(tokens: SessionTokens | null): Session | null {
   return tokens && customer ? { tokens, customer } : null;
 }
 
-type SessionServices = Pick<Services, "cookies" | "identity" | "logger">;
+type SessionServices = Pick<AppLoadContext, "cookies" | "identity" | "logger">;
 
 type RefreshOutcome = SessionTokens | "signed-out" | "unreachable";
 /** Per identity client (one per server), refresh token → the refresh it started. */
@@ -290,6 +304,13 @@ export function setPending(
   });
 }
 
+/** The SignUp session Cognito returned, to confirm with for the next AUTO_SIGN_IN_WINDOW_SECONDS. */
+export function autoSignInWindow(session: string | undefined): PendingSignIn["autoSignIn"] {
+  return session
+    ? { session, expiresAt: Date.now() + AUTO_SIGN_IN_WINDOW_SECONDS * 1000 }
+    : undefined;
+}
+
 /** The SignUp session to confirm with, while the automatic sign-in window is open. */
 export function openAutoSignIn(pending: PendingSignIn | null, username: string): string | null {
   const autoSignIn = pending?.autoSignIn;
@@ -324,6 +345,13 @@ export const accountTotpSetupSchema: z.ZodType<AccountTotpSetup> = z.object({
   secret: z.string().min(16).max(128),
   expiresAt: z.number(),
 });
+
+/** An authenticator app being added from the account (10 minutes). */
+export const accountTotpSetupCookieSpec: SealedCookieSpec<AccountTotpSetup> = {
+  name: "auth_totp_setup",
+  maxAgeSeconds: ACCOUNT_TOTP_SETUP_MAX_AGE_SECONDS,
+  schema: accountTotpSetupSchema,
+};
 
 export function startAccountTotpSetup(context: AppLoadContext, sub: string, secret: string) {
   context.jar.set(context.cookies.accountTotpSetup, {

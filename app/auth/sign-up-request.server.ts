@@ -11,7 +11,7 @@ import {
 import { safeRedirectPath } from "./redirect";
 import { normalizePhoneNumber, PHONE_RULES } from "./countries";
 import { signUpSchema } from "./schemas";
-import { AUTO_SIGN_IN_WINDOW_SECONDS } from "./session.server";
+import { autoSignInWindow } from "./session.server";
 import { authPath, signUpNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
 
@@ -66,12 +66,7 @@ export async function submitSignUp(context: AppLoadContext, request: Request) {
       delivery: destination
         ? { destination, medium: result.CodeDeliveryDetails?.DeliveryMedium ?? "EMAIL" }
         : undefined,
-      autoSignIn: result.Session
-        ? {
-            session: result.Session,
-            expiresAt: Date.now() + AUTO_SIGN_IN_WINDOW_SECONDS * 1000,
-          }
-        : undefined,
+      autoSignIn: autoSignInWindow(result.Session),
     });
     setFlash(context, { kind: "success", key: "auth:flash.signUpCodeSent" });
     return redirect(authPath(next.view), { status: 303 });

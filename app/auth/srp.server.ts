@@ -2,7 +2,6 @@ import { createHmac } from "node:crypto";
 import { AuthenticationHelper, DateHelper } from "amazon-cognito-identity-js";
 import BigInteger from "amazon-cognito-identity-js/lib/BigInteger.js";
 import { CognitoError } from "./cognito-error";
-import type { CognitoTarget } from "./cognito.server";
 import type { AuthResponse } from "./steps";
 
 /**
@@ -12,7 +11,8 @@ import type { AuthResponse } from "./steps";
  */
 export async function srpPasswordVerifier(input: {
   call: <T>(operation: string, body: object) => Promise<T>;
-  target: CognitoTarget;
+  /** The pool and app client (cognito.server.ts's target), named here to keep imports one-way. */
+  target: { userPoolId: string; clientId: string };
   username: string;
   password: string;
 }): Promise<AuthResponse> {

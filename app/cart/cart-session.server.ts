@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import type { StoredCartItem } from "./cart";
 
 export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -13,6 +14,13 @@ export const cartCookieSchema: z.ZodType<StoredCartItem[]> = z
     }),
   )
   .max(100);
+
+/** The customer's cart, with or without an account. */
+export const cartCookieSpec: SealedCookieSpec<StoredCartItem[]> = {
+  name: "cart",
+  maxAgeSeconds: CART_COOKIE_MAX_AGE_SECONDS,
+  schema: cartCookieSchema,
+};
 
 /** The cart of this request; absent, expired or tampered reads as empty. */
 export function readCart(context: AppLoadContext): StoredCartItem[] {

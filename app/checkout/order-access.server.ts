@@ -3,6 +3,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { cartFingerprint } from "~/cart/cart-lines";
 import type { StoredCartItem } from "~/cart/cart";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import {
   FORM_KEY_NONCE_PATTERN,
   formKeyNonce,
@@ -38,6 +39,12 @@ export const orderAccessSchema: z.ZodType<OrderAccess> = z.object({
     ])
     .nullable(),
 });
+
+export const orderAccessCookieSpec: SealedCookieSpec<OrderAccess> = {
+  name: "orders",
+  maxAgeSeconds: ORDER_ACCESS_MAX_AGE_SECONDS,
+  schema: orderAccessSchema,
+};
 
 export function readOrderAccess(context: AppLoadContext): OrderAccess {
   return (

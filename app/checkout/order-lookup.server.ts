@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { ORDER_LOOKUP_LIMITS, type OrderLookup } from "./order-lookup";
 import { findOrderByFolioAndEmail } from "./orders.server";
 

@@ -1,6 +1,6 @@
 import { nowIso } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { Payable } from "~/payments/pay-for.server";
 import type { PaymentPurpose } from "~/payments/payments.server";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";

@@ -6,7 +6,7 @@ import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
 import { isSimType, type SimType } from "~/catalog/terms";
 import type { CheckoutInput } from "./checkout-schema";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { reorderKey } from "./reorder-key";
 
 export const ORDER_SERIES = "PED";

@@ -12,3 +12,8 @@ const mexicoCityYear = new Intl.DateTimeFormat("en-US", {
 export function yearInMexico(date: Date): number {
   return Number(mexicoCityYear.format(date));
 }
+
+/** "por-2026-000001 " → "POR-2026-000001": folios are typed by hand. */
+export function normaliseFolio(folio: string): string {
+  return folio.trim().toUpperCase();
+}

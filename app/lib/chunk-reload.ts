@@ -30,3 +30,14 @@ export function claimChunkReload(path: string, now: number, storage: GuardStorag
   storage.setItem(key, String(now));
   return true;
 }
+
+/**
+ * In the browser, after the error boundary caught `error` on `path`: reloads the page once if a
+ * code chunk failed to load, and not again for the same path within the guard period. The clock is
+ * read here, not in the boundary: nothing that renders a page reads one (decision 0084).
+ */
+export function reloadAfterChunkError(error: unknown, path: string) {
+  if (isChunkLoadError(error) && claimChunkReload(path, Date.now(), window.sessionStorage)) {
+    window.location.reload();
+  }
+}

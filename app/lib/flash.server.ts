@@ -1,12 +1,20 @@
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { Flash } from "./flash";
+import type { SealedCookieSpec } from "./sealed-cookie.server";
 
 export const flashSchema: z.ZodType<Flash> = z.object({
   kind: z.enum(["success", "error", "info"]),
   key: z.string().max(200),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
+
+/** A message for the next page: read once, within a minute. */
+export const flashCookieSpec: SealedCookieSpec<Flash> = {
+  name: "flash",
+  maxAgeSeconds: 60,
+  schema: flashSchema,
+};
 
 /** A message for the next page the customer sees. */
 export function setFlash(context: AppLoadContext, flash: Flash) {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { FORM_KEY_PATTERN } from "./form-key";
+import type { SealedCookieSpec } from "./sealed-cookie.server";
 
 /**
  * Every form's idempotency key, bound to the browser it was given to (decision 0086): a random
@@ -23,6 +24,13 @@ export const FORM_KEY_SECRET_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 export const formKeySecretSchema: z.ZodType<FormKeySecret> = z.object({
   secret: z.string().min(16).max(64),
 });
+
+/** This browser's secret that its forms' idempotency keys are signed with (0082). */
+export const formKeysCookieSpec: SealedCookieSpec<FormKeySecret> = {
+  name: "form_keys",
+  maxAgeSeconds: FORM_KEY_SECRET_MAX_AGE_SECONDS,
+  schema: formKeySecretSchema,
+};
 
 /** The forms whose keys are issued here; a key is good for its own form only. */
 export type FormKeyScope = "checkout" | "portability" | "topup";

@@ -2,14 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { dropRevokedAccess } from "~/auth/browser-access.server";
 import { loadSession } from "~/auth/session.server";
-import type { Services } from "~/services.server";
+import type { Services } from "~/context";
 import { createCookieJar } from "./cookie-jar.server";
+import type { RenderMemo } from "./page-caching";
 
 /**
  * The context every loader and action of one request receives: the long-lived services, the
  * request's cookie jar and its session. Before any loader runs, the cookies are checked against
- * sign-outs (one query) and the session is read and refreshed, once. server.ts builds it, and
- * commits the jar once the answer is known.
+ * sign-outs (one query) and the session is read and refreshed, once. server/remix-handler.ts
+ * builds it, and commits the jar once the answer is known.
  */
 export async function createRequestContext(
   services: Services,
@@ -19,6 +20,7 @@ export async function createRequestContext(
     requestId: string;
     clientAddressKey: string;
     setPageCacheable: (cacheable: boolean) => void;
+    renderMemo: RenderMemo | null;
   },
 ): Promise<AppLoadContext> {
   const { cookieHeader, ...rest } = request;

@@ -26,6 +26,12 @@ export interface SealedCookieOptions<T> {
   schema: z.ZodType<T>;
 }
 
+/**
+ * What a capability declares about a cookie it keeps (app/sealed-cookies.server.ts lists them
+ * all): the server adds its secrets and whether it runs over HTTPS.
+ */
+export type SealedCookieSpec<T> = Pick<SealedCookieOptions<T>, "name" | "maxAgeSeconds" | "schema">;
+
 /** The cookies a browser sent: its Cookie header, or that header already parsed. */
 export type CookieSource = string | null | ReadonlyMap<string, string>;
 

@@ -9,7 +9,7 @@ import type { EsimProvisioner } from "~/esim/provisioning";
 import { paymentInstructions } from "~/payments/payments.server";
 import { isPaymentMethod, toCardBrand } from "~/payments/provider";
 import { findTopup } from "~/topup/topups.server";
-import type { MailData, MailTemplate } from "./enqueue.server";
+import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import type { SupportContact } from "./layout";
 import {
   renderMail,
@@ -302,7 +302,7 @@ async function composeTemplate<T extends MailTemplate>(
 
 /**
  * Reads what a queued e-mail is about from the database, as it is now, and writes the e-mail.
- * The queue holds only ids (app/mail/enqueue.server.ts), so a retried e-mail tells the current
+ * The queue holds only ids (app/mail-queue/mail-queue.server.ts), so a retried e-mail tells the current
  * truth, and the queue holds no personal data beyond the address.
  */
 export async function composeMail(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime } from "~/lib/dates";
-import type { MailTemplate } from "./enqueue.server";
+import type { MailTemplate } from "~/mail-queue/mail-queue.server";
 import {
   mailTemplates,
   renderMail,

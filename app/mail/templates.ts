@@ -15,7 +15,7 @@ import { findTopupAmount, formatData } from "~/topup/amounts";
 import { receiptPath } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { orderLinkPath } from "~/checkout/paths";
-import type { MailTemplate } from "./enqueue.server";
+import type { MailTemplate } from "~/mail-queue/mail-queue.server";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
 

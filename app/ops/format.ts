@@ -1,16 +1,16 @@
 import { formatTotal } from "~/catalog/money";
 import { escapeControlCharacters } from "~/lib/control-characters";
 import { carrierLabel } from "~/portability/display";
-import type { AppliedChange } from "./changes.server";
+import type { AppliedChange, Subject } from "~/audit/status-changes.server";
 import type { CsvCell } from "./csv";
-import { mexicoCityDateTime } from "./dates";
+import { mexicoCityDateTime } from "~/lib/mexico-city-days";
 import {
   ORDER_STATUS_NAMES,
   PORTABILITY_STATUS_NAMES,
   TOPUP_STATUS_NAMES,
   statusName,
 } from "./labels";
-import type { History, OrderRow, PortabilityRow, Subject, TopupRow } from "./queries.server";
+import type { History, OrderRow, PortabilityRow, TopupRow } from "./queries.server";
 
 /** What the operator reads, in Spanish: columns, tables, and what a change did. */
 

@@ -1,4 +1,6 @@
-import type { OrderListStatus, PortabilityRow, Subject, TopupRow } from "./queries.server";
+import type { Subject } from "~/audit/status-changes.server";
+import { PORTABILITY_STATUS_NAMES } from "~/portability/status-names";
+import type { OrderListStatus, PortabilityRow, TopupRow } from "./queries.server";
 
 /** Each status as the operator reads it, in Spanish (and as the --estado option names it). */
 
@@ -15,12 +17,8 @@ export const TOPUP_STATUS_NAMES: Record<TopupRow["status"], string> = {
   cancelled: "Cancelada",
 };
 
-export const PORTABILITY_STATUS_NAMES: Record<PortabilityRow["status"], string> = {
-  received: "Recibida",
-  in_progress: "Programada",
-  completed: "Completada",
-  rejected: "Rechazada",
-};
+/** The portability request's, kept with its transitions (app/portability). */
+export { PORTABILITY_STATUS_NAMES };
 
 const STATUS_NAMES: Record<Subject, Record<string, string>> = {
   order: ORDER_STATUS_NAMES,

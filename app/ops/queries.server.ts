@@ -1,6 +1,8 @@
 import type { Db } from "~/db/db.server";
 import type { OrderStatus, PortabilityStatus, TopupStatus } from "~/db/schema";
-import { mexicoCityRange } from "./dates";
+import { statusChangesOf, type StatusChangeRow, type Subject } from "~/audit/status-changes.server";
+import { normaliseFolio } from "~/db/folio";
+import { mexicoCityRange } from "~/lib/mexico-city-days";
 
 /**
  * What the operator lists and exports. Dates are Mexico City days (YYYY-MM-DD, both ends
@@ -199,8 +201,6 @@ export async function listPortabilityRequests(
   }));
 }
 
-export type Subject = "order" | "topup" | "portability";
-
 /** Which kind of record a folio names, by its series (PED, REC, POR); null for anything else. */
 export function subjectOfFolio(folio: string): Subject | null {
   const series = /^([A-Z]+)-\d{4}-\d+$/.exec(folio)?.[1];
@@ -208,22 +208,6 @@ export function subjectOfFolio(folio: string): Subject | null {
   if (series === "REC") return "topup";
   if (series === "POR") return "portability";
   return null;
-}
-
-/** "por-2026-000001 " → "POR-2026-000001": folios are typed by hand. */
-export function normaliseFolio(folio: string): string {
-  return folio.trim().toUpperCase();
-}
-
-export interface StatusChangeRow {
-  id: string;
-  fromStatus: string | null;
-  toStatus: string;
-  /** Parsed JSON of the change's detail (tracking number, scheduled date…), if any. */
-  detail: Record<string, unknown> | null;
-  reason: string | null;
-  actor: string;
-  createdAt: string;
 }
 
 export interface History {
@@ -281,24 +265,5 @@ export async function findByFolio(db: Db, folio: string): Promise<FoundRecord | 
 export async function statusHistory(db: Db, folio: string): Promise<History | null> {
   const found = await findByFolio(db, folio);
   if (!found) return null;
-  const rows = await db
-    .selectFrom("status_changes")
-    .selectAll()
-    .where("subject", "=", found.subject)
-    .where("subject_id", "=", found.id)
-    // Each record's changes have increasing times (changes.server.ts).
-    .orderBy("created_at")
-    .execute();
-  return {
-    ...found,
-    changes: rows.map((row) => ({
-      id: row.id,
-      fromStatus: row.from_status,
-      toStatus: row.to_status,
-      detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
-      reason: row.reason,
-      actor: row.actor,
-      createdAt: row.created_at,
-    })),
-  };
+  return { ...found, changes: await statusChangesOf(db, found.subject, found.id) };
 }

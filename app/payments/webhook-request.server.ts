@@ -17,7 +17,7 @@ export async function receivePaymentNotification(
     return new Response(null, { status: 404 });
   }
   const t = getFixedT();
-  // At most FORM_BODY_LIMIT_BYTES: server.ts stops reading any body past it.
+  // At most FORM_BODY_LIMIT_BYTES: the server stops reading any body past it (server/remix-handler.ts).
   const rawBody = await request.text();
   let result;
   try {

@@ -45,8 +45,8 @@ export type PortabilityProblem = { kind: "duplicate" | "staleForm" | "unavailabl
 export interface PortabilityRefusal {
   result: SubmissionResult<string[]>;
   problem: PortabilityProblem | null;
-  /** When it was answered: the NIP field starts empty after each answer. */
-  repliedAt: number;
+  /** New for every reply (a view token), so the NIP field starts empty after each answer. */
+  replyId: string;
 }
 
 /**
@@ -62,7 +62,7 @@ export async function submitPortabilityRequest(context: AppLoadContext, request:
       ...(problem ? { formErrors: [`portability:errors.${problem.kind}`] } : {}),
     }),
     problem,
-    repliedAt: Date.now(),
+    replyId: context.newViewToken(),
   });
   if (submission.status !== "success") return data(refusal(null), { status: 400 });
   // A key this browser was not given (copied from another one, or signed with a secret this

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 
 /**
  * What this browser holds of portability: the requests it just submitted, so that the page after
@@ -26,6 +27,12 @@ export const portabilityAccessSchema: z.ZodType<PortabilityAccess> = z.object({
     .array(z.object({ id: z.string().min(16).max(64), at: z.number() }))
     .max(MAX_REMEMBERED_REQUESTS),
 });
+
+export const portabilityAccessCookieSpec: SealedCookieSpec<PortabilityAccess> = {
+  name: "portabilidad",
+  maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
+  schema: portabilityAccessSchema,
+};
 
 function readAccess(context: AppLoadContext): PortabilityAccess | null {
   return context.jar.get(context.cookies.portability);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { PortabilityRequestsTable, PortabilityStatus } from "~/db/schema";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { createSealedBox, type SealedBox } from "~/lib/sealed-box.server";
 import type { PortabilityInput } from "./portability-schema";
 

@@ -12,8 +12,11 @@ import { useTranslation } from "~/i18n/react";
 import { shareMeta } from "~/lib/meta";
 import type { ShellData } from "~/lib/shell";
 
-/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
-export const handle = { i18n: ["commerce"], pageCache: true };
+/**
+ * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
+ * loaders' data alone: the render memo may too (server/html-caches.ts).
+ */
+export const handle = { i18n: ["commerce"], pageCache: true, renderMemo: true };
 
 // The home page has no page title of its own: the tab shows the app title alone.
 export const meta = shareMeta;

@@ -23,8 +23,11 @@ import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
 import { submitSignIn } from "~/auth/sign-in-request.server";
 
-/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
-export const handle = { i18n: ["auth"], pageCache: true, query: ["redirectTo"] };
+/**
+ * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
+ * loaders' data alone: the render memo may too (server/html-caches.ts).
+ */
+export const handle = { i18n: ["auth"], pageCache: true, renderMemo: true, query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 

@@ -14,8 +14,11 @@ import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { submitCartChange } from "~/cart/cart-request.server";
 
-/** Personal only through the cart, which keys the page cache's copy (server.ts, decision 0073). */
-export const handle = { i18n: ["commerce"], pageCache: true };
+/**
+ * Personal only through the cart, which keys the page cache's copy (decision 0073); a function of
+ * its loaders' data alone, so the render memo may keep it too (server/html-caches.ts).
+ */
+export const handle = { i18n: ["commerce"], pageCache: true, renderMemo: true };
 
 export const meta = titleMeta;
 

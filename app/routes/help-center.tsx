@@ -26,8 +26,16 @@ export function meta(args: MetaArgs<typeof loader>) {
   return searching ? [...titleMeta(args), { name: "robots", content: "noindex" }] : shareMeta(args);
 }
 
-/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
-export const handle = { i18n: ["help"], pageCache: true, query: ["q", "pregunta"] };
+/**
+ * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
+ * loaders' data alone: the render memo may too (server/html-caches.ts).
+ */
+export const handle = {
+  i18n: ["help"],
+  pageCache: true,
+  renderMemo: true,
+  query: ["q", "pregunta"],
+};
 
 export function loader({ request }: LoaderFunctionArgs) {
   return {

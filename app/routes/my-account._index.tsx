@@ -21,7 +21,8 @@ import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/account/history.server";
 import { sessionEnded, submitMfaPreference } from "~/auth/mfa-preference-request.server";
 
-export const handle = { i18n: ["auth", "topup"] };
+/** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
+export const handle = { i18n: ["auth", "topup"], renderMemo: true };
 export const meta = titleMeta;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -8,8 +8,9 @@ import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
 
-// The payment methods are worded once, in the commerce messages.
-export const handle = { i18n: ["topup", "commerce"] };
+// The payment methods are worded once, in the commerce messages. A function of its loaders' data
+// alone (the form key is a view token): the render memo may keep it (server/html-caches.ts).
+export const handle = { i18n: ["topup", "commerce"], renderMemo: true };
 
 export const meta = titleMeta;
 

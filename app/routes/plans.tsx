@@ -11,10 +11,14 @@ import { useTranslation } from "~/i18n/react";
 import { shareMeta } from "~/lib/meta";
 import { Button } from "~/components/ui/button";
 
-/** Nothing personal without the app\'s cookies: the page cache may keep it (server.ts). */
+/**
+ * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
+ * loaders' data alone: the render memo may too (server/html-caches.ts).
+ */
 export const handle = {
   i18n: ["commerce"],
   pageCache: true,
+  renderMemo: true,
   query: ["validity_days", "min_data_gb", "sim_type"],
 };
 

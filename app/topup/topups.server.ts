@@ -6,7 +6,7 @@ import { formatTotal } from "~/catalog/money";
 import { getFixedT } from "~/i18n/i18n.server";
 import type { Payable } from "~/payments/pay-for.server";
 import type { PaymentPurpose } from "~/payments/payments.server";
-import { enqueueMail } from "~/mail/enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { receiptPath } from "./paths";
 import { maskPhoneNumber } from "./phone";
 

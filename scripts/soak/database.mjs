@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { createThrowawayDatabase } from "../throwaway-database.mjs";
 
-/** The columns app/reliability/reconcile.ts's StoredRows names, straight from app/db/schema.ts. */
+/** The columns scripts/soak/reconcile.ts's StoredRows names, straight from app/db/schema.ts. */
 const QUERIES = {
   orders: "SELECT id, folio, idempotency_key, status, total FROM orders",
   orderLines: "SELECT order_id, position, unit_price, quantity, line_total FROM order_lines",

@@ -22,7 +22,7 @@ const nothingShownYet = (method) => ({
   problems: [],
 });
 
-/** What the customers were told, in the shape app/reliability/reconcile.ts reads. */
+/** What the customers were told, in the shape scripts/soak/reconcile.ts reads. */
 export class Ledger {
   orders = [];
   topups = [];

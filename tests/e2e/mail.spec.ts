@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { expect, test, type Browser } from "@playwright/test";
+import { npmScriptArgs } from "../../scripts/server-command.mjs";
 import {
   freePort,
   startServer,
@@ -37,9 +38,9 @@ async function storeWith(smtpPort: number, workerIndex: number) {
   return { base, server };
 }
 
-/** `npm run ops -- <args>` against the server's own database, as the operator runs it. */
+/** `npm run ops -- <args>` (the build) against the server's own database, as the operator runs it. */
 function ops(server: ServerProcess, args: string[]): string {
-  return execFileSync(process.execPath, ["scripts/ops.mjs", ...args], {
+  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "test",

@@ -4,7 +4,7 @@ import { BASE_URL } from "../../playwright.config";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { createCustomer, signInTo } from "./support/customers";
 
-// What the page cache (server.ts, app/server/page-cache.ts) must never change for a visitor.
+// What the page caches (server/html-caches.ts) must never change for a visitor.
 // Plain HTTP, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP-level checks run once");
 

@@ -15,10 +15,15 @@ export interface ServerProcess {
   dataDir: string;
 }
 
-export function startServer(env: Record<string, string>): ServerProcess {
+/** `cwd`: the install to run (default: this project's build). */
+export function startServer(
+  env: Record<string, string>,
+  { cwd }: { cwd?: string } = {},
+): ServerProcess {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "storefront-proc-"));
   const output: string[] = [];
   const child = spawn(process.execPath, ["dist/server.js"], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       LOG_LEVEL: "info",

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { openDatabase, type Db } from "~/db/db.server";
 
 export type DatabaseEngine = "sqlite" | "postgres";
@@ -10,7 +10,21 @@ export type DatabaseEngine = "sqlite" | "postgres";
  * project) and on PostgreSQL (the "postgres" project, vitest.config.ts).
  */
 export function databaseEngine(): DatabaseEngine {
+  requireDataLayerName();
   return inject("databaseEngine") ?? "sqlite";
+}
+
+/**
+ * The `postgres` project finds the data-layer tests by their name alone: a test that opens its
+ * database here under another name would silently run on SQLite only.
+ */
+function requireDataLayerName() {
+  const file = expect.getState().testPath ?? "";
+  if (!/\.db\.test\.tsx?$/.test(file)) {
+    throw new Error(
+      `${file || "This test"} opens its database through tests/support/test-database.ts: name it *.db.test.ts so that it runs on PostgreSQL too (vitest.config.ts)`,
+    );
+  }
 }
 
 /**
@@ -21,6 +35,7 @@ export async function openDatabaseUnderTest(
   engine: DatabaseEngine = databaseEngine(),
   options: { poolSize?: number; statementTimeoutMs?: number } = {},
 ): Promise<Db> {
+  requireDataLayerName();
   if (engine === "sqlite") return openDatabase({ dataDir: null });
   return openDatabase({ dataDir: null, databaseUrl: await createPostgresDatabase(), ...options });
 }

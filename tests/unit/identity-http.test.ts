@@ -18,7 +18,8 @@ import * as signOut from "~/routes/auth.sign-out";
 import * as signUp from "~/routes/auth.sign-up";
 import * as outbox from "~/routes/dev.outbox";
 import * as myAccount from "~/routes/my-account._index";
-import { createServices, type Services } from "~/services.server";
+import type { Services } from "~/context";
+import { createServices } from "~/services.server";
 import { fixture, srpServer, startCognitoStub, startSilentServer } from "./support/cognito-stub";
 
 /**
@@ -55,7 +56,7 @@ async function contextFor(endpoint: string, extra: Record<string, string> = {}):
   return services;
 }
 
-/** One request's context, built as server.ts builds it. */
+/** One request's context, built as server/remix-handler.ts builds it. */
 function requestContext(services: Services, browser: Browser) {
   return createRequestContext(services, {
     cookieHeader: browser.header,
@@ -63,6 +64,7 @@ function requestContext(services: Services, browser: Browser) {
     requestId: "test",
     clientAddressKey: "203.0.113.7",
     setPageCacheable: () => undefined,
+    renderMemo: null,
   });
 }
 
@@ -141,7 +143,7 @@ async function call(
   } else {
     outcome = { status: 200, location: null, setCookies: [], data: result, headers: new Headers() };
   }
-  // What server.ts adds: the cookies the request's jar collected.
+  // What server/remix-handler.ts adds: the cookies the request's jar collected.
   outcome.setCookies.push(
     ...context.jar.setCookieHeaders({ redirect: isRedirectStatus(outcome.status) }),
   );

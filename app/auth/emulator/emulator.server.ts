@@ -14,6 +14,7 @@ import {
 } from "./store.server";
 import { startHostedUi, type HostedUiOptions, type HostedUiTokenGenerator } from "./hosted.server";
 import { decodeJwtPayload } from "../tokens";
+import type { Outbox } from "./outbox.server";
 import { generateTotpSecret, matchTotp } from "./totp.server";
 
 /**
@@ -29,41 +30,6 @@ import { generateTotpSecret, matchTotp } from "./totp.server";
  * preferred and answered at sign-in, and ID tokens carry Cognito's `email_verified` and
  * `identities` (`withCognitoIdClaims`).
  */
-
-/** A code (or temporary password) the emulator "sent", kept for the development outbox. */
-export interface OutboxEntry {
-  id: number;
-  sentAt: string;
-  to: string;
-  medium: "EMAIL" | "SMS";
-  /** cognito-local's message source: SignUp, ResendCode, ForgotPassword, VerifyUserAttribute… */
-  purpose: string;
-  code: string;
-}
-
-const OUTBOX_CAPACITY = 500;
-
-export class Outbox {
-  private entries: OutboxEntry[] = [];
-  private nextId = 1;
-
-  /** `onAdd` hears of each code too: a cluster's primary relays them to its workers. */
-  constructor(private readonly onAdd?: (entry: OutboxEntry) => void) {}
-
-  add(entry: Omit<OutboxEntry, "id" | "sentAt">): OutboxEntry {
-    const stored = { ...entry, id: this.nextId++, sentAt: new Date().toISOString() };
-    this.entries.push(stored);
-    if (this.entries.length > OUTBOX_CAPACITY) this.entries.shift();
-    this.onAdd?.(stored);
-    return stored;
-  }
-
-  /** Newest first; only those sent to `to` when given. */
-  list(to?: string | null): OutboxEntry[] {
-    const wanted = to?.trim().toLowerCase();
-    return this.entries.filter((entry) => !wanted || entry.to.toLowerCase() === wanted).reverse();
-  }
-}
 
 export interface EmbeddedCognito {
   target: CognitoTarget;

@@ -7,7 +7,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCognitoClient } from "../cognito.server";
 import { federatedUsername, s256Matches } from "./hosted.server";
-import { Outbox, startEmbeddedCognito, type EmbeddedCognito } from "./emulator.server";
+import { startEmbeddedCognito, type EmbeddedCognito } from "./emulator.server";
+import { Outbox } from "./outbox.server";
 import { createPkcePair, createState, s256 } from "../oauth.server";
 import { decodeJwtPayload } from "../tokens";
 

@@ -86,7 +86,7 @@ export function RequestForm({
             inputMode="tel"
           />
           {/* A new key after every reply: the NIP field starts empty, as the hint says. */}
-          <div key={answer?.repliedAt ?? "first"}>
+          <div key={answer?.replyId ?? "first"}>
             <Field
               {...field.nip}
               hint={answer ? t("form.nipRetype") : t("form.nipHint")}

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
+import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import type { Payment } from "../payments.server";
 
 /**
@@ -27,6 +28,13 @@ export const sandboxPayerSchema: z.ZodType<SandboxPayer> = z.object({
   accessId: z.string().min(16).max(64),
   checkouts: z.array(z.string().min(8).max(64)).max(MAX_REMEMBERED_CHECKOUTS),
 });
+
+/** The sandbox checkouts the store sent this browser to pay (decision 0081). */
+export const sandboxPayerCookieSpec: SealedCookieSpec<SandboxPayer> = {
+  name: "sandbox_pagos",
+  maxAgeSeconds: SANDBOX_PAYER_MAX_AGE_SECONDS,
+  schema: sandboxPayerSchema,
+};
 
 /** Adds a checkout; the oldest is forgotten past the limit. */
 export function rememberCheckout(payer: SandboxPayer, checkoutId: string): SandboxPayer {

@@ -15,7 +15,11 @@ export async function findSandboxCheckout(context: AppLoadContext, id: string | 
  * In production (a test environment) only the browser the store sent to pay may see and use the
  * page (decision 0081); another is refused before the checkout is even read.
  */
-export function sandboxPageRefused(context: AppLoadContext, id: string | undefined, request: Request) {
+export function sandboxPageRefused(
+  context: AppLoadContext,
+  id: string | undefined,
+  request: Request,
+) {
   if (!context.sandbox || mayUseSandboxPage(context, id ?? "")) return false;
   context.logger.warn({
     msg: "sandbox page refused: not the browser sent to pay",

@@ -1,148 +1,9 @@
 import { createHash } from "node:crypto";
+import type { EntryContext } from "@remix-run/node";
+import { queryReadBy, type PageCacheHandle } from "~/lib/page-caching";
 
-/**
- * Pages that look the same to every visitor without a session or a cart — home, plans, help,
- * sign-in — are rendered once and served from memory for a few seconds. During a promotion most
- * requests are such first visits; rendering each again cost about four times a minimal Remix page.
- *
- * Safety rests on three rules: only requests that carry none of the app's own cookies (every
- * personal thing — session, cart, flash, order access — lives in one of them), only routes that
- * opt in with `handle.pageCache`, and only complete 200 answers that set no cookie. Each answer
- * gets its own CSP nonce: the nonce the page was rendered with is replaced.
- *
- * A visitor whose only cookie of ours is the cart sees those pages with their cart in the header
- * (and on /cart): the cart is then the page's only personal input, so such pages are kept per cart
- * contents, in a cache of their own, and answered as private (decision 0073).
- */
-export interface CachedPage {
-  status: number;
-  contentType: string;
-  /**
-   * The page's bytes split where a per-answer value of the rendering stood (its CSP nonce, a
-   * form's idempotency key): each answer only joins buffers.
-   */
-  segments: Buffer[];
-  /** Which per-answer value goes between segment i and i + 1. */
-  slots: number[];
-  bytes: number;
-  expiresAt: number;
-  /** The path whose query variant this page is (its key holds query parameters), if it is one. */
-  variantOf?: string;
-}
-
-export interface PageCacheOptions {
-  ttlMs: number;
-  maxEntries: number;
-  maxBodyBytes: number;
-  /**
-   * Pages kept for one path with query parameters in their key (searches, filters): at most this
-   * many (default 20), the oldest going first, so that a flood of searches can only push out other
-   * searches of its own path, never the other pages (decision 0079).
-   */
-  maxVariantsPerPath?: number;
-  now?: () => number;
-}
-
-export class PageCache {
-  readonly #pages = new Map<string, CachedPage>();
-  readonly #now: () => number;
-
-  constructor(readonly options: PageCacheOptions) {
-    this.#now = options.now ?? Date.now;
-  }
-
-  get(key: string): CachedPage | undefined {
-    const page = this.#pages.get(key);
-    if (!page) return undefined;
-    if (page.expiresAt <= this.#now()) {
-      this.#pages.delete(key);
-      return undefined;
-    }
-    return page;
-  }
-
-  /**
-   * Keeps a rendered page. `perAnswer` are the values it was rendered with that each answer
-   * replaces with its own: the nonce first, then any view tokens (see `pageWith`). `variantOf`:
-   * the path, when the key holds query parameters (see `maxVariantsPerPath`).
-   */
-  store(
-    key: string,
-    page: { status: number; contentType: string; body: Buffer; perAnswer: readonly string[] },
-    variantOf?: string,
-  ) {
-    if (page.body.length > this.options.maxBodyBytes) return;
-    const { segments, slots } = splitAround(page.body, page.perAnswer);
-    // Insertion order is age order: the oldest entry goes first when the cache is full.
-    this.#pages.delete(key);
-    if (variantOf !== undefined) this.#makeRoomForVariantOf(variantOf);
-    if (this.#pages.size >= this.options.maxEntries) {
-      const oldest = this.#pages.keys().next().value;
-      if (oldest !== undefined) this.#pages.delete(oldest);
-    }
-    this.#pages.set(key, {
-      status: page.status,
-      contentType: page.contentType,
-      segments,
-      slots,
-      bytes: page.body.length,
-      expiresAt: this.#now() + this.options.ttlMs,
-      ...(variantOf === undefined ? {} : { variantOf }),
-    });
-  }
-
-  #makeRoomForVariantOf(path: string) {
-    const limit = this.options.maxVariantsPerPath ?? 20;
-    const variants = [...this.#pages].filter(([, page]) => page.variantOf === path);
-    for (const [key] of variants.slice(0, Math.max(0, variants.length - limit + 1))) {
-      this.#pages.delete(key);
-    }
-  }
-
-  get size(): number {
-    return this.#pages.size;
-  }
-}
-
-function splitAround(body: Buffer, values: readonly string[]) {
-  const found: Array<{ at: number; slot: number; length: number }> = [];
-  values.forEach((value, slot) => {
-    const bytes = Buffer.from(value);
-    if (bytes.length === 0) return;
-    for (let at = body.indexOf(bytes); at !== -1; at = body.indexOf(bytes, at + bytes.length)) {
-      found.push({ at, slot, length: bytes.length });
-    }
-  });
-  found.sort((a, b) => a.at - b.at);
-  const segments: Buffer[] = [];
-  const slots: number[] = [];
-  let start = 0;
-  for (const { at, slot, length } of found) {
-    segments.push(body.subarray(start, at));
-    slots.push(slot);
-    start = at + length;
-  }
-  segments.push(body.subarray(start));
-  return { segments, slots };
-}
-
-/**
- * The page's bytes with this answer's own values (its nonce, its view tokens) in their places, as
- * parts to write in order: the kept page is not copied, so answering from memory allocates next
- * to nothing (a copy per answer made the collector run a full collection several times a second).
- */
-export function pagePartsWith(page: CachedPage, perAnswer: readonly string[]): Buffer[] {
-  const parts: Buffer[] = [page.segments[0]!];
-  page.slots.forEach((slot, index) => {
-    parts.push(Buffer.from(perAnswer[slot] ?? ""), page.segments[index + 1]!);
-  });
-  return parts;
-}
-
-/** The page's HTML with this answer's own values in their places, in one buffer. */
-export function pageWith(page: CachedPage, perAnswer: readonly string[]): Buffer<ArrayBuffer> {
-  return Buffer.concat(pagePartsWith(page, perAnswer));
-}
+// The keys of the HTML caches (server/html-caches.ts): who a page view is for, and which kept page
+// answers it. Pure functions of the request, the routes and the loader data.
 
 /** Whether a cookie header holds any cookie named in `names` (chunks `name.N` included). */
 export function carriesAnyCookie(cookieHeader: string | undefined, names: readonly string[]) {
@@ -177,24 +38,6 @@ export function pageAudience(request: {
   return carriesAnyCookie(request.cookieHeader, [request.cartCookieName])
     ? "cart-holder"
     : "anyone";
-}
-
-/** What a route module's `handle` says about keeping its page. */
-export interface PageCacheHandle {
-  /** The page holds nothing personal but the cart: it may be kept whole (decisions 0046, 0073). */
-  pageCache?: boolean;
-  /**
-   * The query parameters the route reads (its loader, its action or its page). Only these are part
-   * of a kept page's key; any other is ignored by the key, and a page rendered for an address that
-   * holds one is never kept (decision 0079).
-   */
-  query?: readonly string[];
-}
-
-/** The query parameters a page's routes read, from their `handle`s. */
-export function queryReadBy(handles: readonly unknown[]): string[] {
-  const names = handles.flatMap((handle) => (handle as PageCacheHandle | undefined)?.query ?? []);
-  return [...new Set(names)];
 }
 
 /**
@@ -286,6 +129,22 @@ export function routePathname(
     }
   }
   return `/${segments.join("/")}`;
+}
+
+/**
+ * The page's address as the render memo keys it (decision 0079): exact when the request spelled
+ * the path as its routes do and held no query parameter they do not read (`handle.query`).
+ */
+export function renderedPageAddress(
+  url: URL,
+  remixContext: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
+) {
+  const { matches } = remixContext.staticHandlerContext;
+  const readQuery = queryReadBy(
+    matches.map((match) => remixContext.routeModules[match.route.id]?.handle),
+  );
+  const address = pageAddressKey(`${url.pathname}${url.search}`, readQuery);
+  return { ...address, exact: address.exact && routePathname(matches) === url.pathname };
 }
 
 /** The cache key of a page as one cart's holder sees it: the address and the cart's contents. */

@@ -7,7 +7,7 @@ import {
   mexicoCityDayStart,
   mexicoCityRange,
   todayInMexico,
-} from "./dates";
+} from "./mexico-city-days";
 
 describe("Mexico City days", () => {
   it("accepts only real YYYY-MM-DD dates", () => {

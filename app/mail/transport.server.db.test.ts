@@ -6,7 +6,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
-import { enqueueMail } from "./enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { createMailer } from "./mailer.server";
 import {
   collectingLogger,

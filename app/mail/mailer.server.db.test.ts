@@ -3,7 +3,7 @@ import { nowIso, type Db } from "~/db/db.server";
 import { markOrderPaid } from "~/checkout/orders.server";
 import { EsimProvisioningUnavailable, type EsimProvisioner } from "~/esim/provisioning";
 import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
-import { enqueueMail } from "./enqueue.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { createMailer, type Mailer, type MailerOptions } from "./mailer.server";
 import {
   collectingLogger,

@@ -1,86 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { queryReadBy } from "~/lib/page-caching";
+import { PageCache, pageWith } from "./html-caches";
 import {
-  PageCache,
   carriesAnyCookie,
   cartPageKey,
   pageAddressKey,
   pageAudience,
   pageCachePaths,
-  pageWith,
-  queryReadBy,
   renderedPageKey,
   routePathname,
-} from "./page-cache";
+} from "./page-keys";
 
 const APP_COOKIES = ["__Host-cart", "__Host-session", "__Host-flash"];
-const html = '<script nonce="N1">x</script><script nonce="N1">y</script>';
-const page = {
-  status: 200,
-  contentType: "text/html",
-  body: Buffer.from(html),
-  perAnswer: ["N1"],
-};
-
-describe("the page cache", () => {
-  it("answers a page until its time is up", () => {
-    let now = 1_000;
-    const cache = new PageCache({
-      ttlMs: 30_000,
-      maxEntries: 10,
-      maxBodyBytes: 1_000,
-      now: () => now,
-    });
-    cache.store("/plans", page);
-    now += 29_999;
-    expect(cache.get("/plans")).toBeDefined();
-    now += 1;
-    expect(cache.get("/plans")).toBeUndefined();
-  });
-
-  it("forgets the oldest page when full and never keeps an oversized one", () => {
-    const cache = new PageCache({ ttlMs: 30_000, maxEntries: 2, maxBodyBytes: 80 });
-    cache.store("/a", page);
-    cache.store("/b", page);
-    cache.store("/c", page);
-    expect(cache.get("/a")).toBeUndefined();
-    expect(cache.get("/c")).toBeDefined();
-    cache.store("/big", { ...page, body: Buffer.alloc(81, "x") });
-    expect(cache.get("/big")).toBeUndefined();
-    expect(cache.size).toBe(2);
-  });
-
-  it("gives every answer its own nonce, wherever the rendering's stood", () => {
-    const cache = new PageCache({ ttlMs: 30_000, maxEntries: 2, maxBodyBytes: 1_000 });
-    cache.store("/", page);
-    expect(pageWith(cache.get("/")!, ["N2"]).toString()).toBe(html.replaceAll("N1", "N2"));
-    cache.store("/sin-scripts", { ...page, body: Buffer.from("<p>Canadá</p>") });
-    expect(pageWith(cache.get("/sin-scripts")!, ["N2"]).toString()).toBe("<p>Canadá</p>");
-  });
-});
-
-describe("a flood of addresses", () => {
-  it("cannot push the other pages out: query variants of one path make room among themselves", () => {
-    const cache = new PageCache({
-      ttlMs: 30_000,
-      maxEntries: 10,
-      maxBodyBytes: 1_000,
-      maxVariantsPerPath: 3,
-    });
-    cache.store("/", page);
-    cache.store("/plans", page);
-    for (let n = 0; n < 50; n++) cache.store(`/help-center?q=${n}`, page, "/help-center");
-    expect(cache.get("/")).toBeDefined();
-    expect(cache.get("/plans")).toBeDefined();
-    expect(cache.size).toBe(5);
-    // The newest searches stay, the oldest went first.
-    expect(cache.get("/help-center?q=49")).toBeDefined();
-    expect(cache.get("/help-center?q=47")).toBeDefined();
-    expect(cache.get("/help-center?q=46")).toBeUndefined();
-    // Storing a kept search again does not push out another.
-    cache.store("/help-center?q=48", page, "/help-center");
-    expect(cache.get("/help-center?q=47")).toBeDefined();
-  });
-});
 
 describe("a page's address as its key", () => {
   it("keeps only the query parameters the page reads, in one order", () => {
@@ -303,7 +234,12 @@ describe("the key of a page rendered from its data", () => {
     // Another token in the second place is another page.
     expect(keyOf("https://x/recarga", form("t1", "t1"), ["t1"])).not.toBe(first.key);
 
-    const cache = new PageCache({ ttlMs: 1_000, maxEntries: 10, maxBodyBytes: 10_000 });
+    const cache = new PageCache({
+      ttlMs: 1_000,
+      maxBytes: 100_000,
+      maxPageBytes: 10_000,
+      maxVariantsPerPath: 20,
+    });
     const rendered = '<input value="t2"><script nonce="N1">{"a":"t1","key":"t2"}</script>';
     cache.store(first.key, {
       status: 200,

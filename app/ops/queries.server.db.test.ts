@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/db/db.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { schedulePortability, rejectPortability, shipOrder } from "./changes.server";
-import { addDaysToDate, todayInMexico } from "./dates";
+import { normaliseFolio } from "~/db/folio";
+import { addDaysToDate, todayInMexico } from "~/lib/mexico-city-days";
 import {
   findByFolio,
   listOrders,
   listPortabilityRequests,
   listTopups,
-  normaliseFolio,
   statusHistory,
   subjectOfFolio,
 } from "./queries.server";

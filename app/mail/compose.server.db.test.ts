@@ -4,7 +4,7 @@ import { nowIso, type Db } from "~/db/db.server";
 import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
 import { cancelTopup, createTopup, markTopupPaid } from "~/topup/topups.server";
 import { composeMail, type ComposeDeps, type ComposeResult } from "./compose.server";
-import type { MailData, MailTemplate } from "./enqueue.server";
+import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import {
   collectingLogger,
   insertPortabilityRequest,

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Logger } from "pino";
 import { startEmbeddedIdentity, type EmbeddedIdentity } from "~/auth/identity.server";
-import { Outbox, type OutboxEntry } from "~/auth/emulator/emulator.server";
+import { Outbox, type OutboxEntry } from "~/auth/emulator/outbox.server";
 import type { CognitoTarget } from "~/auth/cognito.server";
 import type { Config } from "~/config.server";
 import { prepareSharedStores, type ProcessRole } from "~/services.server";

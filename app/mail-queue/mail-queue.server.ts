@@ -2,6 +2,12 @@ import { randomBytes } from "node:crypto";
 import { nowIso, type Db } from "~/db/db.server";
 
 /**
+ * The mail queue (a transactional outbox), below the capabilities: checkout, payments, top-ups and
+ * portability queue their e-mails here, and app/mail, which imports them to compose, sends them.
+ * No capability imports app/mail (decision 0085).
+ */
+
+/**
  * The e-mails the store sends. Each is enqueued with the ids it is about; the mailer reads the
  * rest from the database when it sends (app/mail), so a retried e-mail tells the current truth.
  */

@@ -1,6 +1,6 @@
 /**
- * Calendar days as the operator reads them: Mexico City days (YYYY-MM-DD), whatever the server's
- * zone. Stored times are UTC instants (ISO-8601), so a day is the range of instants from its
+ * Calendar days as the operator reads them and a portability date is scheduled on: Mexico City
+ * days (YYYY-MM-DD), whatever the server's zone. Stored times are UTC instants (ISO-8601), so a day is the range of instants from its
  * first moment in Mexico City to the next day's.
  */
 export const OPS_TIME_ZONE = "America/Mexico_City";

@@ -1,0 +1,89 @@
+/**
+ * The types of what every loader and action receives: the long-lived services and what each
+ * request adds. Type-only (every import is `import type`, nothing runs), so any module may name
+ * these types without an import circle; services.server.ts builds the services and
+ * lib/request-context.server.ts the request's context (decision 0085).
+ */
+import type { Logger } from "pino";
+import type { IdentityService } from "./auth/identity.server";
+import type { Session } from "./auth/session.server";
+import type { Catalogue } from "./catalog/catalog.server";
+import type { Config } from "./config.server";
+import type { Db } from "./db/db.server";
+import type { EsimProvisioner } from "./esim/provisioning";
+import type { CookieJar } from "./lib/cookie-jar.server";
+import type { RenderMemo } from "./lib/page-caching";
+import type { RateLimiter } from "./lib/rate-limit";
+import type { Mailer } from "./mail/mailer.server";
+import type { PaymentService } from "./payments/payments.server";
+import type { SandboxGateway } from "./payments/sandbox/sandbox.server";
+import type { PortabilityRequests } from "./portability/requests.server";
+import type { SealedCookies } from "./sealed-cookies.server";
+
+/** Long-lived objects built once at start by server.ts and handed to every loader and action. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  catalogue: Catalogue;
+  payments: PaymentService;
+  /** The app-served test payment provider; null when a real provider is configured. */
+  sandbox: SandboxGateway | null;
+  portability: PortabilityRequests;
+  /** Issues eSIM activation codes: the sandbox, or the operator's SM-DP+. */
+  esim: EsimProvisioner;
+  /** Sends the queued customer e-mails (app/mail), with retries. */
+  mailer: Mailer;
+  /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
+  mailOutboxDir: string | null;
+  /** Every sealed cookie, each specified by its capability (sealed-cookies.server.ts). */
+  cookies: SealedCookies;
+  /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
+  identity: IdentityService;
+  /** Attempt counters of every limited form (sign-in, codes, status lookups). */
+  rateLimiter: RateLimiter;
+  /** Checks run by GET /readyz; each resolves when its dependency answers. */
+  readinessChecks: Record<string, () => Promise<void>>;
+  /** Run in order on shutdown. */
+  closers: Array<() => Promise<void> | void>;
+}
+
+/** What each request adds to the services (built once per request by server/remix-handler.ts). */
+export interface RequestContext extends Services {
+  /** This request's cookies: each opened once; every Set-Cookie collected for the response. */
+  jar: CookieJar;
+  /**
+   * The signed-in customer: read once per request, checked against sign-outs and refreshed
+   * before any loader runs; replaced when an action signs in or out.
+   */
+  session: Session | null;
+  cspNonce: string;
+  requestId: string;
+  /**
+   * Who per-address limits count: the client's address, or for IPv6 its network (a /64 by
+   * default), one spelling for each (server/client-address.ts). From X-Forwarded-For only as
+   * far as TRUST_PROXY allows.
+   */
+  clientAddressKey: string;
+  /** Whether the rendered page may be kept whole by the page caches (server/html-caches.ts). */
+  setPageCacheable: (cacheable: boolean) => void;
+  /**
+   * Documents kept by the data they were rendered from, for PAGE_CACHE_SECONDS: a page whose
+   * routes opt in and whose loaders return what they returned before is not rendered again
+   * (decisions 0077, 0084); null when off.
+   */
+  renderMemo: RenderMemo | null;
+  /**
+   * A value unique to this page view, such as a form's idempotency key (random unless given). A
+   * page kept by the data it was rendered from (decision 0077) gets a fresh one in every answer,
+   * as with the CSP nonce.
+   */
+  newViewToken: (token?: string) => string;
+  /** The view tokens issued so far for this request. */
+  viewTokens: readonly string[];
+}
+
+declare module "@remix-run/node" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends RequestContext {}
+}

@@ -1,0 +1,200 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import express from "express";
+import type { Logger } from "pino";
+import type { Config } from "~/config.server";
+import { getFixedT } from "~/i18n/i18n.server";
+import { formRequestProblem, readsAsEmptyForm } from "./form-requests";
+import {
+  hasBrokenEscape,
+  hostDiffersFromOrigin,
+  isCrossSiteWrite,
+  isServedHost,
+  securityHeaders,
+} from "./security-headers";
+
+// The small Express steps server.ts lists in order, each on a rule tested on its own
+// (security-headers.ts, form-requests.ts).
+
+/** Refused form bodies up to this size are read and discarded rather than cut off. */
+const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/** A plain Spanish answer from the common namespace, never Express's own page. */
+function refuse(res: express.Response, status: number, key: string) {
+  res.status(status).type("text/plain; charset=utf-8").send(getFixedT()(key));
+}
+
+/** Every answer names its request (X-Request-Id) and is logged once, path only, when finished. */
+export function requestLog(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = (req.get("x-request-id") ?? "").slice(0, 64) || randomUUID();
+    res.locals.requestId = requestId;
+    res.set("X-Request-Id", requestId);
+    res.on("finish", () => {
+      // Path only: query strings, cookies and bodies can hold personal data or secrets.
+      logger.info({
+        msg: "request",
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        // Whether the page came from memory: how an operator sees the page caches at work.
+        ...(res.locals.pageCacheHit === true ? { pageCache: "hit" } : {}),
+      });
+    });
+    next();
+  };
+}
+
+/** This answer's CSP nonce and the security headers that carry it (decision 0005). */
+export function securityHeadersWithNonce(
+  config: Pick<Config, "isProduction" | "NODE_ENV">,
+  formTargets: () => readonly string[],
+): express.RequestHandler {
+  return (_req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.set(
+      securityHeaders({
+        nonce,
+        isProduction: config.isProduction,
+        isDevelopment: config.NODE_ENV === "development",
+        formTargets: formTargets(),
+      }),
+    );
+    next();
+  };
+}
+
+/** A broken % escape names no page; left to Express and Remix, decoding it throws (a 500). */
+export function refuseBrokenEscapes(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    if (!hasBrokenEscape(req.path)) return next();
+    logger.info({ msg: "malformed address refused", requestId: res.locals.requestId });
+    refuse(res, 400, "errors.badRequest");
+  };
+}
+
+/** Only this machine's names for the site (decision 0059): no DNS rebinding onto the outbox. */
+export function refuseUnknownHosts(
+  logger: Logger,
+  allowedOrigins: string[],
+): express.RequestHandler {
+  return (req, res, next) => {
+    if (isServedHost(req.get("host"), allowedOrigins)) return next();
+    logger.warn({ msg: "unknown host refused", requestId: res.locals.requestId });
+    refuse(res, 421, "errors.unknownHost");
+  };
+}
+
+/** A form sent from another site (decision 0005). */
+export function refuseCrossSiteWrites(
+  logger: Logger,
+  allowedOrigins: string[],
+): express.RequestHandler {
+  return (req, res, next) => {
+    const crossSite = isCrossSiteWrite({
+      method: req.method,
+      origin: req.get("origin"),
+      secFetchSite: req.get("sec-fetch-site"),
+      allowedOrigins,
+    });
+    if (!crossSite) return next();
+    logger.warn({
+      msg: "cross-site write refused",
+      requestId: res.locals.requestId,
+      path: req.path,
+    });
+    refuse(res, 403, "errors.crossSiteForm");
+  };
+}
+
+/** Remix's own origin comparison, made first so that it answers 400, not 500 (decision 0079). */
+export function refuseHostOriginMismatch(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const differs = hostDiffersFromOrigin({
+      method: req.method,
+      origin: req.get("origin"),
+      host: req.get("host"),
+      forwardedHost: req.get("x-forwarded-host"),
+    });
+    if (!differs) return next();
+    logger.info({ msg: "host and origin differ: form refused", requestId: res.locals.requestId });
+    refuse(res, 400, "errors.hostMismatch");
+  };
+}
+
+/** A write's method, type and announced length, before its body is read (decision 0051). */
+export function checkFormRequests(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const formRequest = {
+      method: req.method,
+      path: req.path,
+      contentType: req.get("content-type"),
+      contentLength: req.get("content-length"),
+      transferEncoding: req.get("transfer-encoding"),
+    };
+    const problem = formRequestProblem(formRequest);
+    if (!problem) {
+      if (readsAsEmptyForm(formRequest)) {
+        req.headers["content-type"] = "application/x-www-form-urlencoded";
+      }
+      return next();
+    }
+    logger.info({
+      msg: "form request refused",
+      requestId: res.locals.requestId,
+      status: problem.status,
+    });
+    // Node discards an unread body so that the client gets this answer; a very large one is cut
+    // off instead, at the cost of that client perhaps seeing a reset rather than the message.
+    if (Number(req.get("content-length") ?? 0) > DRAIN_LIMIT_BYTES) {
+      res.set("Connection", "close");
+    }
+    refuse(res, problem.status, problem.key);
+  };
+}
+
+/** The files of public/: bundles, locales, images, documents. */
+export function publicFiles(publicDir: string): express.Router {
+  const router = express.Router();
+  // Fingerprinted bundles never change under the same name.
+  router.use(
+    "/build",
+    express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }),
+  );
+  router.use("/locales", express.static(path.join(publicDir, "locales"), { maxAge: "24h" }));
+  const files = express.static(publicDir, { maxAge: "1h" });
+  // Only paths that look like files reach the disk: pages skip a useless stat per request.
+  router.use((req, res, next) => (path.extname(req.path) ? files(req, res, next) : next()));
+  return router;
+}
+
+/** The language cookie: the only cookie a page kept for anyone may set (html-caches.ts). */
+export const LANGUAGE_COOKIE = "i18n_redirected";
+
+export function languageCookie(config: Pick<Config, "isProduction">): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.method === "GET" && !(req.get("cookie") ?? "").includes(`${LANGUAGE_COOKIE}=`)) {
+      res.append(
+        "Set-Cookie",
+        `${LANGUAGE_COOKIE}=es; Path=/; Max-Age=31536000; SameSite=Lax${config.isProduction ? "; Secure" : ""}`,
+      );
+    }
+    next();
+  };
+}
+
+/**
+ * Anything thrown past the routes: logged with its stack in the JSON log, and a plain Spanish page
+ * for the customer, never Express's own page with the stack in it.
+ */
+export function unhandledErrors(logger: Logger): express.ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    logger.error({ err: error, requestId: res.locals.requestId }, "unhandled server error");
+    if (res.headersSent) return next(error);
+    refuse(res, 500, "errors.serverErrorMessage");
+  };
+}

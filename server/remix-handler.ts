@@ -1,0 +1,144 @@
+import type { IncomingHttpHeaders } from "node:http";
+import {
+  createRequestHandler,
+  writeReadableStreamToWritable,
+  type ServerBuild,
+} from "@remix-run/node";
+import type express from "express";
+import type { Logger } from "pino";
+import type { Config } from "~/config.server";
+import { withDatabaseOutagePages } from "~/db/database-unavailable-pages.server";
+import { getFixedT } from "~/i18n/i18n.server";
+import type { RenderMemo } from "~/lib/page-caching";
+import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
+import type { Services } from "~/context";
+import { clientAddressKey } from "./client-address";
+import { FORM_BODY_LIMIT_BYTES } from "./form-requests";
+import { discardThenHangUp, isReadableMultipart, readBodyWithin } from "./request-body.server";
+
+/**
+ * The Express ends of a Remix request, written here rather than taken from `@remix-run/express`,
+ * whose handler builds the request's URL from the Host header, streams a body of any length and
+ * sends the response before the request's cookie jar is committed (decision 0056).
+ */
+export function remixHandler(options: {
+  build: ServerBuild;
+  config: Config;
+  services: Services;
+  logger: Logger;
+  /** server/html-caches.ts: the render memo for the load context, and a page's Cache-Control. */
+  htmlCaches: {
+    renderMemo: RenderMemo | null;
+    cacheControl: (res: express.Response) => string;
+  };
+}): express.RequestHandler {
+  const { build, config, services, logger, htmlCaches } = options;
+  // A page whose loader finds the database unavailable answers 503 "try again", never a 500.
+  const handleRemixRequest = createRequestHandler(withDatabaseOutagePages(build), build.mode);
+  return async (req, res, next) => {
+    try {
+      // A path only: an absolute-form request target names a host of the client's choosing.
+      if (!req.originalUrl.startsWith("/")) {
+        res.status(400).type("text/plain; charset=utf-8").send(getFixedT()("errors.badRequest"));
+        return;
+      }
+      const body = await readRequestBody(req, res, logger);
+      if (body === null) return;
+      const controller = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      // A form (or a provider's notification) may have queued an e-mail: send it now rather than
+      // at the next poll. Pages are left to the poll: they rarely queue one, and are many.
+      if (req.method === "POST") res.on("finish", () => services.mailer.nudge());
+      // The URL's origin is the configured one, never the Host header's (decision 0058).
+      const request = new Request(`${config.publicOrigin}${req.originalUrl}`, {
+        method: req.method,
+        headers: remixHeaders(req.headers),
+        body,
+        signal: controller.signal,
+      });
+      const context = await createRequestContext(services, {
+        cookieHeader: req.get("cookie") ?? null,
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+        clientAddressKey: clientAddressKey(
+          req.ip ?? req.socket.remoteAddress,
+          config.RATE_LIMIT_IPV6_PREFIX,
+        ),
+        setPageCacheable: (cacheable) => {
+          res.locals.pageCacheAllowed = cacheable;
+        },
+        renderMemo: htmlCaches.renderMemo,
+      });
+      const response = await handleRemixRequest(request, context);
+      const redirect = isRedirectStatus(response.status);
+      for (const cookie of context.jar.setCookieHeaders({ redirect })) {
+        res.append("Set-Cookie", cookie);
+      }
+      if (!response.headers.has("Cache-Control")) {
+        res.set("Cache-Control", htmlCaches.cacheControl(res));
+      }
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * The body of a write, read here within the form limit for every route (decision 0060); undefined
+ * for a read. When the body is refused, the answer is already sent and this resolves to null.
+ */
+async function readRequestBody(
+  req: express.Request,
+  res: express.Response,
+  logger: Logger,
+): Promise<Buffer<ArrayBuffer> | undefined | null> {
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  const t = getFixedT();
+  let body: Awaited<ReturnType<typeof readBodyWithin>>;
+  try {
+    body = await readBodyWithin(req, FORM_BODY_LIMIT_BYTES);
+  } catch {
+    // The client went away while sending: nobody is left to answer.
+    logger.info({ msg: "request body cut off by the client", requestId: res.locals.requestId });
+    res.destroy();
+    return null;
+  }
+  if (body === "too-large") {
+    logger.info({ msg: "body over the limit", requestId: res.locals.requestId });
+    res.status(413).type("text/plain; charset=utf-8").send(t("errors.formTooLarge"));
+    // The rest is never kept: discarded for a moment, then the connection is closed.
+    discardThenHangUp(req);
+    return null;
+  }
+  const contentType = req.get("content-type") ?? "";
+  if (
+    /^multipart\/form-data/i.test(contentType) &&
+    !(await isReadableMultipart(body, contentType))
+  ) {
+    logger.info({ msg: "malformed form refused", requestId: res.locals.requestId });
+    res.status(400).type("text/plain; charset=utf-8").send(t("errors.malformedForm"));
+    return null;
+  }
+  return body;
+}
+
+function remixHeaders(headers: IncomingHttpHeaders): Headers {
+  const result = new Headers();
+  for (const [name, values] of Object.entries(headers)) {
+    if (values === undefined) continue;
+    for (const value of Array.isArray(values) ? values : [values]) result.append(name, value);
+  }
+  return result;
+}
+
+/** Writes Remix's answer; headers already set on `res` (the cookie jar's) are kept. */
+async function sendRemixResponse(res: express.Response, response: Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
