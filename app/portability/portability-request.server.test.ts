@@ -54,7 +54,6 @@ function sendForm(failure: Error) {
     portability,
     logger,
     requestId: "r1",
-    newViewToken: () => "reply-1",
   } as unknown as Partial<AppLoadContext>);
   const answer = submitPortabilityRequest(
     browser.context,
