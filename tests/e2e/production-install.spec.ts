@@ -68,6 +68,27 @@ function npm(args: string[], env: Record<string, string> = {}, timeoutMs = 60_00
   return { code: run.status, stdout: run.stdout ?? "", stderr: run.stderr ?? "" };
 }
 
+/** Every node_modules/<name> below `dir` whose name is in `names`, at any depth. */
+function nestedPackages(dir: string, names: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  const visit = (modules: string) => {
+    for (const entry of readdirSync(modules, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const packages = entry.name.startsWith("@")
+        ? readdirSync(path.join(modules, entry.name)).map((name) => `${entry.name}/${name}`)
+        : [entry.name];
+      for (const name of packages) {
+        const packageDir = path.join(modules, name);
+        if (names.has(name)) found.push(path.relative(dir, packageDir));
+        const inner = path.join(packageDir, "node_modules");
+        if (existsSync(inner)) visit(inner);
+      }
+    }
+  };
+  visit(dir);
+  return found;
+}
+
 function deploy() {
   mkdirSync(installDir, { recursive: true });
   for (const entry of readdirSync(installDir)) {
@@ -94,6 +115,8 @@ test("npm install --omit=dev gives a store that runs on a real pool, migrates, a
     for (const name of DEV_ONLY) {
       expect(existsSync(path.join(installDir, "node_modules", name)), name).toBe(false);
     }
+    // Nor nested under another package.
+    expect(nestedPackages(path.join(installDir, "node_modules"), new Set(DEV_ONLY))).toEqual([]);
     // Nothing above the install lends it a package either.
     const resolveThere = createRequire(path.join(installDir, "dist", "server.js")).resolve;
     expect(() => resolveThere("cognito-local/package.json")).toThrow();
@@ -117,15 +140,25 @@ test("npm install --omit=dev gives a store that runs on a real pool, migrates, a
     expect(lines[0]).toMatch(/^Invalid configuration: COGNITO_USER_POOL_ID: .*cognito-local/);
   });
 
+  await test.step("npm run migrate on an empty database, for deploys that migrate first", () => {
+    const emptyDir = mkdtempSync(path.join(tmpdir(), "storefront-production-migrate-"));
+    try {
+      const migrate = npm(["run", "--silent", "migrate"], {
+        ...REAL_POOL,
+        DATA_DIR: emptyDir,
+        SESSION_SECRET,
+      });
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(migrate.stdout).toContain('"msg":"migration applied"');
+      expect(migrate.stdout.trim().split("\n").at(-1)).toContain('"msg":"database migrated"');
+    } finally {
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
+
+  // The server makes this one: it migrates an empty DATA_DIR at start.
   const dataDir = mkdtempSync(path.join(tmpdir(), "storefront-production-data-"));
   const operator = { ...REAL_POOL, DATA_DIR: dataDir, SESSION_SECRET };
-
-  await test.step("npm run migrate before the first start", () => {
-    const migrate = npm(["run", "--silent", "migrate"], operator);
-    expect(migrate.code, migrate.stderr).toBe(0);
-    expect(migrate.stdout).toContain('"msg":"migration applied"');
-    expect(migrate.stdout.trim().split("\n").at(-1)).toContain('"msg":"database migrated"');
-  });
 
   const port = freePort(test.info().workerIndex);
   const base = `http://localhost:${port}`;
@@ -165,7 +198,7 @@ test("npm install --omit=dev gives a store that runs on a real pool, migrates, a
     expect(await stopServer(server)).toBe(0);
   }
 
-  await test.step("npm run migrate again on the server's database changes nothing", () => {
+  await test.step("npm run migrate on the database the server made changes nothing", () => {
     const again = npm(["run", "--silent", "migrate"], operator);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).not.toContain("migration applied");
