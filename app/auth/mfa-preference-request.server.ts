@@ -7,7 +7,7 @@ import { authT, cognitoErrorReply, invalidReply, signOut } from "./flow.server";
 import { signInPathFor } from "./redirect";
 import { mfaPreferenceSchema } from "./schemas";
 import { rememberMfa } from "./session.server";
-import { mfaSettingsOf } from "./tokens";
+import { mfaSettingsOf, type MfaSettings } from "./tokens";
 import { CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "./steps";
 import { setFlash } from "~/lib/flash.server";
 
@@ -16,6 +16,33 @@ export async function sessionEnded(context: AppLoadContext) {
   await signOut(context);
   setFlash(context, { kind: "info", key: "auth:errors.invalidTokens" });
   return redirect(signInPathFor("/my-account"), { status: 303 });
+}
+
+/**
+ * The account's second factors for the overview: kept in the session (an ordinary view asks
+ * Cognito nothing, issue 18); a session from before they were kept reads them once and keeps
+ * them. Null when the identity service is out of reach (the overview shows the rest); a token
+ * Cognito no longer takes ends the session.
+ */
+export async function accountMfaSettings(
+  context: AppLoadContext,
+  accessToken: string,
+): Promise<MfaSettings | null> {
+  const kept = context.session?.tokens.mfa;
+  if (kept) return kept;
+  try {
+    const mfa = mfaSettingsOf(await context.identity.client.getUser(accessToken));
+    rememberMfa(context, mfa);
+    return mfa;
+  } catch (error) {
+    if (
+      isCognitoError(error) &&
+      mapCognitoError(error.code, error.message, "GetUser").status === 401
+    ) {
+      throw await sessionEnded(context);
+    }
+    return null;
+  }
 }
 
 const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {

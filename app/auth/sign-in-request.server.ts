@@ -18,6 +18,13 @@ import { setFlash } from "~/lib/flash.server";
 /**
  * E-mail and password: signed in, on to the next step the pool asks for, or refused in Spanish.
  */
+/** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */
+export function refuseWhenSignedIn(context: AppLoadContext, redirectTo: string | null | undefined) {
+  if (!getCustomer(context)) return null;
+  setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
+  return redirect(safeRedirectPath(redirectTo), { status: 303 });
+}
+
 export async function submitSignIn(context: AppLoadContext, request: Request) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: signInSchema() });
@@ -28,10 +35,8 @@ export async function submitSignIn(context: AppLoadContext, request: Request) {
   const redirectTo = safeRedirectPath(submission.value.redirectTo);
   // Carried to the confirmation and reset views only when a page asked for it.
   const requested = submission.value.redirectTo ? redirectTo : undefined;
-  if (getCustomer(context)) {
-    setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
-    return redirect(redirectTo, { status: 303 });
-  }
+  const refused = refuseWhenSignedIn(context, redirectTo);
+  if (refused) return refused;
   const limited = await rateLimited(context, submission, username);
   if (limited) return limited;
 

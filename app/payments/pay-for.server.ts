@@ -1,5 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
+import type { Payment } from "./payments.server";
 import { isPaymentProviderUnavailable, type PaymentMethod } from "./provider";
 import { rememberSandboxPayer } from "./sandbox/page-access.server";
 
@@ -57,4 +58,20 @@ export async function payFor(
     setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
     return redirect(payable.path, { status: 303 });
   }
+}
+
+/**
+ * The latest payment of a thing, as its page shows it. A customer back from the provider before
+ * its notification arrived finds the thing still awaiting payment and the payment pending: the
+ * provider is asked directly, and `refreshed` tells the page to read the thing again.
+ */
+export async function currentPayment(
+  context: AppLoadContext,
+  payable: Pick<Payable, "purpose" | "reference" | "awaitingPayment">,
+): Promise<{ payment: Payment | null; refreshed: boolean }> {
+  const payment = await context.payments.latest(payable.purpose, payable.reference);
+  if (!payable.awaitingPayment || payment?.status !== "pending") {
+    return { payment, refreshed: false };
+  }
+  return { payment: await context.payments.refresh(payment), refreshed: true };
 }

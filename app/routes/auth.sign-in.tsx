@@ -1,13 +1,13 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
 import { signInSchema } from "~/auth/schemas";
-import { getCustomer, readPending } from "~/auth/session.server";
+import { readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import {
   AuthCard,
@@ -19,9 +19,8 @@ import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
-import { setFlash } from "~/lib/flash.server";
 import { titleMeta } from "~/lib/meta";
-import { submitSignIn } from "~/auth/sign-in-request.server";
+import { refuseWhenSignedIn, submitSignIn } from "~/auth/sign-in-request.server";
 
 /**
  * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
@@ -31,16 +30,8 @@ export const handle = { i18n: ["auth"], pageCache: true, renderMemo: true, query
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-/** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */
-function refuseWhenSignedIn(request: Request, context: LoaderFunctionArgs["context"]) {
-  if (!getCustomer(context)) return null;
-  const target = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
-  return redirect(target, { status: 303 });
-}
-
 export function loader({ request, context }: LoaderFunctionArgs) {
-  const refused = refuseWhenSignedIn(request, context);
+  const refused = refuseWhenSignedIn(context, new URL(request.url).searchParams.get("redirectTo"));
   if (refused) return refused;
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   return {

@@ -12,6 +12,7 @@ import { esimView } from "~/esim/esim-view.server";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
+import { currentPayment } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
@@ -27,12 +28,12 @@ export const meta = titleMeta;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { order: placed, access } = await loadOwnOrder(context, request);
   let order = placed;
-  let payment = await context.payments.latest(ORDER_PAYMENT_PURPOSE, order.ref);
-  if (order.status === "pending_payment" && payment?.status === "pending") {
-    // Back from the provider before its notification arrived: ask it directly.
-    payment = await context.payments.refresh(payment);
-    order = (await findOrder(context.db, order.ref)) ?? order;
-  }
+  const { payment, refreshed } = await currentPayment(context, {
+    purpose: ORDER_PAYMENT_PURPOSE,
+    reference: order.ref,
+    awaitingPayment: order.status === "pending_payment",
+  });
+  if (refreshed) order = (await findOrder(context.db, order.ref)) ?? order;
   const entry = access.placed.find((candidate) => candidate.ref === order.ref);
   if (order.status === "paid" && entry && !entry.cartCleared) {
     // The cart empties once, when the customer first sees the paid order; redirecting lets every

@@ -3,12 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
-import { isCognitoError } from "~/auth/cognito-error";
-import { mapCognitoError } from "~/auth/errors";
 import { mfaPreferenceSchema } from "~/auth/schemas";
 import { asOrderOwner } from "~/auth/email-trust.server";
-import { rememberMfa, requireCustomer } from "~/auth/session.server";
-import { mfaSettingsOf } from "~/auth/tokens";
+import { requireCustomer } from "~/auth/session.server";
 import { authPath, parseMfaTypes } from "~/auth/steps";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
@@ -19,7 +16,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/account/history.server";
-import { sessionEnded, submitMfaPreference } from "~/auth/mfa-preference-request.server";
+import { accountMfaSettings, submitMfaPreference } from "~/auth/mfa-preference-request.server";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
 export const handle = { i18n: ["auth", "topup"], renderMemo: true };
@@ -29,23 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
   const history = await loadAccountHistory(context.db, asOrderOwner(context, customer));
-  // The e-mail and its verification come from the ID token, the MFA settings from the session:
-  // an ordinary view asks Cognito nothing (issue 18).
-  let mfa = context.session?.tokens.mfa;
-  if (!mfa) {
-    // A session from before the settings were kept: read them once, and keep them.
-    try {
-      mfa = mfaSettingsOf(await context.identity.client.getUser(accessToken));
-      rememberMfa(context, mfa);
-    } catch (error) {
-      if (
-        isCognitoError(error) &&
-        mapCognitoError(error.code, error.message, "GetUser").status === 401
-      ) {
-        throw await sessionEnded(context);
-      }
-    }
-  }
+  // The e-mail and its verification come from the ID token, the MFA settings from the session.
+  const mfa = await accountMfaSettings(context, accessToken);
   return {
     title,
     history,

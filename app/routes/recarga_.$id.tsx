@@ -12,6 +12,7 @@ import { maskPhoneNumber } from "~/topup/phone";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { receiptPath, TOPUP_PATH } from "~/topup/paths";
+import { currentPayment } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
 import { TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
 import { loadTopup, submitReceiptPayment } from "~/topup/receipt-request.server";
@@ -27,12 +28,12 @@ export const meta: typeof titleMeta = (args) => [
 
 export async function loader({ context, params }: LoaderFunctionArgs) {
   let topup: Topup = await loadTopup(context, params.id);
-  let payment = await context.payments.latest(TOPUP_PAYMENT_PURPOSE, topup.id);
-  if (topup.status === "pending_payment" && payment?.status === "pending") {
-    // Back from the provider before its notification arrived: ask it directly.
-    payment = await context.payments.refresh(payment);
-    topup = await loadTopup(context, params.id);
-  }
+  const { payment, refreshed } = await currentPayment(context, {
+    purpose: TOPUP_PAYMENT_PURPOSE,
+    reference: topup.id,
+    awaitingPayment: topup.status === "pending_payment",
+  });
+  if (refreshed) topup = await loadTopup(context, params.id);
   const offer = findTopupAmount(topup.amount);
   const customer = getCustomer(context);
   return data(
