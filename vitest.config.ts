@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
  * tests/support/test-database.ts and run once on SQLite (in `unit`) and once on PostgreSQL
  * (in `postgres`), decision 0074. A new one joins both by its name alone.
  */
-const DATA_LAYER_TESTS = "{app,tests/unit,scripts}/**/*.db.test.{ts,tsx}";
+const DATA_LAYER_TESTS = "{app,server,tests/unit,scripts}/**/*.db.test.{ts,tsx}";
 
 export default defineConfig({
   plugins: [tsconfigPaths()],

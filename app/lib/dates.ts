@@ -1,3 +1,8 @@
+/**
+ * Dates as customers read them (es-MX text: "3 de marzo de 2026, 14:05"), the one formatter of
+ * pages and e-mails. Calendar arithmetic on Mexico City days (YYYY-MM-DD: ops ranges, vigencias,
+ * portability dates) is in ./mexico-city-days.ts; a folio's year in ~/db/folio.ts.
+ */
 const mexicoCityDateTime = new Intl.DateTimeFormat("es-MX", {
   dateStyle: "long",
   timeStyle: "short",

@@ -1,3 +1,4 @@
+import { normaliseFolio } from "~/db/folio";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
@@ -16,7 +17,8 @@ import { LOOKUP_STATUS, lookUpStatus } from "./status-lookup.server";
  * `?folio=…&numero=…`: the status lookup.
  */
 export async function loadPortabilityPage(context: AppLoadContext, url: URL) {
-  const submittedFolio = url.searchParams.get("solicitud")?.trim().toUpperCase() || null;
+  const solicitud = url.searchParams.get("solicitud");
+  const submittedFolio = solicitud ? normaliseFolio(solicitud) || null : null;
   const found = submittedFolio
     ? await context.portability.findSubmitted(submittedFolio, readSubmittedRequests(context))
     : null;

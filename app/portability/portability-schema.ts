@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { normaliseFolio } from "~/db/folio";
 import { withoutControlCharacters } from "~/lib/control-characters";
 import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
@@ -72,7 +73,7 @@ export type PortabilityInput = z.infer<typeof portabilitySchema>;
 export const statusLookupSchema = z.object({
   folio: z
     .string(message("folioRequired"))
-    .transform((value) => value.trim().toUpperCase())
+    .transform(normaliseFolio)
     .pipe(z.string().regex(/^POR-\d{4}-\d{6}$/, message("folioFormat"))),
   numero: mexicanNumber("phoneRequired", "phoneFormat"),
 });
