@@ -19,6 +19,7 @@ const DATA_LAYER_TESTS = [
   "app/ops/changes.server.test.ts",
   "app/ops/queries.server.test.ts",
   "app/lib/rate-limit.test.ts",
+  "app/line/simulator.server.test.ts",
   "tests/unit/stripe-payments.test.ts",
 ];
 

@@ -28,7 +28,12 @@ function line(overrides: Partial<Line> & { remaining?: number; total?: number; e
   const base: Line = {
     number: "5599000001",
     status: "active",
-    package: { offerId: "conecta-200", name: "Conecta 200", startsAt: iso(-10), endsAt: iso(endsIn) },
+    package: {
+      offerId: "conecta-200",
+      name: "Conecta 200",
+      startsAt: iso(-10),
+      endsAt: iso(endsIn),
+    },
     balances: {
       moneyMxn: 0,
       dataMb: { remaining, total },
@@ -179,7 +184,11 @@ describe("a line's balances", () => {
 
   it("show unlimited minutes, SMS and social networks until their fair-use figures", () => {
     const fresh = lineState(lineWith(200, -1), 0, NOW).balances;
-    expect(fresh).toMatchObject({ socialDataMb: "unlimited", minutes: "unlimited", sms: "unlimited" });
+    expect(fresh).toMatchObject({
+      socialDataMb: "unlimited",
+      minutes: "unlimited",
+      sms: "unlimited",
+    });
 
     const heavy = lineWith(200, -1);
     const used = {
