@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FAIR_USE } from "~/catalog/terms";
 import {
   applyPackage,
+  assertDayRange,
   consumeUsage,
   daysLeft,
   fillDays,
@@ -303,6 +304,13 @@ describe("recording usage", () => {
 });
 
 describe("usage by day", () => {
+  it("is asked for days in order, at most a year", () => {
+    expect(() => assertDayRange("2026-01-01", "2026-12-31")).not.toThrow();
+    expect(() => assertDayRange("2026-03-02", "2026-03-01")).toThrow(RangeError);
+    expect(() => assertDayRange("2025-01-01", "2026-01-02")).toThrow(RangeError);
+    expect(() => assertDayRange("2026-3-1", "2026-03-10")).toThrow(RangeError);
+  });
+
   it("covers the last 30 Mexico City days, with zeros where nothing was used", () => {
     // 01:00 UTC on 11 March is still 10 March in Mexico City.
     const range = lastDays(30, new Date("2026-03-11T01:00:00Z"));

@@ -100,6 +100,19 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
+/** Usage is asked for at most this many days at once. */
+export const MAX_USAGE_RANGE_DAYS = 366;
+
+/** Throws a RangeError unless [from, to] are days YYYY-MM-DD, in order, at most a year apart. */
+export function assertDayRange(from: string, to: string): void {
+  if (!isIsoDate(from) || !isIsoDate(to) || from > to) {
+    throw new RangeError("usage is asked for days YYYY-MM-DD, the first not after the last");
+  }
+  if (addDaysToDate(from, MAX_USAGE_RANGE_DAYS) <= to) {
+    throw new RangeError(`usage is asked for at most ${MAX_USAGE_RANGE_DAYS} days`);
+  }
+}
+
 /** A day-by-day series with a zero for every day that had no usage. */
 export function fillDays(from: string, to: string, usage: readonly DailyUsage[]): DailyUsage[] {
   const byDay = new Map(usage.map((entry) => [entry.day, entry]));

@@ -4,7 +4,6 @@ import { nextInSeries } from "~/db/folio-counter.server";
 import { type Db, isUniqueViolation } from "~/db/db.server";
 import type { BssSimPackagesTable, Database } from "~/db/schema";
 import { isWellFormedIccid } from "~/esim/provisioning";
-import { isIsoDate } from "~/ops/dates";
 import {
   type ActivateLineInput,
   type ApplyTopupInput,
@@ -15,6 +14,7 @@ import {
 import {
   type Allowance,
   applyPackage,
+  assertDayRange,
   type BoughtPackage,
   consumeUsage,
   type DailyUsage,
@@ -70,9 +70,6 @@ export interface BssSimulatorOptions {
 export const SIMULATED_NUMBER_PREFIX = "5599";
 const NUMBER_SERIES = "BSS-SIM-LINE";
 const LAST_SIMULATED_NUMBER = 999_999;
-
-/** Usage by day is kept for this many days at most in one answer. */
-const MAX_USAGE_RANGE_DAYS = 366;
 
 type Trx = Transaction<Database>;
 
@@ -223,13 +220,7 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
 
   async function usageByDay(number: string, from: string, to: string): Promise<DailyUsage[]> {
     assertLineNumber(number);
-    if (!isIsoDate(from) || !isIsoDate(to) || from > to) {
-      throw new RangeError("usage is asked for days YYYY-MM-DD, the first not after the last");
-    }
-    const span = (Date.parse(to) - Date.parse(from)) / (24 * 60 * 60 * 1000);
-    if (span >= MAX_USAGE_RANGE_DAYS) {
-      throw new RangeError(`usage is asked for at most ${MAX_USAGE_RANGE_DAYS} days`);
-    }
+    assertDayRange(from, to);
     const line = await db
       .selectFrom("bss_sim_lines")
       .select("number")
