@@ -141,3 +141,10 @@ export function isBssRefused(error: unknown): error is BssRefused {
 export function assertLineNumber(number: unknown): asserts number is string {
   if (!isLineNumber(number)) throw new TypeError("a line number is ten digits");
 }
+
+/** Throws a TypeError for a reference (top-up id, external id) that is empty or too long. */
+export function assertReference(value: unknown, what: string): asserts value is string {
+  if (typeof value !== "string" || value.trim() === "" || value.length > 200) {
+    throw new TypeError(`${what} must be a non-empty string of at most 200 characters`);
+  }
+}

@@ -8,6 +8,7 @@ import {
   type ActivateLineInput,
   type ApplyTopupInput,
   assertLineNumber,
+  assertReference,
   type Bss,
   BssRefused,
 } from "./bss";
@@ -103,12 +104,6 @@ function toBoughtPackage(row: BssSimPackagesTable): BoughtPackage {
 
 function refused(reason: ConstructorParameters<typeof BssRefused>[1]["reason"], what: string) {
   return new BssRefused(`BSS simulator: ${what}`, { reason });
-}
-
-function assertReference(value: unknown, what: string): asserts value is string {
-  if (typeof value !== "string" || value.trim() === "" || value.length > 200) {
-    throw new TypeError(`${what} must be a non-empty string`);
-  }
 }
 
 export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
