@@ -38,7 +38,7 @@ function bss(options: Partial<TmfBssOptions> = {}): Bss {
     tokenUrl: standIn.tokenUrl,
     clientId: standIn.clientId,
     clientSecret: standIn.clientSecret,
-    timeoutMs: 400,
+    timeoutMs: 1_000,
     pollIntervalMs: 1,
     pollAttempts: 4,
     now: () => clock,
@@ -191,7 +191,7 @@ describe("OAuth 2.0 client credentials", () => {
     expect((await unavailable(bss().findLine(NUMBER), "unauthorized")).message).toContain(
       "invalid_scope",
     );
-    standIn.fault({ path: TOKEN_PATH, kind: "slow", delayMs: 1_000 });
+    standIn.fault({ path: TOKEN_PATH, kind: "slow", delayMs: 2_500 });
     await unavailable(bss().findLine(NUMBER), "timeout");
     standIn.fault({ path: TOKEN_PATH, kind: "drop" });
     await unavailable(bss().findLine(NUMBER), "unreachable");
@@ -405,7 +405,7 @@ describe("finding a line (TMF637 product, TMF654 buckets)", () => {
     await unavailable(client.findLine(NUMBER), "malformed");
     standIn.fault({ path: BUCKET_PATH, kind: "status", status: 200, body: { id: "not a list" } });
     await unavailable(client.findLine(NUMBER), "malformed");
-    standIn.fault({ path: PRODUCT_PATH, kind: "slow", delayMs: 1_000 });
+    standIn.fault({ path: PRODUCT_PATH, kind: "slow", delayMs: 2_500 });
     await unavailable(client.findLine(NUMBER), "timeout");
     standIn.fault({ path: BUCKET_PATH, kind: "drop" });
     await unavailable(client.findLine(NUMBER), "unreachable");
@@ -542,7 +542,7 @@ describe("applying a top-up (TMF654 topupBalance)", () => {
   });
 
   it.each([
-    ["no answer in time", { kind: "slow", delayMs: 1_000, afterProcessing: true } as const],
+    ["no answer in time", { kind: "slow", delayMs: 2_500, afterProcessing: true } as const],
     ["the connection dropped", { kind: "drop", afterProcessing: true } as const],
   ])("finds it applied after %s, and does not post again", async (_what, fault) => {
     standIn.addLine({ number: NUMBER });
