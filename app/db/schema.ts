@@ -18,6 +18,11 @@ export interface Database {
   order_links: OrderLinksTable;
   mail_queue: MailQueueTable;
   status_changes: StatusChangesTable;
+  bss_sim_lines: BssSimLinesTable;
+  bss_sim_packages: BssSimPackagesTable;
+  bss_sim_usage: BssSimUsageTable;
+  bss_sim_topups: BssSimTopupsTable;
+  bss_sim_activations: BssSimActivationsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -313,4 +318,74 @@ export interface RevokedAccessTable {
   access_id: string;
   /** ISO-8601: after this, every copy of the cookie has expired and the row can go. */
   expires_at: string;
+}
+
+/**
+ * The BSS simulator's records (app/line/simulator.server.ts, decision 0088): what the operator's
+ * BSS keeps on its side. Only the simulator reads or writes them.
+ */
+export interface BssSimLinesTable {
+  /** Ten digits; assigned ones are 5599NNNNNN. */
+  number: string;
+  iccid: string;
+  /** A LineStatus (~/line/line.ts). */
+  status: string;
+  /** Data granted since the line last lapsed (unused data of a lapsed package included), MB. */
+  data_total_mb: number;
+  data_used_mb: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A package given to a simulated line; those bought ahead start when the one before ends. */
+export interface BssSimPackagesTable {
+  number: string;
+  /** 0, 1, 2… in the order they were given. */
+  position: number;
+  /** "activation:<external id>" or "topup:<top-up id>". */
+  applied_by: string;
+  offer_id: string;
+  name: string;
+  starts_at: string;
+  ends_at: string;
+  /** null: unlimited within fair use; 0: none. */
+  minutes_allowance: number | null;
+  sms_allowance: number | null;
+  unlimited_social: Flag;
+  minutes_used: number;
+  sms_used: number;
+  social_used_mb: number;
+}
+
+/** What a simulated line used on one Mexico City day. */
+export interface BssSimUsageTable {
+  number: string;
+  /** YYYY-MM-DD. */
+  day: string;
+  data_mb: number;
+  minutes: number;
+  sms: number;
+  social_mb: number;
+}
+
+/** A top-up the simulator applied, once per top-up id. */
+export interface BssSimTopupsTable {
+  topup_id: string;
+  number: string;
+  amount: number;
+  offer_id: string;
+  /** The simulator's own reference, answered to every repeat. */
+  reference: string;
+  applied_at: string;
+}
+
+/** A line the simulator activated, once per caller's reference. */
+export interface BssSimActivationsTable {
+  external_id: string;
+  number: string;
+  iccid: string;
+  offer_id: string;
+  /** The ported number asked for; null when the simulator assigned one. */
+  requested_number: string | null;
+  created_at: string;
 }
