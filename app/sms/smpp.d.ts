@@ -74,6 +74,7 @@ declare module "smpp" {
       submit_sm: Command;
       deliver_sm: Command;
       enquire_link: Command;
+      data_sm: Command;
       unbind: Command;
       pause(): void;
       resume(): void;
@@ -103,6 +104,11 @@ declare module "smpp" {
 
     function connect(options: ConnectOptions): Session;
     function createServer(listener: (session: Session) => void): Server;
+    /** With a key and a certificate (PEM), SMPP over TLS. */
+    function createServer(
+      options: { key?: string | Buffer; cert?: string | Buffer },
+      listener: (session: Session) => void,
+    ): Server;
 
     interface Encoding {
       match(value: string): boolean;
@@ -115,6 +121,7 @@ declare module "smpp" {
     const errors: Readonly<Record<string, number>>;
     const ESME_ROK: number;
     const ESME_RINVMSGLEN: number;
+    const ESME_RINVBNDSTS: number;
     const ESME_RALYBND: number;
     const ESME_RSYSERR: number;
     const ESME_RINVSRCADR: number;
