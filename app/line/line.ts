@@ -1,7 +1,7 @@
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { FAIR_USE, NUMBER_KEPT_MONTHS } from "~/catalog/terms";
 import { addDays } from "~/lib/dates";
-import { addDaysToDate, isIsoDate, todayInMexico } from "~/ops/dates";
+import { addDaysToDate, isIsoDate, todayInMexico } from "~/lib/mexico-city-days";
 import { findTopupAmount, MB_PER_GB } from "~/topup/amounts";
 
 /**

@@ -1,5 +1,5 @@
 import { isWellFormedIccid } from "~/esim/provisioning";
-import { addDaysToDate, mexicoCityDate, mexicoCityDayStart } from "~/ops/dates";
+import { addDaysToDate, mexicoCityDate, mexicoCityDayStart } from "~/lib/mexico-city-days";
 import { MB_PER_GB } from "~/topup/amounts";
 import {
   type ActivateLineInput,
