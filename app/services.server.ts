@@ -6,11 +6,14 @@ import { PLAN_CATALOGUE } from "./catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
 import type { Config } from "./config.server";
 import type { Services } from "./context";
-import { checkDatabase, databaseDriver, openDatabase } from "./db/db.server";
+import { checkDatabase, databaseDriver, openDatabase, type Db } from "./db/db.server";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
+import type { Bss } from "./line/bss";
+import { createBssSimulator, type BssSimulator } from "./line/simulator.server";
+import { createTmfBss } from "./line/tmf.server";
 import { RateLimiter } from "./lib/rate-limit";
 import { createMailer } from "./mail/mailer.server";
 import {
@@ -24,6 +27,9 @@ import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
 import { createNipBox, createPortabilityRequests } from "./portability/requests.server";
 import { createSealedCookies } from "./sealed-cookies.server";
+import { createSmsOutbox } from "./sms/outbox.server";
+import type { SmsSender } from "./sms/sender";
+import { createSmppSender } from "./sms/smpp.server";
 import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
 
 /** Stripe's settings; config.server.ts has checked that both keys are present. */
@@ -48,6 +54,45 @@ function esimProvisioner(config: Config): EsimProvisioner {
     });
   }
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
+}
+
+/** config.server.ts has checked that the TMF adapter has its addresses and credentials. */
+function operatorBss(config: Config, db: Db): { bss: Bss; bssSimulator: BssSimulator | null } {
+  if (config.BSS_PROVIDER === "tmf") {
+    return {
+      bss: createTmfBss({
+        baseUrl: config.BSS_BASE_URL!,
+        tokenUrl: config.BSS_TOKEN_URL!,
+        clientId: config.BSS_CLIENT_ID!,
+        clientSecret: config.BSS_CLIENT_SECRET!,
+        timeoutMs: config.BSS_TIMEOUT_MS,
+      }),
+      bssSimulator: null,
+    };
+  }
+  const simulator = createBssSimulator({ db });
+  return { bss: simulator, bssSimulator: simulator };
+}
+
+/** config.server.ts has checked that SMPP has its address, credentials and sender. */
+function smsSender(
+  config: Config,
+  logger: Logger,
+): { sms: SmsSender; smsOutboxDir: string | null } {
+  if (config.SMS_PROVIDER === "smpp") {
+    return {
+      sms: createSmppSender({
+        url: config.SMPP_URL!,
+        systemId: config.SMPP_SYSTEM_ID!,
+        password: config.SMPP_PASSWORD!,
+        sourceAddr: config.SMPP_SOURCE_ADDR!,
+        logger,
+      }),
+      smsOutboxDir: null,
+    };
+  }
+  const smsOutboxDir = path.join(config.dataDir, "sms-outbox");
+  return { sms: createSmsOutbox(smsOutboxDir), smsOutboxDir };
 }
 
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
@@ -133,6 +178,8 @@ export async function createServices(
   const rateLimiter = await RateLimiter.shared(databaseDriver(db));
   const identity = createIdentity(config, logger, rateLimiter, role.embeddedIdentity);
   const esim = esimProvisioner(config);
+  const { bss, bssSimulator } = operatorBss(config, db);
+  const { sms, smsOutboxDir } = smsSender(config, logger);
   const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");
   const transport: MailTransport = config.SMTP_URL
     ? createSmtpTransport(config.SMTP_URL)
@@ -159,6 +206,10 @@ export async function createServices(
     sandbox,
     portability: createPortabilityRequests({ db, nipBox: createNipBox(config.sessionSecrets) }),
     esim,
+    bss,
+    bssSimulator,
+    sms,
+    smsOutboxDir,
     mailer,
     mailOutboxDir,
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
@@ -169,6 +220,7 @@ export async function createServices(
       () => clearInterval(overdueSweep),
       () => mailer.stop(),
       () => transport.close?.(),
+      () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),
       () => db.destroy(),
     ],

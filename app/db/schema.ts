@@ -1,3 +1,4 @@
+import type { Generated } from "kysely";
 /**
  * The database as Kysely sees it. Column types are the portable subset shared by SQLite and
  * PostgreSQL: text, integer (money in whole pesos, flags as 0/1) and ISO-8601 timestamps as text.
@@ -23,6 +24,10 @@ export interface Database {
   bss_sim_usage: BssSimUsageTable;
   bss_sim_topups: BssSimTopupsTable;
   bss_sim_activations: BssSimActivationsTable;
+  lines: LinesTable;
+  line_jobs: LineJobsTable;
+  line_codes: LineCodesTable;
+  line_notices: LineNoticesTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -388,4 +393,54 @@ export interface BssSimActivationsTable {
   /** The ported number asked for; null when the simulator assigned one. */
   requested_number: string | null;
   created_at: string;
+}
+
+export type LineSource = "esim" | "sim" | "portability" | "added";
+
+/** A line in an account (app/line/, issue 26); the line itself lives in the BSS. */
+export interface LinesTable {
+  number: string;
+  account_sub: string;
+  source: LineSource;
+  source_ref: string | null;
+  linked_at: string;
+}
+
+export type LineJobKind = "apply-topup" | "activate-line";
+export type LineJobState = "pending" | "done" | "refused";
+
+/** Work for the BSS, queued with what decided it and done once (app/line/line-jobs.server.ts). */
+export interface LineJobsTable {
+  id: string;
+  kind: LineJobKind;
+  payload: string;
+  state: LineJobState;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+  result: string | null;
+  created_at: string;
+  done_at: string | null;
+}
+
+export type LineCodePurpose = "add-line" | "balance";
+
+/** A code sent by SMS to prove a number; only its hash is kept. */
+export interface LineCodesTable {
+  id: string;
+  purpose: LineCodePurpose;
+  number: string;
+  holder: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A running-out notice sent, once per package. */
+export interface LineNoticesTable {
+  number: string;
+  package_key: string;
+  sent_at: string;
 }

@@ -133,6 +133,10 @@ test("production refuses to start on the payment sandbox or the identity emulato
     "ALLOW_SANDBOX_ESIM=true",
     "SMTP_URL",
     "ALLOW_CAPTURED_MAIL=true",
+    "BSS_PROVIDER=tmf",
+    "ALLOW_SIMULATED_BSS=true",
+    "SMS_PROVIDER=smpp",
+    "ALLOW_CAPTURED_SMS=true",
     "PUBLIC_BASE_URL",
   ]) {
     expect(lines[0]).toContain(named);
