@@ -12,6 +12,7 @@ import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
 import type { Bss } from "./line/bss";
+import { createLineJobs } from "./line/line-jobs.server";
 import { createBssSimulator, type BssSimulator } from "./line/simulator.server";
 import { createTmfBss } from "./line/tmf.server";
 import { RateLimiter } from "./lib/rate-limit";
@@ -97,6 +98,9 @@ function smsSender(
 
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
 const MAIL_POLL_MS = 5_000;
+
+/** How often due line jobs are looked for; a paid top-up nudges the worker sooner. */
+const LINE_JOBS_POLL_MS = 5_000;
 
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
@@ -197,6 +201,10 @@ export async function createServices(
   // Every worker sends, so that a form's nudge is heard where it was sent: each e-mail is claimed
   // by a conditional UPDATE before it goes (mailer.server.ts), so no two processes send one twice.
   mailer.start(MAIL_POLL_MS);
+  // Every worker applies top-ups and activates lines, for the same reason: each job is claimed by
+  // a conditional UPDATE before the BSS is called (line-jobs.server.ts), and the call is idempotent.
+  const lineJobs = createLineJobs({ db, bss, logger });
+  lineJobs.start(LINE_JOBS_POLL_MS);
   return {
     config,
     logger,
@@ -212,6 +220,7 @@ export async function createServices(
     smsOutboxDir,
     mailer,
     mailOutboxDir,
+    lineJobs,
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,
@@ -219,6 +228,7 @@ export async function createServices(
     closers: [
       () => clearInterval(overdueSweep),
       () => mailer.stop(),
+      () => lineJobs.stop(),
       () => transport.close?.(),
       () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),
