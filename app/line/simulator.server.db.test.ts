@@ -9,8 +9,8 @@ import { type BssSimulator, createBssSimulator } from "./simulator.server";
 const START = new Date("2026-03-10T18:00:00.000Z");
 const DAY = 24 * 60 * 60 * 1000;
 /** Of the simulator's test ranges (decision 0090). */
-const UNKNOWN = "5590000001";
-const SUSPENDED = "5590010001";
+const UNKNOWN = "9900000001";
+const SUSPENDED = "9900010001";
 const iso = (days: number) => new Date(START.getTime() + days * DAY).toISOString();
 
 let db: Db;
@@ -157,8 +157,6 @@ describe("activating a line", () => {
 describe("finding a line", () => {
   it("answers null for a number the simulator does not know", async () => {
     expect(await bss.findLine(UNKNOWN)).toBeNull();
-    // Its own numbers are known once assigned.
-    expect(await bss.findLine("5599000001")).toBeNull();
   });
 
   it("has every other number, as a sandbox: an active line with no package until topped up", async () => {
@@ -183,9 +181,14 @@ describe("finding a line", () => {
     });
   });
 
+  it("assigns none of the numbers it recorded that way", async () => {
+    await topup("topup-1", "5599000001", 50);
+    expect(await activate()).toBe("5599000002");
+  });
+
   it("answers its test ranges as suspended and dada de baja lines", async () => {
     expect((await bss.findLine(SUSPENDED))?.status).toBe("suspended");
-    expect((await bss.findLine("5590020001"))?.status).toBe("terminated");
+    expect((await bss.findLine("9900020001"))?.status).toBe("terminated");
     expect(await refusal(topup("topup-1", SUSPENDED, 100))).toBe("line-not-active");
     await bss.setLineStatus(SUSPENDED, "active");
     await topup("topup-1", SUSPENDED, 100);

@@ -38,13 +38,13 @@ import {
  * catalogue and the published tariffs say (~/line/line.ts), answers at once and never fails on
  * its own; it is a test double, refused in production unless the operator opts in.
  *
- * - Numbers it assigns are 55 99NN NNNN, from a counter: recognisable as test lines. One of
- *   them not yet assigned is a number it does not know.
- * - A sandbox has every other number (decision 0090): a valid number it has not seen is an
- *   active line with no package, kept once something happens to it (a top-up, usage, a status),
- *   so that any number can be topped up in a test environment. Except two documented ranges
- *   (SIMULATED_TEST_RANGES): 55 9000 NNNN are numbers it does not know, 55 9001 NNNN
- *   suspended lines, 55 9002 NNNN lines dadas de baja — for the journeys that need them.
+ * - Numbers it assigns are 55 99NN NNNN, from a counter: recognisable as test lines.
+ * - A sandbox has every other number too (decision 0090): a valid number it has no record of is
+ *   an active line with no package, recorded once something happens to it (a top-up, usage, a
+ *   status), so that any number can be topped up in a test environment; the counter skips the
+ *   numbers so recorded. Except its test ranges (SIMULATED_TEST_RANGES), for the journeys that
+ *   need them: 99 0000 NNNN are numbers it does not know, 99 0001 NNNN suspended lines,
+ *   99 0002 NNNN lines dadas de baja.
  * - Any ICCID that passes the Luhn check activates a line (a sandbox has no SIM inventory).
  * - A top-up applies once per top-up id, an activation once per external id: the id is the
  *   primary key of the simulator's record, so of two concurrent calls the first insert wins and
@@ -82,18 +82,17 @@ export const SIMULATED_NUMBER_PREFIX = "5599";
  * baja — until activated, or given another status, as any other line.
  */
 export const SIMULATED_TEST_RANGES = {
-  unknown: "559000",
-  suspended: "559001",
-  terminated: "559002",
+  unknown: "990000",
+  suspended: "990001",
+  terminated: "990002",
 } as const;
 
 /**
  * What a number the simulator has no record of is: null for no line (its test range of unknown
- * numbers, and its own numbers not yet assigned), else a line of that status with no package.
+ * numbers), else a line of that status with no package.
  */
 export function sandboxLineStatus(number: string): LineStatus | null {
   if (number.startsWith(SIMULATED_TEST_RANGES.unknown)) return null;
-  if (number.startsWith(SIMULATED_NUMBER_PREFIX)) return null;
   if (number.startsWith(SIMULATED_TEST_RANGES.suspended)) return "suspended";
   if (number.startsWith(SIMULATED_TEST_RANGES.terminated)) return "terminated";
   return "active";
