@@ -31,10 +31,7 @@ export function TopupApplicationNotice({
             {t("receipt.application.pending")}
           </p>
           <p>{t("receipt.application.pendingLead")}</p>
-          <Link
-            to={refreshTo}
-            className="font-medium text-secondary underline underline-offset-4"
-          >
+          <Link to={refreshTo} className="font-medium text-secondary underline underline-offset-4">
             {t("receipt.refresh")}
           </Link>
         </Alert>
