@@ -195,6 +195,7 @@ export async function createServices(
     replyTo: config.CONTACT_EMAIL,
     origin: config.publicOrigin,
     esim,
+    bss,
     logger,
     support: { email: config.CONTACT_EMAIL, whatsappUrl: whatsAppLink(config.WHATSAPP_NUMBER) },
   });

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Db } from "~/db/db.server";
 import type { EsimProvisioner } from "~/esim/provisioning";
+import type { Bss } from "~/line/bss";
 import { backoffDelay, createQueueRounds, forEachConcurrently } from "~/lib/queue-rounds.server";
 import { composeMail, type ComposeResult } from "./compose.server";
 import type { SupportContact } from "./layout";
@@ -37,6 +38,8 @@ export interface MailerOptions {
   /** The store's public origin, for the links in the e-mails. */
   origin: string;
   esim: EsimProvisioner;
+  /** Reads a line as it is now, for the running-out e-mail. */
+  bss?: Pick<Bss, "findLine">;
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** The footer's contact line. */
   support?: SupportContact | null;
@@ -233,6 +236,7 @@ export function createMailer(options: MailerOptions): Mailer {
           db,
           origin: options.origin,
           esim: options.esim,
+          bss: options.bss,
           logger,
           support: options.support,
           now: clock,
