@@ -225,6 +225,12 @@ export const environmentSchema = z.object({
   /** New top-ups allowed per hour from one address and to one number (card testing, mistakes). */
   TOPUP_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   TOPUP_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
+  /**
+   * SMS codes that prove a number (adding a line, /saldo) sent per hour from one address and to
+   * one number, whoever asks: each SMS reaches a person's phone.
+   */
+  LINE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  LINE_CODE_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });

@@ -5,13 +5,12 @@ import {
   checkLineCode,
   createLineCodeHasher,
   issueLineCode,
-  LINE_CODE_LIFETIME_MS,
-  LINE_CODE_MAX_ATTEMPTS,
   lineCodeId,
   newLineCode,
   pendingLineCode,
   withdrawLineCode,
 } from "./line-codes.server";
+import { LINE_CODE_LIFETIME_MS, LINE_CODE_MAX_ATTEMPTS } from "./line-code";
 
 let db: Db;
 const NOW = new Date("2026-11-25T12:00:00.000Z");

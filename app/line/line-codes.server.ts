@@ -2,6 +2,7 @@ import { createHash, createHmac, hkdfSync, randomInt, timingSafeEqual } from "no
 import type { Db } from "~/db/db.server";
 import type { LineCodePurpose } from "~/db/schema";
 import { assertLineNumber } from "./bss";
+import { LINE_CODE_LIFETIME_MS, LINE_CODE_MAX_ATTEMPTS, LINE_CODE_PATTERN } from "./line-code";
 
 /**
  * The codes sent by SMS to prove a number: to add the line to an account ("add-line") or to see
@@ -15,10 +16,6 @@ import { assertLineNumber } from "./bss";
  * - Only an HMAC of the code is kept, keyed from the session secrets (never in the database):
  *   a copy of the database cannot be searched for the million possible codes.
  */
-
-export const LINE_CODE_LIFETIME_MS = 10 * 60 * 1000;
-export const LINE_CODE_MAX_ATTEMPTS = 5;
-export const LINE_CODE_PATTERN = /^\d{6}$/;
 
 /** Six random digits, leading zeros kept. */
 export function newLineCode(): string {
@@ -102,6 +99,16 @@ export async function issueLineCode(
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1
     ? { issued: true, code }
     : { issued: false };
+}
+
+/** Whether a code with this id was made (the form that asks for it was sent before). */
+export async function lineCodeExists(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("line_codes")
+    .select("id")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Forgets a code that could not be sent, so that sending the form again makes a new one. */

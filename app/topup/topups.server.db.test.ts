@@ -21,6 +21,7 @@ import {
   createTopup,
   findCustomerTopup,
   listCustomerTopups,
+  paidTopupsOfLine,
   savedLines,
   TOPUP_PAYMENT_PURPOSE,
   topupPayment,
@@ -339,5 +340,24 @@ describe("saved lines", () => {
     await created(BETO, "5577776666");
     expect(await savedLines(db, ANA)).toEqual(["5511112222", "5533334444"]);
     expect(await savedLines(db, BETO)).toEqual([]);
+  });
+});
+
+describe("a line's top-ups", () => {
+  it("lists the paid top-ups to the number, whoever paid them, the last paid first", async () => {
+    const pay = async (topup: Topup) => {
+      const begun = await beginPayment(topup);
+      await payments.settle(outcome(begun.payment.id, "approved"));
+    };
+    const first = await created(ANA, "5511112222");
+    await pay(first);
+    const byBeto = await created(BETO, "5511112222");
+    await pay(byBeto);
+    await pay(await created(BETO, "5533334444"));
+    await created(ANA, "5511112222"); // waiting for payment: not on the line's page
+
+    const listed = await paidTopupsOfLine(db, "5511112222");
+    expect(listed.map((topup) => topup.folio)).toEqual([byBeto.folio, first.folio]);
+    expect(await paidTopupsOfLine(db, "5500000000")).toEqual([]);
   });
 });

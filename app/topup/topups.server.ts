@@ -148,6 +148,23 @@ export async function listCustomerTopups(
 }
 
 /**
+ * The paid top-ups of a line, the last paid first, whoever paid them: what the line's page lists
+ * for the account the line is in.
+ */
+export async function paidTopupsOfLine(db: Db, phoneNumber: string, limit = 5): Promise<Topup[]> {
+  const rows = await db
+    .selectFrom("topups")
+    .selectAll()
+    .where("phone_number", "=", phoneNumber)
+    .where("status", "=", "paid")
+    .orderBy("paid_at", "desc")
+    .orderBy("folio", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toTopup);
+}
+
+/**
  * Lines this customer has topped up successfully, most recently used first: the one-tap choices
  * of the form. A number typed wrongly and never paid does not become a choice.
  */
