@@ -14,6 +14,7 @@ import {
   type SealedCookie,
   type SealedCookieSpec,
 } from "./lib/sealed-cookie.server";
+import { balanceAccessCookieSpec } from "./line/balance-access.server";
 import { sandboxPayerCookieSpec } from "./payments/sandbox/page-access.server";
 import { portabilityAccessCookieSpec } from "./portability/request-access.server";
 
@@ -33,6 +34,7 @@ export const SEALED_COOKIE_SPECS = {
   accountTotpSetup: accountTotpSetupCookieSpec,
   authOauth: authOauthCookieSpec,
   sandboxPayer: sandboxPayerCookieSpec,
+  balance: balanceAccessCookieSpec,
 };
 
 type SpecValue<S> = S extends SealedCookieSpec<unknown> ? z.output<S["schema"]> : never;

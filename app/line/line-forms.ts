@@ -13,6 +13,8 @@ import { LINE_CODE_PATTERN } from "./line-code";
 /** Which of a page's forms was sent (its submit button's value). */
 export const LINE_FORM_INTENTS = {
   sendCode: "enviar-codigo",
+  /** The code's form: another code to the same number. */
+  resendCode: "reenviar-codigo",
   checkCode: "confirmar-codigo",
   /** /saldo: forget the number shown or waiting for its code. */
   forget: "otro-numero",

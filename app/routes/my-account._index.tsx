@@ -19,16 +19,21 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/account/history.server";
+import { AccountLinesSection } from "~/components/line/line-card";
+import { loadAccountLines } from "~/line/line-pages.server";
 import { sessionEnded, submitMfaPreference } from "~/auth/mfa-preference-request.server";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
-export const handle = { i18n: ["auth", "topup"], renderMemo: true };
+export const handle = { i18n: ["auth", "topup", "line"], renderMemo: true };
 export const meta = titleMeta;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
-  const history = await loadAccountHistory(context.db, asOrderOwner(context, customer));
+  const [history, lines] = await Promise.all([
+    loadAccountHistory(context.db, asOrderOwner(context, customer)),
+    loadAccountLines(context, customer),
+  ]);
   // The e-mail and its verification come from the ID token, the MFA settings from the session:
   // an ordinary view asks Cognito nothing (issue 18).
   let mfa = context.session?.tokens.mfa;
@@ -48,6 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   return {
     title,
+    lines,
     history,
     // Unreachable service and nothing kept: the MFA part cannot be shown; the session stays.
     available: Boolean(mfa),
@@ -65,7 +71,7 @@ export function action({ request, context }: ActionFunctionArgs) {
 
 export default function AccountOverviewPage() {
   const { t } = useTranslation("auth");
-  const { available, email, emailVerified, enabledMfa, preferredMfa, history } =
+  const { available, email, emailVerified, enabledMfa, preferredMfa, history, lines } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
@@ -80,6 +86,7 @@ export default function AccountOverviewPage() {
   return (
     <>
       <PageHeader title={t("common:pages.myAccount.heading")} />
+      <AccountLinesSection lines={lines} />
       {!available ? (
         <p
           role="status"

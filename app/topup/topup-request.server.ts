@@ -8,6 +8,8 @@ import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
 import { isBssUnavailable } from "~/line/bss";
 import { TOPUP_LINE_PROBLEM_KEYS, topupLineProblem, type TopupLineProblem } from "./line-check";
+import { TOPUP_NUMBER_PARAM } from "./paths";
+import { normalisePhoneNumber } from "./phone";
 import { topupSchema } from "./topup-schema";
 import { payFor } from "~/payments/pay-for.server";
 import { createTopup, savedLines, topupKeyUsed, topupPayment } from "./topups.server";
@@ -32,10 +34,13 @@ export function topupLimits(config: Config): Record<"perIp" | "perLine", RateLim
  * What the top-up form needs, for a signed-in customer (their saved lines) or anyone (an optional
  * e-mail for the receipt). Each visit gets a new idempotency key, bound to this browser: the same
  * form sent twice finds the top-up the first sending created, while a new visit is a new top-up —
- * customers top up the same line every week.
+ * customers top up the same line every week. `?numero=` (a line page's "Recargar esta línea")
+ * fills the number in; anything but ten digits is ignored.
  */
-export async function loadTopupForm(context: AppLoadContext, customer: Customer | null) {
+export async function loadTopupForm(context: AppLoadContext, customer: Customer | null, url?: URL) {
+  const number = normalisePhoneNumber(url?.searchParams.get(TOPUP_NUMBER_PARAM) ?? "");
   return {
+    prefilledNumber: /^\d{10}$/.test(number) ? number : null,
     savedLines: customer ? await savedLines(context.db, customer.sub) : [],
     askEmail: customer === null,
     idempotencyKey: issueFormKey(context, "topup"),
