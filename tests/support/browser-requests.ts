@@ -3,6 +3,8 @@ import { createCookieJar } from "~/lib/cookie-jar.server";
 import { createSealedCookie } from "~/lib/sealed-cookie.server";
 import { FORM_KEY_SECRET_MAX_AGE_SECONDS, formKeySecretSchema } from "~/lib/form-key.server";
 import { ORDER_ACCESS_MAX_AGE_SECONDS, orderAccessSchema } from "~/checkout/order-access.server";
+import { balanceAccessCookieSpec } from "~/line/balance-access.server";
+import { flashCookieSpec } from "~/lib/flash.server";
 import {
   PORTABILITY_ACCESS_MAX_AGE_SECONDS,
   portabilityAccessSchema,
@@ -33,6 +35,8 @@ export const browserCookies = {
     maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
     schema: portabilityAccessSchema,
   }),
+  balance: createSealedCookie({ ...balanceAccessCookieSpec, secrets, secure: false }),
+  flash: createSealedCookie({ ...flashCookieSpec, secrets, secure: false }),
 };
 
 /**
