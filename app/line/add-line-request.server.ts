@@ -26,6 +26,11 @@ export type AddLineForm = "number" | "code";
 export interface AddLineAnswer {
   form: AddLineForm;
   result: SubmissionResult<string[]>;
+  /**
+   * The code's form: the number it is for. Its form stays on the page when its code can no
+   * longer be typed (5 wrong tries, expired), with the message and the way to a new one.
+   */
+  number?: string;
 }
 
 /** The page's form key (both forms) and the number waiting for its code, if one is. */
@@ -41,8 +46,13 @@ export async function loadAddLineForm(context: AppLoadContext, customer: Custome
   };
 }
 
-function answer(form: AddLineForm, result: SubmissionResult<string[]>, status: number) {
-  return data<AddLineAnswer>({ form, result }, { status });
+function answer(
+  form: AddLineForm,
+  result: SubmissionResult<string[]>,
+  status: number,
+  number?: string,
+) {
+  return data<AddLineAnswer>({ form, result, number }, { status });
 }
 
 export async function submitAddLine(context: AppLoadContext, request: Request, customer: Customer) {
@@ -59,10 +69,8 @@ function databaseBusy(
   reply: (options: { formErrors: string[] }) => SubmissionResult<string[]>,
   error: unknown,
 ) {
-  return databaseBusyOrRethrow(context, "line code", error, {
-    form,
-    result: reply({ formErrors: [DATABASE_BUSY_KEY] }),
-  } satisfies AddLineAnswer);
+  const body: AddLineAnswer = { form, result: reply({ formErrors: [DATABASE_BUSY_KEY] }) };
+  return databaseBusyOrRethrow(context, "line code", error, body);
 }
 
 /** The number sent (or sent again from the code's form): a code goes to it by SMS. */
@@ -144,6 +152,7 @@ async function checkCode(context: AppLoadContext, formData: FormData, customer: 
         "code",
         submission.reply({ fieldErrors: { code: [codeCheckMessage(check)] } }),
         400,
+        number,
       );
     }
     ({ accountSub } = await linkLine(

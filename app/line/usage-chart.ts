@@ -11,7 +11,7 @@ export const CHART_BOX = {
   width: 640,
   height: 240,
   left: 64,
-  right: 8,
+  right: 24,
   top: 12,
   bottom: 28,
 } as const;

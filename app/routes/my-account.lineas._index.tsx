@@ -37,7 +37,9 @@ export default function AccountLinesPage() {
   const { lines, addLine } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { t } = useTranslation("line");
-  const { pending, idempotencyKey } = addLine;
+  const { idempotencyKey } = addLine;
+  // A code that can no longer be typed keeps its form, with why, until a new one is asked for.
+  const codeFor = addLine.pending?.number ?? (answer?.form === "code" ? answer.number : undefined);
   return (
     <>
       <PageHeader title={t("list.heading")}>{t("list.intro")}</PageHeader>
@@ -51,20 +53,20 @@ export default function AccountLinesPage() {
           {t("add.heading")}
         </h2>
         <p className="mt-2 mb-4 max-w-3xl text-slate-800">{t("add.intro")}</p>
-        {pending ? (
+        {codeFor ? (
           <LineCodeForm
             idempotencyKey={idempotencyKey}
             lastResult={answer?.form === "code" ? answer.result : undefined}
-            number={pending.number}
+            number={codeFor}
             sendNumber
-            lead={t("add.codeSent", { number: formatLineNumber(pending.number) })}
+            lead={t("add.codeSent", { number: formatLineNumber(codeFor) })}
             submitLabel={t("add.confirm")}
             pendingLabel={t("add.confirming")}
           >
             <h3 className="pt-4 text-xl font-bold text-slate-900">{t("add.otherNumber")}</h3>
           </LineCodeForm>
         ) : null}
-        <div className={pending ? "mt-4" : ""}>
+        <div className={codeFor ? "mt-4" : ""}>
           <LineNumberForm
             idempotencyKey={idempotencyKey}
             lastResult={answer?.form === "number" ? answer.result : undefined}

@@ -20,7 +20,7 @@ export function UsageChart({ days, from, to }: { days: DailyUsage[]; from: strin
       })
     : t("page.chartNothing");
   return (
-    <figure>
+    <figure className="max-w-3xl">
       <svg
         viewBox={`0 0 ${chart.width} ${chart.height}`}
         className="h-auto w-full"
@@ -44,7 +44,7 @@ export function UsageChart({ days, from, to }: { days: DailyUsage[]; from: strin
               y={tick.y}
               textAnchor="end"
               dominantBaseline="middle"
-              className="fill-slate-700 text-[11px]"
+              className="fill-slate-700 text-[13px]"
             >
               {text(tick.valueMb)}
             </text>
@@ -79,7 +79,7 @@ export function UsageChart({ days, from, to }: { days: DailyUsage[]; from: strin
             x={label.x}
             y={chart.plot.bottom + 18}
             textAnchor="middle"
-            className="fill-slate-700 text-[11px]"
+            className="fill-slate-700 text-[13px]"
           >
             {formatShortDay(label.day)}
           </text>
