@@ -118,14 +118,17 @@ export async function sendLineCode(
       template: sms.template,
     });
   } catch (error) {
+    if (isSmsRefused(error) && error.reason === "invalid-destination" && !input.reveal) {
+      // Kept, as for a number that is no line: what follows must not tell the two apart.
+      return { kind: "sent" };
+    }
     await withdrawLineCode(context.db, id);
     if (isSmsUnavailable(error)) {
       context.logger.warn({ msg: "line code: SMS unavailable", requestId: context.requestId });
       return { kind: "unavailable" };
     }
-    if (isSmsRefused(error) && error.reason === "invalid-destination") {
-      return input.reveal ? { kind: "unreachable" } : { kind: "sent" };
-    }
+    if (isSmsRefused(error) && error.reason === "invalid-destination")
+      return { kind: "unreachable" };
     throw error;
   }
   return { kind: "sent" };

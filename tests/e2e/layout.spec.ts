@@ -113,6 +113,7 @@ test("every page without a form to fill fits a phone", async ({ page }) => {
     "/help-center",
     "/help-center?q=recarga",
     "/pedido",
+    "/saldo",
     "/recarga",
     "/portabilidad",
     "/auth/sign-in",
