@@ -202,9 +202,9 @@ test("the BSS out of reach: the form asks to try again, a paid top-up waits and 
         timeout: 10_000,
       })
       .toBe(1);
-    await expect.poll(() => server!.output.join(""), { timeout: 10_000 }).toContain(
-      "line job not done, will retry",
-    );
+    await expect
+      .poll(() => server!.output.join(""), { timeout: 10_000 })
+      .toContain("line job not done, will retry");
     expect(standIn.topups).toHaveLength(0);
 
     // Back again: the retry applies it, once.
