@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { simsOfOrder } from "~/checkout/order-sims";
 import type { Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
 import {
@@ -29,13 +30,6 @@ export type OrderActivations =
   /** The provisioner could not be reached: the page asks the customer to refresh. */
   | { status: "unavailable" };
 
-/** One entry per SIM: a line of quantity 2 is two eSIMs of the same plan. */
-function simsOf(order: Order): Array<{ position: number; planName: string }> {
-  return order.lines
-    .flatMap((line) => Array.from({ length: line.quantity }, () => line.planName))
-    .map((planName, position) => ({ position, planName }));
-}
-
 function assertPaidEsimOrder(order: Order) {
   if (order.status !== "paid" || order.simType !== "esim") {
     throw new Error("Only a paid eSIM order has activation codes");
@@ -55,7 +49,7 @@ export async function ensureEsimActivations(
   order: Order,
 ): Promise<OrderActivations> {
   assertPaidEsimOrder(order);
-  const sims = simsOf(order);
+  const sims = simsOfOrder(order);
   const stored = await readActivations(db, order.ref);
   const missing = sims.filter((sim) => !stored.has(sim.position));
   for (const sim of missing) {
