@@ -12,6 +12,7 @@ import type { Config } from "./config.server";
 import type { Db } from "./db/db.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import type { Bss } from "./line/bss";
+import type { LineJobs } from "./line/line-jobs.server";
 import type { BssSimulator } from "./line/simulator.server";
 import type { SmsSender } from "./sms/sender";
 import type { CookieJar } from "./lib/cookie-jar.server";
@@ -47,6 +48,8 @@ export interface Services {
   mailer: Mailer;
   /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
   mailOutboxDir: string | null;
+  /** Applies paid top-ups and activates lines at the BSS, queued with what decided them. */
+  lineJobs: LineJobs;
   /** Every sealed cookie, each specified by its capability (sealed-cookies.server.ts). */
   cookies: SealedCookies;
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */

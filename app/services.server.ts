@@ -11,6 +11,7 @@ import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
+import { createLineJobs } from "./line/line-jobs.server";
 import { operatorBss } from "./line/operator-bss.server";
 import { RateLimiter } from "./lib/rate-limit";
 import { createMailer } from "./mail/mailer.server";
@@ -77,6 +78,9 @@ function smsSender(
 
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
 const MAIL_POLL_MS = 5_000;
+
+/** How often due line jobs are looked for; a paid top-up nudges the worker sooner. */
+const LINE_JOBS_POLL_MS = 5_000;
 
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
@@ -177,6 +181,10 @@ export async function createServices(
   // Every worker sends, so that a form's nudge is heard where it was sent: each e-mail is claimed
   // by a conditional UPDATE before it goes (mailer.server.ts), so no two processes send one twice.
   mailer.start(MAIL_POLL_MS);
+  // Every worker applies top-ups and activates lines, for the same reason: each job is claimed by
+  // a conditional UPDATE before the BSS is called (line-jobs.server.ts), and the call is idempotent.
+  const lineJobs = createLineJobs({ db, bss, logger });
+  lineJobs.start(LINE_JOBS_POLL_MS);
   return {
     config,
     logger,
@@ -192,6 +200,7 @@ export async function createServices(
     smsOutboxDir,
     mailer,
     mailOutboxDir,
+    lineJobs,
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,
@@ -199,6 +208,7 @@ export async function createServices(
     closers: [
       () => clearInterval(overdueSweep),
       () => mailer.stop(),
+      () => lineJobs.stop(),
       () => transport.close?.(),
       () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),

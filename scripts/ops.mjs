@@ -24,6 +24,8 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   [--csv archivo.csv|-]
                   "pagado" son los pagados aún sin enviar; "enviado", los que ya tienen guía.
   recargas        [--desde …] [--hasta …] [--estado pendiente|pagada|cancelada] [--csv …]
+                  "En la línea": si la recarga pagada ya se aplicó a la línea, sigue en cola
+                  (el BSS no responde; se reintenta sola) o el BSS la rechazó (con su motivo).
   portabilidades  [--desde …] [--hasta …] [--estado recibida|programada|completada|rechazada]
                   [--csv …]
   lineas          [--estado activa|suspendida|portando|baja] [--csv …]

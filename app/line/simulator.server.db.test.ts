@@ -8,6 +8,9 @@ import { type BssSimulator, createBssSimulator } from "./simulator.server";
 
 const START = new Date("2026-03-10T18:00:00.000Z");
 const DAY = 24 * 60 * 60 * 1000;
+/** Of the simulator's test ranges (decision 0090). */
+const UNKNOWN = "9900000001";
+const SUSPENDED = "9900010001";
 const iso = (days: number) => new Date(START.getTime() + days * DAY).toISOString();
 
 let db: Db;
@@ -153,7 +156,47 @@ describe("activating a line", () => {
 
 describe("finding a line", () => {
   it("answers null for a number the simulator does not know", async () => {
-    expect(await bss.findLine("5511112222")).toBeNull();
+    expect(await bss.findLine(UNKNOWN)).toBeNull();
+  });
+
+  it("has every other number, as a sandbox: an active line with no package until topped up", async () => {
+    expect(await bss.findLine("5511112222")).toEqual({
+      number: "5511112222",
+      status: "active",
+      package: null,
+      balances: { moneyMxn: 0, dataMb: null, socialDataMb: null, minutes: null, sms: null },
+    });
+    expect(await bss.usageByDay("5511112222", "2026-03-09", "2026-03-10")).toEqual([
+      { day: "2026-03-09", dataMb: 0, minutes: 0, sms: 0 },
+      { day: "2026-03-10", dataMb: 0, minutes: 0, sms: 0 },
+    ]);
+    // Nothing is kept for a number only looked at: it may still be ported in.
+    expect(await db.selectFrom("bss_sim_lines").select("number").execute()).toEqual([]);
+    await topup("topup-1", "5511112222", 100);
+    expect((await bss.findLine("5511112222"))?.package).toEqual({
+      offerId: "conecta-100",
+      name: "Conecta 100",
+      startsAt: iso(0),
+      endsAt: iso(15),
+    });
+  });
+
+  it("assigns none of the numbers it recorded that way", async () => {
+    await topup("topup-1", "5599000001", 50);
+    expect(await activate()).toBe("5599000002");
+  });
+
+  it("answers its test ranges as suspended and dada de baja lines", async () => {
+    expect((await bss.findLine(SUSPENDED))?.status).toBe("suspended");
+    expect((await bss.findLine("9900020001"))?.status).toBe("terminated");
+    expect(await refusal(topup("topup-1", SUSPENDED, 100))).toBe("line-not-active");
+    await bss.setLineStatus(SUSPENDED, "active");
+    await topup("topup-1", SUSPENDED, 100);
+    expect(await bss.findLine(SUSPENDED)).toMatchObject({
+      status: "active",
+      package: { offerId: "conecta-100" },
+    });
+    expect(await refusal(bss.setLineStatus(UNKNOWN, "active"))).toBe("unknown-number");
   });
 
   it("takes only ten digits", async () => {
@@ -195,7 +238,7 @@ describe("applying a top-up", () => {
   });
 
   it("refuses an unknown number, an amount not on sale, a mismatched offer, a suspended line", async () => {
-    expect(await refusal(topup("topup-4", "5511112222", 100))).toBe("unknown-number");
+    expect(await refusal(topup("topup-4", UNKNOWN, 100))).toBe("unknown-number");
     const number = await activate();
     expect(
       await refusal(
@@ -289,11 +332,11 @@ describe("recording usage", () => {
   });
 
   it("refuses an unknown number and a suspended line", async () => {
-    expect(await refusal(bss.recordUsage("5511112222", { dataMb: 1 }))).toBe("unknown-number");
+    expect(await refusal(bss.recordUsage(UNKNOWN, { dataMb: 1 }))).toBe("unknown-number");
     const number = await activate();
     await bss.setLineStatus(number, "suspended");
     expect(await refusal(bss.recordUsage(number, { dataMb: 1 }))).toBe("line-not-active");
-    expect(await refusal(bss.usageByDay("5511112222", "2026-03-01", "2026-03-10"))).toBe(
+    expect(await refusal(bss.usageByDay(UNKNOWN, "2026-03-01", "2026-03-10"))).toBe(
       "unknown-number",
     );
   });

@@ -39,6 +39,12 @@ import {
  * its own; it is a test double, refused in production unless the operator opts in.
  *
  * - Numbers it assigns are 55 99NN NNNN, from a counter: recognisable as test lines.
+ * - A sandbox has every other number too (decision 0090): a valid number it has no record of is
+ *   an active line with no package, recorded once something happens to it (a top-up, usage, a
+ *   status), so that any number can be topped up in a test environment; the counter skips the
+ *   numbers so recorded. Except its test ranges (SIMULATED_TEST_RANGES), for the journeys that
+ *   need them: 99 0000 NNNN are numbers it does not know, 99 0001 NNNN suspended lines,
+ *   99 0002 NNNN lines dadas de baja.
  * - Any ICCID that passes the Luhn check activates a line (a sandbox has no SIM inventory).
  * - A top-up applies once per top-up id, an activation once per external id: the id is the
  *   primary key of the simulator's record, so of two concurrent calls the first insert wins and
@@ -69,6 +75,33 @@ export interface BssSimulatorOptions {
 
 /** Numbers the simulator assigns: 5599000001, 5599000002… */
 export const SIMULATED_NUMBER_PREFIX = "5599";
+
+/**
+ * Numbers the simulator answers in a set way, for tests and demos (decision 0090): a number of
+ * `unknown` is no line, one of `suspended` a suspended line, one of `terminated` a line dada de
+ * baja — until activated, or given another status, as any other line.
+ */
+export const SIMULATED_TEST_RANGES = {
+  unknown: "990000",
+  suspended: "990001",
+  terminated: "990002",
+} as const;
+
+/**
+ * What a number the simulator has no record of is: null for no line (its test range of unknown
+ * numbers), else a line of that status with no package.
+ */
+export function sandboxLineStatus(number: string): LineStatus | null {
+  if (number.startsWith(SIMULATED_TEST_RANGES.unknown)) return null;
+  if (number.startsWith(SIMULATED_TEST_RANGES.suspended)) return "suspended";
+  if (number.startsWith(SIMULATED_TEST_RANGES.terminated)) return "terminated";
+  return "active";
+}
+
+/** The SIM of a line the sandbox had before it was seen: no real ICCID (the column is unique). */
+const sandboxIccid = (number: string) => `sandbox-${number}`;
+
+const NO_ALLOWANCES: LineAllowances = { packages: [], data: { totalMb: 0, usedMb: 0 } };
 const NUMBER_SERIES = "BSS-SIM-LINE";
 const LAST_SIMULATED_NUMBER = 999_999;
 
@@ -141,14 +174,36 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
    * follow each other. Answers its status, or null for an unknown number.
    */
   async function lockLine(trx: Trx, number: string, at: Date): Promise<LineStatus | null> {
-    const row = await trx
-      .updateTable("bss_sim_lines")
-      .set({ updated_at: at.toISOString() })
-      .where("number", "=", number)
-      .returning("status")
-      .executeTakeFirst();
+    const lock = () =>
+      trx
+        .updateTable("bss_sim_lines")
+        .set({ updated_at: at.toISOString() })
+        .where("number", "=", number)
+        .returning("status")
+        .executeTakeFirst();
+    const row = (await lock()) ?? ((await keepSandboxLine(trx, number, at)) ? await lock() : null);
     if (!row) return null;
     return isLineStatus(row.status) ? row.status : "terminated";
+  }
+
+  /** Keeps a line the sandbox has but had no record of (sandboxLineStatus); false: no line. */
+  async function keepSandboxLine(trx: Trx, number: string, at: Date): Promise<boolean> {
+    const status = sandboxLineStatus(number);
+    if (status === null) return false;
+    await trx
+      .insertInto("bss_sim_lines")
+      .values({
+        number,
+        iccid: sandboxIccid(number),
+        status,
+        data_total_mb: 0,
+        data_used_mb: 0,
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      })
+      .onConflict((conflict) => conflict.column("number").doNothing())
+      .execute();
+    return true;
   }
 
   async function givePackage(
@@ -158,10 +213,7 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
     appliedBy: string,
     at: Date,
   ): Promise<void> {
-    const allowances = (await readLine(trx, number))?.allowances ?? {
-      packages: [],
-      data: { totalMb: 0, usedMb: 0 },
-    };
+    const allowances = (await readLine(trx, number))?.allowances ?? NO_ALLOWANCES;
     const applied = applyPackage(allowances, offer, at);
     await trx
       .insertInto("bss_sim_packages")
@@ -208,9 +260,10 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
   async function findLine(number: string): Promise<Line | null> {
     assertLineNumber(number);
     const line = await readLine(db, number);
-    if (!line) return null;
-    const state = lineState(line.allowances, 0, now());
-    return { number, status: line.status, package: state.package, balances: state.balances };
+    const status = line?.status ?? sandboxLineStatus(number);
+    if (status === null) return null;
+    const state = lineState(line?.allowances ?? NO_ALLOWANCES, 0, now());
+    return { number, status, package: state.package, balances: state.balances };
   }
 
   async function usageByDay(number: string, from: string, to: string): Promise<DailyUsage[]> {
@@ -221,7 +274,8 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
       .select("number")
       .where("number", "=", number)
       .executeTakeFirst();
-    if (!line) throw refused("unknown-number", "no such line");
+    if (!line && sandboxLineStatus(number) === null)
+      throw refused("unknown-number", "no such line");
     const rows = await db
       .selectFrom("bss_sim_usage")
       .select(["day", "data_mb", "minutes", "sms"])
@@ -452,12 +506,17 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
   async function setLineStatus(number: string, status: LineStatus): Promise<void> {
     assertLineNumber(number);
     if (!isLineStatus(status)) throw new TypeError(`not a line status: ${String(status)}`);
-    const updated = await db
-      .updateTable("bss_sim_lines")
-      .set({ status, updated_at: now().toISOString() })
-      .where("number", "=", number)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw refused("unknown-number", "no such line");
+    const at = now();
+    await db.transaction().execute(async (trx) => {
+      if ((await lockLine(trx, number, at)) === null) {
+        throw refused("unknown-number", "no such line");
+      }
+      await trx
+        .updateTable("bss_sim_lines")
+        .set({ status, updated_at: at.toISOString() })
+        .where("number", "=", number)
+        .execute();
+    });
   }
 
   return {

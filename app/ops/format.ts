@@ -78,7 +78,24 @@ export const TOPUP_COLUMNS: Column<TopupRow>[] = [
   { header: "Número", csv: (row) => row.phoneNumber, table: (row) => row.phoneNumber },
   { header: "Correo", csv: (row) => row.email, table: (row) => row.email ?? "" },
   { header: "Pagada el", csv: (row) => at(row.paidAt) },
+  { header: "En la línea", csv: topupLineState, table: topupLineState },
 ];
+
+/** Whether a paid top-up reached its line; a refusal with the BSS's reason, for the operator. */
+function topupLineState(row: TopupRow): string {
+  const job = row.lineJob;
+  if (!job) return "—";
+  switch (job.state) {
+    case "done":
+      return "Aplicada";
+    case "refused":
+      return `Rechazada por el BSS: ${(job.error ?? "sin motivo").replace(/^refused: /, "")}`;
+    default:
+      return job.attempts === 0
+        ? "En cola"
+        : `En cola (${job.attempts} intentos, ${job.error ?? ""})`;
+  }
+}
 
 const carrierName = (id: string) => carrierLabel(id, "Otra");
 
