@@ -404,8 +404,8 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     }
     expectRefusal(await ops(["consumo", "55123", "--datos", "1MB"]), /no es un número de línea/);
     expectRefusal(
-      await ops(["consumo", "5599999998", "--datos", "1MB"]),
-      "La línea 5599999998 no existe en el BSS simulado.",
+      await ops(["consumo", "9900000001", "--datos", "1MB"]),
+      "La línea 9900000001 no existe en el BSS simulado.",
     );
     expectRefusal(await ops(["consumo", guestLine, "--datos", "1MB"]), /no está activa/);
     expectRefusal(await ops(["consumo"]), /^Falta el número: npm run ops -- consumo <número>/);
