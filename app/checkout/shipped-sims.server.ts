@@ -3,7 +3,7 @@ import { refuse, type Refusal } from "~/audit/status-changes.server";
 import type { Db } from "~/db/db.server";
 import type { Database } from "~/db/schema";
 import { isWellFormedIccid } from "~/esim/provisioning";
-import { findOrder } from "./orders.server";
+import { findOrder, type Order } from "./orders.server";
 import { simsOfOrder, type OrderSim } from "./order-sims";
 
 /**
@@ -25,8 +25,8 @@ export interface ShippedSim extends OrderSim {
   orderRef: string;
   folio: string;
   iccid: string;
-  /** The account of the customer who bought it; null for a guest order. */
-  customerSub: string | null;
+  /** The order it shipped with: whose it is (an account's, or a guest's e-mail). */
+  order: Order;
 }
 
 /**
@@ -98,6 +98,17 @@ export async function shippedSimCount(db: Executor, orderId: string): Promise<nu
   return Number(count);
 }
 
+/** The positions of the order's SIMs whose ICCIDs were recorded, in order. */
+export async function shippedSimPositions(db: Executor, orderId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("shipped_sims")
+    .select("position")
+    .where("order_id", "=", orderId)
+    .orderBy("position")
+    .execute();
+  return rows.map((row) => Number(row.position));
+}
+
 /** The shipped SIM with this ICCID (as printed on it), or null when no order shipped it. */
 export async function findShippedSim(db: Db, iccid: string): Promise<ShippedSim | null> {
   const row = await db
@@ -116,6 +127,6 @@ export async function findShippedSim(db: Db, iccid: string): Promise<ShippedSim 
     orderRef: order.ref,
     folio: order.folio,
     iccid: row.iccid,
-    customerSub: order.customerSub,
+    order,
   };
 }

@@ -195,7 +195,7 @@ describe("the ICCIDs of the SIMs shipped", () => {
       folio: order.folio,
       position: 1,
       planId: "conecta-300",
-      customerSub: null,
+      order: { customerSub: null },
     });
     expect(await findShippedSim(db, testIccid(3))).toBeNull();
   });

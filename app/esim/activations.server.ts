@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { simsOfOrder } from "~/checkout/order-sims";
 import type { Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
+import { queueEsimActivation } from "~/line/activations.server";
 import {
   isEsimProvisioningUnavailable,
   type EsimActivation,
@@ -111,23 +112,42 @@ export async function ensureEsimActivations(
 }
 
 /**
- * Records that a phone installed the eSIM at this position: its code is never shown again. Once:
- * answers false when it was already installed or has no code yet.
+ * Records that a phone installed the eSIM at this position: its code is never shown again, and
+ * its line is activated with the plan bought — queued in the same transaction, for the account
+ * the order was placed from (a guest's order: none). Once: answers false when it was already
+ * installed or has no code yet.
  */
 export async function markEsimInstalled(
   db: Db,
-  orderRef: string,
+  order: Order,
   position: number,
   at = nowIso(),
 ): Promise<boolean> {
-  const result = await db
-    .updateTable("esim_activations")
-    .set({ installed_at: at })
-    .where("order_id", "=", orderRef)
-    .where("position", "=", position)
-    .where("installed_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const sim = simsOfOrder(order).find((each) => each.position === position);
+  if (!sim) return false;
+  return db.transaction().execute(async (trx) => {
+    const installed = await trx
+      .updateTable("esim_activations")
+      .set({ installed_at: at })
+      .where("order_id", "=", order.ref)
+      .where("position", "=", position)
+      .where("installed_at", "is", null)
+      .returning("iccid")
+      .executeTakeFirst();
+    if (!installed) return false;
+    await queueEsimActivation(
+      trx,
+      {
+        orderRef: order.ref,
+        position,
+        iccid: installed.iccid,
+        planId: sim.planId,
+        accountSub: order.customerSub,
+      },
+      new Date(at),
+    );
+    return true;
+  });
 }
 
 /**
@@ -175,7 +195,7 @@ export async function replaceEsimCode(
     return "unavailable";
   }
   if (outcome === "installed") {
-    await markEsimInstalled(db, order.ref, position);
+    await markEsimInstalled(db, order, position);
     return "installed";
   }
   await db.transaction().execute(async (trx) => {
