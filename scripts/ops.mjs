@@ -42,8 +42,10 @@ Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
                   él en /activar. Si el pedido ya se envió sin ellos: enviar <folio> --iccid …
   programar <folio> --fecha AAAA-MM-DD [--motivo <texto>]
                   Recibida → Programada para esa fecha (hoy o después); también reprograma.
-  completar <folio> [--motivo <texto>]
-                  Programada → Completada.
+  completar <folio> [--iccid <ICCID>] [--motivo <texto>]
+                  Programada → Completada, y activa el número portado como línea del cliente en
+                  la SIM de su solicitud (o la de --iccid, si la solicitud no tiene). Para una
+                  solicitud ya completada sin ICCID: completar <folio> --iccid … activa su línea.
   rechazar <folio> --motivo <texto>
                   Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
 
@@ -87,7 +89,7 @@ const COMMANDS = {
     run: ship,
   },
   programar: { options: { fecha: string, ...REASON }, subject: "folio", run: schedule },
-  completar: { options: REASON, subject: "folio", run: complete },
+  completar: { options: { iccid: string, ...REASON }, subject: "folio", run: complete },
   rechazar: { options: REASON, subject: "folio", run: reject },
   historial: { options: {}, subject: "folio", run: history },
   consumo: {
@@ -276,10 +278,16 @@ async function schedule(ops, db, { folio, values }) {
 }
 
 async function complete(ops, db, { folio, values }) {
-  report(
-    ops,
-    await ops.completePortability(db, folio, { reason: values.motivo, actor: ops.opsActor() }),
-  );
+  if (values.iccid !== undefined && !values.iccid.trim()) {
+    throw new OpsRefusal("--iccid: falta el ICCID de la SIM a la que se portó el número.");
+  }
+  const result = await ops.completePortability(db, folio, {
+    reason: values.motivo,
+    iccid: values.iccid,
+    actor: ops.opsActor(),
+  });
+  report(ops, result);
+  if (result.portIn) out(ops.portInText(result.portIn));
 }
 
 async function reject(ops, db, { folio, values }) {

@@ -251,6 +251,7 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     ]);
     expect(completed.code).toBe(0);
     expect(completed.stdout).toContain("Programada → Completada");
+    expect(completed.stdout).toContain("Sin ICCID: la línea portada no se activó en el BSS.");
 
     expectRefusal(await ops(["rechazar", toReject.folio]), /^Falta --motivo/);
     const reason = "El NIP no corresponde al número; solicita uno nuevo.";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { simsOfOrder } from "~/checkout/order-sims";
-import type { Order } from "~/checkout/orders.server";
+import { findOrder, type Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
 import { queueEsimActivation } from "~/line/activations.server";
 import {
@@ -224,6 +224,22 @@ export async function replaceEsimCode(
       .execute();
   });
   return "replaced";
+}
+
+/** The eSIM of an order with this ICCID (its current profile), with the plan bought for it. */
+export async function findEsimByIccid(
+  db: Db,
+  iccid: string,
+): Promise<{ order: Order; position: number; planId: string } | null> {
+  const row = await db
+    .selectFrom("esim_activations")
+    .select(["order_id", "position"])
+    .where("iccid", "=", iccid)
+    .executeTakeFirst();
+  if (!row) return null;
+  const order = await findOrder(db, row.order_id);
+  const sim = order && simsOfOrder(order).find((each) => each.position === Number(row.position));
+  return order && sim ? { order, position: sim.position, planId: sim.planId } : null;
 }
 
 async function replacedCount(db: Db, orderRef: string, position: number): Promise<number> {

@@ -17,6 +17,8 @@ export {
   rejectPortability,
   schedulePortability,
   type CompletePortabilityInput,
+  type CompletionResult,
+  type PortInOutcome,
   type RejectPortabilityInput,
   type SchedulePortabilityInput,
 } from "~/portability/progress.server";

@@ -4,6 +4,7 @@ import { carrierLabel } from "~/portability/display";
 import type { AppliedChange, Subject } from "~/audit/status-changes.server";
 import type { CsvCell } from "./csv";
 import { mexicoCityDate, mexicoCityDateTime } from "~/lib/mexico-city-days";
+import type { PortInOutcome } from "~/portability/progress.server";
 import type { UsageOutcome } from "./line-usage.server";
 import type { LineRow } from "./lines.server";
 import {
@@ -249,6 +250,7 @@ function describeDetail(detail: Record<string, unknown> | null): string {
   if (typeof detail.carrier === "string") parts.push(detail.carrier);
   if (typeof detail.trackingNumber === "string") parts.push(`guía ${detail.trackingNumber}`);
   if (typeof detail.scheduledFor === "string") parts.push(`para el ${detail.scheduledFor}`);
+  if (typeof detail.iccid === "string") parts.push(`ICCID ${detail.iccid}`);
   if (typeof detail.iccids === "string") {
     const iccids = detail.iccids.split(",");
     parts.push(`${iccids.length === 1 ? "ICCID" : "ICCID en orden"} ${iccids.join(", ")}`);
@@ -282,16 +284,20 @@ export function historyText(history: History): string {
 
 /** What the operator is told after a change: what changed, the audit row, the queued e-mail. */
 export function changeText(change: AppliedChange): string {
-  // ICCIDs recorded for an order shipped before: nothing for the customer to be told.
-  const iccidsOnly = change.subject === "order" && change.fromStatus === "shipped";
-  const what = iccidsOnly
-    ? `Pedido ${change.folio}: SIM registradas (${describeDetail(change.detail)}); ya se pueden activar en /activar.`
-    : change.subject === "order"
-      ? `Pedido ${change.folio} marcado como enviado (${describeDetail(change.detail)}).`
-      : change.toStatus === "in_progress"
-        ? `Solicitud ${change.folio} programada ${describeDetail(change.detail)}` +
-          (change.fromStatus === "in_progress" ? " (reprogramada)." : ".")
-        : `Solicitud ${change.folio}: ${statusName("portability", change.fromStatus)} → ${statusName("portability", change.toStatus)}.`;
+  // ICCIDs recorded after the fact (an order shipped, a port completed without them): the
+  // customer has nothing new to be told.
+  const iccidsOnly = change.fromStatus === change.toStatus && change.toStatus !== "in_progress";
+  const what =
+    change.subject === "order"
+      ? iccidsOnly
+        ? `Pedido ${change.folio}: SIM registradas (${describeDetail(change.detail)}); ya se pueden activar en /activar.`
+        : `Pedido ${change.folio} marcado como enviado (${describeDetail(change.detail)}).`
+      : iccidsOnly
+        ? `Solicitud ${change.folio}: ${describeDetail(change.detail)} registrado.`
+        : change.toStatus === "in_progress"
+          ? `Solicitud ${change.folio} programada ${describeDetail(change.detail)}` +
+            (change.fromStatus === "in_progress" ? " (reprogramada)." : ".")
+          : `Solicitud ${change.folio}: ${statusName("portability", change.fromStatus)} → ${statusName("portability", change.toStatus)}.`;
   const lines = [
     what,
     ...(change.reason ? [`Motivo: ${change.reason}`] : []),
@@ -352,4 +358,25 @@ export function usageText(outcome: Extract<UsageOutcome, { ok: true }>): string 
     lines.push("La línea no tiene un paquete vigente.");
   }
   return lines.map((text) => `${text}\n`).join("");
+}
+
+/** `completar`: what became of the ported number's line. */
+export function portInText(portIn: PortInOutcome): string {
+  switch (portIn.kind) {
+    case "queued":
+      return (
+        `Activación de la línea portada en cola (SIM ${portIn.iccid}${portIn.accountSub ? ", para la cuenta del cliente" : ", sin cuenta"}): ` +
+        "la hace el servidor en marcha con el BSS.\n"
+      );
+    case "no-iccid":
+      return (
+        "Sin ICCID: la línea portada no se activó en el BSS. Cuando sepas a qué SIM se portó: " +
+        "npm run ops -- completar <folio> --iccid <ICCID>\n"
+      );
+    case "unknown-sim":
+      return (
+        `El ICCID ${portIn.iccid} no es de una SIM vendida por la tienda: la línea portada no se ` +
+        "activó (no hay plan con qué iniciarla); actívala en el BSS.\n"
+      );
+  }
 }
