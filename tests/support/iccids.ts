@@ -1,4 +1,4 @@
-import { luhnCheckDigit } from "~/lib/luhn";
+import { luhnCheckDigit } from "../../app/lib/luhn";
 
 /**
  * A well-formed ICCID for tests (89 52 …, 19 digits, Luhn check digit last), one per `serial`:
