@@ -9,6 +9,7 @@ import { cartCookieSpec } from "./cart/cart-session.server";
 import { orderAccessCookieSpec } from "./checkout/order-access.server";
 import { flashCookieSpec } from "./lib/flash.server";
 import { formKeysCookieSpec } from "./lib/form-key.server";
+import { activationAccessCookieSpec } from "./line/activation-access.server";
 import {
   createSealedCookie,
   type SealedCookie,
@@ -33,6 +34,7 @@ export const SEALED_COOKIE_SPECS = {
   accountTotpSetup: accountTotpSetupCookieSpec,
   authOauth: authOauthCookieSpec,
   sandboxPayer: sandboxPayerCookieSpec,
+  activations: activationAccessCookieSpec,
 };
 
 type SpecValue<S> = S extends SealedCookieSpec<unknown> ? z.output<S["schema"]> : never;

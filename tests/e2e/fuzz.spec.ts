@@ -35,6 +35,7 @@ const FORMS: Record<string, string[]> = {
   "/confirmation?pedido=ord_fuzz": ["payment_method", "intent", "position"],
   "/recarga/AAAAAAAAAAAAAAAAAAAAAA": ["payment_method"],
   "/pedido": ["folio", "correo"],
+  "/activar": ["iccid"],
   "/pedido/abrir?clave=fuzz": ["clave"],
   "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],

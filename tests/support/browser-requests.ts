@@ -7,6 +7,10 @@ import {
   PORTABILITY_ACCESS_MAX_AGE_SECONDS,
   portabilityAccessSchema,
 } from "~/portability/request-access.server";
+import {
+  ACTIVATION_ACCESS_MAX_AGE_SECONDS,
+  activationAccessSchema,
+} from "~/line/activation-access.server";
 
 const secrets = ["browser-requests-under-test-".padEnd(40, "b")];
 
@@ -32,6 +36,13 @@ export const browserCookies = {
     secure: false,
     maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
     schema: portabilityAccessSchema,
+  }),
+  activations: createSealedCookie({
+    name: "activaciones",
+    secrets,
+    secure: false,
+    maxAgeSeconds: ACTIVATION_ACCESS_MAX_AGE_SECONDS,
+    schema: activationAccessSchema,
   }),
 };
 
