@@ -21,6 +21,7 @@ describe("the sealed cookies", () => {
       authOauth: ["auth_oauth", 600],
       sandboxPayer: ["sandbox_pagos", 8 * 24 * 3600],
       balance: ["saldo", 15 * 60],
+      activations: ["activaciones", 24 * 3600],
     });
   });
 

@@ -9,6 +9,7 @@ import { cartCookieSpec } from "./cart/cart-session.server";
 import { orderAccessCookieSpec } from "./checkout/order-access.server";
 import { flashCookieSpec } from "./lib/flash.server";
 import { formKeysCookieSpec } from "./lib/form-key.server";
+import { activationAccessCookieSpec } from "./line/activation-access.server";
 import {
   createSealedCookie,
   type SealedCookie,
@@ -35,6 +36,7 @@ export const SEALED_COOKIE_SPECS = {
   authOauth: authOauthCookieSpec,
   sandboxPayer: sandboxPayerCookieSpec,
   balance: balanceAccessCookieSpec,
+  activations: activationAccessCookieSpec,
 };
 
 type SpecValue<S> = S extends SealedCookieSpec<unknown> ? z.output<S["schema"]> : never;

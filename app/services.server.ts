@@ -6,15 +6,13 @@ import { PLAN_CATALOGUE } from "./catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
 import type { Config } from "./config.server";
 import type { Services } from "./context";
-import { checkDatabase, databaseDriver, openDatabase, type Db } from "./db/db.server";
+import { checkDatabase, databaseDriver, openDatabase } from "./db/db.server";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
-import type { Bss } from "./line/bss";
 import { createLineJobs } from "./line/line-jobs.server";
-import { createBssSimulator, type BssSimulator } from "./line/simulator.server";
-import { createTmfBss } from "./line/tmf.server";
+import { operatorBss } from "./line/operator-bss.server";
 import { RateLimiter } from "./lib/rate-limit";
 import { createMailer } from "./mail/mailer.server";
 import {
@@ -55,24 +53,6 @@ function esimProvisioner(config: Config): EsimProvisioner {
     });
   }
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
-}
-
-/** config.server.ts has checked that the TMF adapter has its addresses and credentials. */
-function operatorBss(config: Config, db: Db): { bss: Bss; bssSimulator: BssSimulator | null } {
-  if (config.BSS_PROVIDER === "tmf") {
-    return {
-      bss: createTmfBss({
-        baseUrl: config.BSS_BASE_URL!,
-        tokenUrl: config.BSS_TOKEN_URL!,
-        clientId: config.BSS_CLIENT_ID!,
-        clientSecret: config.BSS_CLIENT_SECRET!,
-        timeoutMs: config.BSS_TIMEOUT_MS,
-      }),
-      bssSimulator: null,
-    };
-  }
-  const simulator = createBssSimulator({ db });
-  return { bss: simulator, bssSimulator: simulator };
 }
 
 /** config.server.ts has checked that SMPP has its address, credentials and sender. */

@@ -28,6 +28,7 @@ export interface Database {
   line_jobs: LineJobsTable;
   line_codes: LineCodesTable;
   line_notices: LineNoticesTable;
+  shipped_sims: ShippedSimsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -290,6 +291,8 @@ export interface PortabilityRequestsTable {
   scheduled_for: string | null;
   /** Why it was rejected, in Spanish, as the customer is told. */
   rejection_reason: string | null;
+  /** The Cognito `sub` of the customer signed in when requesting; null for a guest. */
+  customer_sub: string | null;
 }
 
 /** cancelled: its cash voucher or transfer expired unpaid. */
@@ -443,4 +446,13 @@ export interface LineNoticesTable {
   number: string;
   package_key: string;
   sent_at: string;
+}
+
+/** A physical SIM shipped with an order, with the ICCID printed on it (decision 0092). */
+export interface ShippedSimsTable {
+  order_id: string;
+  /** 0-based among the order's SIMs, in the order of its lines. */
+  position: number;
+  iccid: string;
+  recorded_at: string;
 }

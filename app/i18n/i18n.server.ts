@@ -1,3 +1,4 @@
+import activation from "../../public/locales/es/activation.json";
 import auth from "../../public/locales/es/auth.json";
 import commerce from "../../public/locales/es/commerce.json";
 import common from "../../public/locales/es/common.json";
@@ -18,6 +19,7 @@ export const resources: Record<Namespace, Messages> = {
   auth,
   topup,
   line,
+  activation,
 };
 
 const messagesOf = (namespace: string): Messages | undefined =>

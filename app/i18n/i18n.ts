@@ -7,6 +7,7 @@ export const NAMESPACES = [
   "auth",
   "topup",
   "line",
+  "activation",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

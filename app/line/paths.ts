@@ -1,3 +1,6 @@
+/** Where a physical SIM is activated with its ICCID (decision 0092). */
+export const SIM_ACTIVATION_PATH = "/activar";
+
 /** The signed-in customer's lines, and where one is added. */
 export const LINES_PATH = "/my-account/lineas";
 

@@ -451,13 +451,16 @@ describe("what each e-mail says", () => {
     expect(text).toContain("Si no lo pediste");
   });
 
-  it("shipped: carrier and tracking number", async () => {
+  it("shipped: carrier and tracking number, and where to activate the SIM", async () => {
     const sample = samples.find((candidate) => candidate.name === "order shipped")!;
     const { subject, text } = await render(sample);
     expect(subject).toBe("Tu SIM va en camino: pedido PED-2026-000123");
     expect(text).toContain("Paquetería: Estafeta");
     expect(text).toContain("Número de guía: 1234567890");
     expect(text).toContain("3 días");
+    expect(text).toContain(
+      "actívala en https://www.conectamovil.mx/activar con el ICCID impreso en la tarjeta",
+    );
   });
 
   it("a top-up receipt: folio, masked line, amount, what it buys, its receipt's address", async () => {

@@ -15,7 +15,7 @@ import { findTopupAmount, formatData } from "~/topup/amounts";
 import { receiptPath } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { orderLinkPath } from "~/checkout/paths";
-import { LINES_PATH } from "~/line/paths";
+import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import type { MailTemplate } from "~/mail-queue/mail-queue.server";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
@@ -543,6 +543,7 @@ async function orderShipped(
         items: [
           mailT("commerce:confirmation.nextSteps.deliveryPhysical", deliveryDays),
           mailT("orderShipped.stalled", { count: PHYSICAL_SIM_DELIVERY.stalledDays }),
+          mailT("orderShipped.activate", { url: `${context.origin}${SIM_ACTIVATION_PATH}` }),
           activationStep(),
         ],
       },

@@ -37,6 +37,7 @@ const FORMS: Record<string, string[]> = {
   "/pedido": ["folio", "correo"],
   "/saldo": ["intent", "phone_number", "code", "idempotency_key"],
   "/my-account/lineas": ["intent", "phone_number", "code", "idempotency_key"],
+  "/activar": ["iccid"],
   "/pedido/abrir?clave=fuzz": ["clave"],
   "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],

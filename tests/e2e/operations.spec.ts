@@ -152,7 +152,7 @@ test("a production test environment says so on every page and in /readyz", async
     const ready = await (await fetch(`${baseUrl}/readyz`)).json();
     expect(ready).toMatchObject({
       testEnvironment: true,
-      testDoubles: ["payments", "identity", "esim", "mail"],
+      testDoubles: ["payments", "identity", "esim", "mail", "bss", "sms"],
     });
     for (const path of ["/", "/plans", "/help-center", "/auth/sign-in", "/cart"]) {
       // Plain HTTP: the page as a browser without JavaScript gets it.
@@ -174,7 +174,7 @@ test("a production test environment says so on every page and in /readyz", async
     await waitForHealth(base, development);
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
       testEnvironment: false,
-      testDoubles: ["payments", "identity", "esim", "mail"],
+      testDoubles: ["payments", "identity", "esim", "mail", "bss", "sms"],
     });
     expect(await (await fetch(`${base}/plans`)).text()).not.toContain("test-environment-banner");
   } finally {

@@ -9,6 +9,10 @@ import {
   PORTABILITY_ACCESS_MAX_AGE_SECONDS,
   portabilityAccessSchema,
 } from "~/portability/request-access.server";
+import {
+  ACTIVATION_ACCESS_MAX_AGE_SECONDS,
+  activationAccessSchema,
+} from "~/line/activation-access.server";
 
 const secrets = ["browser-requests-under-test-".padEnd(40, "b")];
 
@@ -37,6 +41,13 @@ export const browserCookies = {
   }),
   balance: createSealedCookie({ ...balanceAccessCookieSpec, secrets, secure: false }),
   flash: createSealedCookie({ ...flashCookieSpec, secrets, secure: false }),
+  activations: createSealedCookie({
+    name: "activaciones",
+    secrets,
+    secure: false,
+    maxAgeSeconds: ACTIVATION_ACCESS_MAX_AGE_SECONDS,
+    schema: activationAccessSchema,
+  }),
 };
 
 /**

@@ -30,6 +30,7 @@ import { curpCheckDigit } from "~/portability/curp";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { simActivationSchema } from "~/line/sim-activation-schema";
 import { isLocaleText } from "../support/locale-texts";
 
 // Issue 8: every action's schema, fed what no browser sends (wrong types, repeated and unknown
@@ -56,6 +57,7 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
     ],
   },
   "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method"] },
+  "SIM activation": { schema: simActivationSchema, fields: ["iccid"] },
   "sandbox card": {
     schema: createCardSchema(),
     fields: ["card_number", "card_expiry", "card_cvc", "cardholder_name"],
@@ -187,6 +189,7 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
   "payment choice": { payment_method: "cash" },
+  "SIM activation": { iccid: "8952 0100 0000 0000 0075" },
   "sandbox card": {
     card_number: TEST_CARDS.approved,
     card_expiry: "12/99",

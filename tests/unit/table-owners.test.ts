@@ -15,6 +15,7 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   orders: ["app/checkout/"],
   order_lines: ["app/checkout/"],
   order_links: ["app/checkout/"],
+  shipped_sims: ["app/checkout/"],
   payments: ["app/payments/"],
   payment_events: ["app/payments/"],
   sandbox_checkouts: ["app/payments/sandbox/"],
