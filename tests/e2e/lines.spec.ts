@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { expect, request as apiRequest, test, type Browser, type TestInfo } from "@playwright/test";
 import { openDatabase, type Db } from "../../app/db/db.server";
 import { createBssSimulator } from "../../app/line/simulator.server";
 import { luhnCheckDigit } from "../../app/lib/luhn";
+import { npmScriptArgs } from "../../scripts/server-command.mjs";
 import {
   freePort,
   startServer,
@@ -141,8 +143,9 @@ test("/saldo from a browser with no cookies: the number, the code, the line's su
 });
 
 // ---------------------------------------------------------------------------------------------
-// Usage recorded on the line (what `npm run ops -- consumo` does): a server of this test's own,
-// whose database the test opens to drive the BSS simulator, as the operator's command would.
+// Usage recorded on the line with `npm run ops -- consumo`: a server of this test's own, whose
+// database the operator's command opens (and the test too, to activate a line with a plan as a
+// paid eSIM would).
 // ---------------------------------------------------------------------------------------------
 
 const SESSION_SECRET = "lines-session-secret-0123456789-abcdefghijklmnop";
@@ -162,12 +165,25 @@ async function pageOn(browser: Browser, testInfo: TestInfo, baseURL: string) {
   return { context, page: await context.newPage() };
 }
 
+/** `npm run ops -- <args>` (the build) against the server's own database, as the operator runs it. */
+function ops(server: ServerProcess, args: string[]): string {
+  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      DATA_DIR: server.dataDir,
+      SESSION_SECRET,
+    },
+    encoding: "utf8",
+  });
+}
+
 function iccid(serial: number): string {
   const body = `895299${String(serial).padStart(12, "0")}`;
   return `${body}${luhnCheckDigit(body)}`;
 }
 
-test("usage recorded on the line moves its data bar and its chart; running low shows the notice and e-mails once", async ({
+test("usage recorded with npm run ops moves the line's data bar and its chart; running low shows the notice and e-mails once", async ({
   browser,
 }, testInfo) => {
   const port = freePort(testInfo.workerIndex);
@@ -195,7 +211,7 @@ test("usage recorded on the line moves its data bar and its chart; running low s
     await expect(page.getByTestId("data-left")).toHaveText("Te quedan 5 GB");
     await expect(page.getByTestId("data-bar")).toHaveAttribute("data-used-percent", "0");
 
-    await bss.recordUsage(number, { dataMb: 2048 });
+    expect(ops(server, ["consumo", number, "--datos", "2GB"])).toContain("Consumo registrado");
     await page.reload();
     await expect(page.getByTestId("data-used")).toHaveText("Usaste 2 GB de 5 GB");
     await expect(page.getByTestId("data-bar")).toHaveAttribute("data-used-percent", "40");
@@ -204,7 +220,7 @@ test("usage recorded on the line moves its data bar and its chart; running low s
     await expect(page.getByTestId("usage-table")).toContainText("2 GB");
     await expect(page.getByTestId("running-out")).toHaveCount(0);
 
-    await bss.recordUsage(number, { dataMb: 2600 });
+    ops(server, ["consumo", number, "--datos", "2600MB"]);
     await page.reload();
     await expect(page.getByTestId("running-out")).toContainText("le quedan pocos datos");
     await page.goto("/my-account/lineas");
