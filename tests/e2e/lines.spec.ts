@@ -11,6 +11,8 @@ import {
   waitForHealth,
   type ServerProcess,
 } from "../support/server-process";
+import { tcpProxy } from "../support/tcp-proxy";
+import { startTmfStandIn } from "../support/tmf-stand-in";
 import { expectNoAxeViolations } from "./support/axe";
 import { expectFlash } from "./support/auth";
 import { createCustomer, signInTo } from "./support/customers";
@@ -237,5 +239,74 @@ test("usage recorded with npm run ops moves the line's data bar and its chart; r
     await api.dispose();
     await db?.destroy();
     await stopServer(server);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The BSS out of reach: a server of its own on the TMF adapter, the stand-in behind a proxy the
+// test cuts (as tests/e2e/line-topup.spec.ts does).
+// ---------------------------------------------------------------------------------------------
+
+test("the BSS out of reach: the line's page and /saldo say they could not read the line, the rest works, no code is sent", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const standIn = await startTmfStandIn();
+  const number = uniqueLineNumber();
+  standIn.addLine({ number, offerId: "conecta-100" });
+  const proxy = tcpProxy({ host: "127.0.0.1", port: Number(new URL(standIn.baseUrl).port) });
+  await proxy.start();
+  const port = freePort(testInfo.workerIndex);
+  const baseURL = `http://localhost:${port}`;
+  const bss = `http://127.0.0.1:${proxy.port}`;
+  const server = startServer({
+    NODE_ENV: "test",
+    PORT: String(port),
+    SESSION_SECRET,
+    BSS_PROVIDER: "tmf",
+    BSS_BASE_URL: bss,
+    BSS_TOKEN_URL: `${bss}/oauth2/token`,
+    BSS_CLIENT_ID: standIn.clientId,
+    BSS_CLIENT_SECRET: standIn.clientSecret,
+    BSS_TIMEOUT_MS: "1000",
+  });
+  const { context, page } = await pageOn(browser, testInfo, baseURL);
+  const api = await apiRequest.newContext({ baseURL });
+  try {
+    await waitForHealth(baseURL, server);
+    const customer = await createCustomer(api, "lineas-bss");
+    await signInTo(page, customer, "/my-account/lineas");
+    await askForCode(page, number);
+    await typeCode(page, await smsCode(api, number), "Agregar la línea");
+    await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+    await expect(page.getByTestId("line-package")).toHaveText("Conecta 100");
+
+    await proxy.cut();
+    const answer = await page.reload();
+    expect(answer?.status()).toBe(503);
+    await expect(page.getByTestId("line-unavailable")).toHaveText(
+      "No pudimos consultar tu línea en este momento. Inténtalo de nuevo en unos minutos.",
+    );
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Línea ${spaced(number)}`);
+    await expect(page.getByRole("heading", { name: "Últimas recargas" })).toBeVisible();
+    await expect(page.getByTestId("line-figures")).toHaveCount(0);
+
+    await page.goto("/my-account");
+    await expect(
+      page.getByTestId("account-my-lines").getByTestId("line-unavailable"),
+    ).toBeVisible();
+
+    await page.goto("/saldo");
+    await askForCode(page, uniqueLineNumber());
+    await expect(page.getByRole("alert").first()).toContainText(
+      "No pudimos enviar el código en este momento",
+    );
+    expect(server.output.join("")).not.toContain(number);
+  } finally {
+    await stopServer(server);
+    await proxy.cut().catch(() => undefined);
+    await standIn.close();
+    await context.close();
+    await api.dispose();
   }
 });
