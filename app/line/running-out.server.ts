@@ -22,6 +22,14 @@ export async function noteRunningOut(db: Db, input: RunningOutNoticeInput): Prom
   const { line, now } = input;
   if (!line.package || !input.email || !isNoticeWorthy(runningOut(line, now))) return false;
   const packageKey = noticePackageKey(line.package);
+  // Read first: every view of a line that runs out would otherwise take the write lock.
+  const told = await db
+    .selectFrom("line_notices")
+    .select("number")
+    .where("number", "=", line.number)
+    .where("package_key", "=", packageKey)
+    .executeTakeFirst();
+  if (told) return false;
   return db.transaction().execute(async (trx) => {
     const recorded = await trx
       .insertInto("line_notices")
