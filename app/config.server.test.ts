@@ -24,6 +24,8 @@ const productionTestEnvironment = {
   ALLOW_EMBEDDED_IDENTITY: "true",
   ALLOW_SANDBOX_ESIM: "true",
   ALLOW_CAPTURED_MAIL: "true",
+  ALLOW_SIMULATED_BSS: "true",
+  ALLOW_CAPTURED_SMS: "true",
 };
 
 /** The one-line message loadConfig refuses with. */
@@ -116,12 +118,36 @@ describe("loadConfig", () => {
     expect(message).not.toContain("\n");
   });
 
+  it("names the first missing setting of the TMF BSS and of the SMSC, in one line", () => {
+    const base = { SESSION_SECRET: longSecret };
+    expect(refusal({ ...base, BSS_PROVIDER: "tmf" })).toBe(
+      "Invalid configuration: BSS_BASE_URL: required when BSS_PROVIDER=tmf",
+    );
+    expect(
+      refusal({
+        ...base,
+        BSS_PROVIDER: "tmf",
+        BSS_BASE_URL: "https://bss.example.mx",
+        BSS_TOKEN_URL: "https://bss.example.mx/oauth/token",
+        BSS_CLIENT_ID: "tienda",
+      }),
+    ).toBe("Invalid configuration: BSS_CLIENT_SECRET: required when BSS_PROVIDER=tmf");
+    expect(refusal({ ...base, SMS_PROVIDER: "smpp", SMPP_URL: "smpp://smsc.example.mx" })).toBe(
+      "Invalid configuration: SMPP_SYSTEM_ID: required when SMS_PROVIDER=smpp",
+    );
+    expect(refusal({ ...base, SMPP_URL: "http://smsc.example.mx" })).toMatch(
+      /^Invalid configuration: SMPP_URL: /,
+    );
+  });
+
   it("refuses production on the payment sandbox or the embedded emulator unless told, naming what is missing", () => {
     const {
       ALLOW_SANDBOX_PAYMENTS: _s,
       ALLOW_EMBEDDED_IDENTITY: _i,
       ALLOW_SANDBOX_ESIM: _e,
       ALLOW_CAPTURED_MAIL: _m,
+      ALLOW_SIMULATED_BSS: _b,
+      ALLOW_CAPTURED_SMS: _t,
       ...bare
     } = productionTestEnvironment;
     const both = refusal(bare);
@@ -134,6 +160,10 @@ describe("loadConfig", () => {
     expect(both).toContain("ALLOW_SANDBOX_ESIM=true");
     expect(both).toContain("SMTP_URL");
     expect(both).toContain("ALLOW_CAPTURED_MAIL=true");
+    expect(both).toContain("BSS_PROVIDER=tmf");
+    expect(both).toContain("ALLOW_SIMULATED_BSS=true");
+    expect(both).toContain("SMS_PROVIDER=smpp");
+    expect(both).toContain("ALLOW_CAPTURED_SMS=true");
     expect(both).not.toContain("\n");
 
     const withPool = refusal({
@@ -150,10 +180,10 @@ describe("loadConfig", () => {
 
   it("runs production on test doubles only by opt-in, and says so", () => {
     const config = loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() });
-    expect(config.testDoubles).toEqual(["payments", "identity", "esim", "mail"]);
+    expect(config.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
     expect(config.isTestEnvironment).toBe(true);
     const development = loadConfig({ DATA_DIR: tempDir() });
-    expect(development.testDoubles).toEqual(["payments", "identity", "esim", "mail"]);
+    expect(development.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
     expect(development.isTestEnvironment).toBe(false);
   });
 
@@ -173,7 +203,7 @@ describe("loadConfig", () => {
       /^Invalid configuration: ES2PLUS_BASE_URL: must be an https address/,
     );
     const real = loadConfig({ ...es2plus, DATA_DIR: tempDir() });
-    expect(real.testDoubles).toEqual(["payments", "identity", "mail"]);
+    expect(real.testDoubles).toEqual(["payments", "identity", "mail", "bss", "sms"]);
   });
 
   it("runs on Stripe only with both its keys; a test-mode key in production is a test environment", () => {
@@ -196,7 +226,7 @@ describe("loadConfig", () => {
     expect(malformed).not.toContain("pk_live_publishable");
 
     const live = loadConfig({ ...stripe, DATA_DIR: tempDir() });
-    expect(live.testDoubles).toEqual(["identity", "esim", "mail"]);
+    expect(live.testDoubles).toEqual(["identity", "esim", "mail", "bss", "sms"]);
     const testMode = { ...stripe, STRIPE_SECRET_KEY: "sk_test_51AbCdEf" };
     expect(refusal(testMode)).toContain("a live Stripe key");
     const allowed = loadConfig({
@@ -204,7 +234,7 @@ describe("loadConfig", () => {
       ALLOW_SANDBOX_PAYMENTS: "true",
       DATA_DIR: tempDir(),
     });
-    expect(allowed.testDoubles).toEqual(["payments", "identity", "esim", "mail"]);
+    expect(allowed.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
     expect(allowed.isTestEnvironment).toBe(true);
     expect(refusal({ ...stripe, STRIPE_API_URL: "http://stripe-stub.interno:12111" })).toMatch(
       /^Invalid configuration: STRIPE_API_URL: must be an https address/,

@@ -134,6 +134,38 @@ export const environmentSchema = z.object({
   ALLOW_CAPTURED_MAIL: booleanFlag.default(false),
   /** Production only: issue sandbox eSIM codes anyway (a test environment). */
   ALLOW_SANDBOX_ESIM: booleanFlag.default(false),
+  /**
+   * The operator's business support system (BSS), which knows the lines, their balances and
+   * usage, applies top-ups and activates SIMs: the store's simulator, or the operator's TM Forum
+   * Open APIs (TMF637, TMF654, TMF635, TMF622; decision 0088).
+   */
+  BSS_PROVIDER: z.enum(["simulator", "tmf"]).default("simulator"),
+  /** Where the TMF APIs live (https), e.g. https://bss.example.mx. */
+  BSS_BASE_URL: optionalUrl,
+  /** The BSS's OAuth 2.0 token endpoint (client credentials). */
+  BSS_TOKEN_URL: optionalUrl,
+  BSS_CLIENT_ID: z.string().min(1).optional(),
+  BSS_CLIENT_SECRET: z.string().min(1).optional(),
+  /** How long each BSS call may take before a page says it could not reach the line. */
+  BSS_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(5_000),
+  /** Production only: run on the BSS simulator anyway (a test environment). */
+  ALLOW_SIMULATED_BSS: booleanFlag.default(false),
+  /**
+   * How SMS (codes sent to a number) leave: captured under DATA_DIR/sms-outbox and shown at
+   * /dev/outbox, or through the operator's SMSC over SMPP 3.4 (decision 0089).
+   */
+  SMS_PROVIDER: z.enum(["outbox", "smpp"]).default("outbox"),
+  /** smpp://host:2775 or ssmpp://host:3550 (TLS). */
+  SMPP_URL: z
+    .string()
+    .regex(/^s?smpp:\/\/[^\s/]+(:\d+)?\/?$/, "una dirección smpp:// o ssmpp://")
+    .optional(),
+  SMPP_SYSTEM_ID: z.string().min(1).max(15).optional(),
+  SMPP_PASSWORD: z.string().min(1).max(8).optional(),
+  /** The sender customers see: up to 11 letters, a short code, or 52 and ten digits. */
+  SMPP_SOURCE_ADDR: z.string().min(1).max(21).optional(),
+  /** Production only: capture SMS instead of sending them (a test environment). */
+  ALLOW_CAPTURED_SMS: booleanFlag.default(false),
   /** Production only: run the embedded identity emulator anyway (a test environment). */
   ALLOW_EMBEDDED_IDENTITY: booleanFlag.default(false),
   /** Signs the payment sandbox's notifications; derived from SESSION_SECRET when absent. */
@@ -193,6 +225,12 @@ export const environmentSchema = z.object({
   /** New top-ups allowed per hour from one address and to one number (card testing, mistakes). */
   TOPUP_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   TOPUP_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
+  /**
+   * SMS codes that prove a number (adding a line, /saldo) sent per hour from one address and to
+   * one number, whoever asks: each SMS reaches a person's phone.
+   */
+  LINE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  LINE_CODE_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
 });
@@ -200,7 +238,7 @@ export const environmentSchema = z.object({
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** The stand-ins for real services this server can run on. */
-export type TestDouble = "payments" | "identity" | "esim" | "mail";
+export type TestDouble = "payments" | "identity" | "esim" | "mail" | "bss" | "sms";
 
 export interface Config extends Omit<
   Environment,
@@ -264,6 +302,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cognitoDomain = resolveCognitoDomain(values, identity.identityMode, isProduction);
   requireStripeKeys(values);
   requireEs2PlusSettings(values);
+  requireSettings(values, "BSS_PROVIDER", "tmf", [
+    "BSS_BASE_URL",
+    "BSS_TOKEN_URL",
+    "BSS_CLIENT_ID",
+    "BSS_CLIENT_SECRET",
+  ]);
+  requireSettings(values, "SMS_PROVIDER", "smpp", [
+    "SMPP_URL",
+    "SMPP_SYSTEM_ID",
+    "SMPP_PASSWORD",
+    "SMPP_SOURCE_ADDR",
+  ]);
   const testDoubles: TestDouble[] = [
     ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
       ? (["payments"] as const)
@@ -271,6 +321,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(identity.identityMode === "embedded" ? (["identity"] as const) : []),
     ...(values.ESIM_PROVIDER === "sandbox" ? (["esim"] as const) : []),
     ...(values.SMTP_URL ? [] : (["mail"] as const)),
+    ...(values.BSS_PROVIDER === "simulator" ? (["bss"] as const) : []),
+    ...(values.SMS_PROVIDER === "outbox" ? (["sms"] as const) : []),
   ];
   if (isProduction) {
     refuseTestDoublesUnlessAllowed(values, testDoubles);
@@ -350,6 +402,16 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
       "an SMTP server for customer e-mails (SMTP_URL; ALLOW_CAPTURED_MAIL=true runs a test environment that captures them)",
     );
   }
+  if (testDoubles.includes("bss") && !values.ALLOW_SIMULATED_BSS) {
+    missing.push(
+      "the operator's BSS (BSS_PROVIDER=tmf; ALLOW_SIMULATED_BSS=true runs a test environment on simulated lines)",
+    );
+  }
+  if (testDoubles.includes("sms") && !values.ALLOW_CAPTURED_SMS) {
+    missing.push(
+      "an SMSC for text messages (SMS_PROVIDER=smpp; ALLOW_CAPTURED_SMS=true runs a test environment that captures them)",
+    );
+  }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
@@ -380,6 +442,23 @@ function requireEs2PlusSettings(values: Environment) {
   }
 }
 
+/** A real adapter's settings: a missing one would only show when a customer needs it. */
+function requireSettings<K extends "BSS_PROVIDER" | "SMS_PROVIDER">(
+  values: Environment,
+  switchVariable: K,
+  real: Environment[K],
+  variables: ReadonlyArray<keyof Environment>,
+) {
+  if (values[switchVariable] !== real) return;
+  for (const variable of variables) {
+    if (!values[variable]) {
+      throw new ConfigError(
+        `Invalid configuration: ${String(variable)}: required when ${switchVariable}=${real}`,
+      );
+    }
+  }
+}
+
 /** A Stripe key of its test mode: no money moves, whatever the customer is shown. */
 function isStripeTestMode(values: Environment): boolean {
   return (
@@ -400,6 +479,8 @@ function requireHttps(values: Environment) {
     "COGNITO_ENDPOINT",
     "STRIPE_API_URL",
     "ES2PLUS_BASE_URL",
+    "BSS_BASE_URL",
+    "BSS_TOKEN_URL",
   ] as const) {
     const value = values[variable];
     if (!value) continue;

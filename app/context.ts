@@ -11,6 +11,10 @@ import type { Catalogue } from "./catalog/catalog.server";
 import type { Config } from "./config.server";
 import type { Db } from "./db/db.server";
 import type { EsimProvisioner } from "./esim/provisioning";
+import type { Bss } from "./line/bss";
+import type { LineJobs } from "./line/line-jobs.server";
+import type { BssSimulator } from "./line/simulator.server";
+import type { SmsSender } from "./sms/sender";
 import type { CookieJar } from "./lib/cookie-jar.server";
 import type { RenderMemo } from "./lib/page-caching";
 import type { RateLimiter } from "./lib/rate-limit";
@@ -32,10 +36,20 @@ export interface Services {
   portability: PortabilityRequests;
   /** Issues eSIM activation codes: the sandbox, or the operator's SM-DP+. */
   esim: EsimProvisioner;
+  /** The operator's BSS (lines, balances, usage, top-ups, activations): simulator or TMF (0088). */
+  bss: Bss;
+  /** The same simulator, for what only it can do (record usage, suspend a test line); null on TMF. */
+  bssSimulator: BssSimulator | null;
+  /** Sends text messages: captured in the development outbox, or over SMPP (0089). */
+  sms: SmsSender;
+  /** Where SMS are captured without an SMSC (shown at /dev/outbox); null with SMPP. */
+  smsOutboxDir: string | null;
   /** Sends the queued customer e-mails (app/mail), with retries. */
   mailer: Mailer;
   /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */
   mailOutboxDir: string | null;
+  /** Applies paid top-ups and activates lines at the BSS, queued with what decided them. */
+  lineJobs: LineJobs;
   /** Every sealed cookie, each specified by its capability (sealed-cookies.server.ts). */
   cookies: SealedCookies;
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */

@@ -20,6 +20,8 @@ describe("the sealed cookies", () => {
       accountTotpSetup: ["auth_totp_setup", 600],
       authOauth: ["auth_oauth", 600],
       sandboxPayer: ["sandbox_pagos", 8 * 24 * 3600],
+      balance: ["saldo", 15 * 60],
+      activations: ["activaciones", 24 * 3600],
     });
   });
 

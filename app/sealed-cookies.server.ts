@@ -9,11 +9,13 @@ import { cartCookieSpec } from "./cart/cart-session.server";
 import { orderAccessCookieSpec } from "./checkout/order-access.server";
 import { flashCookieSpec } from "./lib/flash.server";
 import { formKeysCookieSpec } from "./lib/form-key.server";
+import { activationAccessCookieSpec } from "./line/activation-access.server";
 import {
   createSealedCookie,
   type SealedCookie,
   type SealedCookieSpec,
 } from "./lib/sealed-cookie.server";
+import { balanceAccessCookieSpec } from "./line/balance-access.server";
 import { sandboxPayerCookieSpec } from "./payments/sandbox/page-access.server";
 import { portabilityAccessCookieSpec } from "./portability/request-access.server";
 
@@ -33,6 +35,8 @@ export const SEALED_COOKIE_SPECS = {
   accountTotpSetup: accountTotpSetupCookieSpec,
   authOauth: authOauthCookieSpec,
   sandboxPayer: sandboxPayerCookieSpec,
+  balance: balanceAccessCookieSpec,
+  activations: activationAccessCookieSpec,
 };
 
 type SpecValue<S> = S extends SealedCookieSpec<unknown> ? z.output<S["schema"]> : never;

@@ -11,6 +11,8 @@ import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
+import { createLineJobs } from "./line/line-jobs.server";
+import { operatorBss } from "./line/operator-bss.server";
 import { RateLimiter } from "./lib/rate-limit";
 import { createMailer } from "./mail/mailer.server";
 import {
@@ -24,6 +26,9 @@ import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
 import { createNipBox, createPortabilityRequests } from "./portability/requests.server";
 import { createSealedCookies } from "./sealed-cookies.server";
+import { createSmsOutbox } from "./sms/outbox.server";
+import type { SmsSender } from "./sms/sender";
+import { createSmppSender } from "./sms/smpp.server";
 import { TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose } from "./topup/topups.server";
 
 /** Stripe's settings; config.server.ts has checked that both keys are present. */
@@ -50,8 +55,32 @@ function esimProvisioner(config: Config): EsimProvisioner {
   return createSandboxProvisioner({ secret: config.sessionSecrets[0] });
 }
 
+/** config.server.ts has checked that SMPP has its address, credentials and sender. */
+function smsSender(
+  config: Config,
+  logger: Logger,
+): { sms: SmsSender; smsOutboxDir: string | null } {
+  if (config.SMS_PROVIDER === "smpp") {
+    return {
+      sms: createSmppSender({
+        url: config.SMPP_URL!,
+        systemId: config.SMPP_SYSTEM_ID!,
+        password: config.SMPP_PASSWORD!,
+        sourceAddr: config.SMPP_SOURCE_ADDR!,
+        logger,
+      }),
+      smsOutboxDir: null,
+    };
+  }
+  const smsOutboxDir = path.join(config.dataDir, "sms-outbox");
+  return { sms: createSmsOutbox(smsOutboxDir), smsOutboxDir };
+}
+
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
 const MAIL_POLL_MS = 5_000;
+
+/** How often due line jobs are looked for; a paid top-up nudges the worker sooner. */
+const LINE_JOBS_POLL_MS = 5_000;
 
 /** How often vouchers and transfers past their date are looked up at the provider. */
 const OVERDUE_SWEEP_MS = 5 * 60 * 1000;
@@ -133,6 +162,8 @@ export async function createServices(
   const rateLimiter = await RateLimiter.shared(databaseDriver(db));
   const identity = createIdentity(config, logger, rateLimiter, role.embeddedIdentity);
   const esim = esimProvisioner(config);
+  const { bss, bssSimulator } = operatorBss(config, db);
+  const { sms, smsOutboxDir } = smsSender(config, logger);
   const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");
   const transport: MailTransport = config.SMTP_URL
     ? createSmtpTransport(config.SMTP_URL)
@@ -144,12 +175,17 @@ export async function createServices(
     replyTo: config.CONTACT_EMAIL,
     origin: config.publicOrigin,
     esim,
+    bss,
     logger,
     support: { email: config.CONTACT_EMAIL, whatsappUrl: whatsAppLink(config.WHATSAPP_NUMBER) },
   });
   // Every worker sends, so that a form's nudge is heard where it was sent: each e-mail is claimed
   // by a conditional UPDATE before it goes (mailer.server.ts), so no two processes send one twice.
   mailer.start(MAIL_POLL_MS);
+  // Every worker applies top-ups and activates lines, for the same reason: each job is claimed by
+  // a conditional UPDATE before the BSS is called (line-jobs.server.ts), and the call is idempotent.
+  const lineJobs = createLineJobs({ db, bss, logger });
+  lineJobs.start(LINE_JOBS_POLL_MS);
   return {
     config,
     logger,
@@ -159,8 +195,13 @@ export async function createServices(
     sandbox,
     portability: createPortabilityRequests({ db, nipBox: createNipBox(config.sessionSecrets) }),
     esim,
+    bss,
+    bssSimulator,
+    sms,
+    smsOutboxDir,
     mailer,
     mailOutboxDir,
+    lineJobs,
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,
@@ -168,7 +209,9 @@ export async function createServices(
     closers: [
       () => clearInterval(overdueSweep),
       () => mailer.stop(),
+      () => lineJobs.stop(),
       () => transport.close?.(),
+      () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),
       () => db.destroy(),
     ],

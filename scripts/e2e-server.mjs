@@ -35,6 +35,8 @@ const child = spawn(process.execPath, serverArgs(), {
     AUTH_RATE_LIMIT_PER_IP: "1000000",
     // The same for top-ups; the per-number limit stays at its default (topup.spec.ts).
     TOPUP_RATE_LIMIT_PER_IP: "1000000",
+    // The same for SMS codes (lines.spec.ts); the per-number limit stays at its default.
+    LINE_CODE_RATE_LIMIT_PER_IP: "1000000",
   },
 });
 const stop = (signal) => child.kill(signal);

@@ -1,7 +1,8 @@
 // npm run ops -- <comando>: the operator's side of the store, from the server's own machine. It
-// lists and exports orders, top-ups and portability requests, marks an order shipped and moves a
-// portability request along; every change is audited (status_changes) and queues the customer's
-// e-mail in the same transaction, which the running server then sends. It opens the server's
+// lists and exports orders, top-ups, portability requests and lines, marks an order shipped (with
+// the ICCIDs of its SIMs) and moves a portability request along; every change is audited
+// (status_changes) and queues the customer's e-mail in the same transaction, which the running
+// server then sends. On a simulated BSS it records usage on a line (demos and tests). It opens the server's
 // database (DATA_DIR, loaded by the server's own loadConfig) with the server's busy timeout, so it
 // works while the server runs. Help and messages are in Spanish: the operator reads them.
 //
@@ -23,20 +24,34 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   [--csv archivo.csv|-]
                   "pagado" son los pagados aún sin enviar; "enviado", los que ya tienen guía.
   recargas        [--desde …] [--hasta …] [--estado pendiente|pagada|cancelada] [--csv …]
+                  "En la línea": si la recarga pagada ya se aplicó a la línea, sigue en cola
+                  (el BSS no responde; se reintenta sola) o el BSS la rechazó (con su motivo).
   portabilidades  [--desde …] [--hasta …] [--estado recibida|programada|completada|rechazada]
                   [--csv …]
+  lineas          [--estado activa|suspendida|portando|baja] [--csv …]
+                  Las líneas de la tienda (en una cuenta, o activadas sin cuenta) con su estado,
+                  paquete y vigencia según el BSS.
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
 Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
-  enviar <folio> --guia <número> [--paqueteria <nombre>] [--motivo <texto>]
-                  Marca enviado un pedido pagado de SIM física.
+  enviar <folio> --guia <número> [--paqueteria <nombre>] [--iccid <ICCID>[,<ICCID>…]]
+                  [--motivo <texto>]
+                  Marca enviado un pedido pagado de SIM física. --iccid: el ICCID impreso en cada
+                  SIM, uno por SIM en el orden de los planes del pedido; el cliente la activa con
+                  él en /activar. Si el pedido ya se envió sin ellos: enviar <folio> --iccid …
   programar <folio> --fecha AAAA-MM-DD [--motivo <texto>]
                   Recibida → Programada para esa fecha (hoy o después); también reprograma.
-  completar <folio> [--motivo <texto>]
-                  Programada → Completada.
+  completar <folio> [--iccid <ICCID>] [--motivo <texto>]
+                  Programada → Completada, y activa el número portado como línea del cliente en
+                  la SIM de su solicitud (o la de --iccid, si la solicitud no tiene). Para una
+                  solicitud ya completada sin ICCID: completar <folio> --iccid … activa su línea.
   rechazar <folio> --motivo <texto>
                   Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
+
+Líneas simuladas (solo con BSS_PROVIDER=simulator):
+  consumo <número> [--datos 500MB|1.5GB] [--minutos N] [--sms N]
+                  Registra consumo de hoy en la línea (baja su saldo como lo haría la red).
 
 Consulta:
   historial <folio>   Estado actual y cambios hechos (PED-, REC- o POR-).
@@ -48,7 +63,9 @@ desde la carpeta del proyecto. Funciona con el servidor en marcha; él envía lo
 Ejemplos:
   npm run ops -- pedidos --estado pagado --sim fisica
   npm run ops -- pedidos --desde 2026-03-01 --hasta 2026-03-31 --csv marzo.csv
-  npm run ops -- enviar PED-2026-000123 --guia 1234567890 --paqueteria Estafeta
+  npm run ops -- enviar PED-2026-000123 --guia 1234567890 --paqueteria Estafeta --iccid 8952140012345678901
+  npm run ops -- consumo 5599000001 --datos 500MB --minutos 12
+  npm run ops -- lineas --estado activa --csv lineas.csv
   npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
   npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
 `;
@@ -60,16 +77,26 @@ const string = { type: "string" };
 const LIST_OPTIONS = { desde: string, hasta: string, estado: string, csv: string };
 const REASON = { motivo: string };
 
-/** Each command: its options, whether it takes a folio, and what it does. */
+/** Each command: its options, what it takes first (a folio, a line's number, nothing), what it does. */
 const COMMANDS = {
-  pedidos: { options: { ...LIST_OPTIONS, sim: string }, folio: false, run: listOrders },
-  recargas: { options: LIST_OPTIONS, folio: false, run: listTopups },
-  portabilidades: { options: LIST_OPTIONS, folio: false, run: listPortability },
-  enviar: { options: { guia: string, paqueteria: string, ...REASON }, folio: true, run: ship },
-  programar: { options: { fecha: string, ...REASON }, folio: true, run: schedule },
-  completar: { options: REASON, folio: true, run: complete },
-  rechazar: { options: REASON, folio: true, run: reject },
-  historial: { options: {}, folio: true, run: history },
+  pedidos: { options: { ...LIST_OPTIONS, sim: string }, subject: null, run: listOrders },
+  recargas: { options: LIST_OPTIONS, subject: null, run: listTopups },
+  portabilidades: { options: LIST_OPTIONS, subject: null, run: listPortability },
+  lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
+  enviar: {
+    options: { guia: string, paqueteria: string, iccid: string, ...REASON },
+    subject: "folio",
+    run: ship,
+  },
+  programar: { options: { fecha: string, ...REASON }, subject: "folio", run: schedule },
+  completar: { options: { iccid: string, ...REASON }, subject: "folio", run: complete },
+  rechazar: { options: REASON, subject: "folio", run: reject },
+  historial: { options: {}, subject: "folio", run: history },
+  consumo: {
+    options: { datos: string, minutos: string, sms: string },
+    subject: "número",
+    run: recordUsage,
+  },
 };
 
 const HELP_WORDS = new Set(["ayuda", "help", "--ayuda", "--help", "-h"]);
@@ -209,12 +236,29 @@ function report(ops, result) {
 }
 
 async function ship(ops, db, { folio, values }) {
+  const iccids = values.iccid === undefined ? [] : values.iccid.split(",");
+  if (values.iccid !== undefined && !values.iccid.trim()) {
+    throw new OpsRefusal("--iccid: falta el ICCID (varios, separados por comas).");
+  }
+  // Only ICCIDs: for an order shipped before they were recorded.
+  if (values.guia === undefined && iccids.length > 0) {
+    report(
+      ops,
+      await ops.recordShippedIccids(db, folio, {
+        iccids,
+        reason: values.motivo,
+        actor: ops.opsActor(),
+      }),
+    );
+    return;
+  }
   const trackingNumber = required(values, "guia", "<número de guía>");
   report(
     ops,
     await ops.shipOrder(db, folio, {
       trackingNumber,
       carrier: values.paqueteria,
+      iccids,
       reason: values.motivo,
       actor: ops.opsActor(),
     }),
@@ -234,15 +278,43 @@ async function schedule(ops, db, { folio, values }) {
 }
 
 async function complete(ops, db, { folio, values }) {
-  report(
-    ops,
-    await ops.completePortability(db, folio, { reason: values.motivo, actor: ops.opsActor() }),
-  );
+  if (values.iccid !== undefined && !values.iccid.trim()) {
+    throw new OpsRefusal("--iccid: falta el ICCID de la SIM a la que se portó el número.");
+  }
+  const result = await ops.completePortability(db, folio, {
+    reason: values.motivo,
+    iccid: values.iccid,
+    actor: ops.opsActor(),
+  });
+  report(ops, result);
+  if (result.portIn) out(ops.portInText(result.portIn));
 }
 
 async function reject(ops, db, { folio, values }) {
   const reason = required(values, "motivo", '"<texto que leerá el cliente>"');
   report(ops, await ops.rejectPortability(db, folio, { reason, actor: ops.opsActor() }));
+}
+
+async function listLines(ops, db, { values, services }) {
+  const status = wordOption(values, "estado", ops.LINE_STATUS_WORDS);
+  const { rows, unanswered } = await ops.listLines(db, services.bss, { status });
+  if (status && unanswered > 0) {
+    throw new OpsRefusal(
+      `El BSS no respondió por ${plural(unanswered, "línea", "líneas")}: no se puede filtrar por estado ahora; inténtalo de nuevo.`,
+    );
+  }
+  printList(ops, values, ops.LINE_COLUMNS, rows, ["línea", "líneas"]);
+  if (unanswered > 0 && values.csv !== "-") {
+    out(
+      `El BSS no respondió por ${plural(unanswered, "línea", "líneas")}: su estado queda sin dato.\n`,
+    );
+  }
+}
+
+async function recordUsage(ops, _db, { number, values, services }) {
+  const outcome = await ops.recordLineUsage(services.bssSimulator, { number, ...values });
+  if (!outcome.ok) throw new OpsRefusal(outcome.message);
+  out(ops.usageText(outcome));
 }
 
 async function history(ops, db, { folio }) {
@@ -286,13 +358,16 @@ async function openServerDatabase(ops) {
   }
   // The same busy timeout as the server: a change waits that long for the server's write lock.
   // Migrations run first, as at the server's start (a no-op when the server already ran them).
-  return ops.openDatabase({
+  const db = await ops.openDatabase({
     dataDir: config.dataDir,
     busyTimeoutMs: config.DB_BUSY_TIMEOUT_MS,
     databaseUrl: config.DATABASE_URL ?? null,
     poolSize: 2,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
+  // The BSS the server talks to (BSS_PROVIDER): the simulator over this same database, or the
+  // operator's, reached with the server's own settings.
+  return { db, services: ops.operatorBss(config, db) };
 }
 
 async function main(argv) {
@@ -311,9 +386,9 @@ async function main(argv) {
   }
   const { positionals, values } = parsed;
   const spec = COMMANDS[command];
-  const wanted = spec.folio ? 1 : 0;
-  if (spec.folio && positionals.length === 0) {
-    throw new OpsRefusal(`Falta el folio: npm run ops -- ${command} <folio> …`);
+  const wanted = spec.subject ? 1 : 0;
+  if (spec.subject && positionals.length === 0) {
+    throw new OpsRefusal(`Falta el ${spec.subject}: npm run ops -- ${command} <${spec.subject}> …`);
   }
   if (positionals.length > wanted) {
     throw new OpsRefusal(
@@ -321,9 +396,14 @@ async function main(argv) {
     );
   }
   const ops = await loadOps();
-  const db = await openServerDatabase(ops);
+  const { db, services } = await openServerDatabase(ops);
   try {
-    await spec.run(ops, db, { folio: positionals[0], values });
+    await spec.run(ops, db, {
+      folio: positionals[0],
+      number: positionals[0],
+      values,
+      services,
+    });
   } catch (error) {
     if (ops.isDatabaseUnavailable(error)) {
       throw new Error(

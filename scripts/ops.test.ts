@@ -20,6 +20,9 @@ import {
   statusChanges,
 } from "../tests/support/store-fixtures";
 import type { PortabilityRequest } from "~/portability/requests.server";
+import { linkLine } from "~/line/lines.server";
+import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
+import { testIccid } from "../tests/support/iccids";
 import type { Topup } from "~/topup/topups.server";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -33,6 +36,11 @@ let unpaid: Order;
 let topup: Topup;
 let toSchedule: PortabilityRequest;
 let toReject: PortabilityRequest;
+let simulator: BssSimulator;
+/** A simulated line of the esim order, in Ana's account. */
+let line: string;
+/** A simulated line in no account, suspended. */
+let guestLine: string;
 
 interface Run {
   code: number | null;
@@ -85,6 +93,31 @@ beforeAll(async () => {
   topup = await makeTopup(db);
   toSchedule = await makePortabilityRequest(db);
   toReject = await makePortabilityRequest(db);
+  simulator = createBssSimulator({ db });
+  ({ number: line } = await simulator.activateLine({
+    externalId: "ops-test-1",
+    iccid: testIccid(900),
+    offerId: "conecta-150",
+  }));
+  await linkLine(db, {
+    number: line,
+    accountSub: "sub-ana",
+    source: "esim",
+    sourceRef: `${esim.ref}:0`,
+    now: new Date(),
+  });
+  ({ number: guestLine } = await simulator.activateLine({
+    externalId: "ops-test-2",
+    iccid: testIccid(901),
+    offerId: "conecta-150",
+  }));
+  await simulator.setLineStatus(guestLine, "suspended");
+  await linkLine(db, {
+    number: guestLine,
+    accountSub: "sub-beatriz",
+    source: "added",
+    now: new Date(Date.now() - 60_000),
+  });
 });
 
 afterAll(async () => {
@@ -218,6 +251,7 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     ]);
     expect(completed.code).toBe(0);
     expect(completed.stdout).toContain("Programada → Completada");
+    expect(completed.stdout).toContain("Sin ICCID: la línea portada no se activó en el BSS.");
 
     expectRefusal(await ops(["rechazar", toReject.folio]), /^Falta --motivo/);
     const reason = "El NIP no corresponde al número; solicita uno nuevo.";
@@ -334,6 +368,147 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     // A refusal that names what is stored (the carrier and tracking number) escapes it too.
     const again = await ops(["enviar", order.folio, "--guia", "1"]);
     expectRefusal(again, /ya está marcado como enviado \(\\u001B\[2JEstafeta, guía 1\\u009B2\)/);
+  });
+
+  it("records usage on a simulated line in MB or GB, and the balance goes down", async () => {
+    const run = await ops(["consumo", line, "--datos", "500MB", "--minutos", "12", "--sms", "3"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `Consumo registrado en la línea ${line} (${todayInMexico()}): 500 MB de datos, 12 minutos, 3 SMS.`,
+    );
+    expect(run.stdout).toContain("Le queda: datos: 4,620 MB de 5,120 MB; minutos: ilimitados");
+    const more = await ops(["consumo", line, "--datos", "1.5GB"]);
+    expect(more.code).toBe(0);
+    expect(more.stdout).toContain("1,536 MB de datos");
+    expect((await simulator.findLine(line))?.balances.dataMb).toEqual({
+      remaining: 5120 - 500 - 1536,
+      total: 5120,
+    });
+    const [today] = await simulator.usageByDay(line, todayInMexico(), todayInMexico());
+    expect(today).toMatchObject({ dataMb: 2036, minutes: 12, sms: 3 });
+  });
+
+  it("refuses usage that cannot have happened, or off the simulator, and changes no balance", async () => {
+    const before = await simulator.findLine(line);
+    for (const [args, message] of [
+      [["--datos=-500MB"], /^--datos no puede ser negativo/],
+      [["--datos", "2000GB"], /^--datos: es demasiado para un día/],
+      [["--datos", "0.5MB"], /^--datos debe ser un número entero de MB/],
+      [["--datos", "mucho"], /^--datos: no se entiende la cantidad/],
+      [["--minutos", "1e9"], /^--minutos: no es un número/],
+      [["--sms=-1"], /^--sms no puede ser negativo/],
+      [[], /^Indica qué consumió la línea/],
+      [["--datos", "0MB"], /^Indica qué consumió la línea/],
+    ] as const) {
+      expectRefusal(await ops(["consumo", line, ...args]), message);
+    }
+    expectRefusal(await ops(["consumo", "55123", "--datos", "1MB"]), /no es un número de línea/);
+    expectRefusal(
+      await ops(["consumo", "9900000001", "--datos", "1MB"]),
+      "La línea 9900000001 no existe en el BSS simulado.",
+    );
+    expectRefusal(await ops(["consumo", guestLine, "--datos", "1MB"]), /no está activa/);
+    expectRefusal(await ops(["consumo"]), /^Falta el número: npm run ops -- consumo <número>/);
+    expectRefusal(
+      await ops(["consumo", line, "--datos", "1MB"], {
+        BSS_PROVIDER: "tmf",
+        BSS_BASE_URL: "https://bss.example.invalid/tmf-api",
+        BSS_TOKEN_URL: "https://bss.example.invalid/oauth/token",
+        BSS_CLIENT_ID: "tienda",
+        BSS_CLIENT_SECRET: "secreto-de-prueba",
+      }),
+      /^consumo solo funciona con el BSS simulado/,
+    );
+    expect(await simulator.findLine(line)).toEqual(before);
+  });
+
+  it("lists the store's lines with the BSS's status and vigencia, filtered, and as CSV", async () => {
+    const all = await ops(["lineas"]);
+    expect(all.stderr).toBe("");
+    expect(all.code).toBe(0);
+    const rows = all.stdout.split("\n");
+    expect(rows[0]).toMatch(/^Número\s+Estado\s+Paquete\s+Vigencia hasta\s+Datos restantes/);
+    expect(rows[2]).toMatch(
+      new RegExp(
+        `^${line}\\s+Activa\\s+Conecta 150\\s+\\d{4}-\\d{2}-\\d{2}\\s+.*eSIM ${esim.folio}\\s+Sí`,
+      ),
+    );
+    expect(rows[3]).toMatch(new RegExp(`^${guestLine}\\s+Suspendida\\s.*Agregada con código SMS`));
+    expect(all.stdout).toContain("2 líneas.");
+
+    const suspended = await ops(["lineas", "--estado", "suspendida"]);
+    expect(suspended.stdout).toContain(guestLine);
+    expect(suspended.stdout).not.toContain(`${line} `);
+    expect(suspended.stdout).toContain("1 línea.");
+    expect((await ops(["lineas", "--estado", "portando"])).stdout).toBe(
+      "No hay líneas con esos filtros.\n",
+    );
+    expectRefusal(await ops(["lineas", "--estado", "perdida"]), /--estado: "perdida" no es válido/);
+
+    const csv = await ops(["lineas", "--csv", "-"]);
+    expect(
+      csv.stdout.startsWith(
+        "\uFEFFNúmero,Estado,Paquete,Vigencia hasta,Datos restantes,Origen,Cuenta,Desde\r\n",
+      ),
+    ).toBe(true);
+    expect(csv.stdout).toContain(`${line},Activa,Conecta 150,`);
+    expect(csv.stdout).toContain(",sub-ana,");
+  });
+
+  it("records the ICCIDs of the SIMs shipped, one per SIM, and refuses bad ones", async () => {
+    const order = await makeOrder(db);
+    expectRefusal(
+      await ops(["enviar", order.folio, "--guia", "1", "--iccid", `${testIccid(910)}`]),
+      /lleva 2 SIM: indica 2 ICCID separados por comas.*\(recibí 1\)/,
+    );
+    expectRefusal(
+      await ops(["enviar", order.folio, "--guia", "1", "--iccid", `${testIccid(910)},89520100`]),
+      /^El ICCID 89520100 no es válido/,
+    );
+    expectRefusal(
+      await ops(["enviar", order.folio, "--guia", "1", "--iccid", " "]),
+      /^--iccid: falta/,
+    );
+    expect(await statusChanges(db)).not.toContainEqual(
+      expect.objectContaining({ subject_id: order.ref }),
+    );
+    const run = await ops([
+      "enviar",
+      order.folio,
+      "--guia",
+      "77",
+      "--iccid",
+      `${testIccid(910)}, ${testIccid(911)}`,
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `Pedido ${order.folio} marcado como enviado (guía 77, ICCID en orden ${testIccid(910)}, ${testIccid(911)}).`,
+    );
+    const sims = await db
+      .selectFrom("shipped_sims")
+      .select(["position", "iccid"])
+      .where("order_id", "=", order.ref)
+      .orderBy("position")
+      .execute();
+    expect(sims).toEqual([
+      { position: 0, iccid: testIccid(910) },
+      { position: 1, iccid: testIccid(911) },
+    ]);
+
+    const late = await makeOrder(db, { items: [{ id: "conecta-150", quantity: 1 }] });
+    expect((await ops(["enviar", late.folio, "--guia", "78"])).code).toBe(0);
+    expectRefusal(
+      await ops(["enviar", late.folio, "--iccid", testIccid(910)]),
+      `El ICCID ${testIccid(910)} ya se registró con el pedido ${order.folio}; no se cambió nada.`,
+    );
+    const recorded = await ops(["enviar", late.folio, "--iccid", testIccid(912)]);
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toContain(
+      `Pedido ${late.folio}: SIM registradas (ICCID ${testIccid(912)})`,
+    );
+    expect(recorded.stdout).not.toContain("Correo");
   });
 
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {

@@ -23,6 +23,8 @@ export function productionTestEnvironment(publicOrigin) {
     ALLOW_SANDBOX_PAYMENTS: "true",
     ALLOW_SANDBOX_ESIM: "true",
     ALLOW_CAPTURED_MAIL: "true",
+    ALLOW_SIMULATED_BSS: "true",
+    ALLOW_CAPTURED_SMS: "true",
     ALLOW_EMBEDDED_IDENTITY: "true",
     PUBLIC_BASE_URL: publicOrigin,
   };

@@ -22,7 +22,7 @@ export function healthz(workerIndex: number | null): express.RequestHandler {
 
 /** GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 and which one otherwise). */
 export function readyz(
-  services: Pick<Services, "readinessChecks" | "mailer">,
+  services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs">,
   config: Pick<Config, "testDoubles" | "isTestEnvironment">,
   workerIndex: number | null,
 ): express.RequestHandler {
@@ -58,6 +58,8 @@ export function readyz(
         // Delayed e-mails do not make the store unready: customers can still buy. Unknown (null)
         // while the database does not answer, which the database check already reports.
         mail: await services.mailer.stats().catch(() => null),
+        // Top-ups waiting for the BSS, and those it refused (for the operator): the same.
+        lineJobs: await services.lineJobs.stats().catch(() => null),
       });
   };
 }

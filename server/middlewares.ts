@@ -24,6 +24,14 @@ function refuse(res: express.Response, status: number, key: string) {
   res.status(status).type("text/plain; charset=utf-8").send(getFixedT()(key));
 }
 
+/**
+ * The path as the request log keeps it: a line's number in it (`/my-account/lineas/<número>`) is
+ * masked as the pages mask one, so the log tells which page without telling whose line.
+ */
+export function loggedPath(path: string): string {
+  return path.replace(/(?<!\d)(\d{2})\d{4}(\d{4})(?!\d)/g, "$1••••$2");
+}
+
 /** Every answer names its request (X-Request-Id) and is logged once, path only, when finished. */
 export function requestLog(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
@@ -37,7 +45,7 @@ export function requestLog(logger: Logger): express.RequestHandler {
         msg: "request",
         requestId,
         method: req.method,
-        path: req.path,
+        path: loggedPath(req.path),
         status: res.statusCode,
         durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         // Whether the page came from memory: how an operator sees the page caches at work.

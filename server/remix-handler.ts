@@ -48,9 +48,15 @@ export function remixHandler(options: {
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
-      // A form (or a provider's notification) may have queued an e-mail: send it now rather than
-      // at the next poll. Pages are left to the poll: they rarely queue one, and are many.
-      if (req.method === "POST") res.on("finish", () => services.mailer.nudge());
+      // A form (or a provider's notification) may have queued an e-mail, or a paid top-up for its
+      // line: do it now rather than at the next poll. Pages are left to the poll: they rarely
+      // queue one, and are many.
+      if (req.method === "POST") {
+        res.on("finish", () => {
+          services.mailer.nudge();
+          services.lineJobs.nudge();
+        });
+      }
       // The URL's origin is the configured one, never the Host header's (decision 0058).
       const request = new Request(`${config.publicOrigin}${req.originalUrl}`, {
         method: req.method,

@@ -41,7 +41,10 @@ const tokens: SessionTokens = {
   signInDetails: { loginId: "a@b.mx", authFlowType: "USER_SRP_AUTH" },
 };
 
-/** A browser holding a session, access to an order and a portability request, and a sandbox payment. */
+/**
+ * A browser holding a session, access to an order and a portability request, a sandbox payment,
+ * and a SIM it activated.
+ */
 function browserHeader(): string {
   const jar = createCookieJar(null);
   jar.set(services.cookies.authSession, tokens);
@@ -58,6 +61,10 @@ function browserHeader(): string {
     accessId: "payer-id-0123456789",
     checkouts: ["chk_0123456789abcdef"],
   });
+  jar.set(services.cookies.activations, {
+    accessId: "activations-id-0123456789",
+    started: [{ id: "activation:sim:order-reference-0000001:0", at: 1 }],
+  });
   return jar
     .setCookieHeaders({ redirect: false })
     .map((line) => line.split(";")[0])
@@ -69,6 +76,7 @@ const held = (jar: CookieJar) => ({
   orders: jar.get(services.cookies.orderAccess),
   portability: jar.get(services.cookies.portability),
   sandboxPayer: jar.get(services.cookies.sandboxPayer),
+  activations: jar.get(services.cookies.activations),
 });
 
 describe("sign-out for every copy of the browser's cookies", () => {
@@ -91,8 +99,9 @@ describe("sign-out for every copy of the browser's cookies", () => {
       orders: null,
       portability: null,
       sandboxPayer: null,
+      activations: null,
     });
-    expect(copy.setCookieHeaders({ redirect: false }).length).toBeGreaterThanOrEqual(4);
+    expect(copy.setCookieHeaders({ redirect: false }).length).toBeGreaterThanOrEqual(5);
   });
 
   it("signs out even when the database cannot record it, and says so in the log", async () => {
@@ -107,7 +116,7 @@ describe("sign-out for every copy of the browser's cookies", () => {
       jar: signingOut,
       requestId: "r",
     } as unknown as AppLoadContext);
-    expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(4);
+    expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(5);
     expect(errors).toHaveLength(1);
     db = await openDatabaseUnderTest();
   });
@@ -122,6 +131,7 @@ describe("sign-out for every copy of the browser's cookies", () => {
       orders: null,
       portability: null,
       sandboxPayer: null,
+      activations: null,
     });
     expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
     db = await openDatabaseUnderTest();

@@ -5,8 +5,8 @@ import { revokeAccess, revokedAmong } from "./revoked-access.server";
 
 /**
  * The cookies that open something to whoever holds them: the session, the guest access to the
- * orders and portability requests placed from this browser, and the sandbox payments it was sent
- * to pay. Each carries a random id; sign-out
+ * orders and portability requests placed from this browser, the sandbox payments it was sent
+ * to pay, and the SIMs activated from it (their numbers). Each carries a random id; sign-out
  * revokes them all, so a copy saved before it opens nothing afterwards (decision 0056).
  */
 interface AccessCookie {
@@ -24,6 +24,7 @@ function accessCookies(cookies: AppLoadContext["cookies"]): AccessCookie[] {
     entry(cookies.orderAccess, (access) => access.accessId),
     entry(cookies.portability, (access) => access.accessId),
     entry(cookies.sandboxPayer, (payer) => payer.accessId),
+    entry(cookies.activations, (access) => access.accessId),
   ];
 }
 

@@ -177,6 +177,8 @@ describe("the embedded cognito-local", () => {
       ALLOW_SANDBOX_PAYMENTS: "true",
       ALLOW_SANDBOX_ESIM: "true",
       ALLOW_CAPTURED_MAIL: "true",
+      ALLOW_SIMULATED_BSS: "true",
+      ALLOW_CAPTURED_SMS: "true",
     });
     expect(identity.outbox).toBeNull();
     await identity.ready();

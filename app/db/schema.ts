@@ -1,3 +1,4 @@
+import type { Generated } from "kysely";
 /**
  * The database as Kysely sees it. Column types are the portable subset shared by SQLite and
  * PostgreSQL: text, integer (money in whole pesos, flags as 0/1) and ISO-8601 timestamps as text.
@@ -18,6 +19,16 @@ export interface Database {
   order_links: OrderLinksTable;
   mail_queue: MailQueueTable;
   status_changes: StatusChangesTable;
+  bss_sim_lines: BssSimLinesTable;
+  bss_sim_packages: BssSimPackagesTable;
+  bss_sim_usage: BssSimUsageTable;
+  bss_sim_topups: BssSimTopupsTable;
+  bss_sim_activations: BssSimActivationsTable;
+  lines: LinesTable;
+  line_jobs: LineJobsTable;
+  line_codes: LineCodesTable;
+  line_notices: LineNoticesTable;
+  shipped_sims: ShippedSimsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -280,6 +291,8 @@ export interface PortabilityRequestsTable {
   scheduled_for: string | null;
   /** Why it was rejected, in Spanish, as the customer is told. */
   rejection_reason: string | null;
+  /** The Cognito `sub` of the customer signed in when requesting; null for a guest. */
+  customer_sub: string | null;
 }
 
 /** cancelled: its cash voucher or transfer expired unpaid. */
@@ -313,4 +326,133 @@ export interface RevokedAccessTable {
   access_id: string;
   /** ISO-8601: after this, every copy of the cookie has expired and the row can go. */
   expires_at: string;
+}
+
+/**
+ * The BSS simulator's records (app/line/simulator.server.ts, decision 0088): what the operator's
+ * BSS keeps on its side. Only the simulator reads or writes them.
+ */
+export interface BssSimLinesTable {
+  /** Ten digits; assigned ones are 5599NNNNNN. */
+  number: string;
+  iccid: string;
+  /** A LineStatus (~/line/line.ts). */
+  status: string;
+  /** Data granted since the line last lapsed (unused data of a lapsed package included), MB. */
+  data_total_mb: number;
+  data_used_mb: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A package given to a simulated line; those bought ahead start when the one before ends. */
+export interface BssSimPackagesTable {
+  number: string;
+  /** 0, 1, 2… in the order they were given. */
+  position: number;
+  /** "activation:<external id>" or "topup:<top-up id>". */
+  applied_by: string;
+  offer_id: string;
+  name: string;
+  starts_at: string;
+  ends_at: string;
+  /** null: unlimited within fair use; 0: none. */
+  minutes_allowance: number | null;
+  sms_allowance: number | null;
+  unlimited_social: Flag;
+  minutes_used: number;
+  sms_used: number;
+  social_used_mb: number;
+}
+
+/** What a simulated line used on one Mexico City day. */
+export interface BssSimUsageTable {
+  number: string;
+  /** YYYY-MM-DD. */
+  day: string;
+  data_mb: number;
+  minutes: number;
+  sms: number;
+  social_mb: number;
+}
+
+/** A top-up the simulator applied, once per top-up id. */
+export interface BssSimTopupsTable {
+  topup_id: string;
+  number: string;
+  amount: number;
+  offer_id: string;
+  /** The simulator's own reference, answered to every repeat. */
+  reference: string;
+  applied_at: string;
+}
+
+/** A line the simulator activated, once per caller's reference. */
+export interface BssSimActivationsTable {
+  external_id: string;
+  number: string;
+  iccid: string;
+  offer_id: string;
+  /** The ported number asked for; null when the simulator assigned one. */
+  requested_number: string | null;
+  created_at: string;
+}
+
+export type LineSource = "esim" | "sim" | "portability" | "added";
+
+/** A line in an account (app/line/, issue 26); the line itself lives in the BSS. */
+export interface LinesTable {
+  number: string;
+  account_sub: string;
+  source: LineSource;
+  source_ref: string | null;
+  linked_at: string;
+}
+
+export type LineJobKind = "apply-topup" | "activate-line";
+export type LineJobState = "pending" | "done" | "refused";
+
+/** Work for the BSS, queued with what decided it and done once (app/line/line-jobs.server.ts). */
+export interface LineJobsTable {
+  id: string;
+  kind: LineJobKind;
+  payload: string;
+  state: LineJobState;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+  result: string | null;
+  created_at: string;
+  done_at: string | null;
+}
+
+export type LineCodePurpose = "add-line" | "balance";
+
+/** A code sent by SMS to prove a number; only its hash is kept. */
+export interface LineCodesTable {
+  id: string;
+  purpose: LineCodePurpose;
+  number: string;
+  holder: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A running-out notice sent, once per package. */
+export interface LineNoticesTable {
+  number: string;
+  package_key: string;
+  sent_at: string;
+}
+
+/** A physical SIM shipped with an order, with the ICCID printed on it (decision 0092). */
+export interface ShippedSimsTable {
+  order_id: string;
+  /** 0-based among the order's SIMs, in the order of its lines. */
+  position: number;
+  iccid: string;
+  recorded_at: string;
 }

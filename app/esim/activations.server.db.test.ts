@@ -131,8 +131,8 @@ describe("an installed eSIM", () => {
     const order = await paidEsimOrder([{ id: "conecta-200", quantity: 2 }]);
     const first = await ensureEsimActivations(db, sandbox(), logger, order);
     if (first.status !== "ready") throw new Error("expected codes");
-    expect(await markEsimInstalled(db, order.ref, 1, "2026-11-20T18:00:00.000Z")).toBe(true);
-    expect(await markEsimInstalled(db, order.ref, 1)).toBe(false);
+    expect(await markEsimInstalled(db, order, 1, "2026-11-20T18:00:00.000Z")).toBe(true);
+    expect(await markEsimInstalled(db, order, 1)).toBe(false);
     const after = await ensureEsimActivations(db, sandbox(), logger, order);
     if (after.status !== "ready") throw new Error("expected codes");
     expect(after.activations[0]).toMatchObject({ state: "issued" });
@@ -146,11 +146,47 @@ describe("an installed eSIM", () => {
     expect(JSON.stringify(after)).not.toContain(first.activations[1]!.activationCode!);
   });
 
+  it("queues its line's activation with the installation, once, with its plan and the order's account", async () => {
+    const order = await paidEsimOrder([
+      { id: "conecta-200", quantity: 1 },
+      { id: "conecta-500", quantity: 1 },
+    ]);
+    const codes = await ensureEsimActivations(db, sandbox(), logger, order);
+    if (codes.status !== "ready") throw new Error("expected codes");
+    const signedIn = { ...order, customerSub: "sub-ana" };
+    expect(await markEsimInstalled(db, signedIn, 1, "2026-11-20T18:00:00.000Z")).toBe(true);
+    expect(await markEsimInstalled(db, signedIn, 1)).toBe(false);
+    const jobs = await db.selectFrom("line_jobs").selectAll().execute();
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      id: `activation:esim:${order.ref}:1`,
+      kind: "activate-line",
+      state: "pending",
+      created_at: "2026-11-20T18:00:00.000Z",
+    });
+    expect(JSON.parse(jobs[0]!.payload)).toEqual({
+      externalId: `esim:${order.ref}:1`,
+      iccid: codes.activations[1]!.iccid,
+      offerId: "conecta-500",
+      accountSub: "sub-ana",
+      source: "esim",
+      sourceRef: `${order.ref}:1`,
+    });
+    // A guest's eSIM: a line in no account.
+    await markEsimInstalled(db, order, 0);
+    const guest = await db
+      .selectFrom("line_jobs")
+      .select("payload")
+      .where("id", "=", `activation:esim:${order.ref}:0`)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(guest.payload)).toMatchObject({ offerId: "conecta-200", accountSub: null });
+  });
+
   it("cannot have its code replaced: there is no code to lose", async () => {
     const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
     const { provisioner, cancel } = counting(sandbox());
     await ensureEsimActivations(db, provisioner, logger, order);
-    await markEsimInstalled(db, order.ref, 0);
+    await markEsimInstalled(db, order, 0);
     expect(await replaceEsimCode(db, provisioner, logger, order, 0)).toBe("installed");
     expect(cancel).not.toHaveBeenCalled();
   });

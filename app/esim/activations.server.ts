@@ -1,6 +1,8 @@
 import type { Logger } from "pino";
-import type { Order } from "~/checkout/orders.server";
+import { simsOfOrder } from "~/checkout/order-sims";
+import { findOrder, type Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
+import { queueEsimActivation } from "~/line/activations.server";
 import {
   isEsimProvisioningUnavailable,
   type EsimActivation,
@@ -29,13 +31,6 @@ export type OrderActivations =
   /** The provisioner could not be reached: the page asks the customer to refresh. */
   | { status: "unavailable" };
 
-/** One entry per SIM: a line of quantity 2 is two eSIMs of the same plan. */
-function simsOf(order: Order): Array<{ position: number; planName: string }> {
-  return order.lines
-    .flatMap((line) => Array.from({ length: line.quantity }, () => line.planName))
-    .map((planName, position) => ({ position, planName }));
-}
-
 function assertPaidEsimOrder(order: Order) {
   if (order.status !== "paid" || order.simType !== "esim") {
     throw new Error("Only a paid eSIM order has activation codes");
@@ -55,7 +50,7 @@ export async function ensureEsimActivations(
   order: Order,
 ): Promise<OrderActivations> {
   assertPaidEsimOrder(order);
-  const sims = simsOf(order);
+  const sims = simsOfOrder(order);
   const stored = await readActivations(db, order.ref);
   const missing = sims.filter((sim) => !stored.has(sim.position));
   for (const sim of missing) {
@@ -117,23 +112,42 @@ export async function ensureEsimActivations(
 }
 
 /**
- * Records that a phone installed the eSIM at this position: its code is never shown again. Once:
- * answers false when it was already installed or has no code yet.
+ * Records that a phone installed the eSIM at this position: its code is never shown again, and
+ * its line is activated with the plan bought — queued in the same transaction, for the account
+ * the order was placed from (a guest's order: none). Once: answers false when it was already
+ * installed or has no code yet.
  */
 export async function markEsimInstalled(
   db: Db,
-  orderRef: string,
+  order: Order,
   position: number,
   at = nowIso(),
 ): Promise<boolean> {
-  const result = await db
-    .updateTable("esim_activations")
-    .set({ installed_at: at })
-    .where("order_id", "=", orderRef)
-    .where("position", "=", position)
-    .where("installed_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const sim = simsOfOrder(order).find((each) => each.position === position);
+  if (!sim) return false;
+  return db.transaction().execute(async (trx) => {
+    const installed = await trx
+      .updateTable("esim_activations")
+      .set({ installed_at: at })
+      .where("order_id", "=", order.ref)
+      .where("position", "=", position)
+      .where("installed_at", "is", null)
+      .returning("iccid")
+      .executeTakeFirst();
+    if (!installed) return false;
+    await queueEsimActivation(
+      trx,
+      {
+        orderRef: order.ref,
+        position,
+        iccid: installed.iccid,
+        planId: sim.planId,
+        accountSub: order.customerSub,
+      },
+      new Date(at),
+    );
+    return true;
+  });
 }
 
 /**
@@ -181,7 +195,7 @@ export async function replaceEsimCode(
     return "unavailable";
   }
   if (outcome === "installed") {
-    await markEsimInstalled(db, order.ref, position);
+    await markEsimInstalled(db, order, position);
     return "installed";
   }
   await db.transaction().execute(async (trx) => {
@@ -210,6 +224,22 @@ export async function replaceEsimCode(
       .execute();
   });
   return "replaced";
+}
+
+/** The eSIM of an order with this ICCID (its current profile), with the plan bought for it. */
+export async function findEsimByIccid(
+  db: Db,
+  iccid: string,
+): Promise<{ order: Order; position: number; planId: string } | null> {
+  const row = await db
+    .selectFrom("esim_activations")
+    .select(["order_id", "position"])
+    .where("iccid", "=", iccid)
+    .executeTakeFirst();
+  if (!row) return null;
+  const order = await findOrder(db, row.order_id);
+  const sim = order && simsOfOrder(order).find((each) => each.position === Number(row.position));
+  return order && sim ? { order, position: sim.position, planId: sim.planId } : null;
 }
 
 async function replacedCount(db: Db, orderRef: string, position: number): Promise<number> {

@@ -27,7 +27,7 @@ export async function submitEsimChange(context: AppLoadContext, order: Order, fo
   if (intent === "simulate-esim-install") {
     // A real SM-DP+ tells the store itself when a phone installs a profile.
     if (!context.esim.simulatesInstallation) throw data(null, { status: 404 });
-    const installed = await markEsimInstalled(context.db, order.ref, position);
+    const installed = await markEsimInstalled(context.db, order, position);
     setFlash(context, {
       kind: installed ? "success" : "info",
       key: installed

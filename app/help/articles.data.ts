@@ -110,7 +110,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "Apaga tu teléfono, abre la bandeja de la SIM con la herramienta o un clip y coloca la SIM de Conecta Móvil (si tu teléfono admite dos SIM, usa la ranura 1).",
           "Enciende el teléfono. En unos segundos debe aparecer el nombre Conecta Móvil o las barras de señal.",
-          "Tu plan se pagó al comprar tu SIM en la tienda en línea, así que se aplica solo: no necesitas hacer una recarga.",
+          "Activa tu línea en [Activa tu SIM](/activar) con el ICCID impreso en la tarjeta de tu SIM (19 o 20 dígitos que empiezan con 89): ahí te damos tu número. Tu plan se pagó al comprar la SIM y empieza con la activación; no necesitas hacer una recarga.",
           "Vincula tu línea con tu CURP: te enviamos por SMS un enlace a nuestra plataforma de registro. Ten a la mano tu identificación oficial (INE, pasaporte o CURP biométrica).",
           "Reinicia el teléfono. Si tienes señal pero no navegas, configura el APN `internet.conectamovil.mx` (abajo explicamos cómo en Android y en iPhone).",
         ],

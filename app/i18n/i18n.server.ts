@@ -1,8 +1,10 @@
+import activation from "../../public/locales/es/activation.json";
 import auth from "../../public/locales/es/auth.json";
 import commerce from "../../public/locales/es/commerce.json";
 import common from "../../public/locales/es/common.json";
 import help from "../../public/locales/es/help.json";
 import portability from "../../public/locales/es/portability.json";
+import line from "../../public/locales/es/line.json";
 import topup from "../../public/locales/es/topup.json";
 import type { Namespace } from "./i18n";
 import type { TranslatorSource } from "./react";
@@ -16,6 +18,8 @@ export const resources: Record<Namespace, Messages> = {
   commerce,
   auth,
   topup,
+  line,
+  activation,
 };
 
 const messagesOf = (namespace: string): Messages | undefined =>

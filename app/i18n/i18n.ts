@@ -1,5 +1,14 @@
 /** Every message namespace, one JSON file each under public/locales/es/. Spanish is the only language. */
-export const NAMESPACES = ["common", "portability", "help", "commerce", "auth", "topup"] as const;
+export const NAMESPACES = [
+  "common",
+  "portability",
+  "help",
+  "commerce",
+  "auth",
+  "topup",
+  "line",
+  "activation",
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** Where the browser fetches messages; the server serves them with a 24-hour cache. */

@@ -26,6 +26,11 @@ export interface MailData {
   portability_received: { requestId: string };
   /** Scheduled (with its date), completed or rejected (with its reason). */
   portability_status: { requestId: string; status: "in_progress" | "completed" | "rejected" };
+  /**
+   * A line of the account running out (little data, or its vigencia ending), once per package:
+   * `packageKey` names the package (app/line/line-view.ts noticePackageKey).
+   */
+  line_running_out: { number: string; accountSub: string; packageKey: string };
 }
 
 export type MailTemplate = keyof MailData;

@@ -9,6 +9,10 @@ import type { EsimProvisioner } from "~/esim/provisioning";
 import { paymentInstructions } from "~/payments/payments.server";
 import { isPaymentMethod, toCardBrand } from "~/payments/provider";
 import { findTopup } from "~/topup/topups.server";
+import { type Bss, isBssUnavailable } from "~/line/bss";
+import { daysLeft, isLineNumber, runningOut } from "~/line/line";
+import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
+import { accountOfLine } from "~/line/lines.server";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import type { SupportContact } from "./layout";
 import {
@@ -27,6 +31,8 @@ export interface ComposeDeps {
   /** Issues the eSIM codes an activation e-mail links to, if the order's page has not yet. */
   esim: EsimProvisioner;
   logger: Pick<Logger, "warn">;
+  /** Reads a line as it is now (the running-out e-mail); without it that e-mail cannot be written. */
+  bss?: Pick<Bss, "findLine">;
   /** The footer's contact line; none, no contact line. */
   support?: SupportContact | null;
   now?: () => Date;
@@ -67,6 +73,11 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
   portability_status: z.object({
     requestId: id,
     status: z.enum(["in_progress", "completed", "rejected"]),
+  }),
+  line_running_out: z.object({
+    number: z.string().refine(isLineNumber),
+    accountSub: id,
+    packageKey: z.string().min(1).max(300),
   }),
 };
 
@@ -280,6 +291,36 @@ const loaders: Loaders = {
       return model<"portability_status">({ ...base, change: { status, reason } });
     }
     return model<"portability_status">({ ...base, change: { status } });
+  },
+
+  async line_running_out({ db, bss }, { number, accountSub, packageKey }, now) {
+    if (!bss) return permanent("no BSS to read the line");
+    // Moved to another account since: this address is no longer the line's.
+    if ((await accountOfLine(db, number)) !== accountSub)
+      return obsolete("line not in the account");
+    let line;
+    try {
+      line = await bss.findLine(number);
+    } catch (error) {
+      if (isBssUnavailable(error)) return { kind: "retry", reason: "BSS unavailable" } as const;
+      throw error;
+    }
+    if (!line?.package) return obsolete("no package in force");
+    const reason = runningOut(line, now);
+    // Topped up (a new vigencia's end) or no longer short: the news is no longer true.
+    if (!isNoticeWorthy(reason) || noticePackageKey(line.package) !== packageKey) {
+      return obsolete("no longer running out");
+    }
+    return model<"line_running_out">({
+      phoneNumber: number,
+      reason,
+      packageName: line.package.name,
+      endsAt: line.package.endsAt,
+      daysLeft: daysLeft(line.package, now),
+      data: line.balances.dataMb
+        ? { remainingMb: line.balances.dataMb.remaining, totalMb: line.balances.dataMb.total }
+        : null,
+    });
   },
 };
 

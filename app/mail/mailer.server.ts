@@ -1,6 +1,8 @@
 import type { Logger } from "pino";
 import type { Db } from "~/db/db.server";
 import type { EsimProvisioner } from "~/esim/provisioning";
+import type { Bss } from "~/line/bss";
+import { backoffDelay, createQueueRounds, forEachConcurrently } from "~/lib/queue-rounds.server";
 import { composeMail, type ComposeResult } from "./compose.server";
 import type { SupportContact } from "./layout";
 import type { MailTransport } from "./transport.server";
@@ -24,7 +26,6 @@ export const CLAIM_LEASE_MS = 5 * 60_000;
 /** A `failed` row whose last_error starts so was not sent on purpose (no longer true). */
 export const OBSOLETE_PREFIX = "obsolete:";
 
-const NUDGE_DELAY_MS = 25;
 const DEFAULT_BATCH = 20;
 const DEFAULT_CONCURRENCY = 4;
 
@@ -37,6 +38,8 @@ export interface MailerOptions {
   /** The store's public origin, for the links in the e-mails. */
   origin: string;
   esim: EsimProvisioner;
+  /** Reads a line as it is now, for the running-out e-mail. */
+  bss?: Pick<Bss, "findLine">;
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** The footer's contact line. */
   support?: SupportContact | null;
@@ -154,7 +157,7 @@ export function createMailer(options: MailerOptions): Mailer {
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const domain = senderDomain(options.from);
 
-  const retryDelay = (attempt: number) => delays[Math.min(attempt, delays.length) - 1];
+  const retryDelay = (attempt: number) => backoffDelay(delays, attempt);
   const later = (ms: number) => new Date(clock().getTime() + ms).toISOString();
 
   /** Takes the row for this attempt; false when another round took it first. */
@@ -233,6 +236,7 @@ export function createMailer(options: MailerOptions): Mailer {
           db,
           origin: options.origin,
           esim: options.esim,
+          bss: options.bss,
           logger,
           support: options.support,
           now: clock,
@@ -292,13 +296,6 @@ export function createMailer(options: MailerOptions): Mailer {
     return "sent";
   }
 
-  const inFlight = new Set<Promise<unknown>>();
-  function track<T>(promise: Promise<T>): Promise<T> {
-    inFlight.add(promise);
-    void promise.finally(() => inFlight.delete(promise)).catch(() => undefined);
-    return promise;
-  }
-
   async function deliver(limit: number): Promise<DeliveryReport> {
     const due: DueRow[] = await db
       .selectFrom("mail_queue")
@@ -310,94 +307,39 @@ export function createMailer(options: MailerOptions): Mailer {
       .limit(Math.max(1, Math.trunc(limit)))
       .execute();
     const report: DeliveryReport = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
-    let next = 0;
-    async function worker() {
-      while (next < due.length) {
-        const row = due[next++];
-        try {
-          const outcome = await attemptOne(row);
-          if (outcome === "lost") continue;
-          report.claimed += 1;
-          report[outcome] += 1;
-        } catch (error) {
-          // The database failed us mid-attempt: the claim's lease brings the e-mail back later.
-          logger.warn({
-            msg: "mail attempt interrupted",
-            template: row.template,
-            mailId: row.id,
-            error: describeError(error, "database"),
-          });
-        }
+    await forEachConcurrently(due, concurrency, async (row) => {
+      try {
+        const outcome = await attemptOne(row);
+        if (outcome === "lost") return;
+        report.claimed += 1;
+        report[outcome] += 1;
+      } catch (error) {
+        // The database failed us mid-attempt: the claim's lease brings the e-mail back later.
+        logger.warn({
+          msg: "mail attempt interrupted",
+          template: row.template,
+          mailId: row.id,
+          error: describeError(error, "database"),
+        });
       }
-    }
-    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+    });
     return report;
   }
 
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let nudgeTimer: ReturnType<typeof setTimeout> | null = null;
-  let round: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-
-  /** One background round at a time; a nudge during a round asks for another right after. */
-  function runRound(): void {
-    if (stopped) return;
-    if (round) {
-      again = true;
-      return;
-    }
-    round = track(
-      (async () => {
-        try {
-          do {
-            again = false;
-            const report = await deliver(batchSize);
-            // A full batch means more may be due: go on without waiting for the timer.
-            if (report.claimed >= batchSize) again = true;
-          } while (again && !stopped);
-        } catch (error) {
-          logger.warn({
-            msg: "mail delivery round failed",
-            error: describeError(error, "database"),
-          });
-        } finally {
-          round = null;
-        }
-      })(),
-    );
-  }
+  const rounds = createQueueRounds({
+    round: deliver,
+    batchSize,
+    onRoundFailed: (error) =>
+      logger.warn({ msg: "mail delivery round failed", error: describeError(error, "database") }),
+  });
 
   return {
     deliverDue(limit = batchSize) {
-      return track(deliver(limit));
+      return rounds.track(deliver(limit));
     },
-
-    start(intervalMs) {
-      if (timer) return;
-      stopped = false;
-      timer = setInterval(runRound, Math.max(100, intervalMs));
-      timer.unref();
-      runRound();
-    },
-
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      if (nudgeTimer) clearTimeout(nudgeTimer);
-      timer = null;
-      nudgeTimer = null;
-      while (inFlight.size) await Promise.allSettled([...inFlight]);
-    },
-
-    nudge() {
-      if (stopped || nudgeTimer) return;
-      nudgeTimer = setTimeout(() => {
-        nudgeTimer = null;
-        runRound();
-      }, NUDGE_DELAY_MS);
-      nudgeTimer.unref();
-    },
+    start: rounds.start,
+    stop: rounds.stop,
+    nudge: rounds.nudge,
 
     async stats() {
       const rows = await db

@@ -207,6 +207,30 @@ const samples: Array<
       change: { status: "rejected", reason: "El NIP venció antes de la portabilidad." },
     },
   },
+  {
+    name: "line running out of data",
+    template: "line_running_out",
+    model: {
+      phoneNumber: "5599000001",
+      reason: "data",
+      packageName: "Conecta 200",
+      endsAt: "2026-12-20T18:00:00.000Z",
+      daysLeft: 25,
+      data: { remainingMb: 300, totalMb: 4096 },
+    },
+  },
+  {
+    name: "line's vigencia ending",
+    template: "line_running_out",
+    model: {
+      phoneNumber: "5599000001",
+      reason: "ending",
+      packageName: "Recarga 50",
+      endsAt: "2026-11-26T18:00:00.000Z",
+      daysLeft: 1,
+      data: null,
+    },
+  },
 ];
 
 function render<T extends MailTemplate>(sample: { template: T; model: MailModels[T] }) {
@@ -299,6 +323,40 @@ describe("every e-mail template", () => {
 });
 
 describe("what each e-mail says", () => {
+  it("a line running out: which line (masked), what is left, its vigencia, and the way to the account's lines", async () => {
+    const { subject, text } = await renderMail(
+      "line_running_out",
+      {
+        phoneNumber: "5599000001",
+        reason: "data",
+        packageName: "Conecta 200",
+        endsAt: "2026-12-20T18:00:00.000Z",
+        daysLeft: 25,
+        data: { remainingMb: 300, totalMb: 4096 },
+      },
+      context,
+    );
+    expect(subject).toBe("A tu línea 55 •••• 0001 le quedan pocos datos");
+    expect(text).toContain("Datos restantes: 300 MB de 4 GB");
+    expect(text).toContain("Paquete: Conecta 200");
+    expect(text).toContain("https://www.conectamovil.mx/my-account/lineas");
+    expect(text).not.toContain("5599000001");
+    const ending = await renderMail(
+      "line_running_out",
+      {
+        phoneNumber: "5599000001",
+        reason: "ending",
+        packageName: "Recarga 50",
+        endsAt: "2026-11-26T18:00:00.000Z",
+        daysLeft: 1,
+        data: null,
+      },
+      context,
+    );
+    expect(ending.subject).toBe("La vigencia de tu línea 55 •••• 0001 está por terminar");
+    expect(ending.text).toContain("termina en 1 día.");
+  });
+
   it("an order: folio, lines with prices, total, SIM type, address and how to find it again", async () => {
     const { subject, text, html } = await renderMail(
       "order_received",
@@ -393,13 +451,16 @@ describe("what each e-mail says", () => {
     expect(text).toContain("Si no lo pediste");
   });
 
-  it("shipped: carrier and tracking number", async () => {
+  it("shipped: carrier and tracking number, and where to activate the SIM", async () => {
     const sample = samples.find((candidate) => candidate.name === "order shipped")!;
     const { subject, text } = await render(sample);
     expect(subject).toBe("Tu SIM va en camino: pedido PED-2026-000123");
     expect(text).toContain("Paquetería: Estafeta");
     expect(text).toContain("Número de guía: 1234567890");
     expect(text).toContain("3 días");
+    expect(text).toContain(
+      "actívala en https://www.conectamovil.mx/activar con el ICCID impreso en la tarjeta",
+    );
   });
 
   it("a top-up receipt: folio, masked line, amount, what it buys, its receipt's address", async () => {

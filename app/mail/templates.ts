@@ -15,6 +15,7 @@ import { findTopupAmount, formatData } from "~/topup/amounts";
 import { receiptPath } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { orderLinkPath } from "~/checkout/paths";
+import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import type { MailTemplate } from "~/mail-queue/mail-queue.server";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
@@ -120,6 +121,15 @@ export interface MailModels {
     fullName: string;
     phoneNumber: string;
     change: PortabilityChange;
+  };
+  line_running_out: {
+    phoneNumber: string;
+    reason: "data" | "ending";
+    packageName: string;
+    /** The line's vigencia. */
+    endsAt: string;
+    daysLeft: number;
+    data: { remainingMb: number; totalMb: number } | null;
   };
 }
 
@@ -533,6 +543,7 @@ async function orderShipped(
         items: [
           mailT("commerce:confirmation.nextSteps.deliveryPhysical", deliveryDays),
           mailT("orderShipped.stalled", { count: PHYSICAL_SIM_DELIVERY.stalledDays }),
+          mailT("orderShipped.activate", { url: `${context.origin}${SIM_ACTIVATION_PATH}` }),
           activationStep(),
         ],
       },
@@ -698,6 +709,53 @@ async function portabilityStatus(
   );
 }
 
+function dataText(megabytes: number): string {
+  const data = formatData(megabytes);
+  return `${data.value} ${data.unit}`;
+}
+
+async function lineRunningOut(
+  model: MailModels["line_running_out"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const line = maskPhoneNumber(model.phoneNumber);
+  const facts: Fact[] = [
+    { label: mailT("labels.line"), value: line },
+    { label: mailT("lineRunningOut.package"), value: model.packageName },
+  ];
+  if (model.data) {
+    facts.push({
+      label: mailT("lineRunningOut.dataLeft"),
+      value: mailT("lineRunningOut.dataLeftValue", {
+        remaining: dataText(model.data.remainingMb),
+        total: dataText(model.data.totalMb),
+      }),
+    });
+  }
+  facts.push({ label: mailT("lineRunningOut.validUntil"), value: formatDateTime(model.endsAt) });
+  return compose(
+    mailT(`lineRunningOut.subject.${model.reason}`, { line }),
+    null,
+    [
+      { kind: "heading", text: mailT(`lineRunningOut.heading.${model.reason}`) },
+      paragraph(
+        model.reason === "data"
+          ? mailT("lineRunningOut.lead.data", { line })
+          : mailT("lineRunningOut.lead.ending", { line, count: model.daysLeft }),
+      ),
+      { kind: "facts", rows: facts },
+      {
+        kind: "button",
+        lead: mailT("lineRunningOut.buttonLead"),
+        label: mailT("lineRunningOut.button"),
+        href: `${context.origin}${LINES_PATH}`,
+      },
+      paragraph(mailT("lineRunningOut.once"), "muted"),
+    ],
+    context,
+  );
+}
+
 export const mailTemplates: {
   [T in MailTemplate]: (model: MailModels[T], context: MailContext) => Promise<RenderedMail>;
 } = {
@@ -710,6 +768,7 @@ export const mailTemplates: {
   topup_receipt: topupReceipt,
   portability_received: portabilityReceived,
   portability_status: portabilityStatus,
+  line_running_out: lineRunningOut,
 };
 
 export function renderMail<T extends MailTemplate>(

@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
 import nodemailer from "nodemailer";
+import { newOutboxId, readOutboxFiles, writeOutboxFile } from "~/lib/file-outbox.server";
 import type { MailAttachment } from "./templates";
 
 /** One e-mail as the mailer hands it to a transport. */
@@ -98,13 +96,6 @@ export interface OutboxMessage {
   }>;
 }
 
-const OUTBOX_FILE = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[\w-]+\.json$/;
-
-/** `2026-11-24T01-43-33-123Z`: the ISO time with only characters every file system takes. */
-function fileTimestamp(date: Date): string {
-  return date.toISOString().replace(/[:.]/g, "-");
-}
-
 /**
  * The embedded default: every e-mail written as a JSON file under `dir` (nodemailer's JSON
  * transport composes it, so addresses and attachments are checked as for SMTP), for the
@@ -129,7 +120,7 @@ export function createOutboxTransport(
         }>;
       };
       const createdAt = now();
-      const id = `${fileTimestamp(createdAt)}-${randomBytes(6).toString("hex")}`;
+      const id = newOutboxId(createdAt);
       const record: OutboxMessage = {
         id,
         createdAt: createdAt.toISOString(),
@@ -147,22 +138,10 @@ export function createOutboxTransport(
           content: attachment.content,
         })),
       };
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${id}.json`);
-      const temporary = path.join(dir, `.${id}.tmp`);
-      try {
-        await writeFile(temporary, JSON.stringify(record), { mode: 0o600 });
-        await rename(temporary, file);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await writeOutboxFile(dir, id, record);
     },
   };
 }
-
-/** How many files a look at the outbox reads at most, whatever the filter. */
-const OUTBOX_SCAN_LIMIT = 2_000;
 
 /**
  * The newest e-mails of the development outbox first, those to `to` only when given (case
@@ -172,32 +151,11 @@ export async function readOutbox(
   dir: string,
   options: { to?: string | null; limit: number },
 ): Promise<OutboxMessage[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return [];
-    throw error;
-  }
   const wanted = options.to?.trim().toLowerCase() || null;
-  const files = names
-    .filter((name) => OUTBOX_FILE.test(name))
-    .sort()
-    .reverse()
-    .slice(0, OUTBOX_SCAN_LIMIT);
-  const messages: OutboxMessage[] = [];
-  for (const name of files) {
-    if (messages.length >= options.limit) break;
-    let message: OutboxMessage;
-    try {
-      message = JSON.parse(await readFile(path.join(dir, name), "utf8")) as OutboxMessage;
-    } catch {
-      continue;
-    }
-    if (wanted && message.to?.toLowerCase() !== wanted) continue;
-    messages.push(message);
-  }
-  return messages;
+  return readOutboxFiles<OutboxMessage>(dir, {
+    limit: options.limit,
+    keep: (message) => !wanted || message.to?.toLowerCase() === wanted,
+  });
 }
 
 /**

@@ -6,12 +6,19 @@ import os from "node:os";
  * (app/audit) and the customer's e-mail (app/mail-queue) in one transaction; ops only calls them
  * (decision 0085).
  */
-export { shipOrder, type ShipOrderInput } from "~/checkout/shipping.server";
+export {
+  recordShippedIccids,
+  shipOrder,
+  type RecordShippedIccidsInput,
+  type ShipOrderInput,
+} from "~/checkout/shipping.server";
 export {
   completePortability,
   rejectPortability,
   schedulePortability,
   type CompletePortabilityInput,
+  type CompletionResult,
+  type PortInOutcome,
   type RejectPortabilityInput,
   type SchedulePortabilityInput,
 } from "~/portability/progress.server";

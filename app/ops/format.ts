@@ -3,8 +3,13 @@ import { escapeControlCharacters } from "~/lib/control-characters";
 import { carrierLabel } from "~/portability/display";
 import type { AppliedChange, Subject } from "~/audit/status-changes.server";
 import type { CsvCell } from "./csv";
-import { mexicoCityDateTime } from "~/lib/mexico-city-days";
+import { mexicoCityDate, mexicoCityDateTime } from "~/lib/mexico-city-days";
+import type { PortInOutcome } from "~/portability/progress.server";
+import type { UsageOutcome } from "./line-usage.server";
+import type { LineRow } from "./lines.server";
 import {
+  LINE_SOURCE_NAMES,
+  LINE_STATUS_NAMES,
   ORDER_STATUS_NAMES,
   PORTABILITY_STATUS_NAMES,
   TOPUP_STATUS_NAMES,
@@ -74,7 +79,24 @@ export const TOPUP_COLUMNS: Column<TopupRow>[] = [
   { header: "Número", csv: (row) => row.phoneNumber, table: (row) => row.phoneNumber },
   { header: "Correo", csv: (row) => row.email, table: (row) => row.email ?? "" },
   { header: "Pagada el", csv: (row) => at(row.paidAt) },
+  { header: "En la línea", csv: topupLineState, table: topupLineState },
 ];
+
+/** Whether a paid top-up reached its line; a refusal with the BSS's reason, for the operator. */
+function topupLineState(row: TopupRow): string {
+  const job = row.lineJob;
+  if (!job) return "—";
+  switch (job.state) {
+    case "done":
+      return "Aplicada";
+    case "refused":
+      return `Rechazada por el BSS: ${(job.error ?? "sin motivo").replace(/^refused: /, "")}`;
+    default:
+      return job.attempts === 0
+        ? "En cola"
+        : `En cola (${job.attempts} intentos, ${job.error ?? ""})`;
+  }
+}
 
 const carrierName = (id: string) => carrierLabel(id, "Otra");
 
@@ -106,6 +128,52 @@ export const PORTABILITY_COLUMNS: Column<PortabilityRow>[] = [
   },
   { header: "ICCID", csv: (row) => row.iccid },
   { header: "Actualizada el", csv: (row) => at(row.updatedAt) },
+];
+
+const lineStatus = (row: LineRow) =>
+  row.bss === null
+    ? "Sin respuesta del BSS"
+    : row.bss === "unknown"
+      ? "El BSS no la conoce"
+      : LINE_STATUS_NAMES[row.bss.status];
+
+const known = (row: LineRow) => (row.bss === null || row.bss === "unknown" ? null : row.bss);
+
+const megabytes = (value: number) => `${value.toLocaleString("es-MX")} MB`;
+
+function dataLeft(row: LineRow): string | null {
+  const bss = known(row);
+  if (!bss || bss.dataLeftMb === null || bss.dataTotalMb === null) return null;
+  return `${megabytes(bss.dataLeftMb)} de ${megabytes(bss.dataTotalMb)}`;
+}
+
+const origin = (row: LineRow) =>
+  [LINE_SOURCE_NAMES[row.source], row.folio].filter(Boolean).join(" ");
+
+export const LINE_COLUMNS: Column<LineRow>[] = [
+  { header: "Número", csv: (row) => row.number, table: (row) => row.number },
+  { header: "Estado", csv: lineStatus, table: lineStatus },
+  {
+    header: "Paquete",
+    csv: (row) => known(row)?.packageName,
+    table: (row) => known(row)?.packageName ?? "",
+  },
+  {
+    header: "Vigencia hasta",
+    csv: (row) => at(known(row)?.endsAt ?? null),
+    table: (row) => {
+      const endsAt = known(row)?.endsAt;
+      return endsAt ? mexicoCityDate(endsAt) : "";
+    },
+  },
+  { header: "Datos restantes", csv: dataLeft, table: (row) => dataLeft(row) ?? "" },
+  { header: "Origen", csv: origin, table: origin },
+  {
+    header: "Cuenta",
+    csv: (row) => row.accountSub,
+    table: (row) => (row.accountSub ? "Sí" : "Sin cuenta"),
+  },
+  { header: "Desde", csv: (row) => at(row.linkedAt), table: (row) => at(row.linkedAt) ?? "" },
 ];
 
 /** The heading and records of a CSV export: every column. */
@@ -182,6 +250,11 @@ function describeDetail(detail: Record<string, unknown> | null): string {
   if (typeof detail.carrier === "string") parts.push(detail.carrier);
   if (typeof detail.trackingNumber === "string") parts.push(`guía ${detail.trackingNumber}`);
   if (typeof detail.scheduledFor === "string") parts.push(`para el ${detail.scheduledFor}`);
+  if (typeof detail.iccid === "string") parts.push(`ICCID ${detail.iccid}`);
+  if (typeof detail.iccids === "string") {
+    const iccids = detail.iccids.split(",");
+    parts.push(`${iccids.length === 1 ? "ICCID" : "ICCID en orden"} ${iccids.join(", ")}`);
+  }
   return parts.join(", ");
 }
 
@@ -211,20 +284,99 @@ export function historyText(history: History): string {
 
 /** What the operator is told after a change: what changed, the audit row, the queued e-mail. */
 export function changeText(change: AppliedChange): string {
+  // ICCIDs recorded after the fact (an order shipped, a port completed without them): the
+  // customer has nothing new to be told.
+  const iccidsOnly = change.fromStatus === change.toStatus && change.toStatus !== "in_progress";
   const what =
     change.subject === "order"
-      ? `Pedido ${change.folio} marcado como enviado (${describeDetail(change.detail)}).`
-      : change.toStatus === "in_progress"
-        ? `Solicitud ${change.folio} programada ${describeDetail(change.detail)}` +
-          (change.fromStatus === "in_progress" ? " (reprogramada)." : ".")
-        : `Solicitud ${change.folio}: ${statusName("portability", change.fromStatus)} → ${statusName("portability", change.toStatus)}.`;
+      ? iccidsOnly
+        ? `Pedido ${change.folio}: SIM registradas (${describeDetail(change.detail)}); ya se pueden activar en /activar.`
+        : `Pedido ${change.folio} marcado como enviado (${describeDetail(change.detail)}).`
+      : iccidsOnly
+        ? `Solicitud ${change.folio}: ${describeDetail(change.detail)} registrado.`
+        : change.toStatus === "in_progress"
+          ? `Solicitud ${change.folio} programada ${describeDetail(change.detail)}` +
+            (change.fromStatus === "in_progress" ? " (reprogramada)." : ".")
+          : `Solicitud ${change.folio}: ${statusName("portability", change.fromStatus)} → ${statusName("portability", change.toStatus)}.`;
   const lines = [
     what,
     ...(change.reason ? [`Motivo: ${change.reason}`] : []),
     `Registrado en el historial por ${change.actor} el ${mexicoCityDateTime(change.changedAt)}.`,
-    change.mailQueued
-      ? `Correo al cliente (${change.email}) en cola: lo envía el servidor en marcha.`
-      : `El correo de este aviso ya estaba en cola; no se duplicó.`,
+    ...(iccidsOnly
+      ? []
+      : [
+          change.mailQueued
+            ? `Correo al cliente (${change.email}) en cola: lo envía el servidor en marcha.`
+            : `El correo de este aviso ya estaba en cola; no se duplicó.`,
+        ]),
   ];
   return lines.map((line) => `${line}\n`).join("");
+}
+
+function allowanceLeft(
+  name: string,
+  quota: { remaining: number; total: number } | "unlimited" | null,
+  unit = "",
+): string {
+  if (quota === null) return `${name}: no incluye`;
+  if (quota === "unlimited") return `${name}: ilimitados`;
+  return `${name}: ${quota.remaining.toLocaleString("es-MX")}${unit} de ${quota.total.toLocaleString("es-MX")}${unit}`;
+}
+
+/** `consumo`: what was recorded, what the network let through, and what the line has left. */
+export function usageText(outcome: Extract<UsageOutcome, { ok: true }>): string {
+  const { asked, consumed, line } = outcome;
+  const parts = [
+    ...(asked.dataMb > 0 ? [`${megabytes(consumed.dataMb)} de datos`] : []),
+    ...(asked.minutes > 0 ? [`${consumed.minutes} minutos`] : []),
+    ...(asked.sms > 0 ? [`${consumed.sms} SMS`] : []),
+  ];
+  const lines = [
+    `Consumo registrado en la línea ${outcome.number} (${outcome.day}): ${parts.join(", ")}.`,
+  ];
+  if (
+    consumed.dataMb < asked.dataMb ||
+    consumed.minutes < asked.minutes ||
+    consumed.sms < asked.sms
+  ) {
+    lines.push(
+      "La red dejó pasar menos de lo pedido: la línea no tenía más en su paquete (o llegó al uso justo).",
+    );
+  }
+  if (line?.package) {
+    const { balances } = line;
+    lines.push(
+      `Le queda: ${[
+        balances.dataMb
+          ? `datos: ${megabytes(balances.dataMb.remaining)} de ${megabytes(balances.dataMb.total)}`
+          : "datos: no incluye",
+        allowanceLeft("minutos", balances.minutes),
+        allowanceLeft("SMS", balances.sms),
+      ].join("; ")}. Vigencia hasta el ${mexicoCityDate(line.package.endsAt)}.`,
+    );
+  } else if (line) {
+    lines.push("La línea no tiene un paquete vigente.");
+  }
+  return lines.map((text) => `${text}\n`).join("");
+}
+
+/** `completar`: what became of the ported number's line. */
+export function portInText(portIn: PortInOutcome): string {
+  switch (portIn.kind) {
+    case "queued":
+      return (
+        `Activación de la línea portada en cola (SIM ${portIn.iccid}${portIn.accountSub ? ", para la cuenta del cliente" : ", sin cuenta"}): ` +
+        "la hace el servidor en marcha con el BSS.\n"
+      );
+    case "no-iccid":
+      return (
+        "Sin ICCID: la línea portada no se activó en el BSS. Cuando sepas a qué SIM se portó: " +
+        "npm run ops -- completar <folio> --iccid <ICCID>\n"
+      );
+    case "unknown-sim":
+      return (
+        `El ICCID ${portIn.iccid} no es de una SIM vendida por la tienda: la línea portada no se ` +
+        "activó (no hay plan con qué iniciarla); actívala en el BSS.\n"
+      );
+  }
 }

@@ -11,4 +11,7 @@ export * from "./changes.server";
 export * from "./csv";
 export * from "./format";
 export * from "./labels";
+export * from "./line-usage.server";
+export * from "./lines.server";
+export { operatorBss } from "~/line/operator-bss.server";
 export * from "./queries.server";

@@ -1,4 +1,6 @@
 import type { Subject } from "~/audit/status-changes.server";
+import type { LineSource } from "~/db/schema";
+import type { LineStatus } from "~/line/line";
 import { PORTABILITY_STATUS_NAMES } from "~/portability/status-names";
 import type { OrderListStatus, PortabilityRow, TopupRow } from "./queries.server";
 
@@ -60,4 +62,28 @@ export const SIM_TYPE_WORDS: Record<string, "physical" | "esim"> = {
   fisica: "physical",
   física: "physical",
   esim: "esim",
+};
+
+/** A line's status as the BSS tells it (`lineas`). */
+export const LINE_STATUS_NAMES: Record<LineStatus, string> = {
+  active: "Activa",
+  suspended: "Suspendida",
+  porting: "Portando",
+  terminated: "Dada de baja",
+};
+
+/** The words of `lineas --estado`. */
+export const LINE_STATUS_WORDS: Record<string, LineStatus> = {
+  activa: "active",
+  suspendida: "suspended",
+  portando: "porting",
+  baja: "terminated",
+};
+
+/** How a line came to the store. */
+export const LINE_SOURCE_NAMES: Record<LineSource, string> = {
+  esim: "eSIM",
+  sim: "SIM física",
+  portability: "Portabilidad",
+  added: "Agregada con código SMS",
 };

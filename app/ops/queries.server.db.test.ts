@@ -4,6 +4,8 @@ import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { schedulePortability, rejectPortability, shipOrder } from "./changes.server";
 import { normaliseFolio } from "~/db/folio";
 import { addDaysToDate, todayInMexico } from "~/lib/mexico-city-days";
+import { queueLineJob, topupJobId } from "~/line/line-jobs.server";
+import { TOPUP_COLUMNS } from "./format";
 import {
   findByFolio,
   listOrders,
@@ -110,6 +112,56 @@ describe("listing top-ups", () => {
     });
     expect(folios(await listTopups(db, { status: "paid" }))).toEqual([old.folio]);
     expect(folios(await listTopups(db, { from: "2026-02-15" }))).toEqual([unpaid.folio]);
+  });
+
+  it("says whether each paid top-up reached its line, and why the BSS refused one", async () => {
+    const applied = await makeTopup(db);
+    const waiting = await makeTopup(db);
+    const refused = await makeTopup(db);
+    const unpaid = await makeTopup(db, { paid: false });
+    const now = new Date();
+    for (const topup of [applied, waiting, refused]) {
+      await queueLineJob(db, {
+        id: topupJobId(topup.id),
+        kind: "apply-topup",
+        payload: {
+          topupId: topup.id,
+          number: topup.phoneNumber,
+          amount: 100,
+          offerId: "conecta-100",
+        },
+        now,
+      });
+    }
+    await db
+      .updateTable("line_jobs")
+      .set({ state: "done" })
+      .where("id", "=", topupJobId(applied.id))
+      .execute();
+    await db
+      .updateTable("line_jobs")
+      .set({ state: "refused", attempts: 1, last_error: "refused: line-not-active" })
+      .where("id", "=", topupJobId(refused.id))
+      .execute();
+    const byFolio = new Map((await listTopups(db)).map((row) => [row.folio, row]));
+    expect(byFolio.get(applied.folio)?.lineJob).toEqual({
+      state: "done",
+      attempts: 0,
+      error: null,
+    });
+    expect(byFolio.get(waiting.folio)?.lineJob).toMatchObject({ state: "pending" });
+    expect(byFolio.get(refused.folio)?.lineJob).toEqual({
+      state: "refused",
+      attempts: 1,
+      error: "refused: line-not-active",
+    });
+    expect(byFolio.get(unpaid.folio)?.lineJob).toBeNull();
+    const column = TOPUP_COLUMNS.find((candidate) => candidate.header === "En la línea")!;
+    expect(column.table!(byFolio.get(refused.folio)!)).toBe(
+      "Rechazada por el BSS: line-not-active",
+    );
+    expect(column.table!(byFolio.get(applied.folio)!)).toBe("Aplicada");
+    expect(column.table!(byFolio.get(unpaid.folio)!)).toBe("—");
   });
 });
 

@@ -1,5 +1,6 @@
+import { sql } from "kysely";
 import type { Db } from "~/db/db.server";
-import type { OrderStatus, PortabilityStatus, TopupStatus } from "~/db/schema";
+import type { LineJobState, OrderStatus, PortabilityStatus, TopupStatus } from "~/db/schema";
 import { statusChangesOf, type StatusChangeRow, type Subject } from "~/audit/status-changes.server";
 import { normaliseFolio } from "~/db/folio";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
@@ -50,6 +51,12 @@ export interface TopupRow {
   phoneNumber: string;
   email: string | null;
   paidAt: string | null;
+  /**
+   * Whether the paid top-up reached its line (app/line/line-jobs.server.ts): pending (queued, or
+   * the BSS out of reach), done, or refused by the BSS (`error`: its reason); null when nothing
+   * was queued (unpaid, or paid before top-ups were applied).
+   */
+  lineJob: { state: LineJobState; attempts: number; error: string | null } | null;
 }
 
 export interface PortabilityRow {
@@ -142,11 +149,25 @@ export async function listTopups(
   filter: ListFilter<TopupStatus> = {},
 ): Promise<TopupRow[]> {
   const { fromInstant, toInstant } = instants(filter);
-  let query = db.selectFrom("topups").selectAll();
-  if (fromInstant) query = query.where("created_at", ">=", fromInstant);
-  if (toInstant) query = query.where("created_at", "<", toInstant);
-  if (filter.status) query = query.where("status", "=", filter.status);
-  const rows = await query.orderBy("created_at", "desc").orderBy("folio", "desc").execute();
+  let query = db
+    .selectFrom("topups")
+    // Its application to the line: the job named after it (~/line/line-jobs.server.ts topupJobId).
+    .leftJoin("line_jobs", (join) =>
+      join.on("line_jobs.id", "=", sql<string>`${sql.lit("topup:")} || topups.id`),
+    )
+    .selectAll("topups")
+    .select([
+      "line_jobs.state as job_state",
+      "line_jobs.attempts as job_attempts",
+      "line_jobs.last_error as job_error",
+    ]);
+  if (fromInstant) query = query.where("topups.created_at", ">=", fromInstant);
+  if (toInstant) query = query.where("topups.created_at", "<", toInstant);
+  if (filter.status) query = query.where("topups.status", "=", filter.status);
+  const rows = await query
+    .orderBy("topups.created_at", "desc")
+    .orderBy("topups.folio", "desc")
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     folio: row.folio,
@@ -156,6 +177,9 @@ export async function listTopups(
     phoneNumber: row.phone_number,
     email: row.email,
     paidAt: row.paid_at,
+    lineJob: row.job_state
+      ? { state: row.job_state, attempts: Number(row.job_attempts), error: row.job_error }
+      : null,
   }));
 }
 

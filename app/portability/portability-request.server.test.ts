@@ -58,6 +58,7 @@ function sendForm(failure: Error) {
   const answer = submitPortabilityRequest(
     browser.context,
     post({ ...form, idempotency_key: browser.key }),
+    null,
   ) as unknown as Promise<Replied>;
   return { answer, logger };
 }

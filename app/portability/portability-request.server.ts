@@ -2,6 +2,7 @@ import { normaliseFolio } from "~/db/folio";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type { Customer } from "~/auth/tokens";
 import { databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { replyWithFormKey } from "~/lib/form-key";
@@ -54,8 +55,13 @@ export interface PortabilityRefusal {
 /**
  * The request form sent: checked, its key this browser's own, recorded once per key, then the
  * page that shows it. A number with an open request is refused without naming that request.
+ * Signed in, the request is the customer's: the ported number becomes a line of their account.
  */
-export async function submitPortabilityRequest(context: AppLoadContext, request: Request) {
+export async function submitPortabilityRequest(
+  context: AppLoadContext,
+  request: Request,
+  customer: Customer | null,
+) {
   const submission = parseWithZod(await request.formData(), { schema: portabilitySchema });
   const refusal = (problem: PortabilityProblem | null): PortabilityRefusal => ({
     // The NIP is never sent back: the customer types it again.
@@ -76,7 +82,10 @@ export async function submitPortabilityRequest(context: AppLoadContext, request:
   }
   let outcome;
   try {
-    outcome = await context.portability.submit(submission.value);
+    // Signed in, the ported number becomes a line of this account once the port completes.
+    outcome = await context.portability.submit(submission.value, {
+      customerSub: customer?.sub ?? null,
+    });
   } catch (error) {
     // Logged with the error's code only: the form's values (a NIP among them) never are.
     return databaseBusyOrRethrow(

@@ -3,7 +3,10 @@ import type { ChangeResult } from "~/audit/status-changes.server";
 import type { Db } from "~/db/db.server";
 import { addDaysToDate, todayInMexico } from "~/lib/mexico-city-days";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
+import { shipOrder } from "~/checkout/shipping.server";
+import { testIccid } from "../../tests/support/iccids";
 import {
+  makeOrder,
   makePortabilityRequest,
   queuedMail,
   seedCatalogue,
@@ -298,5 +301,122 @@ describe("moving a portability request", () => {
     expect(result.message).toContain("rechazada");
     expect(await statusChanges(db)).toEqual([]);
     expect(await queuedMail(db)).toEqual([]);
+  });
+});
+
+describe("a completed port's line", () => {
+  /** A physical SIM of a Conecta 500 order shipped with this ICCID. */
+  async function shippedSim(iccid: string) {
+    const order = await makeOrder(db, { items: [{ id: "conecta-500", quantity: 1 }] });
+    applied(
+      await shipOrder(db, order.folio, { trackingNumber: "1", iccids: [iccid], actor: ACTOR }),
+    );
+    return order;
+  }
+
+  async function scheduled(fixture: Parameters<typeof makePortabilityRequest>[1] = {}) {
+    const request = await makePortabilityRequest(db, fixture);
+    applied(await schedulePortability(db, request.folio, { date: today, actor: ACTOR }));
+    return request;
+  }
+
+  const jobs = () => db.selectFrom("line_jobs").selectAll().orderBy("id").execute();
+
+  it("is queued with the completion: the ported number on the request's SIM, for the requester's account", async () => {
+    await shippedSim(testIccid(501));
+    const request = await scheduled({ iccid: testIccid(501), customerSub: "sub-beatriz" });
+    const done = await completePortability(db, request.folio, { actor: ACTOR });
+    expect(done).toMatchObject({
+      ok: true,
+      toStatus: "completed",
+      portIn: { kind: "queued", iccid: testIccid(501), accountSub: "sub-beatriz" },
+    });
+    const [job] = await jobs();
+    expect(job).toMatchObject({
+      id: `activation:portability:${request.id}`,
+      kind: "activate-line",
+      state: "pending",
+    });
+    expect(JSON.parse(job!.payload)).toEqual({
+      externalId: `portability:${request.id}`,
+      iccid: testIccid(501),
+      offerId: "conecta-500",
+      number: request.phoneNumber,
+      accountSub: "sub-beatriz",
+      source: "portability",
+      sourceRef: request.id,
+    });
+  });
+
+  it("goes to the SIM's buyer when the request was made without an account", async () => {
+    const order = await shippedSim(testIccid(502));
+    await db
+      .updateTable("orders")
+      .set({ customer_sub: "sub-ana" })
+      .where("id", "=", order.ref)
+      .execute();
+    const request = await scheduled({ iccid: testIccid(502) });
+    const done = await completePortability(db, request.folio, { actor: ACTOR });
+    expect(done).toMatchObject({ portIn: { kind: "queued", accountSub: "sub-ana" } });
+  });
+
+  it("waits for an ICCID when the request has none, then is queued with the one the operator gives", async () => {
+    await shippedSim(testIccid(503));
+    const request = await scheduled();
+    expect(await completePortability(db, request.folio, { actor: ACTOR })).toMatchObject({
+      ok: true,
+      portIn: { kind: "no-iccid" },
+    });
+    expect(await jobs()).toEqual([]);
+    const later = await completePortability(db, request.folio, {
+      iccid: `${testIccid(503).slice(0, 4)} ${testIccid(503).slice(4)}`,
+      actor: ACTOR,
+    });
+    expect(later).toMatchObject({
+      ok: true,
+      fromStatus: "completed",
+      toStatus: "completed",
+      detail: { iccid: testIccid(503) },
+      mailQueued: false,
+      portIn: { kind: "queued", iccid: testIccid(503) },
+    });
+    expect(await jobs()).toHaveLength(1);
+    const row = await db
+      .selectFrom("portability_requests")
+      .select("iccid")
+      .where("id", "=", request.id)
+      .executeTakeFirstOrThrow();
+    expect(row.iccid).toBe(testIccid(503));
+    const again = refusal(
+      await completePortability(db, request.folio, { iccid: testIccid(503), actor: ACTOR }),
+    );
+    expect(again.message).toMatch(/ya se está activando o está activa/);
+    expect(await jobs()).toHaveLength(1);
+    expect((await queuedMail(db)).map((mail) => mail.dedupeKey)).toEqual([
+      `portability-in_progress:${request.id}`,
+      `portability-completed:${request.id}`,
+    ]);
+  });
+
+  it("is not queued for a SIM the store did not sell (no plan to start it with)", async () => {
+    const request = await scheduled({ iccid: testIccid(504) });
+    expect(await completePortability(db, request.folio, { actor: ACTOR })).toMatchObject({
+      ok: true,
+      portIn: { kind: "unknown-sim", iccid: testIccid(504) },
+    });
+    expect(await jobs()).toEqual([]);
+  });
+
+  it("refuses an ICCID that is not one, or not the request's", async () => {
+    const request = await scheduled({ iccid: testIccid(505) });
+    expect(
+      refusal(await completePortability(db, request.folio, { iccid: "8952", actor: ACTOR }))
+        .message,
+    ).toMatch(/^El ICCID 8952 no es válido/);
+    expect(
+      refusal(await completePortability(db, request.folio, { iccid: testIccid(506), actor: ACTOR }))
+        .message,
+    ).toBe(`La solicitud ${request.folio} ya tiene el ICCID ${testIccid(505)}; no se cambió nada.`);
+    expect((await statusChanges(db)).map((change) => change.to_status)).toEqual(["in_progress"]);
   });
 });

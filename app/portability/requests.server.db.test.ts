@@ -72,6 +72,23 @@ async function accepted(input: PortabilityInput) {
 }
 
 describe("a portability request", () => {
+  it("keeps who asked when signed in, so the ported number becomes a line of their account", async () => {
+    const signedIn = await requests.submit(request(), { customerSub: "sub-ana" });
+    const guest = await accepted(request({ phone_number: "5512345679" }));
+    if (signedIn.kind !== "accepted") throw new Error("expected accepted");
+    expect(signedIn.request.customerSub).toBe("sub-ana");
+    expect(guest.request.customerSub).toBeNull();
+    const rows = await db
+      .selectFrom("portability_requests")
+      .select(["phone_number", "customer_sub"])
+      .orderBy("phone_number")
+      .execute();
+    expect(rows).toEqual([
+      { phone_number: "5512345678", customer_sub: "sub-ana" },
+      { phone_number: "5512345679", customer_sub: null },
+    ]);
+  });
+
   it("is received with a POR folio of the year", async () => {
     const { request: created, created: isNew } = await accepted(request());
     expect(isNew).toBe(true);

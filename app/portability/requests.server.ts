@@ -24,6 +24,8 @@ export interface PortabilityRequest {
   scheduledFor: string | null;
   /** Why it was rejected, as the customer is told. */
   rejectionReason: string | null;
+  /** The account of the customer signed in when requesting: the ported line goes there. */
+  customerSub: string | null;
 }
 
 export type SubmitOutcome =
@@ -34,12 +36,17 @@ export type SubmitOutcome =
    */
   | { kind: "open_request_exists" };
 
+/** Who asked: the signed-in customer's Cognito `sub`, or null for a guest. */
+export interface Requester {
+  customerSub: string | null;
+}
+
 export interface PortabilityRequests {
   /**
    * Records the request once per idempotency key: a resubmitted form gets the request the first
    * submission created. A second open request for the same number is refused.
    */
-  submit(input: PortabilityInput): Promise<SubmitOutcome>;
+  submit(input: PortabilityInput, requester?: Requester): Promise<SubmitOutcome>;
   /** The status lookup: both the folio and the number must match. */
   lookup(folio: string, phoneNumber: string): Promise<PortabilityRequest | null>;
   /** A request this browser submitted (its ids come from a sealed cookie), found by folio. */
@@ -70,6 +77,7 @@ function toRequest(row: PortabilityRequestsTable): PortabilityRequest {
     createdAt: row.created_at,
     scheduledFor: row.scheduled_for,
     rejectionReason: row.rejection_reason,
+    customerSub: row.customer_sub,
   };
 }
 
@@ -112,7 +120,7 @@ export function createPortabilityRequests({
   }
 
   return {
-    async submit(input) {
+    async submit(input, requester = { customerSub: null }) {
       const existing = await byKey(input.idempotency_key);
       if (existing) return { kind: "accepted", request: existing, created: false };
       const open = await openRequestOutcome(input);
@@ -138,6 +146,7 @@ export function createPortabilityRequests({
             updated_at: now,
             scheduled_for: null,
             rejection_reason: null,
+            customer_sub: requester.customerSub,
           };
           await trx.insertInto("portability_requests").values(values).execute();
           await enqueueMail(trx, {

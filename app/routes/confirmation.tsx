@@ -7,8 +7,11 @@ import { markCartCleared, saveOrderAccess } from "~/checkout/order-access.server
 import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
 import { confirmationPath } from "~/checkout/paths";
 import { findOrder } from "~/checkout/orders.server";
+import { useRefreshWhileActivating } from "~/components/activation/line-activation";
+import { ShippedSimLines } from "~/components/activation/shipped-sim-lines";
 import { EsimActivations } from "~/components/commerce/esim-activations";
 import { esimView } from "~/esim/esim-view.server";
+import { shippedSimLines } from "~/line/order-sim-lines.server";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
@@ -21,7 +24,7 @@ import { titleMeta } from "~/lib/meta";
 import { buttonClass } from "~/components/ui/button";
 import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.server";
 
-export const handle = { i18n: ["commerce"], query: ["pedido"] };
+export const handle = { i18n: ["commerce", "activation"], query: ["pedido"] };
 
 export const meta = titleMeta;
 
@@ -49,6 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
     esim:
       order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null,
+    simLines: await shippedSimLines(context.db, order),
   };
 }
 
@@ -57,7 +61,7 @@ export function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmationPage() {
-  const { order, payment, voucherHours, esim } = useLoaderData<typeof loader>();
+  const { order, payment, voucherHours, esim, simLines } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const esimProblem = answer && "esimProblem" in answer ? answer.esimProblem : null;
   const lastResult = answer && !("esimProblem" in answer) ? answer : undefined;
@@ -68,6 +72,11 @@ export default function ConfirmationPage() {
   );
   const shownStatus = paid && order.shipment ? "shipped" : statusKey;
   const { delivery } = order;
+  useRefreshWhileActivating(
+    [...(esim?.activations ?? []), ...(simLines ?? [])].some(
+      (sim) => sim.line?.state === "activating",
+    ),
+  );
 
   return (
     <>
@@ -123,6 +132,10 @@ export default function ConfirmationPage() {
 
       {esim ? (
         <EsimActivations {...esim} problem={esimProblem} refreshTo={confirmationPath(order.ref)} />
+      ) : null}
+
+      {simLines ? (
+        <ShippedSimLines sims={simLines} refreshTo={confirmationPath(order.ref)} />
       ) : null}
 
       {cancelled ? (

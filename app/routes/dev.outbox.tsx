@@ -7,24 +7,29 @@ import { PageHeader } from "~/components/ui/page-header";
 import { formatDateTime } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { readOutbox } from "~/mail/transport.server";
+import { readSmsOutbox } from "~/sms/outbox.server";
 import { Button } from "~/components/ui/button";
 
-export const handle = { i18n: ["auth"], query: ["to"] };
+export const handle = { i18n: ["auth", "line"], query: ["to"] };
 export const meta = titleMeta;
 
 const MAILS_SHOWN = 50;
+const SMS_SHOWN = 50;
 
 /**
  * Development only: the codes the embedded identity emulator "sent", since it sends no email or
- * SMS, and the store's e-mails captured without SMTP_URL. Absent in production.
+ * SMS, the store's e-mails captured without SMTP_URL, and its SMS captured without an SMSC (the
+ * codes that prove a line). Absent in production.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { outbox } = context.identity;
   const mailDir = context.config.isProduction ? null : context.mailOutboxDir;
-  if (!outbox && !mailDir) throw data(null, { status: 404 });
+  const smsDir = context.config.isProduction ? null : context.smsOutboxDir;
+  if (!outbox && !mailDir && !smsDir) throw data(null, { status: 404 });
   const to = new URL(request.url).searchParams.get("to");
   const target = outbox ? await context.identity.embeddedTarget().catch(() => null) : null;
   const mails = mailDir ? await readOutbox(mailDir, { to, limit: MAILS_SHOWN }) : [];
+  const sms = smsDir ? await readSmsOutbox(smsDir, { to, limit: SMS_SHOWN }) : [];
   return data(
     {
       title: authT()("outbox.title"),
@@ -37,6 +42,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         subject: mail.subject,
         text: mail.text,
       })),
+      sms: sms.map((message) => ({
+        id: message.id,
+        sentAt: formatDateTime(message.createdAt),
+        to: message.to,
+        template: message.template,
+        text: message.text,
+      })),
       emulator: target,
     },
     { headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } },
@@ -45,7 +57,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function OutboxPage() {
   const { t } = useTranslation("auth");
-  const { to, messages, mails, emulator } = useLoaderData<typeof loader>();
+  const { to, messages, mails, sms, emulator } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("outbox.heading")}>{t("outbox.intro")}</PageHeader>
@@ -57,7 +69,7 @@ export default function OutboxPage() {
           <input
             id="outbox-to"
             name="to"
-            type="email"
+            type="text"
             defaultValue={to}
             className="rounded border border-slate-400 px-3 py-2"
           />
@@ -145,6 +157,44 @@ export default function OutboxPage() {
                     </a>
                   </>
                 ),
+              },
+            ]}
+          />
+        )}
+      </section>
+      <section className="mt-8" aria-labelledby="outbox-sms">
+        <h2 id="outbox-sms" className="text-xl font-bold">
+          {t("line:devOutbox.heading")}
+        </h2>
+        {sms.length === 0 ? (
+          <p className="mt-2">{t("line:devOutbox.empty")}</p>
+        ) : (
+          <DataTable
+            className="mt-2"
+            caption={t("line:devOutbox.caption")}
+            testId="outbox-sms"
+            rowTestId="outbox-sms-message"
+            rows={sms}
+            rowKey={(message) => message.id}
+            columns={[
+              { header: t("outbox.sentAt"), cell: (message) => message.sentAt },
+              {
+                header: t("outbox.to"),
+                cell: (message) => message.to,
+                cellProps: () => ({ "data-testid": "outbox-sms-to" }),
+              },
+              {
+                header: t("line:devOutbox.template"),
+                cell: (message) => message.template,
+                className: "font-mono",
+              },
+              {
+                header: t("line:devOutbox.text"),
+                cell: (message) => message.text,
+                cellProps: (message) => ({
+                  "data-testid": "outbox-sms-text",
+                  "data-template": message.template,
+                }),
               },
             ]}
           />

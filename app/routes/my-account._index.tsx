@@ -17,19 +17,25 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { titleMeta } from "~/lib/meta";
 import { loadAccountHistory } from "~/account/history.server";
 import { accountMfaSettings, submitMfaPreference } from "~/auth/mfa-preference-request.server";
+import { AccountLinesSection } from "~/components/line/line-card";
+import { loadAccountLines } from "~/line/line-pages.server";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
-export const handle = { i18n: ["auth", "topup"], renderMemo: true };
+export const handle = { i18n: ["auth", "topup", "line"], renderMemo: true };
 export const meta = titleMeta;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
-  const history = await loadAccountHistory(context.db, asOrderOwner(context, customer));
+  const [history, lines] = await Promise.all([
+    loadAccountHistory(context.db, asOrderOwner(context, customer)),
+    loadAccountLines(context, customer),
+  ]);
   // The e-mail and its verification come from the ID token, the MFA settings from the session.
   const mfa = await accountMfaSettings(context, accessToken);
   return {
     title,
+    lines,
     history,
     // Unreachable service and nothing kept: the MFA part cannot be shown; the session stays.
     available: Boolean(mfa),
@@ -47,7 +53,7 @@ export function action({ request, context }: ActionFunctionArgs) {
 
 export default function AccountOverviewPage() {
   const { t } = useTranslation("auth");
-  const { available, email, emailVerified, enabledMfa, preferredMfa, history } =
+  const { available, email, emailVerified, enabledMfa, preferredMfa, history, lines } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
@@ -62,6 +68,7 @@ export default function AccountOverviewPage() {
   return (
     <>
       <PageHeader title={t("common:pages.myAccount.heading")} />
+      <AccountLinesSection lines={lines} />
       {!available ? (
         <p
           role="status"

@@ -10,7 +10,7 @@ import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
 
 // The payment methods are worded once, in the commerce messages. A function of its loaders' data
 // alone (the form key is a view token): the render memo may keep it (server/html-caches.ts).
-export const handle = { i18n: ["topup", "commerce"], renderMemo: true };
+export const handle = { i18n: ["topup", "commerce"], renderMemo: true, query: ["numero"] };
 
 export const meta = titleMeta;
 
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { customer } = requireCustomer(context, request);
   return {
     title: getFixedT()("pages.topUp.title"),
-    ...(await loadTopupForm(context, customer)),
+    ...(await loadTopupForm(context, customer, new URL(request.url))),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { getCustomer } from "~/auth/session.server";
 import { PORTABILITY_MAX_HOURS } from "~/catalog/terms";
 import { PortabilityExplanation } from "~/components/portability/explanation";
 import { SubmittedRequest } from "~/components/portability/request-details";
@@ -23,7 +24,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export function action({ request, context }: ActionFunctionArgs) {
-  return submitPortabilityRequest(context, request);
+  return submitPortabilityRequest(context, request, getCustomer(context));
 }
 
 export default function PortabilityPage() {

@@ -10,7 +10,7 @@ import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
 
 // The payment methods are worded once, in the commerce messages. A function of its loaders' data
 // alone (the form key is a view token): the render memo may keep it (server/html-caches.ts).
-export const handle = { i18n: ["topup", "commerce"], renderMemo: true };
+export const handle = { i18n: ["topup", "commerce"], renderMemo: true, query: ["numero"] };
 
 export const meta = shareMeta;
 
@@ -20,11 +20,11 @@ export { headers } from "~/lib/route-headers";
  * Top up any line, no account needed. A signed-in customer gets their saved lines too, and the
  * top-up appears in their history.
  */
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.topUp.title"),
     description: getFixedT()("pages.topUp.description"),
-    ...(await loadTopupForm(context, getCustomer(context))),
+    ...(await loadTopupForm(context, getCustomer(context), new URL(request.url))),
   };
 }
 

@@ -15,7 +15,12 @@ import { receiptPath, TOPUP_PATH } from "~/topup/paths";
 import { currentPayment } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
 import { TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
-import { loadTopup, submitReceiptPayment } from "~/topup/receipt-request.server";
+import {
+  loadTopup,
+  loadTopupApplication,
+  submitReceiptPayment,
+} from "~/topup/receipt-request.server";
+import { TopupApplicationNotice } from "~/components/topup/topup-application";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -36,6 +41,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   if (refreshed) topup = await loadTopup(context, params.id);
   const offer = findTopupAmount(topup.amount);
   const customer = getCustomer(context);
+  const application = await loadTopupApplication(context, topup);
   return data(
     {
       title: getFixedT("topup")("receipt.title", { folio: topup.folio }),
@@ -57,6 +63,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
           : null,
         ownedBySignedInCustomer: customer !== null && customer.sub === topup.customerSub,
       },
+      application,
       payment: paymentView(payment),
       voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
     },
@@ -69,7 +76,7 @@ export function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function TopupReceiptPage() {
-  const { receipt, payment, voucherHours } = useLoaderData<typeof loader>();
+  const { receipt, application, payment, voucherHours } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("topup");
   const { paid, cancelled, pending, declined, instructions, statusKey, statusTone } = paymentState(
@@ -112,7 +119,8 @@ export default function TopupReceiptPage() {
           <span className="font-semibold">{t("receipt.benefits")}:</span>{" "}
           {t("form.validity", { count: receipt.offer.validityDays })} ·{" "}
           {t("form.data", { value: receipt.offer.data.value, unit: receipt.offer.data.unit })}
-          {receipt.offer.validUntil ? (
+          {/* An estimate until the line's own vigencia, read from the BSS, can be shown. */}
+          {receipt.offer.validUntil && !(application.state === "applied" && application.line) ? (
             <>
               <br />
               <span data-testid="topup-valid-until">
@@ -125,6 +133,13 @@ export default function TopupReceiptPage() {
           ) : null}
         </p>
       ) : null}
+
+      <TopupApplicationNotice
+        application={application}
+        folio={receipt.folio}
+        validityDays={receipt.offer?.validityDays ?? null}
+        refreshTo={receiptPath(receipt.id)}
+      />
 
       {paid && payment?.cardBrand && payment.cardLast4 ? (
         <p className="mb-6 text-sm text-slate-700">

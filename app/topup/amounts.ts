@@ -16,7 +16,8 @@ export interface TopupAmount {
   planId: string | null;
 }
 
-const MB_PER_GB = 1024;
+/** Megabytes in a gigabyte, as the catalogue counts them. */
+export const MB_PER_GB = 1024;
 
 /**
  * The plans a top-up can buy. A top-up of a plan's price gives exactly that plan's data and

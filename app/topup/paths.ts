@@ -1,6 +1,9 @@
 /** Where the customer tops up: no account needed (signed in, saved lines are offered too). */
 export const TOPUP_PATH = "/recarga";
 
+/** The query parameter that fills the number in (`/recarga?numero=5512345678`). */
+export const TOPUP_NUMBER_PARAM = "numero";
+
 /** A top-up's receipt: its unguessable id is the address (decision 0066). */
 export function receiptPath(topupId: string): string {
   return `${TOPUP_PATH}/${encodeURIComponent(topupId)}`;

@@ -6,11 +6,17 @@ import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.ser
 import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
+import { isBssUnavailable } from "~/line/bss";
+import { TOPUP_LINE_PROBLEM_KEYS, topupLineProblem, type TopupLineProblem } from "./line-check";
+import { TOPUP_NUMBER_PARAM } from "./paths";
+import { normalisePhoneNumber } from "./phone";
 import { topupSchema } from "./topup-schema";
 import { payFor } from "~/payments/pay-for.server";
 import { createTopup, savedLines, topupKeyUsed, topupPayment } from "./topups.server";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How long the customer is asked to wait when the BSS could not be asked about the line. */
+const BSS_RETRY_AFTER_SECONDS = 30;
 
 /**
  * New top-ups allowed per hour from one client, and to one number from one client. Counted per
@@ -28,10 +34,13 @@ export function topupLimits(config: Config): Record<"perIp" | "perLine", RateLim
  * What the top-up form needs, for a signed-in customer (their saved lines) or anyone (an optional
  * e-mail for the receipt). Each visit gets a new idempotency key, bound to this browser: the same
  * form sent twice finds the top-up the first sending created, while a new visit is a new top-up —
- * customers top up the same line every week.
+ * customers top up the same line every week. `?numero=` (a line page's "Recargar esta línea")
+ * fills the number in; anything but ten digits is ignored.
  */
-export async function loadTopupForm(context: AppLoadContext, customer: Customer | null) {
+export async function loadTopupForm(context: AppLoadContext, customer: Customer | null, url?: URL) {
+  const number = normalisePhoneNumber(url?.searchParams.get(TOPUP_NUMBER_PARAM) ?? "");
   return {
+    prefilledNumber: /^\d{10}$/.test(number) ? number : null,
     savedLines: customer ? await savedLines(context.db, customer.sub) : [],
     askEmail: customer === null,
     idempotencyKey: issueFormKey(context, "topup"),
@@ -41,7 +50,8 @@ export async function loadTopupForm(context: AppLoadContext, customer: Customer 
 
 /**
  * The top-up form sent: checked, its key this browser's own, limited (a new top-up only: the same
- * form sent again creates nothing and costs nothing), created once per key, then on to its payment.
+ * form sent again creates nothing and costs nothing), its line asked about at the BSS (unknown,
+ * or not active: refused before paying), created once per key, then on to its payment.
  */
 export async function submitTopup(
   context: AppLoadContext,
@@ -53,7 +63,7 @@ export async function submitTopup(
     schema: topupSchema({ savedLines: lines, askEmail: customer === null }),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { phoneNumber, amount, idempotencyKey, method, email } = submission.value;
+  const { phoneNumber, amount, idempotencyKey, method, email, fromSavedLine } = submission.value;
   if (!isOwnFormKey(context, "topup", idempotencyKey)) {
     // A key this browser was not given (copied from elsewhere, or its secret expired) opens
     // nothing: the form comes back, values kept, with a key of this browser's own.
@@ -75,6 +85,31 @@ export async function submitTopup(
           status: 429,
           headers: { "Retry-After": String(verdict.retryAfterSeconds) },
         });
+      }
+      // Before paying: a top-up that could not reach its line is refused here, not after the
+      // money is taken. After the limit, so that the form is no free way to ask the BSS which
+      // numbers exist.
+      let problem: TopupLineProblem | null;
+      try {
+        problem = await topupLineProblem(context.bss, phoneNumber);
+      } catch (error) {
+        if (!isBssUnavailable(error)) throw error;
+        context.logger.warn({
+          msg: "top-up not started: BSS unavailable",
+          requestId: context.requestId,
+          reason: error.reason,
+        });
+        return data(submission.reply({ formErrors: ["topup:errors.bssUnavailable"] }), {
+          status: 503,
+          headers: { "Retry-After": String(BSS_RETRY_AFTER_SECONDS) },
+        });
+      }
+      if (problem) {
+        const field = fromSavedLine ? "saved_line" : "phone_number";
+        return data(
+          submission.reply({ fieldErrors: { [field]: [TOPUP_LINE_PROBLEM_KEYS[problem]] } }),
+          { status: 400 },
+        );
       }
     }
     const created = await createTopup(context.db, {

@@ -14,12 +14,14 @@ import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { payFor } from "~/payments/pay-for.server";
 import { createPaymentService, type PaymentService } from "~/payments/payments.server";
 import type { PaymentOutcome, PaymentProvider } from "~/payments/provider";
+import { topupOffer } from "~/line/line";
 import { receiptPath } from "./paths";
 import {
   cancelTopup,
   createTopup,
   findCustomerTopup,
   listCustomerTopups,
+  paidTopupsOfLine,
   savedLines,
   TOPUP_PAYMENT_PURPOSE,
   topupPayment,
@@ -99,6 +101,15 @@ function outcome(paymentId: string, status: "approved" | "declined", amount = 10
     card: { brand: "visa", last4: "4242" },
     instructions: null,
   };
+}
+
+/** The line jobs queued, payloads read back. */
+async function lineJobs() {
+  const rows = await db
+    .selectFrom("line_jobs")
+    .select(["id", "kind", "state", "payload"])
+    .execute();
+  return rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) as unknown }));
 }
 
 describe("creating a top-up", () => {
@@ -279,6 +290,42 @@ describe("paying a top-up", () => {
     const begun = await beginPayment(topup);
     expect(await payments.settle(outcome(begun.payment.id, "approved", 20))).toBe("rejected");
     expect((await findCustomerTopup(db, ANA, topup.folio))?.status).toBe("pending_payment");
+    expect(await lineJobs()).toEqual([]);
+  });
+
+  it("queues its application to the line with the payment's approval, once", async () => {
+    const topup = await created(ANA);
+    const begun = await beginPayment(topup);
+    expect(await lineJobs()).toEqual([]);
+    await payments.settle(outcome(begun.payment.id, "approved"));
+    await payments.settle(outcome(begun.payment.id, "approved"));
+    expect(await lineJobs()).toEqual([
+      {
+        id: `topup:${topup.id}`,
+        kind: "apply-topup",
+        state: "pending",
+        payload: {
+          topupId: topup.id,
+          number: "5512345678",
+          amount: 100,
+          offerId: topupOffer(100)!.offerId,
+        },
+      },
+    ]);
+  });
+
+  it("never queues a declined, unpaid or cancelled top-up", async () => {
+    const declined = await created(ANA);
+    await payments.settle(outcome((await beginPayment(declined)).payment.id, "declined"));
+    await created(ANA);
+    const cancelled = await created(ANA);
+    const begun = await beginPayment(cancelled);
+    await payments.settle({ ...outcome(begun.payment.id, "approved"), status: "expired" });
+    await cancelTopup(db, cancelled.id, "2026-11-24T12:00:00.000Z");
+    // Paid after all, too late: the payment is recorded, the cancelled top-up is not applied.
+    await payments.settle(outcome(begun.payment.id, "approved"));
+    expect((await findCustomerTopup(db, ANA, cancelled.folio))?.status).toBe("cancelled");
+    expect(await lineJobs()).toEqual([]);
   });
 });
 
@@ -293,5 +340,24 @@ describe("saved lines", () => {
     await created(BETO, "5577776666");
     expect(await savedLines(db, ANA)).toEqual(["5511112222", "5533334444"]);
     expect(await savedLines(db, BETO)).toEqual([]);
+  });
+});
+
+describe("a line's top-ups", () => {
+  it("lists the paid top-ups to the number, whoever paid them, the last paid first", async () => {
+    const pay = async (topup: Topup) => {
+      const begun = await beginPayment(topup);
+      await payments.settle(outcome(begun.payment.id, "approved"));
+    };
+    const first = await created(ANA, "5511112222");
+    await pay(first);
+    const byBeto = await created(BETO, "5511112222");
+    await pay(byBeto);
+    await pay(await created(BETO, "5533334444"));
+    await created(ANA, "5511112222"); // waiting for payment: not on the line's page
+
+    const listed = await paidTopupsOfLine(db, "5511112222");
+    expect(listed.map((topup) => topup.folio)).toEqual([byBeto.folio, first.folio]);
+    expect(await paidTopupsOfLine(db, "5500000000")).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ import { getFixedT } from "~/i18n/i18n.server";
 import type { Payable } from "~/payments/pay-for.server";
 import type { PaymentPurpose } from "~/payments/payments.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
+import { topupOffer } from "~/line/line";
+import { queueLineJob, topupJobId } from "~/line/line-jobs.server";
 import { receiptPath } from "./paths";
 import { maskPhoneNumber } from "./phone";
 
@@ -146,6 +148,23 @@ export async function listCustomerTopups(
 }
 
 /**
+ * The paid top-ups of a line, the last paid first, whoever paid them: what the line's page lists
+ * for the account the line is in.
+ */
+export async function paidTopupsOfLine(db: Db, phoneNumber: string, limit = 5): Promise<Topup[]> {
+  const rows = await db
+    .selectFrom("topups")
+    .selectAll()
+    .where("phone_number", "=", phoneNumber)
+    .where("status", "=", "paid")
+    .orderBy("paid_at", "desc")
+    .orderBy("folio", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toTopup);
+}
+
+/**
  * Lines this customer has topped up successfully, most recently used first: the one-tap choices
  * of the form. A number typed wrongly and never paid does not become a choice.
  */
@@ -190,15 +209,35 @@ export async function cancelTopup(db: Db, id: string, at: string): Promise<boole
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** The package a top-up buys at the BSS; an amount no longer on sale is refused there, for the operator. */
+function topupOfferId(amount: number): string {
+  return topupOffer(amount)?.offerId ?? `recarga-${amount}`;
+}
+
 /**
- * An approved payment of a top-up marks it paid; a voucher or transfer that expired unpaid
- * cancels it. Each in the transaction that settles the payment.
+ * An approved payment of a top-up marks it paid and queues its application to the line (the
+ * line-jobs worker applies it at the BSS, once); a voucher or transfer that expired unpaid
+ * cancels it. Each in the transaction that settles the payment: a top-up is applied exactly when
+ * it is paid, and a cancelled or unpaid one never is.
  */
 export const topupPaymentPurpose: PaymentPurpose = {
   async onApproved(trx, payment) {
-    if (!(await markTopupPaid(trx, payment.reference, nowIso()))) return;
+    const paidAt = nowIso();
+    if (!(await markTopupPaid(trx, payment.reference, paidAt))) return;
     const topup = await findTopup(trx, payment.reference);
-    if (!topup?.email) return;
+    if (!topup) return;
+    await queueLineJob(trx, {
+      id: topupJobId(topup.id),
+      kind: "apply-topup",
+      payload: {
+        topupId: topup.id,
+        number: topup.phoneNumber,
+        amount: topup.amount,
+        offerId: topupOfferId(topup.amount),
+      },
+      now: new Date(paidAt),
+    });
+    if (!topup.email) return;
     await enqueueMail(trx, {
       dedupeKey: `topup-receipt:${topup.id}`,
       to: topup.email,

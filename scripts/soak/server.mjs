@@ -70,6 +70,9 @@ export async function startServer({ dataDir, sessionSecret, logLevel, extraEnv =
       // The same for top-ups: one address for everyone, and each customer tops up its own lines.
       TOPUP_RATE_LIMIT_PER_IP: "10000000",
       TOPUP_RATE_LIMIT_PER_LINE: "10000000",
+      // And for the SMS codes of /saldo and of adding a line.
+      LINE_CODE_RATE_LIMIT_PER_IP: "10000000",
+      LINE_CODE_RATE_LIMIT_PER_LINE: "10000000",
       // Worker processes (node:cluster) and the database engine, as the soak was asked to run.
       WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),

@@ -10,6 +10,7 @@ import {
   validCheckout,
 } from "./support/commerce";
 import { createCustomer, signInTo } from "./support/customers";
+import { askForCode, smsCode, typeCode, uniqueLineNumber } from "./support/lines";
 
 /**
  * Issue 17: every page, and every form with its errors shown, fits a phone. At 320, 375 and 768 px
@@ -113,6 +114,7 @@ test("every page without a form to fill fits a phone", async ({ page }) => {
     "/help-center",
     "/help-center?q=recarga",
     "/pedido",
+    "/saldo",
     "/recarga",
     "/portabilidad",
     "/auth/sign-in",
@@ -282,4 +284,34 @@ test("an empty cart shows no 0 in the bar, and the cart link still says how many
   await expect(page.getByTestId("cart-link")).toHaveAccessibleName(/Carrito/);
   await addPlan(page, "Conecta 100", 1);
   await expect(page.getByTestId("cart-count")).toBeVisible();
+});
+
+test("the account's lines, adding one with its code, a line's page and /saldo fit a phone", async ({
+  page,
+}) => {
+  const customer = await createCustomer(page.request, "lineas-telefono");
+  const number = uniqueLineNumber();
+  await signInTo(page, customer, "/my-account/lineas");
+  await askForCode(page, "55 12");
+  await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
+  await expectFitsEveryWidth(page, "/my-account/lineas, a short number");
+  await askForCode(page, number);
+  await expect(page.getByTestId("code-sent")).toBeVisible();
+  await typeCode(page, "000000", "Agregar la línea");
+  await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
+  await expectFitsEveryWidth(page, "/my-account/lineas, a wrong code");
+  await typeCode(page, await smsCode(page.request, number), "Agregar la línea");
+  await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+  await expectFitsEveryWidth(page, "a line's page");
+  await page.goto("/my-account/lineas");
+  await expectFitsEveryWidth(page, "/my-account/lineas with a line");
+  await page.goto("/my-account");
+  await expectFitsEveryWidth(page, "/my-account with a line");
+
+  await page.context().clearCookies();
+  await page.goto("/saldo");
+  await askForCode(page, number);
+  await typeCode(page, await smsCode(page.request, number, 1), "Ver mi saldo");
+  await expect(page.getByTestId("line-figures")).toBeVisible();
+  await expectFitsEveryWidth(page, "/saldo with a line shown");
 });

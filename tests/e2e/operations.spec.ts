@@ -133,6 +133,10 @@ test("production refuses to start on the payment sandbox or the identity emulato
     "ALLOW_SANDBOX_ESIM=true",
     "SMTP_URL",
     "ALLOW_CAPTURED_MAIL=true",
+    "BSS_PROVIDER=tmf",
+    "ALLOW_SIMULATED_BSS=true",
+    "SMS_PROVIDER=smpp",
+    "ALLOW_CAPTURED_SMS=true",
     "PUBLIC_BASE_URL",
   ]) {
     expect(lines[0]).toContain(named);
@@ -148,7 +152,7 @@ test("a production test environment says so on every page and in /readyz", async
     const ready = await (await fetch(`${baseUrl}/readyz`)).json();
     expect(ready).toMatchObject({
       testEnvironment: true,
-      testDoubles: ["payments", "identity", "esim", "mail"],
+      testDoubles: ["payments", "identity", "esim", "mail", "bss", "sms"],
     });
     for (const path of ["/", "/plans", "/help-center", "/auth/sign-in", "/cart"]) {
       // Plain HTTP: the page as a browser without JavaScript gets it.
@@ -170,7 +174,7 @@ test("a production test environment says so on every page and in /readyz", async
     await waitForHealth(base, development);
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
       testEnvironment: false,
-      testDoubles: ["payments", "identity", "esim", "mail"],
+      testDoubles: ["payments", "identity", "esim", "mail", "bss", "sms"],
     });
     expect(await (await fetch(`${base}/plans`)).text()).not.toContain("test-environment-banner");
   } finally {

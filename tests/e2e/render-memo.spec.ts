@@ -4,6 +4,7 @@ import { expect, test, type Cookie } from "@playwright/test";
 import type { ServerBuild } from "@remix-run/node";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { createCustomer, signInTo } from "./support/customers";
+import { askForCode, smsCode, typeCode, uniqueLineNumber } from "./support/lines";
 
 // The render memo (server/html-caches.ts, decisions 0077 and 0084) answers a page with the bytes of
 // an earlier rendering of the same loader data. That is right only while nothing but loader data
@@ -12,6 +13,9 @@ import { createCustomer, signInTo } from "./support/customers";
 // (PAGE_CACHE_SECONDS=0), and the two answers must be the same bytes but for the values each
 // answer has of its own (the CSP nonce, a form's key). Plain HTTP, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP-level checks run once");
+
+/** A line the signed-in customer adds to their account, for its page. */
+const LINE = uniqueLineNumber();
 
 /** Where each opted-in page is seen: every route that opts in and has no opted-in child. */
 const ADDRESSES: Record<string, string> = {
@@ -23,6 +27,8 @@ const ADDRESSES: Record<string, string> = {
   "routes/my-account._index": "/my-account",
   "routes/my-account.recarga": "/my-account/recarga",
   "routes/recarga": "/recarga",
+  "routes/my-account.lineas._index": "/my-account/lineas",
+  "routes/my-account.lineas.$numero": `/my-account/lineas/${LINE}`,
 };
 
 async function optedInRoutes() {
@@ -85,7 +91,10 @@ test("every page that opts into the render memo is the same bytes when rendered 
     await cartHolder.get("/cart");
     const customer = await createCustomer(anyone, "memoria");
     const page = await customerBrowser.newPage();
-    await signInTo(page, customer, "/my-account");
+    await signInTo(page, customer, "/my-account/lineas");
+    await askForCode(page, LINE);
+    await typeCode(page, await smsCode(anyone, LINE), "Agregar la línea");
+    await expect(page).toHaveURL(`/my-account/lineas/${LINE}`);
 
     const rendered = new Set<string>();
     for (const [who, cookie] of [

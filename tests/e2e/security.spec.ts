@@ -597,6 +597,7 @@ test("form pages keep to their own content security policy: nothing asks the bro
     ["/auth/sign-in", "Iniciar sesión"],
     ["/portabilidad", "Enviar solicitud"],
     ["/pedido", "Enviarme el enlace"],
+    ["/saldo", "Enviar código por SMS"],
   ];
   for (const [pathname, button] of submitButtons) {
     await page.goto(pathname);

@@ -3,10 +3,16 @@ import { createCookieJar } from "~/lib/cookie-jar.server";
 import { createSealedCookie } from "~/lib/sealed-cookie.server";
 import { FORM_KEY_SECRET_MAX_AGE_SECONDS, formKeySecretSchema } from "~/lib/form-key.server";
 import { ORDER_ACCESS_MAX_AGE_SECONDS, orderAccessSchema } from "~/checkout/order-access.server";
+import { balanceAccessCookieSpec } from "~/line/balance-access.server";
+import { flashCookieSpec } from "~/lib/flash.server";
 import {
   PORTABILITY_ACCESS_MAX_AGE_SECONDS,
   portabilityAccessSchema,
 } from "~/portability/request-access.server";
+import {
+  ACTIVATION_ACCESS_MAX_AGE_SECONDS,
+  activationAccessSchema,
+} from "~/line/activation-access.server";
 
 const secrets = ["browser-requests-under-test-".padEnd(40, "b")];
 
@@ -32,6 +38,15 @@ export const browserCookies = {
     secure: false,
     maxAgeSeconds: PORTABILITY_ACCESS_MAX_AGE_SECONDS,
     schema: portabilityAccessSchema,
+  }),
+  balance: createSealedCookie({ ...balanceAccessCookieSpec, secrets, secure: false }),
+  flash: createSealedCookie({ ...flashCookieSpec, secrets, secure: false }),
+  activations: createSealedCookie({
+    name: "activaciones",
+    secrets,
+    secure: false,
+    maxAgeSeconds: ACTIVATION_ACCESS_MAX_AGE_SECONDS,
+    schema: activationAccessSchema,
   }),
 };
 

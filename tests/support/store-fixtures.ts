@@ -82,10 +82,10 @@ export async function makeOrder(db: Db, fixture: OrderFixture = {}): Promise<Ord
 
 let phoneCounter = 0;
 
-/** A received portability request for a fresh number. */
+/** A received portability request for a fresh number (made signed in when given a `customerSub`). */
 export async function makePortabilityRequest(
   db: Db,
-  fixture: { createdAt?: string; email?: string } = {},
+  fixture: { createdAt?: string; email?: string; iccid?: string; customerSub?: string } = {},
 ): Promise<PortabilityRequest> {
   phoneCounter += 1;
   const requests = createPortabilityRequests({ db, nipBox: createNipBox([SECRET]) });
@@ -100,7 +100,9 @@ export async function makePortabilityRequest(
       current_carrier: "telcel",
       accept_terms: "on",
       idempotency_key: `${key()}.${randomBytes(16).toString("base64url").slice(0, 22)}`,
+      ...(fixture.iccid ? { iccid: fixture.iccid } : {}),
     }),
+    { customerSub: fixture.customerSub ?? null },
   );
   if (outcome.kind !== "accepted") throw new Error(`portability fixture: ${outcome.kind}`);
   await db.deleteFrom("mail_queue").execute();

@@ -913,9 +913,19 @@ describe("sign-out", () => {
 });
 
 describe("the development outbox", () => {
-  it("does not exist when a real pool and an SMTP server are configured", async () => {
-    // Nothing is captured then: codes go through Cognito, e-mails through SMTP.
-    const { context, browser } = await stubbed({}, { SMTP_URL: "smtp://127.0.0.1:2525" });
+  it("does not exist when a real pool, an SMTP server and an SMSC are configured", async () => {
+    // Nothing is captured then: codes go through Cognito, e-mails through SMTP, SMS over SMPP.
+    const { context, browser } = await stubbed(
+      {},
+      {
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        SMS_PROVIDER: "smpp",
+        SMPP_URL: "smpp://127.0.0.1:2775",
+        SMPP_SYSTEM_ID: "tienda",
+        SMPP_PASSWORD: "secreto",
+        SMPP_SOURCE_ADDR: "ConectaMov",
+      },
+    );
     const outcome = await call(outbox.loader, context, browser, "/dev/outbox");
     expect(outcome.status).toBe(404);
   });

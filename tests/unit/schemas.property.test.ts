@@ -30,6 +30,8 @@ import { curpCheckDigit } from "~/portability/curp";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { simActivationSchema } from "~/line/sim-activation-schema";
+import { lineCodeWithNumberSchema, lineNumberSchema } from "~/line/line-forms";
 import { isLocaleText } from "../support/locale-texts";
 
 // Issue 8: every action's schema, fed what no browser sends (wrong types, repeated and unknown
@@ -56,6 +58,15 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
     ],
   },
   "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method"] },
+  "SIM activation": { schema: simActivationSchema, fields: ["iccid"] },
+  "line number (a code by SMS)": {
+    schema: lineNumberSchema,
+    fields: ["phone_number", "idempotency_key"],
+  },
+  "line code": {
+    schema: lineCodeWithNumberSchema,
+    fields: ["code", "phone_number", "idempotency_key"],
+  },
   "sandbox card": {
     schema: createCardSchema(),
     fields: ["card_number", "card_expiry", "card_cvc", "cardholder_name"],
@@ -187,6 +198,16 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
   "payment choice": { payment_method: "cash" },
+  "SIM activation": { iccid: "8952 0100 0000 0000 0075" },
+  "line number (a code by SMS)": {
+    phone_number: "55 1234 5678",
+    idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
+  },
+  "line code": {
+    code: "123 456",
+    phone_number: "5512345678",
+    idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
+  },
   "sandbox card": {
     card_number: TEST_CARDS.approved,
     card_expiry: "12/99",

@@ -15,6 +15,7 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   orders: ["app/checkout/"],
   order_lines: ["app/checkout/"],
   order_links: ["app/checkout/"],
+  shipped_sims: ["app/checkout/"],
   payments: ["app/payments/"],
   payment_events: ["app/payments/"],
   sandbox_checkouts: ["app/payments/sandbox/"],
@@ -23,6 +24,17 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   esim_activations: ["app/esim/"],
   esim_replaced_profiles: ["app/esim/"],
   revoked_access: ["app/auth/"],
+  /** The operator's BSS when simulated (decision 0088): only the simulator writes its records. */
+  bss_sim_lines: ["app/line/simulator.server.ts"],
+  bss_sim_packages: ["app/line/simulator.server.ts"],
+  bss_sim_usage: ["app/line/simulator.server.ts"],
+  bss_sim_topups: ["app/line/simulator.server.ts"],
+  bss_sim_activations: ["app/line/simulator.server.ts"],
+  lines: ["app/line/"],
+  line_jobs: ["app/line/"],
+  line_codes: ["app/line/"],
+  line_notices: ["app/line/"],
+
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],
   /** Rows added by the queue (below the capabilities); their delivery written by the sender. */

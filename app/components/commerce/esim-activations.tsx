@@ -1,4 +1,6 @@
 import { Form, Link } from "@remix-run/react";
+import { LineActivationState } from "~/components/activation/line-activation";
+import type { LineActivationView } from "~/line/activations.server";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { useTranslation } from "~/i18n/react";
@@ -11,6 +13,8 @@ export interface EsimActivationView {
   iccid: string;
   testCode: boolean;
   installedAt: string | null;
+  /** Its line once installed: being activated, or its number; null before (or from before lines). */
+  line: LineActivationView | null;
   /** The code to install it with; null once installed: a spent code is never shown. */
   code: { activationCode: string; qrLabel: string; qrSrc: string } | null;
 }
@@ -144,9 +148,16 @@ export function EsimActivations({
                     </details>
                   </div>
                 ) : (
-                  <p className="mt-3 text-sm text-slate-700">
-                    {t("confirmation.esim.installedHint")}
-                  </p>
+                  <>
+                    {activation.line ? (
+                      <div className="mt-3">
+                        <LineActivationState line={activation.line} refreshTo={refreshTo} />
+                      </div>
+                    ) : null}
+                    <p className="mt-3 text-sm text-slate-700">
+                      {t("confirmation.esim.installedHint")}
+                    </p>
+                  </>
                 )}
               </li>
             ))}

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { BALANCE_PATH } from "~/line/paths";
 import { useTranslation } from "~/i18n/react";
 import { FOOTER_YEAR, LEGAL_DOCUMENTS, legalDocumentPath } from "~/lib/external-links";
 import type { ShellData } from "~/lib/shell";
@@ -53,6 +54,11 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
               <p className="mb-2">
                 <Link to="/pedido" className={linkClass}>
                   {t("footer.orderLookup")}
+                </Link>
+              </p>
+              <p className="mb-2">
+                <Link to={BALANCE_PATH} className={linkClass}>
+                  {t("footer.balanceLookup")}
                 </Link>
               </p>
               <p className="text-sm">

@@ -15,7 +15,21 @@ import { TOPUP_PATH } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
 
+/** The form as it opens: the number filled in (its saved line if it is one), else the first saved line. */
+function topupDefaults(lines: string[], number: string | null): Record<string, string | undefined> {
+  if (!number) return { saved_line: lines[0], payment_method: "card" };
+  if (lines.includes(number)) return { saved_line: number, payment_method: "card" };
+  return {
+    saved_line: lines.length ? OTHER_LINE : undefined,
+    phone_number: number,
+    phone_number_confirm: number,
+    payment_method: "card",
+  };
+}
+
 export interface TopupFormProps {
+  /** A number to top up, filled in (a line page's button); null: none. */
+  prefilledNumber: string | null;
   savedLines: string[];
   askEmail: boolean;
   idempotencyKey: string;
@@ -28,6 +42,7 @@ export interface TopupFormProps {
  * A plain form: radio buttons and text fields that work without JavaScript.
  */
 export function TopupForm({
+  prefilledNumber,
   savedLines: lines,
   askEmail,
   idempotencyKey,
@@ -38,7 +53,7 @@ export function TopupForm({
   const schema = topupSchema({ savedLines: lines, askEmail });
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { saved_line: lines[0], payment_method: "card" },
+    defaultValue: topupDefaults(lines, prefilledNumber),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),

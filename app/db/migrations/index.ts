@@ -7,6 +7,9 @@ import * as paymentMethods from "./0005-payment-methods";
 import * as recargaAndEsim from "./0006-recarga-and-esim";
 import * as mailAndOperations from "./0007-mail-and-operations";
 import * as orderLinksAndEsimState from "./0008-order-links-and-esim-state";
+import * as bssSimulator from "./0009-bss-simulator";
+import * as lines from "./0010-lines";
+import * as simActivation from "./0013-sim-activation-iccids-and-requesters";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -21,4 +24,7 @@ export const migrations: Record<string, Migration> = {
   "0006-recarga-and-esim": recargaAndEsim,
   "0007-mail-and-operations": mailAndOperations,
   "0008-order-links-and-esim-state": orderLinksAndEsimState,
+  "0009-bss-simulator": bssSimulator,
+  "0010-lines": lines,
+  "0013-sim-activation-iccids-and-requesters": simActivation,
 };

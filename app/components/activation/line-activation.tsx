@@ -1,0 +1,76 @@
+import { Link, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { formatLineNumber } from "~/line/line-number";
+import { useTranslation } from "~/i18n/react";
+import type { LineActivationView } from "~/line/activations.server";
+
+/** How often a page with a line being activated looks again, with JavaScript. */
+const REFRESH_EVERY_MS = 3_000;
+
+/**
+ * Where a SIM's line stands: "activando" with a link to look again, its number once active, or
+ * that the operator could not activate it. Without JavaScript the link (or a reload) shows the
+ * number; with it, the page looks again by itself while a line is being activated.
+ */
+export function LineActivationState({
+  line,
+  refreshTo,
+}: {
+  line: LineActivationView;
+  /** This page's address, to look again. */
+  refreshTo: string;
+}) {
+  const { t } = useTranslation("activation");
+  switch (line.state) {
+    case "activating":
+      return (
+        <div data-testid="line-activation" data-state="activating">
+          <p className="font-semibold text-slate-900">{t("line.activating")}</p>
+          <p className="text-sm text-slate-700">{t("line.activatingHint")}</p>
+          <Link
+            to={refreshTo}
+            reloadDocument
+            className="mt-1 inline-block font-medium text-secondary underline underline-offset-4 print:hidden"
+          >
+            {t("line.refresh")}
+          </Link>
+        </div>
+      );
+    case "active":
+      return (
+        <div data-testid="line-activation" data-state="active">
+          <p className="text-lg font-bold text-slate-900" data-testid="line-number">
+            {t("line.number", { number: formatLineNumber(line.number) })}
+          </p>
+          <p className="text-sm text-slate-700">{t("line.active")}</p>
+        </div>
+      );
+    case "refused":
+      return (
+        <div data-testid="line-activation" data-state="refused" role="alert">
+          <p className="font-semibold text-error">{t("line.refused")}</p>
+          <p className="text-sm text-slate-700">
+            {t("line.refusedHint")}{" "}
+            <Link to="/help-center" className="font-medium text-secondary underline">
+              {t("common:nav.helpCenter")}
+            </Link>
+          </p>
+        </div>
+      );
+  }
+}
+
+/**
+ * With JavaScript, the page's data again every few seconds while a line is being activated, so
+ * the number appears by itself; nothing without it (the link does it).
+ */
+export function useRefreshWhileActivating(activating: boolean) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!activating) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, REFRESH_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [activating, revalidator]);
+}

@@ -1,0 +1,312 @@
+import { execFileSync } from "node:child_process";
+import { expect, request as apiRequest, test, type Browser, type TestInfo } from "@playwright/test";
+import { openDatabase, type Db } from "../../app/db/db.server";
+import { createBssSimulator } from "../../app/line/simulator.server";
+import { luhnCheckDigit } from "../../app/lib/luhn";
+import { npmScriptArgs } from "../../scripts/server-command.mjs";
+import {
+  freePort,
+  startServer,
+  stopServer,
+  waitForHealth,
+  type ServerProcess,
+} from "../support/server-process";
+import { tcpProxy } from "../support/tcp-proxy";
+import { startTmfStandIn } from "../support/tmf-stand-in";
+import { expectNoAxeViolations } from "./support/axe";
+import { expectFlash } from "./support/auth";
+import { createCustomer, signInTo } from "./support/customers";
+import { askForCode, smsCode, smsTo, spaced, typeCode, uniqueLineNumber } from "./support/lines";
+
+// Issue 26, what the customer sees of the line: adding a line they already have with a code sent
+// to it by SMS, the line's page (figures, data bar, usage chart), /saldo without an account.
+
+test("a customer adds a line they already have with the code sent to it, and tops it up from its page", async ({
+  page,
+  request,
+}) => {
+  const customer = await createCustomer(request, "lineas");
+  const number = uniqueLineNumber();
+  await signInTo(page, customer, "/my-account/lineas");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mis líneas");
+  await expect(page.getByText("Aún no tienes líneas en tu cuenta.")).toBeVisible();
+
+  await askForCode(page, spaced(number));
+  await expect(page).toHaveURL("/my-account/lineas");
+  await expect(page.getByTestId("code-sent")).toContainText(spaced(number));
+  const [sms] = await smsTo(request, number);
+  expect(sms?.template).toBe("line-code-add");
+  await expectNoAxeViolations(page);
+
+  await typeCode(page, await smsCode(request, number), "Agregar la línea");
+  await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+  await expectFlash(page, `La línea ${spaced(number)} ya está en tu cuenta.`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Línea ${spaced(number)}`);
+  await expect(page.getByTestId("line-status")).toHaveText("Activa");
+  // A sandbox line with no package: the notice, with the button that tops it up.
+  await expect(page.getByTestId("running-out")).toContainText("no tiene un paquete vigente");
+  await expect(page.getByTestId("usage-chart")).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.goto("/my-account");
+  await expect(page.getByTestId("account-my-lines").getByTestId("line-card")).toHaveAttribute(
+    "data-number",
+    number,
+  );
+  await page.goto(`/my-account/lineas/${number}`);
+  await page.getByTestId("top-up-line").first().click();
+  await expect(page).toHaveURL(`/my-account/recarga?numero=${number}`);
+  await expect(page.getByLabel("Número de celular (10 dígitos)")).toHaveValue(number);
+  await expect(page.getByLabel("Vuelve a escribir el número")).toHaveValue(number);
+});
+
+test("five wrong codes, then a new code is needed; another customer's line is a 404", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
+  const customer = await createCustomer(request, "lineas-codigo");
+  const number = uniqueLineNumber();
+  await signInTo(page, customer, "/my-account/lineas");
+  await askForCode(page, number);
+  const code = await smsCode(request, number);
+  const wrong = code === "000000" ? "111111" : "000000";
+  for (const left of [4, 3, 2, 1]) {
+    await typeCode(page, wrong, "Agregar la línea");
+    await expect(page.getByTestId("field-error").filter({ hasText: "no es correcto" })).toHaveText(
+      `El código no es correcto. Intentos restantes: ${left}.`,
+    );
+  }
+  await typeCode(page, wrong, "Agregar la línea");
+  await expect(page.getByTestId("field-error").filter({ hasText: "5 veces" })).toBeVisible();
+  await typeCode(page, code, "Agregar la línea");
+  await expect(page.getByTestId("field-error").filter({ hasText: "5 veces" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Enviar un código nuevo" }).click();
+  await typeCode(page, await smsCode(request, number, 1), "Agregar la línea");
+  await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+
+  // Someone else signed in: the line's address is the site's 404, naming no one.
+  const other = await createCustomer(request, "lineas-otro");
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    locale: "es-MX",
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
+  });
+  try {
+    const stranger = await context.newPage();
+    await signInTo(stranger, other, "/my-account/lineas");
+    const response = await stranger.goto(`/my-account/lineas/${number}`);
+    expect(response?.status()).toBe(404);
+    await expect(stranger.getByRole("heading", { level: 1 })).toHaveText("Página no encontrada");
+    await expect(stranger.locator("main")).not.toContainText(customer.email);
+  } finally {
+    await context.close();
+  }
+});
+
+test("/saldo from a browser with no cookies: the number, the code, the line's summary; the same answer for a number that is no line", async ({
+  page,
+  request,
+  context,
+}) => {
+  expect(await context.cookies()).toEqual([]);
+  const number = uniqueLineNumber();
+  await page.goto("/");
+  await page
+    .getByRole("contentinfo")
+    .getByRole("link", { name: "Consulta el saldo de tu línea" })
+    .click();
+  await expect(page).toHaveURL("/saldo");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Consulta tu saldo");
+  await expectNoAxeViolations(page);
+
+  await askForCode(page, number);
+  await expect(page.getByTestId("code-sent")).toHaveText(
+    `Si ${spaced(number)} es una línea de Conecta Móvil, le enviamos un código por SMS. Vence en 10 minutos.`,
+  );
+  await typeCode(page, await smsCode(request, number), "Ver mi saldo");
+  await expect(page).toHaveURL("/saldo");
+  await expect(page.getByRole("heading", { name: `Línea ${spaced(number)}` })).toBeVisible();
+  await expect(page.getByTestId("line-status")).toHaveText("Activa");
+  await expect(page.getByTestId("line-balance")).toHaveText("$0");
+  await expectNoAxeViolations(page);
+
+  // A number the BSS does not know: the same page, the same wording, and no SMS.
+  await page.getByRole("button", { name: "Consultar otro número" }).click();
+  const noLine = "9900004321";
+  await askForCode(page, noLine);
+  await expect(page.getByTestId("code-sent")).toHaveText(
+    `Si ${spaced(noLine)} es una línea de Conecta Móvil, le enviamos un código por SMS. Vence en 10 minutos.`,
+  );
+  expect(await smsTo(request, noLine)).toEqual([]);
+  await typeCode(page, "123456", "Ver mi saldo");
+  await expect(page.getByTestId("field-error").filter({ hasText: "no es correcto" })).toBeVisible();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Usage recorded on the line with `npm run ops -- consumo`: a server of this test's own, whose
+// database the operator's command opens (and the test too, to activate a line with a plan as a
+// paid eSIM would).
+// ---------------------------------------------------------------------------------------------
+
+const SESSION_SECRET = "lines-session-secret-0123456789-abcdefghijklmnop";
+
+async function running(port: number): Promise<ServerProcess> {
+  const server = startServer({ NODE_ENV: "test", PORT: String(port), SESSION_SECRET });
+  await waitForHealth(`http://localhost:${port}`, server);
+  return server;
+}
+
+async function pageOn(browser: Browser, testInfo: TestInfo, baseURL: string) {
+  const context = await browser.newContext({
+    baseURL,
+    locale: "es-MX",
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** `npm run ops -- <args>` (the build) against the server's own database, as the operator runs it. */
+function ops(server: ServerProcess, args: string[]): string {
+  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      DATA_DIR: server.dataDir,
+      SESSION_SECRET,
+    },
+    encoding: "utf8",
+  });
+}
+
+function iccid(serial: number): string {
+  const body = `895299${String(serial).padStart(12, "0")}`;
+  return `${body}${luhnCheckDigit(body)}`;
+}
+
+test("usage recorded with npm run ops moves the line's data bar and its chart; running low shows the notice and e-mails once", async ({
+  browser,
+}, testInfo) => {
+  const port = freePort(testInfo.workerIndex);
+  const baseURL = `http://localhost:${port}`;
+  const server = await running(port);
+  let db: Db | null = null;
+  const { context, page } = await pageOn(browser, testInfo, baseURL);
+  const api = await apiRequest.newContext({ baseURL });
+  try {
+    db = await openDatabase({ dataDir: server.dataDir, busyTimeoutMs: 5_000 });
+    const bss = createBssSimulator({ db });
+    // A Conecta 150 line (5 GB) activated for this customer, as a paid eSIM would be.
+    const { number } = await bss.activateLine({
+      externalId: `lines-spec-${testInfo.project.name}`,
+      iccid: iccid(Date.now() % 1e9),
+      offerId: "conecta-150",
+    });
+    const customer = await createCustomer(api, "consumo");
+    await signInTo(page, customer, "/my-account");
+    await page.goto("/my-account/lineas");
+    await askForCode(page, number);
+    await typeCode(page, await smsCode(api, number), "Agregar la línea");
+    await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+    await expect(page.getByTestId("line-package")).toHaveText("Conecta 150");
+    await expect(page.getByTestId("data-left")).toHaveText("Te quedan 5 GB");
+    await expect(page.getByTestId("data-bar")).toHaveAttribute("data-used-percent", "0");
+
+    expect(ops(server, ["consumo", number, "--datos", "2GB"])).toContain("Consumo registrado");
+    await page.reload();
+    await expect(page.getByTestId("data-used")).toHaveText("Usaste 2 GB de 5 GB");
+    await expect(page.getByTestId("data-bar")).toHaveAttribute("data-used-percent", "40");
+    const today = page.getByTestId("usage-bar").last();
+    await expect(today).toHaveAttribute("data-mb", "2048");
+    await expect(page.getByTestId("usage-table")).toContainText("2 GB");
+    await expect(page.getByTestId("running-out")).toHaveCount(0);
+
+    ops(server, ["consumo", number, "--datos", "2600MB"]);
+    await page.reload();
+    await expect(page.getByTestId("running-out")).toContainText("le quedan pocos datos");
+    await page.goto("/my-account/lineas");
+    await expect(page.getByTestId("line-card").getByTestId("running-out")).toBeVisible();
+    const runningOutMails = async () => {
+      const html = await (await api.get(`/dev/outbox?to=${customer.email}`)).text();
+      return (
+        html.match(/outbox-mail-subject">A tu línea [^<]+ le quedan pocos datos</g)?.length ?? 0
+      );
+    };
+    await expect.poll(runningOutMails).toBe(1);
+  } finally {
+    await context.close();
+    await api.dispose();
+    await db?.destroy();
+    await stopServer(server);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The BSS out of reach: a server of its own on the TMF adapter, the stand-in behind a proxy the
+// test cuts (as tests/e2e/line-topup.spec.ts does).
+// ---------------------------------------------------------------------------------------------
+
+test("the BSS out of reach: the line's page and /saldo say they could not read the line, the rest works, no code is sent", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const standIn = await startTmfStandIn();
+  const number = uniqueLineNumber();
+  standIn.addLine({ number, offerId: "conecta-100" });
+  const proxy = tcpProxy({ host: "127.0.0.1", port: Number(new URL(standIn.baseUrl).port) });
+  await proxy.start();
+  const port = freePort(testInfo.workerIndex);
+  const baseURL = `http://localhost:${port}`;
+  const bss = `http://127.0.0.1:${proxy.port}`;
+  const server = startServer({
+    NODE_ENV: "test",
+    PORT: String(port),
+    SESSION_SECRET,
+    BSS_PROVIDER: "tmf",
+    BSS_BASE_URL: bss,
+    BSS_TOKEN_URL: `${bss}/oauth2/token`,
+    BSS_CLIENT_ID: standIn.clientId,
+    BSS_CLIENT_SECRET: standIn.clientSecret,
+    BSS_TIMEOUT_MS: "1000",
+  });
+  const { context, page } = await pageOn(browser, testInfo, baseURL);
+  const api = await apiRequest.newContext({ baseURL });
+  try {
+    await waitForHealth(baseURL, server);
+    const customer = await createCustomer(api, "lineas-bss");
+    await signInTo(page, customer, "/my-account/lineas");
+    await askForCode(page, number);
+    await typeCode(page, await smsCode(api, number), "Agregar la línea");
+    await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+    await expect(page.getByTestId("line-package")).toHaveText("Conecta 100");
+
+    await proxy.cut();
+    const answer = await page.reload();
+    expect(answer?.status()).toBe(503);
+    await expect(page.getByTestId("line-unavailable")).toHaveText(
+      "No pudimos consultar tu línea en este momento. Inténtalo de nuevo en unos minutos.",
+    );
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Línea ${spaced(number)}`);
+    await expect(page.getByRole("heading", { name: "Últimas recargas" })).toBeVisible();
+    await expect(page.getByTestId("line-figures")).toHaveCount(0);
+
+    await page.goto("/my-account");
+    await expect(
+      page.getByTestId("account-my-lines").getByTestId("line-unavailable"),
+    ).toBeVisible();
+
+    await page.goto("/saldo");
+    await askForCode(page, uniqueLineNumber());
+    await expect(page.getByRole("alert").first()).toContainText(
+      "No pudimos enviar el código en este momento",
+    );
+    expect(server.output.join("")).not.toContain(number);
+  } finally {
+    await stopServer(server);
+    await proxy.cut().catch(() => undefined);
+    await standIn.close();
+    await context.close();
+    await api.dispose();
+  }
+});
