@@ -7,7 +7,7 @@
 // server runs on PostgreSQL, in a new database created on that server for the run. It prints a summary, writes
 // it to docs/reliability.md and exits non-zero on any 5xx, any request left without an answer,
 // any failed journey or any reconciliation finding.
-import { execSync } from "node:child_process";
+import { execFile, execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,11 +17,12 @@ import { fileURLToPath } from "node:url";
 // and this script loads it through tsx's API (a devDependency, like the soak itself), so
 // `npm run soak` remains a plain `node scripts/soak.mjs`.
 import { tsImport } from "tsx/esm/api";
-import { serverArgs } from "./server-command.mjs";
+import { npmScriptArgs, serverArgs } from "./server-command.mjs";
 import { createSoakDatabase, readStoredRows } from "./soak/database.mjs";
 import { createCustomers, inspectIdentityStore } from "./soak/identity.mjs";
 import { SimulatedCustomer } from "./soak/journeys.mjs";
 import { Recorder } from "./soak/recorder.mjs";
+import { createSmsReader } from "./soak/sms.mjs";
 import { buildReport, writeLastRun } from "./soak/report.mjs";
 import {
   generateSessionSecret,
@@ -41,6 +42,10 @@ const DRAIN_GRACE_MS = 20_000;
 const REPORT_FILE = "docs/reliability.md";
 const EMULATOR_STARTED = "embedded identity emulator (cognito-local) started";
 const MAX_LOG_LINES_REPORTED = 10;
+/** How often the operator records usage on a line customers topped up (`npm run ops -- consumo`). */
+const USAGE_INTERVAL_MS = 1_500;
+/** After the customers, how long the line jobs (top-ups, activations) may take to finish. */
+const LINE_JOBS_DRAIN_MS = 60_000;
 
 // Portability numbers carry the customer's index in three digits (scripts/soak/customer-data.mjs).
 if (!Number.isInteger(CLIENTS) || CLIENTS < 1 || CLIENTS > 999) {
@@ -142,7 +147,67 @@ async function prepareCustomers(sessionSecret, extraEnv) {
   return prepared;
 }
 
+/**
+ * The operator records usage on lines while customers browse, as the network would: every
+ * USAGE_INTERVAL_MS, `npm run ops -- consumo` (its own process, on the server's database) on a
+ * line a customer topped up or added, with a random amount. The ledger keeps what was asked.
+ */
+async function recordUsageWhileRunning(server, recorder, deadline) {
+  const { ledger } = recorder;
+  const random = (limit) => Math.floor(Math.random() * limit);
+  while (Date.now() < deadline && !stopCustomers.signal.aborted) {
+    await sleep(USAGE_INTERVAL_MS);
+    const numbers = [
+      ...new Set([
+        ...ledger.topups.filter((told) => told.shownPaid).map((told) => told.phoneNumber),
+        ...ledger.line.added.filter((told) => told.outcome === "told").map((told) => told.number),
+      ]),
+    ];
+    if (numbers.length === 0) continue;
+    const asked = ledger.usage({
+      number: numbers[random(numbers.length)],
+      dataMb: 1 + random(400),
+      minutes: random(30),
+      sms: random(5),
+    });
+    const args = [...npmScriptArgs("ops"), "consumo", asked.number, "--datos", `${asked.dataMb}MB`];
+    if (asked.minutes > 0) args.push("--minutos", String(asked.minutes));
+    if (asked.sms > 0) args.push("--sms", String(asked.sms));
+    asked.exitCode = await new Promise((resolve) => {
+      execFile(process.execPath, args, { env: server.environment }, (error, _stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        if (code !== 0) {
+          recorder.usageFailures.push(`consumo ${asked.number}: exit ${code} — ${stderr.trim()}`);
+        }
+        resolve(code);
+      });
+    });
+  }
+}
+
+/**
+ * Top-ups paid and eSIMs installed at the end of the run are applied by the line-jobs worker a
+ * moment later: the reconciliation reads the BSS once /readyz counts no job pending.
+ */
+async function waitForLineJobs(server) {
+  const deadline = Date.now() + LINE_JOBS_DRAIN_MS;
+  let last = null;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${server.origin}/readyz`);
+      last = (await response.json()).lineJobs;
+      if (last && last.pending === 0) return last;
+    } catch {
+      // not answering this moment: asked again
+    }
+    await sleep(250);
+  }
+  log(`line jobs still pending after ${LINE_JOBS_DRAIN_MS / 1000} s: ${JSON.stringify(last)}`);
+  return last;
+}
+
 async function runCustomers(server, accounts, recorder) {
+  const codeSentTo = createSmsReader(dataDir);
   const customers = accounts.map(
     (account, index) =>
       new SimulatedCustomer({
@@ -151,6 +216,7 @@ async function runCustomers(server, accounts, recorder) {
         origin: server.origin,
         recorder,
         stopSignal: stopCustomers.signal,
+        codeSentTo,
       }),
   );
   const started = performance.now();
@@ -167,7 +233,10 @@ async function runCustomers(server, accounts, recorder) {
     log("the server exited during the run");
     stopCustomers.abort();
   });
-  const finished = Promise.all(customers.map((customer) => customer.run(deadline)));
+  const finished = Promise.all([
+    ...customers.map((customer) => customer.run(deadline)),
+    recordUsageWhileRunning(server, recorder, deadline),
+  ]);
   const outcome = await Promise.race([
     finished.then(() => "finished"),
     sleep(SECONDS * 1000 + DRAIN_GRACE_MS).then(() => "grace over"),
@@ -216,6 +285,7 @@ async function main() {
   const elapsedSeconds = await runCustomers(server, accounts, recorder);
   const serverCpuAfter = processCpuSeconds(server.child.pid);
   const customersCpu = process.cpuUsage(customersCpuBefore);
+  const lineJobs = await waitForLineJobs(server);
   const peakRss = peakRssMb(server.child.pid);
 
   log("stopping the server (SIGTERM)");
@@ -254,6 +324,7 @@ async function main() {
       exit: stopped,
     },
     customersCpuSeconds: (customersCpu.user + customersCpu.system) / 1e6,
+    lineJobs,
     identityStore,
   });
   console.log(`\n${report.text}\n`);

@@ -20,20 +20,40 @@ const QUERIES = {
     "SELECT id, folio, idempotency_key, phone_number, status FROM portability_requests",
 };
 
+/** The line's rows (scripts/soak/reconcile-lines.ts's LineRows). */
+const LINE_QUERIES = {
+  lines: "SELECT number, account_sub, source FROM lines",
+  lineJobs: "SELECT id, kind, state, result FROM line_jobs",
+  bssSimLines: "SELECT number, status, data_total_mb, data_used_mb FROM bss_sim_lines",
+  bssSimPackages: `SELECT number, position, applied_by, offer_id, starts_at, ends_at,
+                          minutes_allowance, sms_allowance, minutes_used, sms_used
+                     FROM bss_sim_packages`,
+  bssSimTopups: "SELECT topup_id, number, amount, offer_id FROM bss_sim_topups",
+  bssSimUsage: "SELECT number, day, data_mb, minutes, sms FROM bss_sim_usage",
+  bssSimActivations: "SELECT external_id, number, offer_id FROM bss_sim_activations",
+};
+
+/** Runs every query of QUERIES and LINE_QUERIES with `all(sql)`: StoredRows. */
+async function readAll(all) {
+  const rows = {};
+  for (const [name, sql] of Object.entries(QUERIES)) rows[name] = await all(sql);
+  rows.line = {};
+  for (const [name, sql] of Object.entries(LINE_QUERIES)) rows.line[name] = await all(sql);
+  return rows;
+}
+
 /** The stored rows: from `databaseUrl` (PostgreSQL) when given, else SQLite under `dataDir`. */
 export async function readStoredRows({ dataDir, databaseUrl }) {
   return databaseUrl ? readPostgresRows(databaseUrl) : readSqliteRows(dataDir);
 }
 
-function readSqliteRows(dataDir) {
+async function readSqliteRows(dataDir) {
   const database = new Database(path.join(dataDir, "storefront.sqlite"), {
     readonly: true,
     fileMustExist: true,
   });
   try {
-    return Object.fromEntries(
-      Object.entries(QUERIES).map(([name, sql]) => [name, database.prepare(sql).all()]),
-    );
+    return await readAll((sql) => database.prepare(sql).all());
   } finally {
     database.close();
   }
@@ -44,8 +64,7 @@ async function readPostgresRows(databaseUrl) {
   await client.connect();
   try {
     await client.query("BEGIN READ ONLY");
-    const rows = {};
-    for (const [name, sql] of Object.entries(QUERIES)) rows[name] = (await client.query(sql)).rows;
+    const rows = await readAll(async (sql) => (await client.query(sql)).rows);
     await client.query("ROLLBACK");
     return rows;
   } finally {

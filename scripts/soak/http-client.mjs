@@ -47,7 +47,8 @@ export function routeOf(method, pathAndQuery) {
   const pathname = pathAndQuery.split("?")[0];
   const route = pathname
     .replace(/^\/sandbox\/pago\/[^/]+$/, "/sandbox/pago/:id")
-    .replace(/^\/recarga\/[^/]+$/, "/recarga/:id");
+    .replace(/^\/recarga\/[^/]+$/, "/recarga/:id")
+    .replace(/^\/my-account\/lineas\/[^/]+$/, "/my-account/lineas/:numero");
   return `${method} ${route}`;
 }
 

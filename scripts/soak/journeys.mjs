@@ -21,6 +21,7 @@ import {
   inputValues,
   parseMoney,
   planIds,
+  testIdContent,
   testIdHref,
   testIdText,
 } from "./pages.mjs";
@@ -65,13 +66,27 @@ const PUBLIC_TOPUP_PROBABILITY = 0.5;
 const ESIM_PROBABILITY = 0.3;
 const SANDBOX_PAGE = /^\/sandbox\/pago\/chk_/;
 
+/** Of the paid eSIM orders, those whose customer has the sandbox install them (a line is born). */
+const INSTALL_PROBABILITY = 0.6;
+/** Of the paid top-ups, those whose customer opens the receipt again until it shows them applied. */
+const WATCH_APPLICATION_PROBABILITY = 0.3;
+const APPLICATION_STATES = {
+  applied: "Aplicada a tu línea",
+  pending: "Se está aplicando a tu línea",
+  refused: "No pudimos aplicar esta recarga a tu línea",
+};
+const LINES_PAGE = "/my-account/lineas";
+const BALANCE_PAGE = "/saldo";
+
 const JOURNEY_WEIGHTS = [
-  ["browse", 25],
-  ["cart", 20],
-  ["checkout", 20],
-  ["signIn", 10],
+  ["browse", 22],
+  ["cart", 18],
+  ["checkout", 18],
+  ["signIn", 8],
   ["topup", 15],
-  ["portability", 10],
+  ["portability", 8],
+  ["line", 7],
+  ["balance", 4],
 ];
 export const JOURNEY_KINDS = JOURNEY_WEIGHTS.map(([kind]) => kind);
 
@@ -151,12 +166,28 @@ function readInstructions(page, told, journey) {
   return { ...shown, simulatorPath };
 }
 
+/** A line's figures as the simulated BSS always answers them: the line active, no "unavailable". */
+function expectLineFigures(journey, page) {
+  if (!hasTestId(page.body, "line-figures") || hasTestId(page.body, "line-unavailable")) {
+    throw new HttpError(`${journey}: ${page.path} shows no figures of the line`, page);
+  }
+  const status = testIdText(page.body, "line-status");
+  if (status !== "Activa") {
+    throw new HttpError(`${journey}: ${page.path} shows the line as "${status}"`, page);
+  }
+}
+
 const describeShown = (shown) =>
   shown.clabe ? `${shown.reference} to CLABE ${shown.clabe}` : String(shown.reference);
 
 export class SimulatedCustomer {
-  constructor({ index, account, origin, recorder, stopSignal }) {
+  constructor({ index, account, origin, recorder, stopSignal, codeSentTo }) {
     this.index = index;
+    this.origin = origin;
+    /** Reads the code an SMS brought to a line's phone (scripts/soak/sms.mjs). */
+    this.codeSentTo = codeSentTo;
+    /** This customer's lines in their account, added with a code. */
+    this.addedLines = new Set();
     this.account = account;
     this.recorder = recorder;
     this.stopSignal = stopSignal;
@@ -344,9 +375,12 @@ export class SimulatedCustomer {
     told.shownPaid = told.shownStatus === "Pagado";
     told.shownCancelled = told.shownStatus === "Cancelado";
     // The order's own SIM type: a form sent again for an unpaid order resumes it as it was placed.
-    const orderIsEsim = testIdText(page.body, "order-sim-type")?.endsWith("eSIM") === true;
+    const orderIsEsim = testIdContent(page.body, "order-sim-type")?.endsWith("eSIM") === true;
     if (told.shownPaid && orderIsEsim && !/data-testid="esim-activation"/.test(page.body)) {
       told.problems.push("a paid eSIM order's page shows no activation code");
+    }
+    if (told.shownPaid && orderIsEsim && chance(INSTALL_PROBABILITY)) {
+      await this.installEsims(journey, page);
     }
     // Once paid, the confirmation empties the cart; the next checkout starts a new one. Unpaid or
     // cancelled, the cart stays: the next checkout of the same cart resumes that order, or, once
@@ -504,6 +538,9 @@ export class SimulatedCustomer {
     told.shownStatus = testIdText(receipt.page.body, "topup-status");
     told.shownPaid = told.shownStatus === "Pagada";
     told.shownCancelled = told.shownStatus === "Cancelada";
+    if (told.shownPaid && chance(WATCH_APPLICATION_PROBABILITY)) {
+      await this.watchApplication(receipt.page, told);
+    }
 
     if (told.providerConfirmedExpired && chance(RESEND_EXPIRED_TOPUP_PROBABILITY)) {
       // The back button, and the same form sent again: the same top-up's receipt, cancelled.
@@ -516,6 +553,150 @@ export class SimulatedCustomer {
       told.shownPaid = told.shownStatus === "Pagada";
       told.shownCancelled = told.shownStatus === "Cancelada";
     }
+  }
+
+  /**
+   * "Simular instalación" for every eSIM of a paid order's page, as the phone that scans its code
+   * would: the store queues the line's activation. Recorded as told once the page shows it installed.
+   */
+  async installEsims(journey, page) {
+    const orderRef = new URL(page.path, "http://x").searchParams.get("pedido");
+    const positions = [...new Set(inputValues(page.body, "position"))];
+    for (const position of positions) {
+      const told = this.recorder.ledger.install({ journey, orderRef, position: Number(position) });
+      const [answer] = await this.submit(
+        page.path,
+        { intent: "simulate-esim-install", position },
+        { mayDouble: false },
+      );
+      expectRedirect(answer, ORDER_PAGE);
+      const after = expectStatus(await this.browser.follow(answer), 200);
+      if (!hasTestId(after.body, "esim-installed")) {
+        throw new HttpError(`${journey}: the order's page does not show the eSIM installed`, after);
+      }
+      told.outcome = "told";
+    }
+  }
+
+  /**
+   * The receipt looked at again, as a customer refreshes it, until it says the top-up reached the
+   * line (the line-jobs worker applies it a moment after the payment).
+   */
+  async watchApplication(receipt, told) {
+    let page = receipt;
+    for (let look = 0; look < 20; look++) {
+      const state = testIdText(page.body, "topup-application-state");
+      if (state === APPLICATION_STATES.applied) {
+        told.shownApplied = true;
+        return;
+      }
+      if (state === APPLICATION_STATES.refused) {
+        told.problems.push("the receipt says the paid top-up could not be applied");
+        return;
+      }
+      if (state !== APPLICATION_STATES.pending) {
+        told.problems.push(`the paid top-up's receipt shows "${state ?? "nothing"}" of its line`);
+        return;
+      }
+      await sleep(250);
+      page = expectStatus(await this.get(page.path), 200);
+    }
+  }
+
+  /**
+   * The account's lines: a line of this customer's added with the code sent to it by SMS (the
+   * first time, and now and then another), then a line's own page with its figures.
+   */
+  async line(journey) {
+    let list = await this.get(LINES_PAGE);
+    if (list.status === 303) {
+      expectRedirect(list, /^\/auth\/sign-in/);
+      await this.signInWithForm(LINES_PAGE);
+      list = await this.get(LINES_PAGE);
+    }
+    expectStatus(list, 200);
+    const shown = new Set(
+      [...list.body.matchAll(/data-testid="line-card" data-number="(\d{10})"/g)].map(
+        (match) => match[1],
+      ),
+    );
+    for (const number of this.addedLines) {
+      if (!shown.has(number)) {
+        throw new HttpError(`${journey}: ${number}, added before, is missing from the lines`, list);
+      }
+    }
+    const notYet = this.lines.filter((number) => !this.addedLines.has(number));
+    if (notYet.length > 0 && (this.addedLines.size === 0 || chance(0.3))) {
+      await this.addLine(journey, pick(notYet), list);
+    }
+    if (this.addedLines.size === 0) return;
+    const number = pick([...this.addedLines]);
+    const page = expectStatus(await this.get(`${LINES_PAGE}/${number}`), 200);
+    expectLineFigures(journey, page);
+    this.recorder.lineViewed();
+  }
+
+  async addLine(journey, number, list) {
+    const told = this.recorder.ledger.lineAdded({ journey, customer: this.index, number });
+    const since = new Date();
+    const [sent] = await this.submit(
+      LINES_PAGE,
+      {
+        intent: "enviar-codigo",
+        phone_number: number,
+        idempotency_key: inputValue(list.body, "idempotency_key") ?? "",
+      },
+      { mayDouble: false },
+    );
+    expectRedirect(sent, /^\/my-account\/lineas$/);
+    const codeForm = expectStatus(await this.browser.follow(sent), 200);
+    const code = await this.codeSentTo(number, since);
+    const [confirmed] = await this.submit(
+      LINES_PAGE,
+      {
+        intent: "confirmar-codigo",
+        code,
+        phone_number: number,
+        idempotency_key: inputValue(codeForm.body, "idempotency_key") ?? "",
+      },
+      { mayDouble: false },
+    );
+    expectRedirect(confirmed, new RegExp(`^/my-account/lineas/${number}$`));
+    told.outcome = "told";
+    this.addedLines.add(number);
+  }
+
+  /**
+   * /saldo from a browser with no cookies: one of this customer's numbers, the code sent to it,
+   * then the line's figures.
+   */
+  async balance(journey) {
+    const browser = new CustomerBrowser({
+      origin: this.origin,
+      recorder: this.recorder,
+      stopSignal: this.stopSignal,
+    });
+    const number = pick(this.lines);
+    const form = expectStatus(await browser.get(BALANCE_PAGE), 200);
+    const since = new Date();
+    await think();
+    const sent = await browser.post(BALANCE_PAGE, {
+      intent: "enviar-codigo",
+      phone_number: `${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`,
+      idempotency_key: inputValue(form.body, "idempotency_key") ?? "",
+    });
+    expectRedirect(sent, /^\/saldo$/);
+    const codeForm = expectStatus(await browser.follow(sent), 200);
+    const code = await this.codeSentTo(number, since);
+    await think();
+    const confirmed = await browser.post(BALANCE_PAGE, {
+      intent: "confirmar-codigo",
+      code,
+      idempotency_key: inputValue(codeForm.body, "idempotency_key") ?? "",
+    });
+    expectRedirect(confirmed, /^\/saldo$/);
+    expectLineFigures(journey, expectStatus(await browser.follow(confirmed), 200));
+    this.recorder.balanceShown();
   }
 
   /** A portability request for a number of its own; now and then a second one for a number already requested. */

@@ -31,6 +31,20 @@ export function testIdText(html, testId) {
   return match ? decodeEntities(match[1]).trim() : null;
 }
 
+/**
+ * The whole text of the element with this data-testid, markup and React's text separators
+ * (`<!-- -->`) removed, up to its first closing tag of a text element; null when absent.
+ */
+export function testIdContent(html, testId) {
+  const match = new RegExp(
+    `data-testid="${testId}"[^>]*>([\\s\\S]*?)</(?:p|span|dd|h[1-6]|li)>`,
+  ).exec(html);
+  if (!match) return null;
+  return decodeEntities(match[1].replace(/<!--[\s\S]*?-->|<[^>]+>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 /** Whether the page has an element with this data-testid. */
 export function hasTestId(html, testId) {
   return html.includes(`data-testid="${testId}"`);

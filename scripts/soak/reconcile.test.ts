@@ -346,8 +346,36 @@ function cleanRun(): { ledger: ClientLedger; rows: StoredRows } {
         status: "received",
       },
     ],
+    // The paid top-up, applied at the BSS (its lines' own checks: reconcile-lines.test.ts).
+    line: {
+      lines: [],
+      lineJobs: [{ id: "topup:id-topup-1", kind: "apply-topup", state: "done", result: null }],
+      bssSimLines: [
+        { number: "5500003001", status: "active", data_total_mb: 1024, data_used_mb: 0 },
+      ],
+      bssSimPackages: [
+        {
+          number: "5500003001",
+          position: 0,
+          applied_by: "topup:id-topup-1",
+          offer_id: "conecta-50",
+          starts_at: "2026-11-24T10:00:00.000Z",
+          ends_at: "2026-12-01T10:00:00.000Z",
+          minutes_allowance: null,
+          sms_allowance: null,
+          minutes_used: 0,
+          sms_used: 0,
+        },
+      ],
+      bssSimTopups: [
+        { topup_id: "id-topup-1", number: "5500003001", amount: 50, offer_id: "conecta-50" },
+      ],
+      bssSimUsage: [],
+      bssSimActivations: [],
+    },
   };
-  return { ledger: { orders, topups, portabilityRequests }, rows };
+  const line = { added: [], installs: [], usage: [] };
+  return { ledger: { orders, topups, portabilityRequests, line }, rows };
 }
 
 const kinds = (report: ReturnType<typeof reconcile>): FindingKind[] =>
@@ -390,6 +418,14 @@ describe("reconcile", () => {
         spei: { expired: 1 },
       },
       reorders: 1,
+      line: {
+        appliedTopups: 1,
+        lines: 1,
+        linesWithUsage: 0,
+        usageCalls: 0,
+        linesAdded: 0,
+        installs: 0,
+      },
     });
   });
 
@@ -543,8 +579,13 @@ describe("reconcile", () => {
       topups: rows.topups.map((topup) => ({ ...topup, status: "pending_payment" as const })),
     });
     // The approved payment pays a top-up still pending, which the customer was shown as paid
-    // and whose payment the provider had confirmed.
-    expect(kinds(unpaidTopup)).toEqual(["payment-orphan", "told-mismatch", "told-mismatch"]);
+    // and whose payment the provider had confirmed; and the BSS applied it.
+    expect(kinds(unpaidTopup)).toEqual([
+      "applied-unpaid",
+      "payment-orphan",
+      "told-mismatch",
+      "told-mismatch",
+    ]);
 
     const ofNothing = reconcile(ledger, {
       ...rows,

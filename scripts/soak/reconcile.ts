@@ -21,6 +21,14 @@ import type {
   TopupsTable,
 } from "~/db/schema";
 import type { PaymentMethod } from "~/payments/provider";
+import {
+  reconcileLines,
+  type LineFindingKind,
+  type LineLedger,
+  type LineReconciliation,
+  type LineRows,
+  type LineSubject,
+} from "./reconcile-lines";
 
 /**
  * What a submission ended in, as the customer saw it: "told" (a redirect or page named the
@@ -102,6 +110,8 @@ export interface ClientLedger {
   orders: readonly ToldOrder[];
   topups: readonly ToldTopup[];
   portabilityRequests: readonly ToldPortabilityRequest[];
+  /** Lines added with a code, eSIMs installed, usage the operator recorded (issue 26). */
+  line: LineLedger;
 }
 
 /** The columns the reconciliation reads (app/db/schema.ts). */
@@ -136,6 +146,8 @@ export interface StoredRows {
   portabilityRequests: ReadonlyArray<
     Pick<PortabilityRequestsTable, "id" | "folio" | "idempotency_key" | "phone_number" | "status">
   >;
+  /** The accounts' lines, the line jobs and the BSS simulator's records. */
+  line: LineRows;
 }
 
 export type FindingKind =
@@ -173,9 +185,11 @@ export type FindingKind =
   /** An approved payment whose order or top-up is missing or not paid; a payment of nothing. */
   | "payment-orphan"
   /** The payment provider's record disagrees with the store's payment. */
-  | "provider-mismatch";
+  | "provider-mismatch"
+  | LineFindingKind;
 
-export type Subject = "order" | "top-up" | "portability request" | "payment" | "sandbox checkout";
+export type Subject =
+  "order" | "top-up" | "portability request" | "payment" | "sandbox checkout" | LineSubject;
 
 export interface Finding {
   kind: FindingKind;
@@ -205,6 +219,7 @@ export interface ReconciliationReport {
     paymentsByMethod: Record<string, Record<string, number>>;
     /** Told orders placed again after their order was cancelled (see `resolveReorders`). */
     reorders: number;
+    line: LineReconciliation["checked"];
   };
 }
 
@@ -850,6 +865,9 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
   }
 
   reconcilePayments(rows, payments, findings);
+  const line = reconcileLines({ ledger: ledger.line, rows: rows.line, topups: rows.topups });
+  findings.push(...line.findings);
+  notes.push(...line.notes);
 
   const paymentsByMethod: Record<string, Record<string, number>> = {};
   for (const payment of rows.payments) {
@@ -873,6 +891,7 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       approvedPayments: rows.payments.filter((payment) => payment.status === "approved").length,
       paymentsByMethod,
       reorders,
+      line: line.checked,
     },
   };
 }

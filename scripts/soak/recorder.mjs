@@ -27,6 +27,8 @@ export class Ledger {
   orders = [];
   topups = [];
   portabilityRequests = [];
+  /** Lines added with a code, eSIMs installed, usage recorded with `npm run ops -- consumo`. */
+  line = { added: [], installs: [], usage: [] };
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
   order({ journey, idempotencyKey, method }) {
@@ -43,9 +45,30 @@ export class Ledger {
       amount,
       refs: [],
       ...nothingShownYet(method),
+      /** The receipt, looked at again, said the top-up reached the line. */
+      shownApplied: false,
     };
     this.topups.push(told);
     return told;
+  }
+
+  lineAdded({ journey, customer, number }) {
+    const told = { journey, customer, number, outcome: "unknown" };
+    this.line.added.push(told);
+    return told;
+  }
+
+  install({ journey, orderRef, position }) {
+    const told = { journey, orderRef, position, outcome: "unknown" };
+    this.line.installs.push(told);
+    return told;
+  }
+
+  /** An `ops consumo` call about to run; its exit code is filled in when it ends. */
+  usage({ number, dataMb, minutes, sms }) {
+    const asked = { number, dataMb, minutes, sms, exitCode: null };
+    this.line.usage.push(asked);
+    return asked;
   }
 
   portability({ journey, idempotencyKey, phoneNumber }) {
@@ -69,6 +92,11 @@ export class Recorder {
   journeys = new Map();
   journeyFailures = [];
   doubleSubmissions = 0;
+  /** Line pages of an account and /saldo summaries that showed a line's figures. */
+  lineViews = 0;
+  balanceViews = 0;
+  /** `npm run ops -- consumo` calls that did not end with exit code 0, with what they said. */
+  usageFailures = [];
 
   #route(route) {
     let entry = this.routes.get(route);
@@ -146,6 +174,14 @@ export class Recorder {
 
   doubleSubmitted() {
     this.doubleSubmissions += 1;
+  }
+
+  lineViewed() {
+    this.lineViews += 1;
+  }
+
+  balanceShown() {
+    this.balanceViews += 1;
   }
 }
 

@@ -77,6 +77,7 @@ export function buildReport({
   server,
   customersCpuSeconds,
   identityStore,
+  lineJobs,
 }) {
   const { findings, notes, checked } = reconciliation;
   const journeyRows = JOURNEY_KINDS.map((kind) => {
@@ -121,6 +122,7 @@ export function buildReport({
     recorder.networkErrorCount === 0 &&
     failedJourneys === 0 &&
     findings.length === 0 &&
+    recorder.usageFailures.length === 0 &&
     identityStore.ok &&
     cleanExit;
 
@@ -205,9 +207,9 @@ export function buildReport({
         ? `**${findings.length} findings**: ${[...findingCounts].map(([kind, count]) => `${kind} ${count}`).join(", ")}.`
         : "No finding: every folio told exists exactly once, no row without its customer, every paid order and top-up has exactly one approved payment of its amount whatever the method, no approved payment without its paid order or top-up, every order's total is the sum of its lines; " +
           "every voucher or transfer shown is a payment of that order or top-up and no reference was issued twice, every expired one cancelled what it paid and nothing else was cancelled, nothing a customer was told was cancelled has an approved payment, and the provider's checkouts agree with the store's payments.") +
-      (notes.length
-        ? ` ${notes.length} rows were created by a request whose answer never arrived.`
-        : ""),
+      (notes.length ? ` ${notes.length} notes (listed below), none of them a failure.` : ""),
+    "",
+    lineParagraph({ recorder, line: checked.line, lineJobs }),
   ];
   const listed = (title, items, format) =>
     items.length
@@ -225,6 +227,7 @@ export function buildReport({
       (finding) => `${finding.kind} (${finding.subject}): ${finding.detail}`,
     ),
     ...listed("Notes", notes, (note) => `${note.subject}: ${note.detail}`),
+    ...listed("Usage the operator could not record", recorder.usageFailures, (text) => text),
     ...listed(
       "Server errors (5xx)",
       recorder.serverErrors,
@@ -247,6 +250,25 @@ export function buildReport({
     ...listed("Server warnings and errors logged", server.problemLines, (line) => `\`${line}\``),
   );
   return { text: lines.join("\n"), passed };
+}
+
+/** What the run did to lines (issue 26), and what the reconciliation compared of them. */
+function lineParagraph({ recorder, line, lineJobs }) {
+  const { ledger } = recorder;
+  const paidTopups = ledger.topups.filter((told) => told.shownPaid).length;
+  const watched = ledger.topups.filter((told) => told.shownApplied).length;
+  const usageCalls = ledger.line.usage.length;
+  return (
+    `Lines: ${line.linesAdded} lines added to accounts with an SMS code, ${line.installs} eSIMs installed, ` +
+    `${recorder.lineViews} line pages and ${recorder.balanceViews} /saldo summaries shown; ` +
+    `${paidTopups} top-ups shown paid (${watched} receipts watched until "Aplicada a tu línea"), ` +
+    `${line.appliedTopups} applied at the BSS simulator on ${line.lines} lines; ` +
+    `${usageCalls} \`npm run ops -- consumo\` calls (${usageCalls - recorder.usageFailures.length} recorded) on ${line.linesWithUsage} lines. ` +
+    `Line jobs after the run: ${lineJobs ? `${lineJobs.pending} pending, ${lineJobs.refused} refused` : "unknown (/readyz did not answer)"}. ` +
+    "The reconciliation checks that every paid top-up was applied exactly once (to its number, for its amount, its job done) and nothing else was, " +
+    "that every line's data granted is the sum of its packages by the catalogue and its data, minutes and messages used are the usage recorded (never more than asked), " +
+    "that packages bought ahead start when the one before ends, that every line added is in its customer's account alone, and that every eSIM installed became a line with its plan."
+  );
 }
 
 /** Replaces the "Last run" block of docs/reliability.md (creating the file if needed). */

@@ -45,45 +45,57 @@ export function killEveryServer() {
 }
 
 /**
+ * The environment the soak's server runs with, and `npm run ops` beside it (the operator's
+ * commands use the server's own configuration).
+ */
+export function serverEnvironment({ origin, dataDir, sessionSecret, logLevel, extraEnv = {} }) {
+  const port = new URL(origin).port;
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    ...productionTestEnvironment(origin),
+    DATA_DIR: dataDir,
+    SESSION_SECRET: sessionSecret,
+    LOG_LEVEL: logLevel,
+    // Every simulated customer comes from 127.0.0.1, so the per-IP limit of the sign-in form
+    // (300 attempts in 15 min by default) would refuse most of them with a 429 within seconds;
+    // the per-account limit is raised too because a customer signs in many times an hour here.
+    // Both limits stay in force, only far above what this load reaches.
+    AUTH_RATE_LIMIT_PER_IP: "10000000",
+    AUTH_RATE_LIMIT_PER_USERNAME: "10000000",
+    // The same for top-ups: one address for everyone, and each customer tops up its own lines.
+    TOPUP_RATE_LIMIT_PER_IP: "10000000",
+    TOPUP_RATE_LIMIT_PER_LINE: "10000000",
+    // And for the SMS codes of /saldo and of adding a line.
+    LINE_CODE_RATE_LIMIT_PER_IP: "10000000",
+    LINE_CODE_RATE_LIMIT_PER_LINE: "10000000",
+    // Worker processes (node:cluster) and the database engine, as the soak was asked to run.
+    WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...extraEnv,
+  };
+}
+
+/**
  * Starts `node <npm start's arguments> dist/server.js` and resolves once /healthz answers.
  * `logLevel` is "info" only for the phase that needs the identity emulator's startup line.
  */
 export async function startServer({ dataDir, sessionSecret, logLevel, extraEnv = {} }) {
   const port = await freeLoopbackPort();
   const origin = `http://127.0.0.1:${port}`;
+  const environment = serverEnvironment({ origin, dataDir, sessionSecret, logLevel, extraEnv });
   const child = spawn(process.execPath, serverArgs(), {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      ...productionTestEnvironment(origin),
-      DATA_DIR: dataDir,
-      SESSION_SECRET: sessionSecret,
-      LOG_LEVEL: logLevel,
-      // Every simulated customer comes from 127.0.0.1, so the per-IP limit of the sign-in form
-      // (300 attempts in 15 min by default) would refuse most of them with a 429 within seconds;
-      // the per-account limit is raised too because a customer signs in many times an hour here.
-      // Both limits stay in force, only far above what this load reaches.
-      AUTH_RATE_LIMIT_PER_IP: "10000000",
-      AUTH_RATE_LIMIT_PER_USERNAME: "10000000",
-      // The same for top-ups: one address for everyone, and each customer tops up its own lines.
-      TOPUP_RATE_LIMIT_PER_IP: "10000000",
-      TOPUP_RATE_LIMIT_PER_LINE: "10000000",
-      // And for the SMS codes of /saldo and of adding a line.
-      LINE_CODE_RATE_LIMIT_PER_IP: "10000000",
-      LINE_CODE_RATE_LIMIT_PER_LINE: "10000000",
-      // Worker processes (node:cluster) and the database engine, as the soak was asked to run.
-      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-      ...extraEnv,
-    },
+    env: environment,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const server = {
     child,
     origin,
     port,
+    /** Its environment: `npm run ops` beside it runs with the same. */
+    environment,
     /** Parsed JSON log lines (stdout), in order. */
     logLines: [],
     /** Anything that was not a JSON line (stderr, crashes). */

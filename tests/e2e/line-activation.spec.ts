@@ -10,6 +10,7 @@ import {
   type ServerProcess,
 } from "../support/server-process";
 import { expectNoAxeViolations } from "./support/axe";
+import { createCustomer, signInTo } from "./support/customers";
 import {
   cartWith,
   fillCheckout,
@@ -61,6 +62,48 @@ test("an installed eSIM becomes a line with the plan bought: the order page show
   await expectLineNumber(page, esim);
   await expect(esim.getByTestId("line-activation")).toHaveAttribute("data-state", "active");
   await expectNoAxeViolations(page);
+});
+
+test("a signed-in customer's installed eSIM appears among their lines with the plan's balance", async ({
+  page,
+  request,
+}) => {
+  const customer = await createCustomer(request, "linea-cuenta");
+  await signInTo(page, customer, "/my-account/lineas");
+  await expect(page.getByTestId("line-card")).toHaveCount(0);
+  await cartWith(page, "Conecta 200");
+  await page.goto("/checkout");
+  await page
+    .getByRole("group", { name: "Tipo de SIM" })
+    .getByRole("radio", { name: /^eSIM/ })
+    .check();
+  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
+  await page.getByLabel("Correo electrónico").fill(customer.email);
+  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
+  await submitCheckout(page);
+  await payWithCard(page, TEST_CARDS.approved);
+  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  await page.getByRole("button", { name: "Simular instalación (entorno de pruebas)" }).click();
+  const esim = page.getByTestId("esim-activation");
+  await expectLineNumber(page, esim);
+  const number = (await esim.getByTestId("line-number").textContent())!.replace(/\D/g, "");
+
+  // The account's lines: the new one, with the plan it was bought with (Conecta 200: 10 GB, 30 days).
+  await page.goto("/my-account/lineas");
+  const card = page.locator(`[data-testid="line-card"][data-number="${number}"]`);
+  await expect(card.getByTestId("line-status")).toHaveText("Activa");
+  await expect(card.getByTestId("data-left")).toHaveText("Te quedan 10 GB");
+  await expect(card.getByTestId("line-days-left")).toHaveText("Quedan 30 días");
+  await card.getByRole("link", { name: /^Ver detalle de la línea/ }).click();
+  await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+  await expect(page.getByTestId("line-package")).toHaveText("Conecta 200");
+  await expect(page.getByTestId("data-used")).toHaveText("Usaste 0 MB de 10 GB");
+  // The overview leads with it too.
+  await page.goto("/my-account");
+  await expect(
+    page.getByTestId("account-my-lines").locator(`[data-number="${number}"]`),
+  ).toBeVisible();
 });
 
 // The operator's CLI records the shipped SIM's ICCID in the server's own database: a server of
