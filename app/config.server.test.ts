@@ -187,18 +187,33 @@ describe("loadConfig", () => {
     expect(development.isTestEnvironment).toBe(false);
   });
 
-  it("issues eSIM codes from an SM-DP+ only with its address and our identifier, over https", () => {
+  it("issues eSIM codes from an SM-DP+ only with its address, our identifier and its notifications' secret, over https", () => {
     const es2plus = {
       ...productionTestEnvironment,
       ALLOW_SANDBOX_ESIM: "false",
       ESIM_PROVIDER: "es2plus",
       ES2PLUS_BASE_URL: "https://smdp.operador.mx",
       ES2PLUS_REQUESTER_ID: "conecta-movil",
+      ES2PLUS_NOTIFICATION_SECRET: "n".repeat(40),
     };
     const { ES2PLUS_REQUESTER_ID: _r, ...withoutRequester } = es2plus;
     expect(refusal(withoutRequester)).toBe(
       "Invalid configuration: ES2PLUS_REQUESTER_ID: required when ESIM_PROVIDER=es2plus",
     );
+    const { ES2PLUS_NOTIFICATION_SECRET: _s, ...withoutSecret } = es2plus;
+    expect(refusal(withoutSecret)).toBe(
+      "Invalid configuration: ES2PLUS_NOTIFICATION_SECRET: required when ESIM_PROVIDER=es2plus",
+    );
+    expect(refusal({ ...es2plus, ES2PLUS_NOTIFICATION_SECRET: "short" })).toBe(
+      "Invalid configuration: ES2PLUS_NOTIFICATION_SECRET: at least 32 characters",
+    );
+    expect(refusal({ ...es2plus, ES2PLUS_NOTIFICATION_SECRET: `${"n".repeat(40)} x` })).toMatch(
+      /^Invalid configuration: ES2PLUS_NOTIFICATION_SECRET: printable characters/,
+    );
+    // The sandbox issues codes no SM-DP+ knows: nothing notifies, so no secret is asked for.
+    expect(
+      loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() }).ES2PLUS_NOTIFICATION_SECRET,
+    ).toBeUndefined();
     expect(refusal({ ...es2plus, ES2PLUS_BASE_URL: "http://smdp.operador.mx" })).toMatch(
       /^Invalid configuration: ES2PLUS_BASE_URL: must be an https address/,
     );

@@ -120,6 +120,16 @@ export const environmentSchema = z.object({
   /** How long each ES2+ call may take before the customer is asked to refresh. */
   ES2PLUS_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8_000),
   /**
+   * The bearer token the SM-DP+'s notifications (ES2+ HandleDownloadProgressInfo, POST
+   * /gsma/rsp2/es2plus/handleDownloadProgressInfo) carry in `Authorization`, added by the
+   * SM-DP+ or by the TLS terminator that checked its client certificate (decision 0093).
+   */
+  ES2PLUS_NOTIFICATION_SECRET: z
+    .string()
+    .min(32, "at least 32 characters")
+    .regex(/^[\x21-\x7e]+$/, "printable characters without spaces (a bearer token)")
+    .optional(),
+  /**
    * The SMTP server customer e-mails leave through: smtp://user:pass@host:587 (STARTTLS) or
    * smtps://user:pass@host:465. Absent: e-mails are captured under DATA_DIR/outbox and shown at
    * /dev/outbox (development).
@@ -430,10 +440,17 @@ function requireStripeKeys(values: Environment) {
   }
 }
 
-/** The SM-DP+ needs its address and our identifier; a missing one would only show at a sale. */
+/**
+ * The SM-DP+ needs its address and our identifier, and its notifications the secret they carry;
+ * a missing one would only show at a sale, or when a customer's eSIM never becomes a line.
+ */
 function requireEs2PlusSettings(values: Environment) {
   if (values.ESIM_PROVIDER !== "es2plus") return;
-  for (const variable of ["ES2PLUS_BASE_URL", "ES2PLUS_REQUESTER_ID"] as const) {
+  for (const variable of [
+    "ES2PLUS_BASE_URL",
+    "ES2PLUS_REQUESTER_ID",
+    "ES2PLUS_NOTIFICATION_SECRET",
+  ] as const) {
     if (!values[variable]) {
       throw new ConfigError(
         `Invalid configuration: ${variable}: required when ESIM_PROVIDER=es2plus`,

@@ -59,13 +59,26 @@ describe("which form requests reach a page's action", () => {
     ).toBe(411);
   });
 
-  it("lets the payment provider's JSON notifications through, under the same size limit", () => {
+  it("lets the payment provider's and the SM-DP+'s JSON notifications through, under the same size limit", () => {
     const notification = {
       ...form,
       path: "/payments/webhook/sandbox",
       contentType: "application/json",
     };
     expect(formRequestProblem(notification)).toBeNull();
+    expect(
+      formRequestProblem({
+        ...notification,
+        path: "/gsma/rsp2/es2plus/handleDownloadProgressInfo",
+      }),
+    ).toBeNull();
+    expect(
+      formRequestProblem({
+        ...notification,
+        path: "/gsma/rsp2/es2plus/handleDownloadProgressInfo",
+        contentLength: String(FORM_BODY_LIMIT_BYTES + 1),
+      })?.status,
+    ).toBe(413);
     expect(
       formRequestProblem({
         ...notification,

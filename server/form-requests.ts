@@ -2,13 +2,14 @@
  * Every page form posts `application/x-www-form-urlencoded` or `multipart/form-data`, and a few
  * kilobytes at most. Anything else aimed at a page is refused before Remix reads it: otherwise
  * `request.formData()` throws on another content type (a 500) and buffers a body of any size.
- * The payment provider's JSON notifications have their own content type, under the same limit.
+ * The payment provider's and the SM-DP+'s JSON notifications have their own content type, under
+ * the same limit.
  */
 export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
-const OWN_RULES_PREFIXES = ["/payments/webhook/"];
+const OWN_RULES_PREFIXES = ["/payments/webhook/", "/gsma/rsp2/es2plus/"];
 
 export type FormRequestProblem =
   | { status: 411 | 413; key: "errors.formTooLarge" }

@@ -8,6 +8,7 @@ import {
   EsimProvisioningUnavailable,
   type EsimStatusCodeData,
   formatActivationCode,
+  iccidDigits,
   isMatchingId,
   isSmdpAddress,
   isWellFormedIccid,
@@ -117,11 +118,6 @@ function callIdentifier(request: { orderRef: string; position: number; generatio
 
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-}
-
-/** ES2+ allows a 19-digit ICCID padded to 20 characters with "F"; the store keeps the digits. */
-function iccidDigits(value: string): string {
-  return /^\d{19}[Ff]$/.test(value) ? value.slice(0, 19) : value;
 }
 
 function validatedBaseUrl(value: string): string {

@@ -126,6 +126,11 @@ export function isWellFormedIccid(value: string): boolean {
   return /^89\d{17,18}$/.test(value) && passesLuhn(value);
 }
 
+/** ES2+ allows a 19-digit ICCID padded to 20 characters with "F"; the store keeps the digits. */
+export function iccidDigits(value: string): string {
+  return /^\d{19}[Ff]$/.test(value) ? value.slice(0, 19) : value;
+}
+
 /**
  * Reads an activation code, with or without the "LPA:" prefix of a QR code, following GSMA
  * SGP.22 §4.1: `1$<SM-DP+ address>$<matching ID>[$<SM-DP+ OID>[$<confirmation code required
