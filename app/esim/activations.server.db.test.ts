@@ -81,24 +81,42 @@ describe("eSIM activations of a paid order", () => {
     expect(issue).toHaveBeenCalledTimes(2);
   });
 
-  it("keeps the first code stored when two pages ask at once", async () => {
+  it("keeps the first code stored when two pages ask at once, and releases the other profile", async () => {
     const order = await paidEsimOrder([{ id: "conecta-200", quantity: 1 }]);
     let calls = 0;
-    const provisioner = smdp(async () => {
-      calls += 1;
-      return {
-        activationCode: `LPA:1$smdp.operador.mx$MATCH${calls}`,
-        smdpAddress: "smdp.operador.mx",
-        matchingId: `MATCH${calls}`,
-        iccid: "89520000000000000007",
-        testCode: false,
-      };
+    // Both pages are at the SM-DP+ before either stores its answer (or half a second passed).
+    let bothAsked: () => void = () => {};
+    const together = new Promise<void>((resolve) => {
+      bothAsked = resolve;
+      setTimeout(resolve, 500);
     });
+    const { provisioner, cancel } = counting(
+      smdp(async () => {
+        calls += 1;
+        const call = calls;
+        if (calls === 2) bothAsked();
+        await together;
+        return {
+          activationCode: `LPA:1$smdp.operador.mx$MATCH${call}`,
+          smdpAddress: "smdp.operador.mx",
+          matchingId: `MATCH${call}`,
+          iccid: `8952000000000000000${call}`,
+          testCode: false,
+        };
+      }),
+    );
     const [a, b] = await Promise.all([
       ensureEsimActivations(db, provisioner, logger, order),
       ensureEsimActivations(db, provisioner, logger, order),
     ]);
     expect(a).toEqual(b);
+    if (a.status !== "ready") throw new Error("expected codes");
+    // Both pages issued a profile; the one nobody will see is withdrawn at the SM-DP+.
+    expect(calls).toBe(2);
+    const kept = a.activations[0]!.iccid;
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(cancel.mock.calls[0]![0].iccid).not.toBe(kept);
+    expect(cancel.mock.calls[0]![0]).toMatchObject({ orderRef: order.ref, position: 0 });
   });
 
   it("asks the customer to come back when the provisioner cannot be reached, and issues later", async () => {

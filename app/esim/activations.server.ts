@@ -38,6 +38,38 @@ function assertPaidEsimOrder(order: Order) {
 }
 
 /**
+ * A profile issued by the request that lost the race to store its code: nobody will ever see it,
+ * so it is cancelled at the SM-DP+ rather than left reserved. Best effort: a provisioner out of
+ * reach only leaves it reserved, as before, and says so.
+ */
+async function releaseUnused(
+  provisioner: EsimProvisioner,
+  logger: Pick<Logger, "warn">,
+  order: Order,
+  position: number,
+  generation: number,
+  activation: EsimActivation,
+): Promise<void> {
+  try {
+    await provisioner.cancel({
+      iccid: activation.iccid,
+      orderRef: order.ref,
+      position,
+      generation,
+    });
+  } catch (error) {
+    if (!isEsimProvisioningUnavailable(error)) throw error;
+    logger.warn({
+      msg: "eSIM profile issued twice at once: the unused one stays reserved",
+      provisioner: provisioner.name,
+      folio: order.folio,
+      position,
+      reason: error.reason,
+    });
+  }
+}
+
+/**
  * The activation codes of a paid eSIM order, issued the first time they are asked for and kept:
  * a code is issued once per order, position and generation, so refreshing the page, a second tab
  * or the e-mail show the same code (a second request to a real SM-DP+ could reserve a second
@@ -73,7 +105,7 @@ export async function ensureEsimActivations(
       return { status: "unavailable" };
     }
     // Two requests at once may both issue: the first stored wins, and both pages show it.
-    await db
+    const stored = await db
       .insertInto("esim_activations")
       .values({
         order_id: order.ref,
@@ -87,7 +119,10 @@ export async function ensureEsimActivations(
         generation,
       })
       .onConflict((conflict) => conflict.columns(["order_id", "position"]).doNothing())
-      .execute();
+      .returning("order_id")
+      .executeTakeFirst();
+    if (!stored)
+      await releaseUnused(provisioner, logger, order, sim.position, generation, activation);
   }
   const all = missing.length ? await readActivations(db, order.ref) : stored;
   return {
