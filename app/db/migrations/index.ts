@@ -10,6 +10,7 @@ import * as orderLinksAndEsimState from "./0008-order-links-and-esim-state";
 import * as bssSimulator from "./0009-bss-simulator";
 import * as lines from "./0010-lines";
 import * as simActivation from "./0013-sim-activation-iccids-and-requesters";
+import * as accountEmails from "./0014-account-emails";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "0009-bss-simulator": bssSimulator,
   "0010-lines": lines,
   "0013-sim-activation-iccids-and-requesters": simActivation,
+  "0014-account-emails": accountEmails,
 };
