@@ -155,7 +155,7 @@ export const environmentSchema = z.object({
    * line nobody opens is told too (decision 0094); 0 turns the sweep off (the e-mail then goes
    * only when the account's pages show the line running out).
    */
-  RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+  RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /**
    * How SMS (codes sent to a number) leave: captured under DATA_DIR/sms-outbox and shown at
    * /dev/outbox, or through the operator's SMSC over SMPP 3.4 (decision 0089).
