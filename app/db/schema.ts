@@ -121,8 +121,8 @@ export interface MailQueueTable {
 /** A change made by the operator, with its time and reason (the audit trail). */
 export interface StatusChangesTable {
   id: string;
-  subject: "order" | "topup" | "portability";
-  /** The order's, top-up's or request's id. */
+  subject: "order" | "topup" | "portability" | "line_job";
+  /** The order's, top-up's or request's id; a line job's id. */
   subject_id: string;
   from_status: string | null;
   /** "shipped", "in_progress" (scheduled), "completed", "rejected"… */
