@@ -161,6 +161,12 @@ export const environmentSchema = z.object({
   /** Production only: run on the BSS simulator anyway (a test environment). */
   ALLOW_SIMULATED_BSS: booleanFlag.default(false),
   /**
+   * How often every line in an account is read at the BSS for the running-out e-mail, so that a
+   * line nobody opens is told too (decision 0094); 0 turns the sweep off (the e-mail then goes
+   * only when the account's pages show the line running out).
+   */
+  RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
+  /**
    * How SMS (codes sent to a number) leave: captured under DATA_DIR/sms-outbox and shown at
    * /dev/outbox, or through the operator's SMSC over SMPP 3.4 (decision 0089).
    */

@@ -13,6 +13,7 @@ import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
 import { createLineJobs } from "./line/line-jobs.server";
 import { operatorBss } from "./line/operator-bss.server";
+import { createRunningOutSweep } from "./line/running-out-sweep.server";
 import { RateLimiter } from "./lib/rate-limit";
 import { createMailer } from "./mail/mailer.server";
 import {
@@ -186,6 +187,18 @@ export async function createServices(
   // a conditional UPDATE before the BSS is called (line-jobs.server.ts), and the call is idempotent.
   const lineJobs = createLineJobs({ db, bss, logger });
   lineJobs.start(LINE_JOBS_POLL_MS);
+  // Lines nobody opens are told they run out too. One process sweeps (a cluster's first worker),
+  // as for the overdue payments; another machine sweeping the same lines queues no second e-mail
+  // (the notice's record is written with it, running-out.server.ts).
+  const runningOutSweep = createRunningOutSweep({
+    db,
+    bss,
+    logger,
+    onQueued: () => mailer.nudge(),
+  });
+  if (role.runsSweeps !== false && config.RUNNING_OUT_SWEEP_MINUTES > 0) {
+    runningOutSweep.start(config.RUNNING_OUT_SWEEP_MINUTES * 60_000);
+  }
   return {
     config,
     logger,
@@ -210,6 +223,7 @@ export async function createServices(
       () => clearInterval(overdueSweep),
       () => mailer.stop(),
       () => lineJobs.stop(),
+      () => runningOutSweep.stop(),
       () => transport.close?.(),
       () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),

@@ -1,8 +1,9 @@
 // npm run ops -- <comando>: the operator's side of the store, from the server's own machine. It
-// lists and exports orders, top-ups, portability requests and lines, marks an order shipped (with
-// the ICCIDs of its SIMs) and moves a portability request along; every change is audited
-// (status_changes) and queues the customer's e-mail in the same transaction, which the running
-// server then sends. On a simulated BSS it records usage on a line (demos and tests). It opens the server's
+// lists and exports orders, top-ups, portability requests, lines and the work queued for the BSS,
+// marks an order shipped (with the ICCIDs of its SIMs), moves a portability request along and
+// puts a line job the BSS refused back in its queue; every change is audited
+// (status_changes) and, but for the retry, queues the customer's e-mail in the same transaction,
+// which the running server then sends. On a simulated BSS it records usage on a line (demos and tests). It opens the server's
 // database (DATA_DIR, loaded by the server's own loadConfig) with the server's busy timeout, so it
 // works while the server runs. Help and messages are in Spanish: the operator reads them.
 //
@@ -31,6 +32,10 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
   lineas          [--estado activa|suspendida|portando|baja] [--csv …]
                   Las líneas de la tienda (en una cuenta, o activadas sin cuenta) con su estado,
                   paquete y vigencia según el BSS.
+  trabajos        [--estado en-cola|rechazado|hecho] [--csv …]
+                  El trabajo para el BSS (aplicar recargas pagadas, activar líneas) con su
+                  referencia (lj_…, la de los registros del servidor), su folio, intentos y
+                  último error. Sin --estado: lo que no está hecho (en cola o rechazado).
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
@@ -49,6 +54,13 @@ Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
   rechazar <folio> --motivo <texto>
                   Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
 
+BSS (queda en el historial; al cliente no se le escribe):
+  reintentar <trabajo> [--motivo <texto>]
+                  Vuelve a poner en cola un trabajo que el BSS rechazó (su referencia lj_… de
+                  npm run ops -- trabajos --estado rechazado), una vez corregida la causa en el
+                  BSS; el servidor en marcha lo intenta de nuevo. Es seguro: el BSS no aplica
+                  dos veces una recarga ni activa dos veces una línea.
+
 Líneas simuladas (solo con BSS_PROVIDER=simulator):
   consumo <número> [--datos 500MB|1.5GB] [--minutos N] [--sms N]
                   Registra consumo de hoy en la línea (baja su saldo como lo haría la red).
@@ -66,6 +78,8 @@ Ejemplos:
   npm run ops -- enviar PED-2026-000123 --guia 1234567890 --paqueteria Estafeta --iccid 8952140012345678901
   npm run ops -- consumo 5599000001 --datos 500MB --minutos 12
   npm run ops -- lineas --estado activa --csv lineas.csv
+  npm run ops -- trabajos --estado rechazado
+  npm run ops -- reintentar lj_Ab12Cd34Ef56 --motivo "Paquete dado de alta en el BSS"
   npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
   npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
 `;
@@ -83,6 +97,7 @@ const COMMANDS = {
   recargas: { options: LIST_OPTIONS, subject: null, run: listTopups },
   portabilidades: { options: LIST_OPTIONS, subject: null, run: listPortability },
   lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
+  trabajos: { options: { estado: string, csv: string }, subject: null, run: listLineJobs },
   enviar: {
     options: { guia: string, paqueteria: string, iccid: string, ...REASON },
     subject: "folio",
@@ -92,6 +107,7 @@ const COMMANDS = {
   completar: { options: { iccid: string, ...REASON }, subject: "folio", run: complete },
   rechazar: { options: REASON, subject: "folio", run: reject },
   historial: { options: {}, subject: "folio", run: history },
+  reintentar: { options: REASON, subject: "trabajo", run: retryLineJob },
   consumo: {
     options: { datos: string, minutos: string, sms: string },
     subject: "número",
@@ -311,6 +327,23 @@ async function listLines(ops, db, { values, services }) {
   }
 }
 
+async function listLineJobs(ops, db, { values }) {
+  const rows = await ops.listLineJobs(db, {
+    state: wordOption(values, "estado", ops.LINE_JOB_STATE_WORDS),
+  });
+  printList(ops, values, ops.LINE_JOB_COLUMNS, rows, ["trabajo", "trabajos"]);
+}
+
+async function retryLineJob(ops, db, { job, values }) {
+  const result = await ops.retryRefusedLineJob(db, job, {
+    reason: values.motivo,
+    actor: ops.opsActor(),
+    now: new Date(),
+  });
+  if (!result.ok) throw new OpsRefusal(result.message);
+  out(ops.lineJobRetryText(result));
+}
+
 async function recordUsage(ops, _db, { number, values, services }) {
   const outcome = await ops.recordLineUsage(services.bssSimulator, { number, ...values });
   if (!outcome.ok) throw new OpsRefusal(outcome.message);
@@ -401,6 +434,7 @@ async function main(argv) {
     await spec.run(ops, db, {
       folio: positionals[0],
       number: positionals[0],
+      job: positionals[0],
       values,
       services,
     });

@@ -20,6 +20,8 @@ import {
   statusChanges,
 } from "../tests/support/store-fixtures";
 import type { PortabilityRequest } from "~/portability/requests.server";
+import { portInActivationRef } from "~/line/activations.server";
+import { activationJobId, lineJobLogRef, queueLineJob, topupJobId } from "~/line/line-jobs.server";
 import { linkLine } from "~/line/lines.server";
 import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
 import { testIccid } from "../tests/support/iccids";
@@ -509,6 +511,99 @@ describe("npm run ops", { timeout: 60_000 }, () => {
       `Pedido ${late.folio}: SIM registradas (ICCID ${testIccid(912)})`,
     );
     expect(recorded.stdout).not.toContain("Correo");
+  });
+
+  it("lists the work for the BSS and puts a refused job back in its queue, audited", async () => {
+    const now = new Date();
+    const refusedId = topupJobId(topup.id);
+    await queueLineJob(db, {
+      id: refusedId,
+      kind: "apply-topup",
+      payload: { topupId: topup.id, number: "5512345678", amount: 100, offerId: "recarga-100" },
+      now,
+    });
+    await db
+      .updateTable("line_jobs")
+      .set({
+        state: "refused",
+        attempts: 1,
+        last_error: "refused: unknown-number 404",
+        done_at: now.toISOString(),
+      })
+      .where("id", "=", refusedId)
+      .execute();
+    const pendingId = activationJobId(portInActivationRef(toSchedule.id));
+    await queueLineJob(db, {
+      id: pendingId,
+      kind: "activate-line",
+      payload: {
+        externalId: portInActivationRef(toSchedule.id),
+        iccid: testIccid(950),
+        offerId: "conecta-150",
+        accountSub: null,
+        source: "portability",
+        sourceRef: toSchedule.id,
+      },
+      now: new Date(now.getTime() + 1000),
+    });
+    const refusedRef = lineJobLogRef(refusedId);
+    const pendingRef = lineJobLogRef(pendingId);
+
+    const listed = await ops(["trabajos"]);
+    expect(listed.code).toBe(0);
+    const rows = listed.stdout.split("\n");
+    expect(rows.find((row) => row.includes(refusedRef))).toMatch(
+      new RegExp(`Aplicar recarga +${topup.folio} +Rechazado por el BSS +1 +unknown-number 404`),
+    );
+    expect(rows.find((row) => row.includes(pendingRef))).toMatch(
+      new RegExp(`Activar línea +${toSchedule.folio} +En cola +0`),
+    );
+    // The job's id holds the receipt's key: only its digest is shown.
+    expect(listed.stdout).not.toContain(topup.id);
+    const refusedOnly = await ops(["trabajos", "--estado", "rechazado"]);
+    expect(refusedOnly.stdout).toContain(refusedRef);
+    expect(refusedOnly.stdout).not.toContain(pendingRef);
+
+    expectRefusal(await ops(["reintentar", pendingRef]), /está en cola, no rechazado/);
+    expectRefusal(await ops(["reintentar", "lj_AAAAAAAAAAAA"]), /No existe ningún trabajo del BSS/);
+    expectRefusal(await ops(["reintentar", "REC-2026-000001"]), /no es una referencia de trabajo/);
+    expectRefusal(await ops(["reintentar"]), /Falta el trabajo/);
+    const before = (await statusChanges(db)).length;
+    const mailsBefore = (await queuedMail(db)).length;
+
+    const retried = await ops([
+      "reintentar",
+      refusedRef,
+      "--motivo",
+      "Número dado de alta en el BSS",
+    ]);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain(
+      `Trabajo ${refusedRef} (aplicar recarga): Rechazado por el BSS → En cola.`,
+    );
+    expect(retried.stdout).toContain("El BSS lo había rechazado: unknown-number 404.");
+    const job = await db
+      .selectFrom("line_jobs")
+      .selectAll()
+      .where("id", "=", refusedId)
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ state: "pending", last_error: null, done_at: null });
+    expect(Number(job.attempts)).toBe(0);
+    expect(Date.parse(job.next_attempt_at)).toBeLessThanOrEqual(Date.now());
+    const changes = await statusChanges(db);
+    expect(changes).toHaveLength(before + 1);
+    expect(changes.at(-1)).toMatchObject({
+      subject: "line_job",
+      subject_id: refusedId,
+      from_status: "refused",
+      to_status: "pending",
+      reason: "Número dado de alta en el BSS",
+      actor: ACTOR,
+    });
+    // The customer is not written to: the top-up's receipt shows it applied once it is.
+    expect(await queuedMail(db)).toHaveLength(mailsBefore);
+
+    expectRefusal(await ops(["reintentar", refusedRef]), /está en cola, no rechazado/);
   });
 
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {

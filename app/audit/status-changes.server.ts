@@ -11,7 +11,7 @@ import { hasControlCharacters } from "~/lib/control-characters";
  * cannot be made is a typed refusal with a Spanish message for the operator.
  */
 
-/** What a change is about; a folio's series names it (PED, REC, POR). */
+/** What a change is about; a folio's series names it (PED, REC, POR), or a line job's reference. */
 export type Subject = StatusChangesTable["subject"];
 
 export type RefusalCode =
@@ -112,6 +112,24 @@ export async function recordStatusChange(
   enqueue: (trx: Db, to: string, changeId: string) => Promise<boolean>,
   at: string,
 ): Promise<AppliedChange> {
+  const { id, changedAt } = await recordChange(trx, change, at);
+  const mailQueued = await enqueue(trx, change.email, id);
+  return { ok: true, ...change, changedAt, mailQueued };
+}
+
+/**
+ * The status_changes row of a change the customer is not written about (a line job the BSS
+ * refused, put back in its queue), in the transaction of the change itself. Answers the row's
+ * id and time.
+ */
+export async function recordChange(
+  trx: Db,
+  change: Pick<
+    AppliedChange,
+    "subject" | "id" | "fromStatus" | "toStatus" | "detail" | "reason" | "actor"
+  >,
+  at: string,
+): Promise<{ id: string; changedAt: string }> {
   // A record's changes read in the order of their times: two made within one millisecond (a
   // script) get distinct, increasing times, so ordering by created_at alone is always right.
   const last = await trx
@@ -134,8 +152,7 @@ export async function recordStatusChange(
     created_at: changedAt,
   };
   await trx.insertInto("status_changes").values(row).execute();
-  const mailQueued = await enqueue(trx, change.email, row.id);
-  return { ok: true, ...change, changedAt, mailQueued };
+  return { id: row.id, changedAt };
 }
 
 export interface StatusChangeRow {

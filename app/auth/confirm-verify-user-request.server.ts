@@ -3,6 +3,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { cognitoErrorReply, invalidReply, rateLimited } from "./flow.server";
 import { safeRedirectPath } from "./redirect";
 import { confirmVerifyUserSchema } from "./schemas";
+import { rememberAccountEmail } from "./account-emails.server";
 import { refreshSessionNow, requireCustomer } from "./session.server";
 import { authPath, type ContactAttribute } from "./steps";
 import { setFlash } from "~/lib/flash.server";
@@ -46,6 +47,7 @@ export async function submitConfirmVerifyUser(context: AppLoadContext, request: 
   }
   // The ID token says whether the contact is verified: new tokens now, so the account shows it.
   await refreshSessionNow(context);
+  await rememberAccountEmail(context);
   setFlash(context, { kind: "success", key: "auth:flash.contactVerified" });
   return redirect(redirectTo, { status: 303 });
 }

@@ -4,6 +4,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
 import type { RateLimitVerdict } from "~/lib/rate-limit";
 import { isCognitoError } from "./cognito-error";
+import { rememberAccountEmail } from "./account-emails.server";
 import { attributesRecord } from "./cognito.server";
 import { mapCognitoError, type AuthErrorKey, type CognitoOperation } from "./errors";
 import { safeRedirectPath } from "./redirect";
@@ -311,6 +312,7 @@ export async function completeSignIn(
     // Spec §4: failing to fetch the attributes still completes the sign-in.
   }
   startSession(context, tokens);
+  await rememberAccountEmail(context);
   const target = safeRedirectPath(redirectTo);
   if (afterSignInView(attributes) === "verify-user") {
     return redirect(`${authPath("verify-user")}?redirectTo=${encodeURIComponent(target)}`, {

@@ -13,6 +13,7 @@ export interface Database {
   portability_requests: PortabilityRequestsTable;
   topups: TopupsTable;
   revoked_access: RevokedAccessTable;
+  account_emails: AccountEmailsTable;
   payment_events: PaymentEventsTable;
   esim_activations: EsimActivationsTable;
   esim_replaced_profiles: EsimReplacedProfilesTable;
@@ -120,8 +121,8 @@ export interface MailQueueTable {
 /** A change made by the operator, with its time and reason (the audit trail). */
 export interface StatusChangesTable {
   id: string;
-  subject: "order" | "topup" | "portability";
-  /** The order's, top-up's or request's id. */
+  subject: "order" | "topup" | "portability" | "line_job";
+  /** The order's, top-up's or request's id; a line job's id. */
   subject_id: string;
   from_status: string | null;
   /** "shipped", "in_progress" (scheduled), "completed", "rejected"… */
@@ -326,6 +327,17 @@ export interface RevokedAccessTable {
   access_id: string;
   /** ISO-8601: after this, every copy of the cookie has expired and the row can go. */
   expires_at: string;
+}
+
+/**
+ * Each account's e-mail address as the identity service told it when the customer last signed
+ * in (app/auth/account-emails.server.ts): for what the store writes to an account nobody is
+ * looking at (the running-out notice, decision 0094).
+ */
+export interface AccountEmailsTable {
+  account_sub: string;
+  email: string;
+  recorded_at: string;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   pendingLineCode,
   withdrawLineCode,
 } from "./line-codes.server";
-import { LINE_CODE_LIFETIME_MS, LINE_CODE_MAX_ATTEMPTS } from "./line-code";
+import { LINE_CODE_KEPT_MS, LINE_CODE_LIFETIME_MS, LINE_CODE_MAX_ATTEMPTS } from "./line-code";
 
 let db: Db;
 const NOW = new Date("2026-11-25T12:00:00.000Z");
@@ -118,5 +118,26 @@ describe("the SMS codes that prove a number", () => {
 
   it("makes six digits", () => {
     for (let index = 0; index < 50; index += 1) expect(newLineCode()).toMatch(/^\d{6}$/);
+  });
+});
+
+describe("old codes", () => {
+  it("are deleted a day after they expired, used or not, when a new code is made", async () => {
+    const ids = async () =>
+      (await db.selectFrom("line_codes").select("id").orderBy("created_at").execute()).map(
+        (row) => row.id,
+      );
+    await issue("111111", "used");
+    expect(await check("111111")).toMatchObject({ kind: "proved" });
+    await issue("222222", "expired", later(LINE_CODE_LIFETIME_MS));
+    await issue("333333", "recent", later(20 * 60 * 60 * 1000));
+    expect(await ids()).toHaveLength(3);
+
+    await issue("444444", "next-day", later(2 * LINE_CODE_LIFETIME_MS + LINE_CODE_KEPT_MS + 1));
+
+    expect(await ids()).toEqual([
+      lineCodeId("add-line", "recent", NUMBER),
+      lineCodeId("add-line", "next-day", NUMBER),
+    ]);
   });
 });

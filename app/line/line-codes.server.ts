@@ -2,7 +2,12 @@ import { createHash, createHmac, hkdfSync, randomInt, timingSafeEqual } from "no
 import type { Db } from "~/db/db.server";
 import type { LineCodePurpose } from "~/db/schema";
 import { assertLineNumber } from "./bss";
-import { LINE_CODE_LIFETIME_MS, LINE_CODE_MAX_ATTEMPTS, LINE_CODE_PATTERN } from "./line-code";
+import {
+  LINE_CODE_KEPT_MS,
+  LINE_CODE_LIFETIME_MS,
+  LINE_CODE_MAX_ATTEMPTS,
+  LINE_CODE_PATTERN,
+} from "./line-code";
 
 /**
  * The codes sent by SMS to prove a number: to add the line to an account ("add-line") or to see
@@ -73,6 +78,8 @@ export interface IssueLineCodeInput {
 /**
  * Records a new code: answers it (for the SMS, never for a log) when this id is new, or
  * `issued: false` when a code with this id exists (the same form sent again: nothing to send).
+ * Codes expired more than LINE_CODE_KEPT_MS ago go at the same time (as the sign-outs' records
+ * do, ~/auth/revoked-access.server.ts): the table holds about a day of codes, whatever the traffic.
  */
 export async function issueLineCode(
   db: Db,
@@ -81,6 +88,7 @@ export async function issueLineCode(
   assertLineNumber(input.number);
   const code = input.code ?? newLineCode();
   if (!LINE_CODE_PATTERN.test(code)) throw new TypeError("a code is six digits");
+  await deleteStaleLineCodes(db, input.now);
   const inserted = await db
     .insertInto("line_codes")
     .values({
@@ -99,6 +107,12 @@ export async function issueLineCode(
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1
     ? { issued: true, code }
     : { issued: false };
+}
+
+/** Deletes the codes, used or not, that expired more than LINE_CODE_KEPT_MS before `now`. */
+export async function deleteStaleLineCodes(db: Db, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - LINE_CODE_KEPT_MS).toISOString();
+  await db.deleteFrom("line_codes").where("expires_at", "<", before).execute();
 }
 
 /** Whether a code with this id was made (the form that asks for it was sent before). */

@@ -3,6 +3,13 @@ import type { Logger } from "pino";
 import type { Transaction } from "kysely";
 import type { Db } from "~/db/db.server";
 import type { Database, LineJobKind, LineJobState, LineSource } from "~/db/schema";
+import {
+  changedMeanwhile,
+  cleanText,
+  recordChange,
+  refuse,
+  type Refusal,
+} from "~/audit/status-changes.server";
 import { backoffDelay, createQueueRounds, forEachConcurrently } from "~/lib/queue-rounds.server";
 import { type Bss, isBssRefused, isBssUnavailable } from "./bss";
 import { isLineNumber } from "./line";
@@ -147,6 +154,102 @@ export async function lineJobOutcome(db: Executor, id: string): Promise<LineJobO
         createdAt: row.created_at,
       };
   }
+}
+
+/** A job's reference as logs and `npm run ops` show it ("lj_" and 12 characters of its digest). */
+export const LINE_JOB_REF_PATTERN = /^lj_[\w-]{12}$/;
+
+export interface RefusedJobRetried {
+  ok: true;
+  /** The job's reference (lineJobLogRef). */
+  ref: string;
+  kind: LineJobKind;
+  /** What the BSS had said ("refused: <reason> [<HTTP status>] [<code>]"). */
+  refusal: string | null;
+  reason: string | null;
+  actor: string;
+  changedAt: string;
+}
+
+const STATE_NAMES: Record<LineJobState, string> = {
+  pending: "en cola",
+  done: "hecho",
+  refused: "rechazado",
+};
+
+/**
+ * The operator's retry (`npm run ops -- reintentar <ref>`): a job the BSS refused goes back to
+ * pending, due now, with its attempts counted from zero, once the operator fixed the cause at
+ * the BSS. Audited (status_changes, subject `line_job`) in the transaction that changes it.
+ * Running it again is safe: the BSS call is idempotent by the top-up's id or the activation's
+ * reference (decision 0090). The job is named by its reference, a digest of its id: the id holds
+ * a receipt's or an order's secret key.
+ */
+export async function retryRefusedLineJob(
+  db: Db,
+  ref: string,
+  input: { actor: string; reason?: string | null; now: Date },
+): Promise<RefusedJobRetried | Refusal> {
+  const trimmed = ref.trim();
+  if (!LINE_JOB_REF_PATTERN.test(trimmed)) {
+    return refuse(
+      "invalid_input",
+      `"${trimmed}" no es una referencia de trabajo del BSS (lj_ y 12 caracteres; la muestra npm run ops -- trabajos).`,
+    );
+  }
+  const reason = cleanText(input.reason, "el motivo");
+  if (!reason.ok) return reason;
+  // The refused are few: looked through first; the rest only to tell why this one is not there.
+  let job = await findJobByRef(db, trimmed, "refused");
+  if (!job) {
+    job = await findJobByRef(db, trimmed, null);
+    if (!job)
+      return refuse("not_found", `No existe ningún trabajo del BSS con la referencia ${trimmed}.`);
+    return refuse(
+      "wrong_status",
+      `El trabajo ${trimmed} está ${STATE_NAMES[job.state]}, no rechazado: solo se reintenta uno que el BSS rechazó.`,
+    );
+  }
+  const found = job;
+  const at = input.now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("line_jobs")
+      .set({ state: "pending", attempts: 0, next_attempt_at: at, last_error: null, done_at: null })
+      .where("id", "=", found.id)
+      .where("state", "=", "refused")
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return changedMeanwhile(trimmed);
+    const { changedAt } = await recordChange(
+      trx,
+      {
+        subject: "line_job",
+        id: found.id,
+        fromStatus: "refused",
+        toStatus: "pending",
+        detail: { kind: found.kind, ...(found.last_error ? { refusal: found.last_error } : {}) },
+        reason: reason.value,
+        actor: input.actor,
+      },
+      at,
+    );
+    return {
+      ok: true,
+      ref: trimmed,
+      kind: found.kind,
+      refusal: found.last_error,
+      reason: reason.value,
+      actor: input.actor,
+      changedAt,
+    };
+  });
+}
+
+async function findJobByRef(db: Db, ref: string, state: LineJobState | null) {
+  let query = db.selectFrom("line_jobs").select(["id", "kind", "state", "last_error"]);
+  if (state) query = query.where("state", "=", state);
+  const rows = await query.execute();
+  return rows.find((row) => lineJobLogRef(row.id) === ref) ?? null;
 }
 
 /** After the 1st, 2nd… failed attempt, then every further one: 5 s, 15 s, 1 min, 5 min, 15 min, 30 min. */

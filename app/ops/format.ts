@@ -6,8 +6,12 @@ import type { CsvCell } from "./csv";
 import { mexicoCityDate, mexicoCityDateTime } from "~/lib/mexico-city-days";
 import type { PortInOutcome } from "~/portability/progress.server";
 import type { UsageOutcome } from "./line-usage.server";
+import type { LineJobRow } from "./line-jobs.server";
 import type { LineRow } from "./lines.server";
+import type { RefusedJobRetried } from "~/line/line-jobs.server";
 import {
+  LINE_JOB_KIND_NAMES,
+  LINE_JOB_STATE_NAMES,
   LINE_SOURCE_NAMES,
   LINE_STATUS_NAMES,
   ORDER_STATUS_NAMES,
@@ -176,6 +180,49 @@ export const LINE_COLUMNS: Column<LineRow>[] = [
   { header: "Desde", csv: (row) => at(row.linkedAt), table: (row) => at(row.linkedAt) ?? "" },
 ];
 
+/** "refused: unknown-number 404" → "unknown-number 404": what the BSS said, for the operator. */
+const bssWord = (error: string | null) => (error ?? "").replace(/^refused: /, "");
+
+export const LINE_JOB_COLUMNS: Column<LineJobRow>[] = [
+  { header: "Referencia", csv: (row) => row.ref, table: (row) => row.ref },
+  {
+    header: "Trabajo",
+    csv: (row) => LINE_JOB_KIND_NAMES[row.kind],
+    table: (row) => LINE_JOB_KIND_NAMES[row.kind],
+  },
+  { header: "Folio", csv: (row) => row.folio, table: (row) => row.folio ?? "" },
+  {
+    header: "Estado",
+    csv: (row) => LINE_JOB_STATE_NAMES[row.state],
+    table: (row) => LINE_JOB_STATE_NAMES[row.state],
+  },
+  {
+    header: "Intentos",
+    csv: (row) => row.attempts,
+    table: (row) => String(row.attempts),
+    right: true,
+  },
+  {
+    header: "Último error",
+    csv: (row) => bssWord(row.lastError),
+    table: (row) => bssWord(row.lastError),
+  },
+  { header: "Creado", csv: (row) => at(row.createdAt), table: (row) => at(row.createdAt) ?? "" },
+  { header: "Terminado", csv: (row) => at(row.doneAt) },
+];
+
+/** What `reintentar` did. */
+export function lineJobRetryText(retried: RefusedJobRetried): string {
+  const lines = [
+    `Trabajo ${retried.ref} (${LINE_JOB_KIND_NAMES[retried.kind].toLowerCase()}): ${LINE_JOB_STATE_NAMES.refused} → ${LINE_JOB_STATE_NAMES.pending}.`,
+    ...(retried.refusal ? [`El BSS lo había rechazado: ${bssWord(retried.refusal)}.`] : []),
+    ...(retried.reason ? [`Motivo: ${retried.reason}`] : []),
+    `Registrado en el historial por ${retried.actor} el ${mexicoCityDateTime(retried.changedAt)}.`,
+    "El servidor en marcha lo intenta de nuevo en unos segundos (npm run ops -- trabajos muestra cómo va).",
+  ];
+  return lines.map((line) => `${line}\n`).join("");
+}
+
 /** The heading and records of a CSV export: every column. */
 export function csvRecords<R>(
   columns: readonly Column<R>[],
@@ -242,6 +289,7 @@ const SUBJECT_NAMES: Record<Subject, string> = {
   order: "pedido",
   topup: "recarga",
   portability: "solicitud de portabilidad",
+  line_job: "trabajo del BSS",
 };
 
 function describeDetail(detail: Record<string, unknown> | null): string {

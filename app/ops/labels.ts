@@ -1,5 +1,5 @@
 import type { Subject } from "~/audit/status-changes.server";
-import type { LineSource } from "~/db/schema";
+import type { LineJobKind, LineJobState, LineSource } from "~/db/schema";
 import type { LineStatus } from "~/line/line";
 import { PORTABILITY_STATUS_NAMES } from "~/portability/status-names";
 import type { OrderListStatus, PortabilityRow, TopupRow } from "./queries.server";
@@ -22,10 +22,23 @@ export const TOPUP_STATUS_NAMES: Record<TopupRow["status"], string> = {
 /** The portability request's, kept with its transitions (app/portability). */
 export { PORTABILITY_STATUS_NAMES };
 
+/** A job for the BSS (app/line/line-jobs.server.ts). */
+export const LINE_JOB_STATE_NAMES: Record<LineJobState, string> = {
+  pending: "En cola",
+  done: "Hecho",
+  refused: "Rechazado por el BSS",
+};
+
+export const LINE_JOB_KIND_NAMES: Record<LineJobKind, string> = {
+  "apply-topup": "Aplicar recarga",
+  "activate-line": "Activar línea",
+};
+
 const STATUS_NAMES: Record<Subject, Record<string, string>> = {
   order: ORDER_STATUS_NAMES,
   topup: TOPUP_STATUS_NAMES,
   portability: PORTABILITY_STATUS_NAMES,
+  line_job: LINE_JOB_STATE_NAMES,
 };
 
 /** A status as the operator reads it; an unknown one as stored. */
@@ -86,4 +99,13 @@ export const LINE_SOURCE_NAMES: Record<LineSource, string> = {
   sim: "SIM física",
   portability: "Portabilidad",
   added: "Agregada con código SMS",
+};
+
+export const LINE_JOB_STATE_WORDS: Record<string, LineJobState> = {
+  "en-cola": "pending",
+  pendiente: "pending",
+  rechazado: "refused",
+  rechazada: "refused",
+  hecho: "done",
+  hecha: "done",
 };

@@ -59,6 +59,18 @@ interface MovedRequest {
   customer_sub: string | null;
 }
 
+/** What a transition reads of the request: MovedRequest's columns. */
+const MOVED_REQUEST_COLUMNS = [
+  "id",
+  "folio",
+  "status",
+  "email",
+  "scheduled_for",
+  "phone_number",
+  "iccid",
+  "customer_sub",
+] as const satisfies readonly (keyof MovedRequest)[];
+
 async function movePortability(
   db: Db,
   folio: string,
@@ -68,16 +80,7 @@ async function movePortability(
   for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt += 1) {
     const request = await db
       .selectFrom("portability_requests")
-      .select([
-        "id",
-        "folio",
-        "status",
-        "email",
-        "scheduled_for",
-        "phone_number",
-        "iccid",
-        "customer_sub",
-      ])
+      .select(MOVED_REQUEST_COLUMNS)
       .where("folio", "=", wanted)
       .executeTakeFirst();
     if (!request) return refuse("not_found", `No existe la solicitud de portabilidad ${wanted}.`);
@@ -321,16 +324,7 @@ async function activateCompletedPort(
 ): Promise<CompletionResult> {
   const request = await db
     .selectFrom("portability_requests")
-    .select([
-      "id",
-      "folio",
-      "status",
-      "email",
-      "scheduled_for",
-      "phone_number",
-      "iccid",
-      "customer_sub",
-    ])
+    .select(MOVED_REQUEST_COLUMNS)
     .where("folio", "=", folio)
     .executeTakeFirstOrThrow();
   const jobId = activationJobId(portInActivationRef(request.id));

@@ -24,6 +24,7 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   esim_activations: ["app/esim/"],
   esim_replaced_profiles: ["app/esim/"],
   revoked_access: ["app/auth/"],
+  account_emails: ["app/auth/"],
   /** The operator's BSS when simulated (decision 0088): only the simulator writes its records. */
   bss_sim_lines: ["app/line/simulator.server.ts"],
   bss_sim_packages: ["app/line/simulator.server.ts"],

@@ -11,6 +11,7 @@ import * as bssSimulator from "./0009-bss-simulator";
 import * as lines from "./0010-lines";
 import * as simActivation from "./0013-sim-activation-iccids-and-requesters";
 import * as esimActivationsByIccid from "./0014-esim-activations-by-iccid";
+import * as accountEmails from "./0015-account-emails";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "0010-lines": lines,
   "0013-sim-activation-iccids-and-requesters": simActivation,
   "0014-esim-activations-by-iccid": esimActivationsByIccid,
+  "0015-account-emails": accountEmails,
 };
