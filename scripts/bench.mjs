@@ -8,6 +8,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { lineOfAccount } from "./bench-line.mjs";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 import { cartCookie, cookiesOf, firstPlanId } from "./visitor-cookies.mjs";
 
@@ -34,6 +35,12 @@ if (!skipBuild) {
 // The root install serves the reference app too (no install of its own).
 sh("cd bench/minimal && node ../../node_modules/@remix-run/dev/dist/cli.js build > /dev/null");
 
+/** Every server started, stopped whatever way the bench ends (a failure must not leave one behind). */
+const children = new Set();
+process.on("exit", () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
 function startServer(port, extraEnv = {}, nodeArgs = serverArgs()) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
   const started = performance.now();
@@ -51,6 +58,7 @@ function startServer(port, extraEnv = {}, nodeArgs = serverArgs()) {
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  children.add(child);
   return { child, started, dataDir };
 }
 
@@ -191,6 +199,15 @@ for (const [name, pathname] of [
 ]) {
   rows.push(await run(name, { url: `${base}${pathname}`, headers: { cookie: signedIn } }));
 }
+// A line's page asks the BSS (the simulator, in the same database) for the line and its usage.
+const LINE_PAGE_ROW = "GET /my-account/lineas/<número> signed in";
+const line = await lineOfAccount({ origin: base, dataDir: storefront.dataDir, cookie: signedIn });
+rows.push(
+  await run(LINE_PAGE_ROW, {
+    url: `${base}/my-account/lineas/${line.number}`,
+    headers: { cookie: line.cookie },
+  }),
+);
 const storefrontPeakRss = peakRssMb(storefront.child.pid);
 storefront.child.kill("SIGTERM");
 
@@ -217,6 +234,17 @@ for (const [name, pathname] of [
     await run(name, { url: `${renderingBase}${pathname}`, headers: { cookie: renderedWithCart } }),
   );
 }
+const renderedLine = await lineOfAccount({
+  origin: renderingBase,
+  dataDir: rendering.dataDir,
+  cookie: await signedInCookie(renderingBase, rendering.dataDir),
+});
+rows.push(
+  await run(`${LINE_PAGE_ROW} (rendered, no cache)`, {
+    url: `${renderingBase}/my-account/lineas/${renderedLine.number}`,
+    headers: { cookie: renderedLine.cookie },
+  }),
+);
 const renderingPeakRss = peakRssMb(rendering.child.pid);
 rendering.child.kill("SIGTERM");
 
