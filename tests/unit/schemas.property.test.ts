@@ -26,7 +26,7 @@ import { hasControlCharacters } from "~/lib/control-characters";
 import { translateFormMessage } from "~/lib/form-messages";
 import { setSpanishValidationMessages } from "~/lib/validation-messages";
 import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
-import { curpCheckDigit } from "~/portability/curp";
+import { curpCheckDigit } from "~/registration/curp";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
