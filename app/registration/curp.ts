@@ -104,7 +104,8 @@ function birthDateOf(curp: string): string | null {
   return isIsoDate(date) ? date : null;
 }
 
-const isSex = (value: string): value is CurpSex => (CURP_SEXES as readonly string[]).includes(value);
+const isSex = (value: string): value is CurpSex =>
+  (CURP_SEXES as readonly string[]).includes(value);
 const isState = (value: string): value is CurpState => Object.hasOwn(CURP_STATES, value);
 
 /**
