@@ -6,6 +6,7 @@ import help from "../../public/locales/es/help.json";
 import portability from "../../public/locales/es/portability.json";
 import line from "../../public/locales/es/line.json";
 import topup from "../../public/locales/es/topup.json";
+import registration from "../../public/locales/es/registration.json";
 import type { Namespace } from "./i18n";
 import type { TranslatorSource } from "./react";
 import { createTranslator, type Messages, type TFunction } from "./translate";
@@ -20,6 +21,7 @@ export const resources: Record<Namespace, Messages> = {
   topup,
   line,
   activation,
+  registration,
 };
 
 const messagesOf = (namespace: string): Messages | undefined =>

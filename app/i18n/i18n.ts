@@ -8,6 +8,7 @@ export const NAMESPACES = [
   "topup",
   "line",
   "activation",
+  "registration",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
 import { issueFormKey } from "~/lib/form-key.server";
-import { curpCheckDigit } from "./curp";
+import { curpCheckDigit } from "~/registration/curp";
 import type { PortabilityRequests } from "./requests.server";
 import { newBrowser } from "../../tests/support/browser-requests";
 import { submitPortabilityRequest } from "./portability-request.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { curpCheckDigit } from "./curp";
+import { curpCheckDigit } from "~/registration/curp";
 import { passesLuhn } from "~/lib/luhn";
 import { isValidIccid, maskPhoneNumber } from "./numbers";
 import { portabilitySchema, statusLookupSchema } from "./portability-schema";

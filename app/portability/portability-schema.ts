@@ -4,7 +4,7 @@ import { withoutControlCharacters } from "~/lib/control-characters";
 import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
 import { CARRIER_IDS } from "./carriers";
-import { isValidCurp, normalizeCurp } from "./curp";
+import { isValidCurp, normalizeCurp } from "~/registration/curp";
 import { isValidIccid, normalizeDigits } from "./numbers";
 
 /**

@@ -19,7 +19,7 @@ import {
   openDatabaseUnderTest,
 } from "../../tests/support/test-database";
 import type { PortabilityStatus } from "~/db/schema";
-import { curpCheckDigit } from "./curp";
+import { curpCheckDigit } from "~/registration/curp";
 import { portabilitySchema, type PortabilityInput } from "./portability-schema";
 import {
   createNipBox,

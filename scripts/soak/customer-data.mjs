@@ -1,9 +1,9 @@
 // Valid Mexican form data for the simulated customers, built with the very check digits the forms
-// verify (app/portability/curp.ts, app/lib/luhn.ts), so that every submission the soak means to be
+// verify (app/registration/curp.ts, app/lib/luhn.ts), so that every submission the soak means to be
 // accepted is accepted.
 import { tsImport } from "tsx/esm/api";
 
-const { curpCheckDigit } = await tsImport("../../app/portability/curp.ts", import.meta.url);
+const { curpCheckDigit } = await tsImport("../../app/registration/curp.ts", import.meta.url);
 const { passesLuhn } = await tsImport("../../app/lib/luhn.ts", import.meta.url);
 
 export const pick = (items) => items[Math.floor(Math.random() * items.length)];

@@ -5,7 +5,7 @@ import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
 import { databaseDriver, nowIso, type Db } from "~/db/db.server";
-import { curpCheckDigit } from "~/portability/curp";
+import { curpCheckDigit } from "~/registration/curp";
 import { portabilitySchema } from "~/portability/portability-schema";
 import {
   createNipBox,

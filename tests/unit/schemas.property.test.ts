@@ -26,7 +26,13 @@ import { hasControlCharacters } from "~/lib/control-characters";
 import { translateFormMessage } from "~/lib/form-messages";
 import { setSpanishValidationMessages } from "~/lib/validation-messages";
 import { createCardSchema, TEST_CARDS } from "~/payments/sandbox/card-rules";
-import { curpCheckDigit } from "~/portability/curp";
+import { curpCheckDigit } from "~/registration/curp";
+import {
+  holderSchema,
+  personaExtranjeraSchema,
+  personaFisicaSchema,
+  personaMoralSchema,
+} from "~/registration/holder";
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
@@ -96,6 +102,28 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
   "verify user": { schema: verifyUserSchema(), fields: ["unverifiedAttr"] },
   "confirm verify user": { schema: confirmVerifyUserSchema(), fields: ["confirmation_code"] },
   "MFA preference": { schema: mfaPreferenceSchema(), fields: ["mfa_type"] },
+  "line holder (persona física)": {
+    schema: personaFisicaSchema,
+    fields: Object.keys(personaFisicaSchema.shape),
+  },
+  "line holder (persona extranjera)": {
+    schema: personaExtranjeraSchema,
+    fields: Object.keys(personaExtranjeraSchema.shape),
+  },
+  "line holder (persona moral)": {
+    schema: personaMoralSchema,
+    fields: Object.keys(personaMoralSchema.shape),
+  },
+  "line holder (any kind)": {
+    schema: holderSchema,
+    fields: [
+      ...new Set([
+        ...Object.keys(personaFisicaSchema.shape),
+        ...Object.keys(personaExtranjeraSchema.shape),
+        ...Object.keys(personaMoralSchema.shape),
+      ]),
+    ],
+  },
 };
 
 const hostileText = fc.oneof(
@@ -244,6 +272,32 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
   "verify user": { unverifiedAttr: "email" },
   "confirm verify user": { confirmation_code: "123456" },
   "MFA preference": { mfa_type: "NONE" },
+  "line holder (persona física)": {
+    holder_kind: "fisica",
+    full_name: "Beatriz Gómez Martínez",
+    curp: CURP + curpCheckDigit(CURP),
+    identification_type: "ine",
+  },
+  "line holder (persona extranjera)": {
+    holder_kind: "extranjera",
+    full_name: "John Smith",
+    passport_number: "A12345678",
+    nationality: "US",
+  },
+  "line holder (persona moral)": {
+    holder_kind: "moral",
+    business_name: "Escuela Kemper Urgate, S.A. de C.V.",
+    rfc: "EKU9003173C9",
+    representative_name: "Beatriz Gómez Martínez",
+    representative_curp: CURP + curpCheckDigit(CURP),
+    representative_identification_type: "pasaporte",
+  },
+  "line holder (any kind)": {
+    holder_kind: "fisica",
+    full_name: "Beatriz Gómez Martínez",
+    curp: CURP + curpCheckDigit(CURP),
+    identification_type: "curp_biometrica",
+  },
 };
 
 /**
@@ -298,6 +352,27 @@ const FREE_TEXT: Array<{
     valid: VALID.portability,
     fields: ["full_name"],
     message: "portability:errors.controlCharacters",
+  },
+  {
+    name: "line holder (persona física)",
+    ...SCHEMAS["line holder (persona física)"],
+    valid: VALID["line holder (persona física)"],
+    fields: ["full_name"],
+    message: "registration:errors.controlCharacters",
+  },
+  {
+    name: "line holder (persona extranjera)",
+    ...SCHEMAS["line holder (persona extranjera)"],
+    valid: VALID["line holder (persona extranjera)"],
+    fields: ["full_name"],
+    message: "registration:errors.controlCharacters",
+  },
+  {
+    name: "line holder (persona moral)",
+    ...SCHEMAS["line holder (persona moral)"],
+    valid: VALID["line holder (persona moral)"],
+    fields: ["business_name", "representative_name"],
+    message: "registration:errors.controlCharacters",
   },
   {
     name: "sandbox card",
