@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { expect, request as apiRequest, test, type Browser, type TestInfo } from "@playwright/test";
 import { openDatabase, type Db } from "../../app/db/db.server";
+import { linkLine } from "../../app/line/lines.server";
 import { createBssSimulator } from "../../app/line/simulator.server";
 import { luhnCheckDigit } from "../../app/lib/luhn";
 import { npmScriptArgs } from "../../scripts/server-command.mjs";
@@ -14,9 +16,18 @@ import {
 import { tcpProxy } from "../support/tcp-proxy";
 import { startTmfStandIn } from "../support/tmf-stand-in";
 import { expectNoAxeViolations } from "./support/axe";
-import { expectFlash } from "./support/auth";
+import { expectFlash, signOut } from "./support/auth";
 import { createCustomer, signInTo } from "./support/customers";
-import { askForCode, smsCode, smsTo, spaced, typeCode, uniqueLineNumber } from "./support/lines";
+import {
+  askForCode,
+  mailsTo,
+  masked,
+  smsCode,
+  smsTo,
+  spaced,
+  typeCode,
+  uniqueLineNumber,
+} from "./support/lines";
 
 // Issue 26, what the customer sees of the line: adding a line they already have with a code sent
 // to it by SMS, the line's page (figures, data bar, usage chart), /saldo without an account.
@@ -152,8 +163,8 @@ test("/saldo from a browser with no cookies: the number, the code, the line's su
 
 const SESSION_SECRET = "lines-session-secret-0123456789-abcdefghijklmnop";
 
-async function running(port: number): Promise<ServerProcess> {
-  const server = startServer({ NODE_ENV: "test", PORT: String(port), SESSION_SECRET });
+async function running(port: number, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = startServer({ NODE_ENV: "test", PORT: String(port), SESSION_SECRET, ...env });
   await waitForHealth(`http://localhost:${port}`, server);
   return server;
 }
@@ -234,6 +245,102 @@ test("usage recorded with npm run ops moves the line's data bar and its chart; r
       );
     };
     await expect.poll(runningOutMails).toBe(1);
+  } finally {
+    await context.close();
+    await api.dispose();
+    await db?.destroy();
+    await stopServer(server);
+  }
+});
+
+// The running-out sweep (decision 0094): every RUNNING_OUT_SWEEP_MINUTES the server reads the lines
+// of the accounts whose address it recorded at sign-in, so a line runs out and is told by e-mail
+// with nobody on its pages. The shortest interval is a minute: the test waits for one timer round,
+// and for the round after it restarts the server (a start sweeps at once) instead of waiting again.
+test("a line nobody looks at gets its running-out e-mail from the sweep, once; a line whose account never signed in here gets none", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const port = freePort(testInfo.workerIndex);
+  const baseURL = `http://localhost:${port}`;
+  const sweepEveryMinute = { RUNNING_OUT_SWEEP_MINUTES: "1" };
+  let server = await running(port, sweepEveryMinute);
+  let db: Db | null = null;
+  const { context, page } = await pageOn(browser, testInfo, baseURL);
+  const api = await apiRequest.newContext({ baseURL });
+  try {
+    db = await openDatabase({ dataDir: server.dataDir, busyTimeoutMs: 5_000 });
+    const bss = createBssSimulator({ db });
+    const serial = Date.now() % 1e9;
+    // Conecta 150 lines (5 GB), as paid eSIMs would be: the customer's, a second of theirs that
+    // tells when a later round has read the lines again, and one in an account the store has no
+    // address for (its customer has not signed in since addresses are recorded).
+    const [number, laterNumber, strangersNumber] = await Promise.all(
+      ["barrido", "barrido-despues", "barrido-ajena"].map(async (name, index) => {
+        const line = await bss.activateLine({
+          externalId: `lines-spec-${name}-${testInfo.project.name}`,
+          iccid: iccid(serial + index),
+          offerId: "conecta-150",
+        });
+        return line.number;
+      }),
+    );
+    await linkLine(db, {
+      number: strangersNumber!,
+      accountSub: randomUUID(),
+      source: "esim",
+      now: new Date(),
+    });
+
+    const customer = await createCustomer(api, "barrido");
+    await signInTo(page, customer, "/my-account/lineas");
+    // Signing in recorded the address the sweep writes to.
+    expect(
+      await db
+        .selectFrom("account_emails")
+        .select("email")
+        .where("email", "=", customer.email)
+        .execute(),
+    ).toEqual([{ email: customer.email }]);
+    for (const each of [number!, laterNumber!]) {
+      await page.goto("/my-account/lineas");
+      await askForCode(page, each);
+      await typeCode(page, await smsCode(api, each), "Agregar la línea");
+      await expect(page).toHaveURL(`/my-account/lineas/${each}`);
+      await expect(page.getByTestId("data-left")).toHaveText("Te quedan 5 GB");
+      await expect(page.getByTestId("running-out")).toHaveCount(0);
+    }
+    await signOut(page);
+    await context.close();
+
+    // 4,700 MB of 5 GB used: 420 MB left, under a tenth, and no page of the line is open.
+    const runsOut = (line: string) =>
+      expect(ops(server, ["consumo", line, "--datos", "4700MB"])).toContain("Consumo registrado");
+    runsOut(number!);
+    runsOut(strangersNumber!);
+    const subject = (line: string) => `A tu línea ${masked(line)} le quedan pocos datos`;
+    const runningOutMails = async (line: string) =>
+      (await mailsTo(api, customer.email)).filter((mail) => mail.subject === subject(line));
+    // The next timer round comes within a minute (the one at start found nothing running out).
+    await expect
+      .poll(async () => (await runningOutMails(number!)).length, { timeout: 80_000 })
+      .toBe(1);
+    const [mail] = await runningOutMails(number!);
+    expect(mail!.text).toContain(`A tu línea ${masked(number!)} le queda poco de los datos`);
+    expect(mail!.text).toContain(`Consulta tu línea y recárgala desde tu cuenta:`);
+    expect(mail!.text).toContain(`${baseURL}/my-account/lineas`);
+
+    // Another round: the second line runs out only now, so its e-mail comes from a round after
+    // the first e-mail's, one that read the first line again; that line is not told twice.
+    runsOut(laterNumber!);
+    await stopServer(server);
+    server = await running(port, { ...sweepEveryMinute, DATA_DIR: server.dataDir });
+    await expect
+      .poll(async () => (await runningOutMails(laterNumber!)).length, { timeout: 20_000 })
+      .toBe(1);
+    expect(await runningOutMails(number!)).toHaveLength(1);
+    const everyMail = await mailsTo(api);
+    expect(everyMail.filter((each) => each.subject.includes(masked(strangersNumber!)))).toEqual([]);
   } finally {
     await context.close();
     await api.dispose();

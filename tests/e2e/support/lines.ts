@@ -10,6 +10,34 @@ export function spaced(number: string): string {
   return `${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
 }
 
+/** "55 •••• 5678", as the e-mails write a line. */
+export function masked(number: string): string {
+  return `${number.slice(0, 2)} •••• ${number.slice(6)}`;
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#x27;": "'",
+};
+
+/** The e-mails the development outbox captured for `to` (for every address without it), newest first. */
+export async function mailsTo(request: APIRequestContext, to?: string) {
+  const response = await request.get(
+    to === undefined ? "/dev/outbox" : `/dev/outbox?to=${encodeURIComponent(to)}`,
+  );
+  expect(response.status()).toBe(200);
+  const rows = (await response.text()).split('data-testid="outbox-mail-message"').slice(1);
+  const read = (pattern: RegExp, row: string) =>
+    (pattern.exec(row)?.[1] ?? "").replace(/&(?:amp|lt|gt|quot|#x27);/g, (e) => HTML_ENTITIES[e]!);
+  return rows.map((row) => ({
+    subject: read(/data-testid="outbox-mail-subject">([^<]*)</, row),
+    text: read(/data-testid="outbox-mail-text"[^>]*>([^<]*)</, row),
+  }));
+}
+
 /** The SMS the development outbox captured for `number`, newest first. */
 export async function smsTo(request: APIRequestContext, number: string) {
   const response = await request.get(`/dev/outbox?to=${number}`);
