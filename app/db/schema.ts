@@ -30,6 +30,9 @@ export interface Database {
   line_codes: LineCodesTable;
   line_notices: LineNoticesTable;
   shipped_sims: ShippedSimsTable;
+  registrations: RegistrationsTable;
+  registration_attempts: RegistrationAttemptsTable;
+  registration_locks: RegistrationLocksTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -467,4 +470,46 @@ export interface ShippedSimsTable {
   position: number;
   iccid: string;
   recorded_at: string;
+}
+
+/** How a registration was made: online, at checkout, by a portability, or in a store. */
+export type RegistrationChannel = "online" | "checkout" | "portability" | "tienda";
+
+/**
+ * A line registered to its holder (app/registration/, decision 0097): what the rule lets the
+ * operator keep and nothing more. The holder's CURP, RFC or passport is sealed; an HMAC counts.
+ */
+export interface RegistrationsTable {
+  id: string;
+  folio: string;
+  number: string;
+  holder_kind: "fisica" | "extranjera" | "moral";
+  holder_name: string;
+  holder_key_hash: string;
+  holder_key_sealed: string;
+  holder_key_masked: string;
+  identification_type: string;
+  validation_outcome: "valid";
+  validation_source: string;
+  validation_reference: string | null;
+  channel: RegistrationChannel;
+  account_sub: string | null;
+  registered_at: string;
+  replaced_at: string | null;
+  replaced_by: string | null;
+}
+
+/** An identity validation of a number, whatever it said (nothing of the holder). */
+export interface RegistrationAttemptsTable {
+  id: string;
+  number: string;
+  outcome: string;
+  channel: RegistrationChannel;
+  attempted_at: string;
+}
+
+/** The lock a registration takes on its holder's bucket before counting the holder's lines. */
+export interface RegistrationLocksTable {
+  bucket: number;
+  taken_at: string;
 }

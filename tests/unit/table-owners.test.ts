@@ -35,6 +35,10 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   line_jobs: ["app/line/"],
   line_codes: ["app/line/"],
   line_notices: ["app/line/"],
+  /** A line's holder (issue 27, decision 0097): its registrations, attempts and holder locks. */
+  registrations: ["app/registration/"],
+  registration_attempts: ["app/registration/"],
+  registration_locks: ["app/registration/"],
 
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],

@@ -12,6 +12,7 @@ import * as lines from "./0010-lines";
 import * as simActivation from "./0013-sim-activation-iccids-and-requesters";
 import * as esimActivationsByIccid from "./0014-esim-activations-by-iccid";
 import * as accountEmails from "./0015-account-emails";
+import * as lineRegistrations from "./0016-line-registrations";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "0013-sim-activation-iccids-and-requesters": simActivation,
   "0014-esim-activations-by-iccid": esimActivationsByIccid,
   "0015-account-emails": accountEmails,
+  "0016-line-registrations": lineRegistrations,
 };

@@ -1,0 +1,477 @@
+import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import { isUniqueViolation, type Db } from "~/db/db.server";
+import { nextFolio } from "~/db/folio-counter.server";
+import type { Database, RegistrationChannel, RegistrationsTable } from "~/db/schema";
+import { assertLineNumber } from "~/line/bss";
+import { createSealedBox } from "~/lib/sealed-box.server";
+import { mexicoCityRange } from "~/lib/mexico-city-days";
+import { maskCurp } from "./curp";
+import {
+  holderIdentification,
+  holderKey,
+  holderName,
+  holderSchema,
+  type Holder,
+  type HolderKind,
+} from "./holder";
+import {
+  lineLimitFor,
+  onlineAttemptsLeft,
+  parseRegistrationFolio,
+  REGISTRATION_FOLIO_SERIES,
+  REGISTRATION_RULES,
+} from "./registration-rules";
+
+/**
+ * The registrations of lines to their holders (issue 27, decision 0097): what the rule lets the
+ * operator keep (KEPT_REGISTRATION_DATA) and what the operation needs (channel, account, history),
+ * one current holder per line, at most 10 current lines per persona, and the failed validations
+ * that end the online path. The holder's CURP, RFC or passport is sealed at rest; an HMAC of it
+ * counts the holder's lines; lists show it masked. Nothing of the holder reaches an error.
+ */
+
+type Executor = Db | Transaction<Database>;
+
+export type { RegistrationChannel };
+
+/** The identity validation that allowed the registration (IdValidationResult's shape). */
+export interface ValidIdentity {
+  outcome: "valid";
+  /** The validation service's own reference. */
+  reference: string | null;
+  /** What the identity was checked against: "RENAPO", "SAT", "sandbox". */
+  source: string;
+}
+
+/** A registration as pages and operators see it: the holder's key only masked. */
+export interface LineRegistration {
+  id: string;
+  /** "VIN-2026-000123". */
+  folio: string;
+  number: string;
+  holderKind: HolderKind;
+  holderName: string;
+  /** "GOMC••••••••••••09": the first 4 and last 2 characters of the CURP, RFC or passport. */
+  holderKeyMasked: string;
+  identificationType: string;
+  validation: ValidIdentity;
+  channel: RegistrationChannel;
+  accountSub: string | null;
+  /** ISO instant; formatDateTime (app/lib/dates.ts) shows it in Mexico City time. */
+  registeredAt: string;
+  replacedAt: string | null;
+  /** The id of the registration that replaced this one. */
+  replacedBy: string | null;
+}
+
+/**
+ * The keys of the holder's identity at rest, derived from the session secrets (newest first):
+ * the newest seals and hashes, every listed one opens and is counted, so a rotation loses
+ * nothing while the retired secret stays listed (run `rekeyRegistrations` before removing it).
+ */
+export interface RegistrationKeys {
+  /** HMAC-SHA256 of the holder's key under each secret, newest first. */
+  hashes(holderKey: string): string[];
+  seal(holderKey: string, registrationId: string): string;
+  open(sealed: string, registrationId: string): string | null;
+}
+
+export function createRegistrationKeys(secrets: readonly string[]): RegistrationKeys {
+  if (secrets.length === 0) throw new Error("createRegistrationKeys needs at least one secret");
+  const hmacKeys = secrets.map((secret) =>
+    Buffer.from(
+      hkdfSync("sha256", secret, "storefront-field", "registrations.holder_key_hash", 32),
+    ),
+  );
+  const box = createSealedBox({
+    secrets,
+    salt: "storefront-field",
+    purpose: "registrations.holder_key_sealed",
+  });
+  return {
+    hashes: (key) =>
+      hmacKeys.map((hmacKey) => createHmac("sha256", hmacKey).update(key).digest("base64url")),
+    seal: (key, id) => box.seal(key, id),
+    open: (sealed, id) => box.open(sealed, id),
+  };
+}
+
+export interface RegisterLineInput {
+  number: string;
+  /** A holder as `holderSchema` parsed it; checked again here. */
+  holder: Holder;
+  validation: ValidIdentity;
+  channel: RegistrationChannel;
+  /** The account that made it, if any. */
+  accountSub: string | null;
+  now?: Date;
+}
+
+export type RegisterLineOutcome =
+  | {
+      kind: "registered";
+      registration: LineRegistration;
+      /** False when the line was already registered, just so, to this holder. */
+      created: boolean;
+      /** The folio of the registration this one replaced (another holder's, or an older one). */
+      replacedFolio: string | null;
+    }
+  /** The holder already has `lines` current lines, the most `limit` allows: none is named. */
+  | { kind: "line-limit"; limit: number; lines: number };
+
+/**
+ * Registers a line to its holder once an identity validation said "valid". A line already
+ * registered to this holder with the same name and identification stays as it is (a retried
+ * activation registers once); otherwise the new registration replaces the current one, both kept,
+ * and a line the holder already had does not count twice. A persona who already holds the most
+ * lines the rule allows is refused with how many, under concurrent registrations too.
+ */
+export async function registerLine(
+  db: Db,
+  keys: RegistrationKeys,
+  input: RegisterLineInput,
+): Promise<RegisterLineOutcome> {
+  assertLineNumber(input.number);
+  const parsed = holderSchema.safeParse(input.holder);
+  // Neither the holder nor zod's issues go into the error: they may carry the CURP.
+  if (!parsed.success) throw new TypeError("registerLine: the holder is not a checked holder");
+  if (input.validation.outcome !== "valid") {
+    throw new TypeError("registerLine: only a valid identity validation registers a line");
+  }
+  const holder = parsed.data;
+  const key = holderKey(holder);
+  const facts: HolderFacts = {
+    kind: holder.holder_kind,
+    name: holderName(holder),
+    key,
+    hashes: keys.hashes(key),
+    identificationType: holderIdentification(holder),
+    limit: lineLimitFor(holder.holder_kind),
+  };
+  // Two registrations of one number to different holders at once: the partial unique index
+  // refuses the second's insert, which then runs again and replaces the first.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db
+        .transaction()
+        .execute((trx) => registerInTransaction(trx, keys, input, facts));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // PostgreSQL's message names the key (the number): it stays out of the error.
+      if (attempt === MAX_ATTEMPTS) {
+        throw new Error("registerLine: the line kept changing; try again");
+      }
+    }
+  }
+}
+
+/** Each loser of a race for one number loses once per winner: a few holders at once at most. */
+const MAX_ATTEMPTS = 5;
+
+interface HolderFacts {
+  kind: HolderKind;
+  name: string;
+  key: string;
+  hashes: string[];
+  identificationType: string;
+  limit: number | null;
+}
+
+async function registerInTransaction(
+  trx: Transaction<Database>,
+  keys: RegistrationKeys,
+  input: RegisterLineInput,
+  holder: HolderFacts,
+): Promise<RegisterLineOutcome> {
+  const now = (input.now ?? new Date()).toISOString();
+  // First the holder's lock, then the count (decision 0097): without it two transactions on
+  // PostgreSQL both count 9 and both insert. The folio counter's row lock comes later, and only
+  // for a registration that is made; SQLite's BEGIN IMMEDIATE serialises everything anyway.
+  if (holder.limit !== null) {
+    await trx
+      .insertInto("registration_locks")
+      .values({ bucket: lockBucket(holder.key), taken_at: now })
+      .onConflict((conflict) => conflict.column("bucket").doUpdateSet({ taken_at: now }))
+      .execute();
+  }
+  const current = await trx
+    .selectFrom("registrations")
+    .selectAll()
+    .where("number", "=", input.number)
+    .where("replaced_at", "is", null)
+    .executeTakeFirst();
+  if (
+    current &&
+    holder.hashes.includes(current.holder_key_hash) &&
+    current.holder_kind === holder.kind &&
+    current.holder_name === holder.name &&
+    current.identification_type === holder.identificationType
+  ) {
+    return {
+      kind: "registered",
+      registration: toRegistration(current),
+      created: false,
+      replacedFolio: null,
+    };
+  }
+  if (holder.limit !== null) {
+    const lines = await countCurrentLines(trx, holder.hashes, input.number);
+    if (lines >= holder.limit) return { kind: "line-limit", limit: holder.limit, lines };
+  }
+  const id = randomBytes(16).toString("base64url");
+  const row: RegistrationsTable = {
+    id,
+    folio: await nextRegistrationFolio(trx, input.now ?? new Date()),
+    number: input.number,
+    holder_kind: holder.kind,
+    holder_name: holder.name,
+    holder_key_hash: holder.hashes[0],
+    holder_key_sealed: keys.seal(holder.key, id),
+    holder_key_masked: maskCurp(holder.key),
+    identification_type: holder.identificationType,
+    validation_outcome: "valid",
+    validation_source: input.validation.source,
+    validation_reference: input.validation.reference,
+    channel: input.channel,
+    account_sub: input.accountSub,
+    registered_at: now,
+    replaced_at: null,
+    replaced_by: null,
+  };
+  if (current) {
+    // Kept, marked replaced: the partial unique index lets one current row per number.
+    await trx
+      .updateTable("registrations")
+      .set({ replaced_at: now, replaced_by: id })
+      .where("id", "=", current.id)
+      .where("replaced_at", "is", null)
+      .execute();
+  }
+  await trx.insertInto("registrations").values(row).execute();
+  return {
+    kind: "registered",
+    registration: toRegistration(row),
+    created: true,
+    replacedFolio: current?.folio ?? null,
+  };
+}
+
+/** 4096 buckets: 12 bits of an unkeyed SHA-256, too few to tell a holder, stable across rotations. */
+function lockBucket(holderKey: string): number {
+  return createHash("sha256").update(holderKey).digest().readUInt16BE(0) & 0x0fff;
+}
+
+async function nextRegistrationFolio(trx: Transaction<Database>, date: Date): Promise<string> {
+  const folio = await nextFolio(trx, REGISTRATION_FOLIO_SERIES, date);
+  if (!parseRegistrationFolio(folio)) {
+    throw new RangeError("The registration folios of this year have run out (999999)");
+  }
+  return folio;
+}
+
+async function countCurrentLines(
+  db: Executor,
+  hashes: readonly string[],
+  exceptNumber: string | null,
+): Promise<number> {
+  let query = db
+    .selectFrom("registrations")
+    .select((eb) => eb.fn.countAll<number | string>().as("lines"))
+    .where("holder_key_hash", "in", hashes)
+    .where("replaced_at", "is", null);
+  if (exceptNumber !== null) query = query.where("number", "!=", exceptNumber);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.lines);
+}
+
+/** How many lines are registered now to the holder with this key (CURP, RFC, nationality:passport). */
+export function currentLinesOfHolder(
+  db: Executor,
+  keys: RegistrationKeys,
+  holderKeyValue: string,
+): Promise<number> {
+  return countCurrentLines(db, keys.hashes(holderKeyValue), null);
+}
+
+/** The current registration of a line, or null when it has none. */
+export async function currentRegistration(
+  db: Executor,
+  number: string,
+): Promise<LineRegistration | null> {
+  assertLineNumber(number);
+  const row = await db
+    .selectFrom("registrations")
+    .selectAll()
+    .where("number", "=", number)
+    .where("replaced_at", "is", null)
+    .executeTakeFirst();
+  return row ? toRegistration(row) : null;
+}
+
+/** Every registration a line has had, the newest first. */
+export async function registrationHistory(
+  db: Executor,
+  number: string,
+): Promise<LineRegistration[]> {
+  assertLineNumber(number);
+  const rows = await db
+    .selectFrom("registrations")
+    .selectAll()
+    .where("number", "=", number)
+    .orderBy("registered_at", "desc")
+    .orderBy("folio", "desc")
+    .execute();
+  return rows.map(toRegistration);
+}
+
+export interface RegistrationListFilter {
+  /** Mexico City days (YYYY-MM-DD), both included; either may be left open. */
+  from?: string;
+  to?: string;
+  /** Only the current registrations (the default), or the replaced ones too. */
+  includeReplaced?: boolean;
+}
+
+/** Registrations by the day they were made, oldest first, for the operator (keys masked). */
+export async function listRegistrations(
+  db: Executor,
+  filter: RegistrationListFilter = {},
+): Promise<LineRegistration[]> {
+  const { fromInstant, toInstant } = mexicoCityRange(filter);
+  let query = db.selectFrom("registrations").selectAll();
+  if (fromInstant) query = query.where("registered_at", ">=", fromInstant);
+  if (toInstant) query = query.where("registered_at", "<", toInstant);
+  if (!filter.includeReplaced) query = query.where("replaced_at", "is", null);
+  const rows = await query.orderBy("registered_at").orderBy("folio").execute();
+  return rows.map(toRegistration);
+}
+
+/**
+ * The whole CURP, RFC or nationality:passport of a registration: for the operator's CSV only,
+ * never a page, a log or an e-mail. Null when the row is unknown or sealed by a retired secret.
+ */
+export async function revealHolderKey(
+  db: Executor,
+  keys: RegistrationKeys,
+  registrationId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom("registrations")
+    .select("holder_key_sealed")
+    .where("id", "=", registrationId)
+    .executeTakeFirst();
+  return row ? keys.open(row.holder_key_sealed, registrationId) : null;
+}
+
+/**
+ * Seals and hashes again, with the newest secret, every registration still under an older one:
+ * run it after adding a new secret to SESSION_SECRET and before removing the old one, or the
+ * registrations it keyed can neither be read nor counted. Returns how many rows it rewrote.
+ */
+export async function rekeyRegistrations(db: Db, keys: RegistrationKeys): Promise<number> {
+  let rewritten = 0;
+  let after = "";
+  for (;;) {
+    const rows = await db
+      .selectFrom("registrations")
+      .select(["id", "holder_key_hash", "holder_key_sealed"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(500)
+      .execute();
+    if (rows.length === 0) return rewritten;
+    for (const row of rows) {
+      const key = keys.open(row.holder_key_sealed, row.id);
+      if (key === null) continue;
+      const hash = keys.hashes(key)[0];
+      if (hash === row.holder_key_hash) continue;
+      await db
+        .updateTable("registrations")
+        .set({ holder_key_hash: hash, holder_key_sealed: keys.seal(key, row.id) })
+        .where("id", "=", row.id)
+        .execute();
+      rewritten += 1;
+    }
+    after = rows[rows.length - 1].id;
+  }
+}
+
+function toRegistration(row: RegistrationsTable): LineRegistration {
+  return {
+    id: row.id,
+    folio: row.folio,
+    number: row.number,
+    holderKind: row.holder_kind,
+    holderName: row.holder_name,
+    holderKeyMasked: row.holder_key_masked,
+    identificationType: row.identification_type,
+    validation: {
+      outcome: row.validation_outcome,
+      source: row.validation_source,
+      reference: row.validation_reference,
+    },
+    channel: row.channel,
+    accountSub: row.account_sub,
+    registeredAt: row.registered_at,
+    replacedAt: row.replaced_at,
+    replacedBy: row.replaced_by,
+  };
+}
+
+/** What an identity validation said ("valid", "not-found", "name-mismatch", "deceased"). */
+export type ValidationAttemptOutcome = "valid" | "not-found" | "name-mismatch" | "deceased";
+
+/** Records an identity validation of a number: only the number, what it said, how and when. */
+export async function recordValidationAttempt(
+  db: Executor,
+  attempt: {
+    number: string;
+    outcome: ValidationAttemptOutcome;
+    channel: RegistrationChannel;
+    now?: Date;
+  },
+): Promise<void> {
+  assertLineNumber(attempt.number);
+  await db
+    .insertInto("registration_attempts")
+    .values({
+      id: randomBytes(16).toString("base64url"),
+      number: attempt.number,
+      outcome: attempt.outcome,
+      channel: attempt.channel,
+      attempted_at: (attempt.now ?? new Date()).toISOString(),
+    })
+    .execute();
+}
+
+/** When the online validations of a number failed since `since` (ISO instants, oldest first). */
+export async function failedAttemptsSince(
+  db: Executor,
+  number: string,
+  since: Date,
+): Promise<string[]> {
+  assertLineNumber(number);
+  const rows = await db
+    .selectFrom("registration_attempts")
+    .select("attempted_at")
+    .where("number", "=", number)
+    .where("channel", "=", "online")
+    .where("outcome", "!=", "valid")
+    .where("attempted_at", ">", since.toISOString())
+    .orderBy("attempted_at")
+    .execute();
+  return rows.map((row) => row.attempted_at);
+}
+
+/** How many online validations the number has left now (3 failures in 24 hours end them). */
+export async function onlineAttemptsLeftFor(
+  db: Executor,
+  number: string,
+  now: Date = new Date(),
+): Promise<number> {
+  const windowStart = new Date(
+    now.getTime() - REGISTRATION_RULES.onlineAttemptsWindowHours * 3_600_000,
+  );
+  return onlineAttemptsLeft(await failedAttemptsSince(db, number, windowStart), now);
+}
