@@ -26,6 +26,7 @@ const productionTestEnvironment = {
   ALLOW_CAPTURED_MAIL: "true",
   ALLOW_SIMULATED_BSS: "true",
   ALLOW_CAPTURED_SMS: "true",
+  ALLOW_SANDBOX_ID_VALIDATION: "true",
 };
 
 /** The one-line message loadConfig refuses with. */
@@ -148,6 +149,7 @@ describe("loadConfig", () => {
       ALLOW_CAPTURED_MAIL: _m,
       ALLOW_SIMULATED_BSS: _b,
       ALLOW_CAPTURED_SMS: _t,
+      ALLOW_SANDBOX_ID_VALIDATION: _v,
       ...bare
     } = productionTestEnvironment;
     const both = refusal(bare);
@@ -164,6 +166,8 @@ describe("loadConfig", () => {
     expect(both).toContain("ALLOW_SIMULATED_BSS=true");
     expect(both).toContain("SMS_PROVIDER=smpp");
     expect(both).toContain("ALLOW_CAPTURED_SMS=true");
+    expect(both).toContain("ID_VALIDATION_PROVIDER=http");
+    expect(both).toContain("ALLOW_SANDBOX_ID_VALIDATION=true");
     expect(both).not.toContain("\n");
 
     const withPool = refusal({
@@ -180,11 +184,84 @@ describe("loadConfig", () => {
 
   it("runs production on test doubles only by opt-in, and says so", () => {
     const config = loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() });
-    expect(config.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
+    expect(config.testDoubles).toEqual([
+      "payments",
+      "identity",
+      "esim",
+      "mail",
+      "bss",
+      "sms",
+      "id-validation",
+    ]);
     expect(config.isTestEnvironment).toBe(true);
     const development = loadConfig({ DATA_DIR: tempDir() });
-    expect(development.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
+    expect(development.testDoubles).toEqual([
+      "payments",
+      "identity",
+      "esim",
+      "mail",
+      "bss",
+      "sms",
+      "id-validation",
+    ]);
     expect(development.isTestEnvironment).toBe(false);
+  });
+
+  it("validates identities at the operator's service only with its address and key, over https in production", () => {
+    const http = {
+      ...productionTestEnvironment,
+      ALLOW_SANDBOX_ID_VALIDATION: "false",
+      ID_VALIDATION_PROVIDER: "http",
+      ID_VALIDATION_URL: "https://validacion.operador.mx/api",
+      ID_VALIDATION_API_KEY: "k".repeat(40),
+    };
+    const { ID_VALIDATION_URL: _u, ...withoutUrl } = http;
+    expect(refusal(withoutUrl)).toBe(
+      "Invalid configuration: ID_VALIDATION_URL: required when ID_VALIDATION_PROVIDER=http",
+    );
+    const { ID_VALIDATION_API_KEY: _k, ...withoutKey } = http;
+    expect(refusal(withoutKey)).toBe(
+      "Invalid configuration: ID_VALIDATION_API_KEY: required when ID_VALIDATION_PROVIDER=http",
+    );
+    // The key itself never appears in the message.
+    const shortKey = refusal({ ...http, ID_VALIDATION_API_KEY: "corta-123" });
+    expect(shortKey).toBe("Invalid configuration: ID_VALIDATION_API_KEY: at least 16 characters");
+    expect(refusal({ ...http, ID_VALIDATION_API_KEY: `${"k".repeat(20)} x` })).toMatch(
+      /^Invalid configuration: ID_VALIDATION_API_KEY: printable characters/,
+    );
+    expect(refusal({ ...http, ID_VALIDATION_URL: "http://validacion.operador.mx" })).toMatch(
+      /^Invalid configuration: ID_VALIDATION_URL: must be an https address in production/,
+    );
+    expect(refusal({ ...http, ID_VALIDATION_TIMEOUT_MS: "100" })).toMatch(
+      /^Invalid configuration: ID_VALIDATION_TIMEOUT_MS: /,
+    );
+    expect(refusal({ ...http, ID_VALIDATION_PROVIDER: "renapo" })).toMatch(
+      /^Invalid configuration: ID_VALIDATION_PROVIDER: /,
+    );
+    const real = loadConfig({ ...http, DATA_DIR: tempDir() });
+    expect(real.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
+    expect(real.ID_VALIDATION_TIMEOUT_MS).toBe(8_000);
+    // Outside production a local stand-in may speak plain http; the sandbox needs nothing.
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        ID_VALIDATION_PROVIDER: "http",
+        ID_VALIDATION_URL: "http://127.0.0.1:4010",
+        ID_VALIDATION_API_KEY: "k".repeat(40),
+      }).ID_VALIDATION_PROVIDER,
+    ).toBe("http");
+    expect(loadConfig({ DATA_DIR: tempDir() }).ID_VALIDATION_PROVIDER).toBe("sandbox");
+  });
+
+  it("refuses production on the sandbox validation unless told, and then is a test environment", () => {
+    const { ALLOW_SANDBOX_ID_VALIDATION: _v, ...withoutAllow } = productionTestEnvironment;
+    const message = refusal(withoutAllow);
+    expect(message).toBe(
+      "Refusing to start in production without the operator's identity validation service (ID_VALIDATION_PROVIDER=http; ALLOW_SANDBOX_ID_VALIDATION=true runs a test environment on the sandbox validation)",
+    );
+    const allowed = loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() });
+    expect(allowed.testDoubles).toContain("id-validation");
+    expect(allowed.isTestEnvironment).toBe(true);
   });
 
   it("issues eSIM codes from an SM-DP+ only with its address, our identifier and its notifications' secret, over https", () => {
@@ -218,7 +295,14 @@ describe("loadConfig", () => {
       /^Invalid configuration: ES2PLUS_BASE_URL: must be an https address/,
     );
     const real = loadConfig({ ...es2plus, DATA_DIR: tempDir() });
-    expect(real.testDoubles).toEqual(["payments", "identity", "mail", "bss", "sms"]);
+    expect(real.testDoubles).toEqual([
+      "payments",
+      "identity",
+      "mail",
+      "bss",
+      "sms",
+      "id-validation",
+    ]);
   });
 
   it("runs on Stripe only with both its keys; a test-mode key in production is a test environment", () => {
@@ -241,7 +325,7 @@ describe("loadConfig", () => {
     expect(malformed).not.toContain("pk_live_publishable");
 
     const live = loadConfig({ ...stripe, DATA_DIR: tempDir() });
-    expect(live.testDoubles).toEqual(["identity", "esim", "mail", "bss", "sms"]);
+    expect(live.testDoubles).toEqual(["identity", "esim", "mail", "bss", "sms", "id-validation"]);
     const testMode = { ...stripe, STRIPE_SECRET_KEY: "sk_test_51AbCdEf" };
     expect(refusal(testMode)).toContain("a live Stripe key");
     const allowed = loadConfig({
@@ -249,7 +333,15 @@ describe("loadConfig", () => {
       ALLOW_SANDBOX_PAYMENTS: "true",
       DATA_DIR: tempDir(),
     });
-    expect(allowed.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
+    expect(allowed.testDoubles).toEqual([
+      "payments",
+      "identity",
+      "esim",
+      "mail",
+      "bss",
+      "sms",
+      "id-validation",
+    ]);
     expect(allowed.isTestEnvironment).toBe(true);
     expect(refusal({ ...stripe, STRIPE_API_URL: "http://stripe-stub.interno:12111" })).toMatch(
       /^Invalid configuration: STRIPE_API_URL: must be an https address/,

@@ -182,6 +182,23 @@ export const environmentSchema = z.object({
   SMPP_SOURCE_ADDR: z.string().min(1).max(21).optional(),
   /** Production only: capture SMS instead of sending them (a test environment). */
   ALLOW_CAPTURED_SMS: booleanFlag.default(false),
+  /**
+   * Who checks a line holder's identity (issue 27, decision 0096): the store's sandbox (documented
+   * test CURPs, the name matched to the CURP's initials), or the operator's validation service.
+   */
+  ID_VALIDATION_PROVIDER: z.enum(["sandbox", "http"]).default("sandbox"),
+  /** The validation service's base address (https); POST <address>/validations. */
+  ID_VALIDATION_URL: optionalUrl,
+  /** Sent as `Authorization: Bearer …`; never logged. */
+  ID_VALIDATION_API_KEY: z
+    .string()
+    .min(16, "at least 16 characters")
+    .regex(/^[\x21-\x7e]+$/, "printable characters without spaces (a bearer token)")
+    .optional(),
+  /** How long a validation may take before the customer is told to finish it later. */
+  ID_VALIDATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8_000),
+  /** Production only: validate identities on the sandbox anyway (a test environment). */
+  ALLOW_SANDBOX_ID_VALIDATION: booleanFlag.default(false),
   /** Production only: run the embedded identity emulator anyway (a test environment). */
   ALLOW_EMBEDDED_IDENTITY: booleanFlag.default(false),
   /** Signs the payment sandbox's notifications; derived from SESSION_SECRET when absent. */
@@ -254,7 +271,8 @@ export const environmentSchema = z.object({
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** The stand-ins for real services this server can run on. */
-export type TestDouble = "payments" | "identity" | "esim" | "mail" | "bss" | "sms";
+export type TestDouble =
+  "payments" | "identity" | "esim" | "mail" | "bss" | "sms" | "id-validation";
 
 export interface Config extends Omit<
   Environment,
@@ -330,6 +348,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     "SMPP_PASSWORD",
     "SMPP_SOURCE_ADDR",
   ]);
+  requireSettings(values, "ID_VALIDATION_PROVIDER", "http", [
+    "ID_VALIDATION_URL",
+    "ID_VALIDATION_API_KEY",
+  ]);
   const testDoubles: TestDouble[] = [
     ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
       ? (["payments"] as const)
@@ -339,6 +361,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(values.SMTP_URL ? [] : (["mail"] as const)),
     ...(values.BSS_PROVIDER === "simulator" ? (["bss"] as const) : []),
     ...(values.SMS_PROVIDER === "outbox" ? (["sms"] as const) : []),
+    ...(values.ID_VALIDATION_PROVIDER === "sandbox" ? (["id-validation"] as const) : []),
   ];
   if (isProduction) {
     refuseTestDoublesUnlessAllowed(values, testDoubles);
@@ -428,6 +451,11 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
       "an SMSC for text messages (SMS_PROVIDER=smpp; ALLOW_CAPTURED_SMS=true runs a test environment that captures them)",
     );
   }
+  if (testDoubles.includes("id-validation") && !values.ALLOW_SANDBOX_ID_VALIDATION) {
+    missing.push(
+      "the operator's identity validation service (ID_VALIDATION_PROVIDER=http; ALLOW_SANDBOX_ID_VALIDATION=true runs a test environment on the sandbox validation)",
+    );
+  }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
@@ -466,7 +494,7 @@ function requireEs2PlusSettings(values: Environment) {
 }
 
 /** A real adapter's settings: a missing one would only show when a customer needs it. */
-function requireSettings<K extends "BSS_PROVIDER" | "SMS_PROVIDER">(
+function requireSettings<K extends "BSS_PROVIDER" | "SMS_PROVIDER" | "ID_VALIDATION_PROVIDER">(
   values: Environment,
   switchVariable: K,
   real: Environment[K],
@@ -504,6 +532,7 @@ function requireHttps(values: Environment) {
     "ES2PLUS_BASE_URL",
     "BSS_BASE_URL",
     "BSS_TOKEN_URL",
+    "ID_VALIDATION_URL",
   ] as const) {
     const value = values[variable];
     if (!value) continue;

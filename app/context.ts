@@ -22,6 +22,7 @@ import type { Mailer } from "./mail/mailer.server";
 import type { PaymentService } from "./payments/payments.server";
 import type { SandboxGateway } from "./payments/sandbox/sandbox.server";
 import type { PortabilityRequests } from "./portability/requests.server";
+import type { IdValidator } from "./registration/id-validation";
 import type { SealedCookies } from "./sealed-cookies.server";
 
 /** Long-lived objects built once at start by server.ts and handed to every loader and action. */
@@ -44,6 +45,8 @@ export interface Services {
   sms: SmsSender;
   /** Where SMS are captured without an SMSC (shown at /dev/outbox); null with SMPP. */
   smsOutboxDir: string | null;
+  /** Checks a line holder's identity: the sandbox, or the operator's service over HTTP (0096). */
+  idValidator: IdValidator;
   /** Sends the queued customer e-mails (app/mail), with retries. */
   mailer: Mailer;
   /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */

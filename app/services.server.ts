@@ -26,6 +26,9 @@ import { createSandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
 import { createNipBox, createPortabilityRequests } from "./portability/requests.server";
+import type { IdValidator } from "./registration/id-validation";
+import { createHttpIdValidator } from "./registration/id-validation-http.server";
+import { createSandboxIdValidator } from "./registration/id-validation-sandbox.server";
 import { createSealedCookies } from "./sealed-cookies.server";
 import { createSmsOutbox } from "./sms/outbox.server";
 import type { SmsSender } from "./sms/sender";
@@ -75,6 +78,19 @@ function smsSender(
   }
   const smsOutboxDir = path.join(config.dataDir, "sms-outbox");
   return { sms: createSmsOutbox(smsOutboxDir), smsOutboxDir };
+}
+
+/** config.server.ts has checked that the validation service has its address and key. */
+function idValidator(config: Config, logger: Logger): IdValidator {
+  if (config.ID_VALIDATION_PROVIDER === "http") {
+    return createHttpIdValidator({
+      url: config.ID_VALIDATION_URL!,
+      apiKey: config.ID_VALIDATION_API_KEY!,
+      timeoutMs: config.ID_VALIDATION_TIMEOUT_MS,
+      logger,
+    });
+  }
+  return createSandboxIdValidator();
 }
 
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
@@ -212,6 +228,7 @@ export async function createServices(
     bssSimulator,
     sms,
     smsOutboxDir,
+    idValidator: idValidator(config, logger),
     mailer,
     mailOutboxDir,
     lineJobs,

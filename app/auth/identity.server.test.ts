@@ -179,6 +179,7 @@ describe("the embedded cognito-local", () => {
       ALLOW_CAPTURED_MAIL: "true",
       ALLOW_SIMULATED_BSS: "true",
       ALLOW_CAPTURED_SMS: "true",
+      ALLOW_SANDBOX_ID_VALIDATION: "true",
     });
     expect(identity.outbox).toBeNull();
     await identity.ready();
