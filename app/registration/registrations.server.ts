@@ -7,6 +7,7 @@ import { assertLineNumber } from "~/line/bss";
 import { createSealedBox } from "~/lib/sealed-box.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { maskCurp } from "./curp";
+import type { IdValidationResult } from "./id-validation";
 import {
   holderIdentification,
   holderKey,
@@ -35,14 +36,8 @@ type Executor = Db | Transaction<Database>;
 
 export type { RegistrationChannel };
 
-/** The identity validation that allowed the registration (IdValidationResult's shape). */
-export interface ValidIdentity {
-  outcome: "valid";
-  /** The validation service's own reference. */
-  reference: string | null;
-  /** What the identity was checked against: "RENAPO", "SAT", "sandbox". */
-  source: string;
-}
+/** The identity validation that allowed the registration: only a "valid" answer registers. */
+export type ValidIdentity = IdValidationResult & { outcome: "valid" };
 
 /** A registration as pages and operators see it: the holder's key only masked. */
 export interface LineRegistration {
