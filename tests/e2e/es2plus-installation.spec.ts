@@ -2,14 +2,7 @@ import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { testIccid } from "../support/iccids";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
-import {
-  cartWith,
-  payWithCard,
-  submitCheckout,
-  TEST_CARDS,
-  uniqueEmail,
-  validCheckout,
-} from "./support/commerce";
+import { buyEsim, uniqueEmail } from "./support/commerce";
 
 // A real SM-DP+ tells the store when a phone installed a profile (ES2+ HandleDownloadProgressInfo,
 // decision 0093): nobody presses "Simular instalación". A server of this test's own runs on
@@ -91,19 +84,7 @@ test("an eSIM issued by the SM-DP+ becomes a line when the SM-DP+ says a phone i
   try {
     await waitForHealth(base, server);
     const page = await context.newPage();
-    await cartWith(page, "Conecta 200");
-    await page.goto("/checkout");
-    await page
-      .getByRole("group", { name: "Tipo de SIM" })
-      .getByRole("radio", { name: /^eSIM/ })
-      .check();
-    await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
-    await page.getByLabel("Correo electrónico").fill(uniqueEmail("linea-es2plus"));
-    await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
-    await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
-    await submitCheckout(page);
-    await payWithCard(page, TEST_CARDS.approved);
-    await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+    await buyEsim(page, uniqueEmail("linea-es2plus"));
     const esim = page.getByTestId("esim-activation");
     await expect(esim.getByTestId("esim-qr")).toBeVisible();
     await expect(esim.getByTestId("esim-test-code")).toHaveCount(0);

@@ -12,13 +12,13 @@ import {
 import { expectNoAxeViolations } from "./support/axe";
 import { createCustomer, signInTo } from "./support/customers";
 import {
+  buyEsim,
   cartWith,
   fillCheckout,
   payWithCard,
   submitCheckout,
   TEST_CARDS,
   uniqueEmail,
-  validCheckout,
 } from "./support/commerce";
 
 // Where a customer's line comes from (decision 0092): an eSIM installed, a physical SIM activated
@@ -40,19 +40,7 @@ async function expectLineNumber(page: Page, within: ReturnType<Page["getByTestId
 test("an installed eSIM becomes a line with the plan bought: the order page shows its number", async ({
   page,
 }) => {
-  await cartWith(page, "Conecta 200");
-  await page.goto("/checkout");
-  await page
-    .getByRole("group", { name: "Tipo de SIM" })
-    .getByRole("radio", { name: /^eSIM/ })
-    .check();
-  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
-  await page.getByLabel("Correo electrónico").fill(uniqueEmail("linea-esim"));
-  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
-  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
-  await submitCheckout(page);
-  await payWithCard(page, TEST_CARDS.approved);
-  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  await buyEsim(page, uniqueEmail("linea-esim"));
   const esim = page.getByTestId("esim-activation");
   await expect(esim.getByTestId("line-activation")).toHaveCount(0);
 
@@ -71,19 +59,7 @@ test("a signed-in customer's installed eSIM appears among their lines with the p
   const customer = await createCustomer(request, "linea-cuenta");
   await signInTo(page, customer, "/my-account/lineas");
   await expect(page.getByTestId("line-card")).toHaveCount(0);
-  await cartWith(page, "Conecta 200");
-  await page.goto("/checkout");
-  await page
-    .getByRole("group", { name: "Tipo de SIM" })
-    .getByRole("radio", { name: /^eSIM/ })
-    .check();
-  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
-  await page.getByLabel("Correo electrónico").fill(customer.email);
-  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
-  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
-  await submitCheckout(page);
-  await payWithCard(page, TEST_CARDS.approved);
-  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  await buyEsim(page, customer.email);
   await page.getByRole("button", { name: "Simular instalación (entorno de pruebas)" }).click();
   const esim = page.getByTestId("esim-activation");
   await expectLineNumber(page, esim);

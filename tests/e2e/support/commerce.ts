@@ -153,3 +153,24 @@ export async function emailedOrderLinks(
     .filter((row) => row.startsWith(`>${subject}<`))
     .flatMap((row) => /\/pedido\/abrir\?clave=[\w-]{43}/.exec(row)?.[0] ?? []);
 }
+
+/**
+ * Buys one `planName` (default Conecta 200) as eSIM for `email`, paid with the approved card;
+ * answers the order's folio, with its page open.
+ */
+export async function buyEsim(page: Page, email: string, planName = "Conecta 200") {
+  await cartWith(page, planName);
+  await page.goto("/checkout");
+  await page
+    .getByRole("group", { name: "Tipo de SIM" })
+    .getByRole("radio", { name: /^eSIM/ })
+    .check();
+  await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
+  await submitCheckout(page);
+  await payWithCard(page, TEST_CARDS.approved);
+  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  return { folio: (await page.getByTestId("order-folio").textContent())! };
+}
