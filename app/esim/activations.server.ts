@@ -6,6 +6,7 @@ import { queueEsimActivation } from "~/line/activations.server";
 import {
   isEsimProvisioningUnavailable,
   type EsimActivation,
+  type EsimCancelOutcome,
   type EsimProvisioner,
 } from "./provisioning";
 
@@ -38,34 +39,28 @@ function assertPaidEsimOrder(order: Order) {
 }
 
 /**
- * A profile issued by the request that lost the race to store its code: nobody will ever see it,
- * so it is cancelled at the SM-DP+ rather than left reserved. Best effort: a provisioner out of
- * reach only leaves it reserved, as before, and says so.
+ * Withdraws a profile at the provisioner: its answer, or "unavailable" (logged with `why`) when
+ * the provisioner cannot be reached now.
  */
-async function releaseUnused(
+async function cancelProfile(
   provisioner: EsimProvisioner,
   logger: Pick<Logger, "warn">,
   order: Order,
-  position: number,
-  generation: number,
-  activation: EsimActivation,
-): Promise<void> {
+  profile: { iccid: string; position: number; generation: number },
+  why: string,
+): Promise<EsimCancelOutcome | "unavailable"> {
   try {
-    await provisioner.cancel({
-      iccid: activation.iccid,
-      orderRef: order.ref,
-      position,
-      generation,
-    });
+    return await provisioner.cancel({ ...profile, orderRef: order.ref });
   } catch (error) {
     if (!isEsimProvisioningUnavailable(error)) throw error;
     logger.warn({
-      msg: "eSIM profile issued twice at once: the unused one stays reserved",
+      msg: why,
       provisioner: provisioner.name,
       folio: order.folio,
-      position,
+      position: profile.position,
       reason: error.reason,
     });
+    return "unavailable";
   }
 }
 
@@ -121,8 +116,17 @@ export async function ensureEsimActivations(
       .onConflict((conflict) => conflict.columns(["order_id", "position"]).doNothing())
       .returning("order_id")
       .executeTakeFirst();
-    if (!stored)
-      await releaseUnused(provisioner, logger, order, sim.position, generation, activation);
+    // Nobody will ever see the code of the request that lost the race: its profile is withdrawn
+    // rather than left reserved at the SM-DP+ (best effort).
+    if (!stored) {
+      await cancelProfile(
+        provisioner,
+        logger,
+        order,
+        { iccid: activation.iccid, position: sim.position, generation },
+        "eSIM profile issued twice at once: the unused one stays reserved",
+      );
+    }
   }
   const all = missing.length ? await readActivations(db, order.ref) : stored;
   return {
@@ -211,24 +215,14 @@ export async function replaceEsimCode(
   if (!row) return "unknown";
   if (row.installed_at !== null) return "installed";
   const generation = Number(row.generation);
-  let outcome;
-  try {
-    outcome = await provisioner.cancel({
-      iccid: row.iccid,
-      orderRef: order.ref,
-      position,
-      generation,
-    });
-  } catch (error) {
-    if (!isEsimProvisioningUnavailable(error)) throw error;
-    logger.warn({
-      msg: "eSIM code not replaced: provisioner unavailable",
-      provisioner: provisioner.name,
-      folio: order.folio,
-      reason: error.reason,
-    });
-    return "unavailable";
-  }
+  const outcome = await cancelProfile(
+    provisioner,
+    logger,
+    order,
+    { iccid: row.iccid, position, generation },
+    "eSIM code not replaced: provisioner unavailable",
+  );
+  if (outcome === "unavailable") return "unavailable";
   if (outcome === "installed") {
     await markEsimInstalled(db, order, position);
     return "installed";
