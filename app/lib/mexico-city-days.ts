@@ -68,14 +68,15 @@ export function addDaysToDate(date: string, days: number): string {
 
 /** The Mexico City calendar date of an instant (YYYY-MM-DD). */
 export function mexicoCityDate(instant: Date | string): string {
-  const clock = wallClock(new Date(instant));
-  return `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}`;
+  return dateOf(wallClock(new Date(instant)));
 }
+
+const dateOf = (clock: WallClock) => `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}`;
 
 /** "2026-03-04 10:05" in Mexico City: sortable, and read as a date by a spreadsheet. */
 export function mexicoCityDateTime(instant: Date | string): string {
   const clock = wallClock(new Date(instant));
-  return `${mexicoCityDate(instant)} ${pad(clock.hour)}:${pad(clock.minute)}`;
+  return `${dateOf(clock)} ${pad(clock.hour)}:${pad(clock.minute)}`;
 }
 
 /** Today in Mexico City (YYYY-MM-DD). */

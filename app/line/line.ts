@@ -83,6 +83,8 @@ export function isLineNumber(value: unknown): value is string {
   return typeof value === "string" && LINE_NUMBER.test(value);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** Days of usage a line page shows, and how far back usage may be recorded on a simulated line. */
 export const USAGE_HISTORY_DAYS = 30;
 
@@ -95,8 +97,12 @@ export function lastDays(days: number, now: Date = new Date()): { from: string; 
 /** Every day from `from` to `to` (YYYY-MM-DD, both included), oldest first. */
 export function daysBetween(from: string, to: string): string[] {
   if (!isIsoDate(from) || !isIsoDate(to)) throw new RangeError("days are written YYYY-MM-DD");
+  // UTC midnights a day apart: every line page lists 30 days, checked once rather than per day.
   const days: string[] = [];
-  for (let day = from; day <= to; day = addDaysToDate(day, 1)) days.push(day);
+  const last = Date.parse(`${to}T00:00:00Z`);
+  for (let instant = Date.parse(`${from}T00:00:00Z`); instant <= last; instant += DAY_MS) {
+    days.push(new Date(instant).toISOString().slice(0, 10));
+  }
   return days;
 }
 
@@ -151,7 +157,7 @@ export function runningOut(line: Line, now: Date = new Date()): RunningOutReason
 /** Whole days from `now` to the end of the vigencia, rounded up; 0 once it has ended. */
 export function daysLeft(pkg: LinePackage, now: Date = new Date()): number {
   const left = Date.parse(pkg.endsAt) - now.getTime();
-  return left <= 0 ? 0 : Math.ceil(left / (24 * 60 * 60 * 1000));
+  return left <= 0 ? 0 : Math.ceil(left / DAY_MS);
 }
 
 // ---------------------------------------------------------------------------------------------
