@@ -1,0 +1,1 @@
+export const REGISTRATION_PATH = "/registro-de-linea";
