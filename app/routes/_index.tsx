@@ -9,7 +9,10 @@ import { PlanCard } from "~/components/commerce/plan-card";
 import { ExternalLink } from "~/components/layout/external-link";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
+import { formatDay } from "~/lib/dates";
 import { shareMeta } from "~/lib/meta";
+import { REGISTRATION_PATH } from "~/registration/paths";
+import { REGISTRATION_RULES } from "~/registration/registration-rules";
 import type { ShellData } from "~/lib/shell";
 
 /**
@@ -135,6 +138,25 @@ export default function HomePage() {
           </div>
         </section>
       ) : null}
+
+      <section
+        aria-labelledby="home-registration"
+        className="mb-12 rounded-lg border-l-4 border-secondary bg-slate-50 p-5"
+        data-testid="home-registration"
+      >
+        <h2 id="home-registration" className="text-2xl font-bold text-slate-900">
+          {t("home.registration.heading")}
+        </h2>
+        <p className="mt-2 max-w-prose text-slate-800">
+          {t("home.registration.text", {
+            requiredFrom: formatDay(REGISTRATION_RULES.requiredFrom),
+            suspensionFrom: formatDay(REGISTRATION_RULES.suspensionFrom),
+          })}
+        </p>
+        <Link to={REGISTRATION_PATH} className={`mt-3 inline-block ${linkClass}`}>
+          {t("home.registration.link")}
+        </Link>
+      </section>
 
       <section aria-labelledby="home-shortcuts" className="mb-12">
         <h2 id="home-shortcuts" className="mb-4 text-2xl font-bold text-slate-900">
