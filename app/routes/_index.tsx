@@ -139,24 +139,22 @@ export default function HomePage() {
         </section>
       ) : null}
 
-      <section
-        aria-labelledby="home-registration"
-        className="mb-12 rounded-lg border-l-4 border-secondary bg-slate-50 p-5"
+      {/* Compact: on a phone the home page stays a storefront (storefront.spec.ts keeps its height). */}
+      <div
+        className="mb-8 rounded-lg border-l-4 border-secondary bg-slate-50 px-4 py-3 text-sm text-slate-800"
         data-testid="home-registration"
       >
-        <h2 id="home-registration" className="text-2xl font-bold text-slate-900">
-          {t("home.registration.heading")}
-        </h2>
-        <p className="mt-2 max-w-prose text-slate-800">
+        <p>
+          <strong className="text-slate-900">{t("home.registration.title")}</strong>{" "}
           {t("home.registration.text", {
             requiredFrom: formatDay(REGISTRATION_RULES.requiredFrom),
             suspensionFrom: formatDay(REGISTRATION_RULES.suspensionFrom),
-          })}
+          })}{" "}
+          <Link to={REGISTRATION_PATH} className={linkClass}>
+            {t("home.registration.link")}
+          </Link>
         </p>
-        <Link to={REGISTRATION_PATH} className={`mt-3 inline-block ${linkClass}`}>
-          {t("home.registration.link")}
-        </Link>
-      </section>
+      </div>
 
       <section aria-labelledby="home-shortcuts" className="mb-12">
         <h2 id="home-shortcuts" className="mb-4 text-2xl font-bold text-slate-900">
