@@ -1,6 +1,6 @@
 // npm run ops -- <comando>: the operator's side of the store, from the server's own machine. It
-// lists and exports orders, top-ups, portability requests, lines and the work queued for the BSS,
-// marks an order shipped (with the ICCIDs of its SIMs), moves a portability request along and
+// lists and exports orders, top-ups, portability requests, lines, their registrations to their
+// holders and the work queued for the BSS, marks an order shipped (with the ICCIDs of its SIMs), moves a portability request along and
 // puts a line job the BSS refused back in its queue; every change is audited
 // (status_changes) and, but for the retry, queues the customer's e-mail in the same transaction,
 // which the running server then sends. On a simulated BSS it records usage on a line (demos and tests). It opens the server's
@@ -36,6 +36,13 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   El trabajo para el BSS (aplicar recargas pagadas, activar líneas) con su
                   referencia (lj_…, la de los registros del servidor), su folio, intentos y
                   último error. Sin --estado: lo que no está hecho (en cola o rechazado).
+  registros       [--desde …] [--hasta …] [--estado registrada] [--csv …]
+                  Las líneas registradas a su titular (el registro vigente de cada una), con su
+                  folio VIN-, titular, identificación, validación y canal. La CURP o el RFC se
+                  muestran incompletos (los primeros 4 y los últimos 2 caracteres); el CSV los
+                  lleva completos: guárdalo con cuidado. --estado pendiente y --estado
+                  suspendida aún no están disponibles: llegarán cuando el registro se conecte
+                  con las líneas.
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
@@ -79,6 +86,7 @@ Ejemplos:
   npm run ops -- consumo 5599000001 --datos 500MB --minutos 12
   npm run ops -- lineas --estado activa --csv lineas.csv
   npm run ops -- trabajos --estado rechazado
+  npm run ops -- registros --desde 2026-06-01 --hasta 2026-06-30 --csv registros-junio.csv
   npm run ops -- reintentar lj_Ab12Cd34Ef56 --motivo "Paquete dado de alta en el BSS"
   npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
   npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
@@ -98,6 +106,7 @@ const COMMANDS = {
   portabilidades: { options: LIST_OPTIONS, subject: null, run: listPortability },
   lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
   trabajos: { options: { estado: string, csv: string }, subject: null, run: listLineJobs },
+  registros: { options: LIST_OPTIONS, subject: null, run: listLineRegistrations },
   enviar: {
     options: { guia: string, paqueteria: string, iccid: string, ...REASON },
     subject: "folio",
@@ -334,6 +343,21 @@ async function listLineJobs(ops, db, { values }) {
   printList(ops, values, ops.LINE_JOB_COLUMNS, rows, ["trabajo", "trabajos"]);
 }
 
+async function listLineRegistrations(ops, db, { values, services }) {
+  const state = wordOption(values, "estado", ops.REGISTRATION_STATE_WORDS);
+  if (state && state !== "registered") {
+    throw new OpsRefusal(
+      `--estado ${values.estado.trim().toLowerCase()}: aún no está disponible (las líneas pendientes de registro o suspendidas por no tenerlo llegarán cuando el registro se conecte con las líneas); por ahora solo --estado registrada.`,
+    );
+  }
+  const rows = await ops.listRegistrationRows(db, services.registrationKeys, {
+    ...rangeOptions(ops, values),
+    // The whole CURP or RFC only into the CSV the operator asked for, never on the terminal.
+    reveal: values.csv !== undefined,
+  });
+  printList(ops, values, ops.REGISTRATION_COLUMNS, rows, ["registro", "registros"]);
+}
+
 async function retryLineJob(ops, db, { job, values }) {
   const result = await ops.retryRefusedLineJob(db, job, {
     reason: values.motivo,
@@ -400,7 +424,15 @@ async function openServerDatabase(ops) {
   });
   // The BSS the server talks to (BSS_PROVIDER): the simulator over this same database, or the
   // operator's, reached with the server's own settings.
-  return { db, services: ops.operatorBss(config, db) };
+  // The registrations' keys come from the server's session secrets: the CSV opens the holder's
+  // sealed CURP or RFC with them.
+  return {
+    db,
+    services: {
+      ...ops.operatorBss(config, db),
+      registrationKeys: ops.createRegistrationKeys(config.sessionSecrets),
+    },
+  };
 }
 
 async function main(argv) {

@@ -25,6 +25,9 @@ import { activationJobId, lineJobLogRef, queueLineJob, topupJobId } from "~/line
 import { linkLine } from "~/line/lines.server";
 import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
 import { testIccid } from "../tests/support/iccids";
+import { curpCheckDigit } from "~/registration/curp";
+import { holderSchema } from "~/registration/holder";
+import { createRegistrationKeys, registerLine } from "~/registration/registrations.server";
 import type { Topup } from "~/topup/topups.server";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -604,6 +607,84 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     expect(await queuedMail(db)).toHaveLength(mailsBefore);
 
     expectRefusal(await ops(["reintentar", refusedRef]), /está en cola, no rechazado/);
+  });
+
+  it("lists the lines registered to their holders, the CURP masked on screen and whole only in the CSV", async () => {
+    // The server's session secret: the registrations' keys come from it, in the test and in ops.
+    const SESSION_SECRET = "ops-registrations-session-secret-0123456789";
+    const keys = createRegistrationKeys([SESSION_SECRET]);
+    const curp = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
+    const registration = async (number: string, at: string) => {
+      const outcome = await registerLine(db, keys, {
+        number,
+        holder: holderSchema.parse({
+          holder_kind: "fisica",
+          full_name: "Beatriz Gómez Martínez",
+          curp,
+          identification_type: "ine",
+        }),
+        validation: { outcome: "valid", source: "RENAPO", reference: "R-1" },
+        channel: "online",
+        accountSub: null,
+        now: new Date(at),
+      });
+      if (outcome.kind !== "registered") throw new Error(outcome.kind);
+      return outcome.registration;
+    };
+    const june = await registration("5522220001", "2026-06-30T18:00:00.000Z");
+    const july = await registration("5522220002", "2026-07-02T18:00:00.000Z");
+    const run = (args: string[]) => ops(["registros", ...args], { SESSION_SECRET });
+
+    const all = await run([]);
+    expect(all.stderr).toBe("");
+    expect(all.code).toBe(0);
+    const rows = all.stdout.split("\n");
+    expect(rows[0]).toMatch(
+      /^Folio\s+Número\s+Titular\s+Nombre\s+CURP\/RFC\s+Identificación\s+Validación\s+Canal\s+Registrada el$/,
+    );
+    expect(rows[2]).toMatch(
+      new RegExp(
+        `^${july.folio}\\s+5522220002\\s+Persona física\\s+Beatriz Gómez Martínez\\s+GOMA•+\\d{2}\\s+INE\\s+RENAPO\\s+En línea\\s+2026-07-02 12:00$`,
+      ),
+    );
+    expect(rows[3]).toContain(june.folio);
+    expect(all.stdout).toContain("\n2 registros.\n");
+    expect(all.stdout).not.toContain(curp);
+
+    const june30 = await run([
+      "--desde",
+      "2026-06-30",
+      "--hasta",
+      "2026-06-30",
+      "--estado",
+      "registrada",
+    ]);
+    expect(june30.stdout).toContain(june.folio);
+    expect(june30.stdout).not.toContain(july.folio);
+    expect(june30.stdout).toContain("1 registro.");
+
+    const csv = await run(["--csv", "-"]);
+    expect(csv.stdout.split("\r\n")[0]).toBe(
+      "\uFEFFFolio,Número,Titular,Nombre,CURP/RFC,Identificación,Validación,Referencia de la validación,Canal,Registrada el,Cuenta",
+    );
+    expect(csv.stdout).toContain(
+      `${june.folio},5522220001,Persona física,Beatriz Gómez Martínez,${curp},INE,RENAPO,R-1,En línea,2026-06-30 12:00,`,
+    );
+    const file = await run(["--csv", "registros.csv"]);
+    expect(file.stdout).toBe(
+      `CSV escrito en ${path.join(dataDir, "registros.csv")} (2 registros).\n`,
+    );
+    expect(readFileSync(path.join(dataDir, "registros.csv"), "utf8")).toContain(curp);
+
+    // Pending and suspended lines need the line integration: refused, not answered wrongly.
+    for (const state of ["pendiente", "suspendida"]) {
+      expectRefusal(
+        await run(["--estado", state]),
+        new RegExp(`^--estado ${state}: aún no está disponible .*solo --estado registrada\\.\\n$`),
+      );
+    }
+    expectRefusal(await run(["--estado", "vigente"]), /--estado: "vigente" no es válido/);
+    expect((await ops(["ayuda"])).stdout).toMatch(/registros .*--estado registrada/);
   });
 
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {

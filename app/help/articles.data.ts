@@ -30,6 +30,8 @@ import {
   simAvailabilityText,
   TOPUP_LINES,
 } from "./facts";
+import { registrationArticles, registrationPhrases } from "./registration-articles";
+import { REGISTRATION_PATH } from "~/registration/paths";
 
 /*
  * The help centre's questions and answers: customer content, edited here rather than in code.
@@ -40,6 +42,8 @@ import {
  * Prices, benefits and times are never typed here: they come from the plan catalogue, the top-up
  * amounts and the store's terms (~/catalog/terms), through the phrases of ./facts, so a change of
  * terms changes every answer. content.test.ts fails on a price or a data amount the data lacks.
+ * The line registration's dates and limits come from its rule, through ./registration-articles
+ * (registration-articles.test.ts fails on one typed in).
  */
 
 const ACTIVATION_MAX = countText(LINE_ACTIVATION.maxHours, "hora", "horas");
@@ -49,6 +53,7 @@ const NUMBER_KEPT = countText(NUMBER_KEPT_MONTHS, "mes", "meses");
 const DATA_ALERTS = listText(DATA_USAGE_ALERT_PERCENTS.map((percent) => `el ${percent} %`));
 const EXPIRY_REMINDER = countText(EXPIRY_REMINDER_DAYS, "día", "días");
 const MEXICO_ONLY = mexicoOnlyPlans();
+const REGISTRATION = registrationPhrases();
 
 export const HELP_CATEGORIES: HelpCategory[] = [
   {
@@ -111,7 +116,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
           "Apaga tu teléfono, abre la bandeja de la SIM con la herramienta o un clip y coloca la SIM de Conecta Móvil (si tu teléfono admite dos SIM, usa la ranura 1).",
           "Enciende el teléfono. En unos segundos debe aparecer el nombre Conecta Móvil o las barras de señal.",
           "Activa tu línea en [Activa tu SIM](/activar) con el ICCID impreso en la tarjeta de tu SIM (19 o 20 dígitos que empiezan con 89): ahí te damos tu número. Tu plan se pagó al comprar la SIM y empieza con la activación; no necesitas hacer una recarga.",
-          "Vincula tu línea con tu CURP: te enviamos por SMS un enlace a nuestra plataforma de registro. Ten a la mano tu identificación oficial (INE, pasaporte o CURP biométrica).",
+          `Vincula tu línea con tu CURP en [Registro de línea](${REGISTRATION_PATH}) si no la registraste al comprarla. Ten a la mano tu identificación oficial (INE, pasaporte o CURP biométrica).`,
           "Reinicia el teléfono. Si tienes señal pero no navegas, configura el APN `internet.conectamovil.mx` (abajo explicamos cómo en Android y en iPhone).",
         ],
       },
@@ -347,7 +352,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
           "Revisa que el APN sea `internet.conectamovil.mx` (consulta las preguntas sobre el APN en Android y en iPhone).",
           "Reinicia el teléfono.",
           "Si estás en Estados Unidos o Canadá, activa el roaming de datos.",
-          "Confirma que tu línea esté vinculada a tu CURP: desde el 1 de julio de 2026 las líneas sin registro quedan suspendidas.",
+          `Confirma que tu línea esté vinculada a tu CURP: desde el ${REGISTRATION.suspensionFrom} las líneas sin registro quedan suspendidas. Si no lo está, regístrala en [Registro de línea](${REGISTRATION_PATH}).`,
         ],
       },
       {
@@ -879,61 +884,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
   },
 
   // Registro de tu línea (CURP) y seguridad
-  {
-    slug: "vincular-linea-con-curp",
-    category: "registro-y-seguridad",
-    question: "¿Por qué debo vincular mi línea con mi CURP?",
-    keywords: ["registro de celulares", "padrón", "2026", "obligatorio", "suspensión", "crt"],
-    answer: [
-      {
-        kind: "paragraph",
-        text: "Es una obligación para todas las líneas móviles de México, de prepago y de renta, de cualquier compañía. La establecen los Lineamientos para la Identificación de Líneas Telefónicas Móviles de la Comisión Reguladora de Telecomunicaciones (CRT), publicados en el Diario Oficial de la Federación en diciembre de 2025, para combatir la extorsión y el fraude telefónico.",
-      },
-      {
-        kind: "list",
-        title: "Lo que debes saber:",
-        items: [
-          "El registro empezó el 9 de enero de 2026 y el plazo para las líneas que ya existían termina el 30 de junio de 2026.",
-          "Las líneas nuevas se registran al activarlas.",
-          "A partir del 1 de julio de 2026, una línea sin registro queda suspendida: no puede hacer llamadas, enviar SMS ni usar datos, solo llamar a emergencias (911) y a números de atención ciudadana (074, 079, 088 y 089) y recibir alertas. No pierdes tu número: el servicio vuelve en cuanto completas el registro.",
-          "El trámite es gratuito y una persona puede tener hasta 10 líneas vinculadas a su CURP.",
-          "Tus datos se protegen conforme a la ley de protección de datos personales y solo se usan para este registro.",
-        ],
-      },
-    ],
-  },
-  {
-    slug: "como-vincular-mi-curp",
-    category: "registro-y-seguridad",
-    question: "¿Cómo vinculo mi línea de Conecta Móvil con mi CURP?",
-    keywords: ["registro", "identificación", "ine", "pasaporte", "selfie", "extranjero", "rfc"],
-    answer: [
-      {
-        kind: "list",
-        title: "Necesitas:",
-        items: [
-          "Tu CURP. Si no la recuerdas, consúltala gratis en gob.mx/curp.",
-          "Una identificación oficial vigente con fotografía: credencial para votar (INE), pasaporte o CURP biométrica.",
-          "Si eres extranjero: tu pasaporte vigente y, si resides en México, tu CURP temporal.",
-          "Si la línea es de una empresa: el RFC de la empresa y la identificación de su representante legal.",
-        ],
-      },
-      {
-        kind: "steps",
-        title: "El trámite en línea toma unos 5 minutos:",
-        items: [
-          "Abre el enlace que te enviamos por SMS. Verifica que la dirección termine en conectamovil.mx; si tienes dudas, [pídenos el enlace por WhatsApp](chat).",
-          "Escribe tu nombre completo tal como aparece en tu identificación y tu CURP.",
-          "Toma una foto de tu identificación y una selfie para confirmar que eres tú.",
-          "Al terminar recibes un folio de registro por SMS: guárdalo como comprobante.",
-        ],
-      },
-      {
-        kind: "paragraph",
-        text: "Para registrar tu línea nunca te pediremos tu NIP, contraseñas ni datos de tarjetas.",
-      },
-    ],
-  },
+  ...registrationArticles(),
   {
     slug: "perdi-mi-telefono-o-me-lo-robaron",
     category: "registro-y-seguridad",

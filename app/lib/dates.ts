@@ -27,6 +27,14 @@ export function formatDate(iso: string): string {
   return mexicoCityDate.format(new Date(iso));
 }
 
+/**
+ * "9 de diciembre de 2025": a Mexico City calendar day (YYYY-MM-DD: a rule's date, a scheduled
+ * portability) read at noon there, so that no time zone moves it a day.
+ */
+export function formatDay(day: string): string {
+  return formatDate(`${day}T12:00:00-06:00`);
+}
+
 /** The instant `days` whole days after `iso` (what a validity of that many days runs to). */
 export function addDays(iso: string, days: number): string {
   return new Date(new Date(iso).getTime() + days * 24 * 60 * 60 * 1000).toISOString();

@@ -7,7 +7,7 @@ import {
   PORTABILITY_MAX_HOURS,
   type SimType,
 } from "~/catalog/terms";
-import { addDays, formatDate, formatDateTime } from "~/lib/dates";
+import { addDays, formatDate, formatDateTime, formatDay } from "~/lib/dates";
 import { formatClabe } from "~/payments/clabe";
 import type { CardBrand, PaymentInstructions, PaymentMethod } from "~/payments/provider";
 import { carrierLabel } from "~/portability/display";
@@ -152,11 +152,6 @@ export function topupReceiptUrl(origin: string, topupId: string): string {
 
 export const PORTABILITY_LOOKUP_PATH = "/portabilidad#consulta";
 export const PORTABILITY_FORM_PATH = "/portabilidad#solicitud";
-
-/** A YYYY-MM-DD day as Mexico City reads it: noon there, so no time zone moves it a day. */
-function formatDay(day: string): string {
-  return formatDate(`${day}T12:00:00-06:00`);
-}
 
 function firstName(fullName: string): string {
   return fullName.trim().split(/\s+/)[0] ?? "";

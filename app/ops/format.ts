@@ -8,14 +8,18 @@ import type { PortInOutcome } from "~/portability/progress.server";
 import type { UsageOutcome } from "./line-usage.server";
 import type { LineJobRow } from "./line-jobs.server";
 import type { LineRow } from "./lines.server";
+import type { RegistrationRow } from "./registrations.server";
 import type { RefusedJobRetried } from "~/line/line-jobs.server";
 import {
+  HOLDER_KIND_NAMES,
+  IDENTIFICATION_TYPE_NAMES,
   LINE_JOB_KIND_NAMES,
   LINE_JOB_STATE_NAMES,
   LINE_SOURCE_NAMES,
   LINE_STATUS_NAMES,
   ORDER_STATUS_NAMES,
   PORTABILITY_STATUS_NAMES,
+  REGISTRATION_CHANNEL_NAMES,
   TOPUP_STATUS_NAMES,
   statusName,
 } from "./labels";
@@ -209,6 +213,48 @@ export const LINE_JOB_COLUMNS: Column<LineJobRow>[] = [
   },
   { header: "Creado", csv: (row) => at(row.createdAt), table: (row) => at(row.createdAt) ?? "" },
   { header: "Terminado", csv: (row) => at(row.doneAt) },
+];
+
+const identification = (row: RegistrationRow) =>
+  (IDENTIFICATION_TYPE_NAMES as Record<string, string>)[row.identificationType] ??
+  row.identificationType;
+
+/** A foreigner without a CURP is kept as "nationality:passport": "X1234567 (US)". */
+function wholeHolderKey(row: RegistrationRow): string {
+  if (row.holderKey === null) return row.holderKeyMasked;
+  const passport = /^([A-Z]{2}):(.+)$/.exec(row.holderKey);
+  return passport ? `${passport[2]} (${passport[1]})` : row.holderKey;
+}
+
+/** The table shows the CURP, RFC or passport masked; only the CSV has it whole. */
+export const REGISTRATION_COLUMNS: Column<RegistrationRow>[] = [
+  { header: "Folio", csv: (row) => row.folio, table: (row) => row.folio },
+  { header: "Número", csv: (row) => row.number, table: (row) => row.number },
+  {
+    header: "Titular",
+    csv: (row) => HOLDER_KIND_NAMES[row.holderKind],
+    table: (row) => HOLDER_KIND_NAMES[row.holderKind],
+  },
+  { header: "Nombre", csv: (row) => row.holderName, table: (row) => row.holderName },
+  { header: "CURP/RFC", csv: wholeHolderKey, table: (row) => row.holderKeyMasked },
+  { header: "Identificación", csv: identification, table: identification },
+  {
+    header: "Validación",
+    csv: (row) => row.validation.source,
+    table: (row) => row.validation.source,
+  },
+  { header: "Referencia de la validación", csv: (row) => row.validation.reference },
+  {
+    header: "Canal",
+    csv: (row) => REGISTRATION_CHANNEL_NAMES[row.channel],
+    table: (row) => REGISTRATION_CHANNEL_NAMES[row.channel],
+  },
+  {
+    header: "Registrada el",
+    csv: (row) => at(row.registeredAt),
+    table: (row) => at(row.registeredAt) ?? "",
+  },
+  { header: "Cuenta", csv: (row) => row.accountSub },
 ];
 
 /** What `reintentar` did. */

@@ -17,3 +17,5 @@ export * from "./lines.server";
 export { retryRefusedLineJob } from "~/line/line-jobs.server";
 export { operatorBss } from "~/line/operator-bss.server";
 export * from "./queries.server";
+export * from "./registrations.server";
+export { createRegistrationKeys } from "~/registration/registrations.server";

@@ -1,8 +1,11 @@
 import type { Subject } from "~/audit/status-changes.server";
 import type { LineJobKind, LineJobState, LineSource } from "~/db/schema";
 import type { LineStatus } from "~/line/line";
+import type { RegistrationChannel } from "~/db/schema";
+import type { HolderKind, IdentificationType } from "~/registration/holder";
 import { PORTABILITY_STATUS_NAMES } from "~/portability/status-names";
 import type { OrderListStatus, PortabilityRow, TopupRow } from "./queries.server";
+import type { RegistrationListState } from "./registrations.server";
 
 /** Each status as the operator reads it, in Spanish (and as the --estado option names it). */
 
@@ -108,4 +111,33 @@ export const LINE_JOB_STATE_WORDS: Record<string, LineJobState> = {
   rechazada: "refused",
   hecho: "done",
   hecha: "done",
+};
+
+/** Who holds a registered line (`registros`). */
+export const HOLDER_KIND_NAMES: Record<HolderKind, string> = {
+  fisica: "Persona física",
+  extranjera: "Persona extranjera",
+  moral: "Persona moral",
+};
+
+/** The identification the holder presented. */
+export const IDENTIFICATION_TYPE_NAMES: Record<IdentificationType, string> = {
+  ine: "INE",
+  pasaporte: "Pasaporte",
+  curp_biometrica: "CURP biométrica",
+};
+
+/** Where the line was registered. */
+export const REGISTRATION_CHANNEL_NAMES: Record<RegistrationChannel, string> = {
+  online: "En línea",
+  checkout: "Compra",
+  portability: "Portabilidad",
+  tienda: "Tienda",
+};
+
+/** The words of `registros --estado`. */
+export const REGISTRATION_STATE_WORDS: Record<string, RegistrationListState> = {
+  registrada: "registered",
+  pendiente: "pending",
+  suspendida: "suspended",
 };

@@ -9,7 +9,10 @@ import { PlanCard } from "~/components/commerce/plan-card";
 import { ExternalLink } from "~/components/layout/external-link";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
+import { formatDay } from "~/lib/dates";
 import { shareMeta } from "~/lib/meta";
+import { REGISTRATION_PATH } from "~/registration/paths";
+import { REGISTRATION_RULES } from "~/registration/registration-rules";
 import type { ShellData } from "~/lib/shell";
 
 /**
@@ -135,6 +138,23 @@ export default function HomePage() {
           </div>
         </section>
       ) : null}
+
+      {/* Compact: on a phone the home page stays a storefront (storefront.spec.ts keeps its height). */}
+      <div
+        className="mb-8 rounded-lg border-l-4 border-secondary bg-slate-50 px-4 py-3 text-sm text-slate-800"
+        data-testid="home-registration"
+      >
+        <p>
+          <strong className="text-slate-900">{t("home.registration.title")}</strong>{" "}
+          {t("home.registration.text", {
+            requiredFrom: formatDay(REGISTRATION_RULES.requiredFrom),
+            suspensionFrom: formatDay(REGISTRATION_RULES.suspensionFrom),
+          })}{" "}
+          <Link to={REGISTRATION_PATH} className={linkClass}>
+            {t("home.registration.link")}
+          </Link>
+        </p>
+      </div>
 
       <section aria-labelledby="home-shortcuts" className="mb-12">
         <h2 id="home-shortcuts" className="mb-4 text-2xl font-bold text-slate-900">

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatTotal } from "~/catalog/money";
 import { LineFiguresView } from "~/components/line/line-figures";
+import { RegisterLineLink } from "~/components/line/register-line-link";
 import { UsageChart } from "~/components/line/usage-chart";
 import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/data-table";
@@ -42,6 +43,7 @@ export default function LinePage() {
       </p>
       <PageHeader title={t("page.heading", { number: formatLineNumber(number) })} />
       <LineFiguresView figures={figures} topUpTo={topupLinePath(number)} />
+      <RegisterLineLink />
       <section className="mt-10" aria-labelledby="line-usage">
         <h2 id="line-usage" className="mb-4 text-2xl font-bold text-slate-900">
           {t("page.usageHeading")}

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { LineFiguresView } from "~/components/line/line-figures";
 import { LineCodeForm, LineNumberForm } from "~/components/line/line-code-forms";
+import { RegisterLineLink } from "~/components/line/register-line-link";
 import { SubmitButton } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { useTranslation } from "~/i18n/react";
@@ -51,6 +52,7 @@ export default function BalancePage() {
             figures={figures}
             topUpTo={`${TOPUP_PATH}?numero=${encodeURIComponent(number)}`}
           />
+          <RegisterLineLink />
           <p className="mt-6 text-sm text-slate-700">{t("balance.shownFor")}</p>
         </section>
       ) : null}

@@ -57,12 +57,18 @@ test("a customer adds a line they already have with the code sent to it, and top
   // A sandbox line with no package: the notice, with the button that tops it up.
   await expect(page.getByTestId("running-out")).toContainText("no tiene un paquete vigente");
   await expect(page.getByTestId("usage-chart")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Registrar esta línea" })).toHaveAttribute(
+    "href",
+    "/registro-de-linea",
+  );
   await expectNoAxeViolations(page);
 
   await page.goto("/my-account");
-  await expect(page.getByTestId("account-my-lines").getByTestId("line-card")).toHaveAttribute(
-    "data-number",
-    number,
+  const myLines = page.getByTestId("account-my-lines");
+  await expect(myLines.getByTestId("line-card")).toHaveAttribute("data-number", number);
+  await expect(myLines.getByRole("link", { name: "Registrar una línea con CURP" })).toHaveAttribute(
+    "href",
+    "/registro-de-linea",
   );
   await page.goto(`/my-account/lineas/${number}`);
   await page.getByTestId("top-up-line").first().click();
@@ -141,6 +147,10 @@ test("/saldo from a browser with no cookies: the number, the code, the line's su
   await expect(page.getByRole("heading", { name: `Línea ${spaced(number)}` })).toBeVisible();
   await expect(page.getByTestId("line-status")).toHaveText("Activa");
   await expect(page.getByTestId("line-balance")).toHaveText("$0");
+  await expect(page.getByRole("link", { name: "Registrar esta línea" })).toHaveAttribute(
+    "href",
+    "/registro-de-linea",
+  );
   await expectNoAxeViolations(page);
 
   // A number the BSS does not know: the same page, the same wording, and no SMS.

@@ -47,6 +47,15 @@ test("the home page shows the main offer, three featured plans, the entry points
     "/plans?sim_type=esim",
   );
 
+  // The line registration's notice: its dates are the rule's (app/registration/registration-rules.ts).
+  const registration = page.getByTestId("home-registration");
+  await expect(registration).toContainText("Desde el 9 de enero de 2026");
+  await expect(registration).toContainText("desde el 1 de julio de 2026");
+  await expect(registration.getByRole("link", { name: "Registrar mi línea" })).toHaveAttribute(
+    "href",
+    "/registro-de-linea",
+  );
+
   const trust = page.getByTestId("home-trust");
   await expect(trust).toContainText("Sin plazos forzosos");
   await expect(trust).toContainText("Cobertura 4G LTE");

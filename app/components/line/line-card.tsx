@@ -3,6 +3,7 @@ import { useTranslation } from "~/i18n/react";
 import type { AccountLineView } from "~/line/line-pages.server";
 import { formatLineNumber } from "~/line/line-view";
 import { linePath, LINES_PATH, topupLinePath } from "~/line/paths";
+import { REGISTRATION_PATH } from "~/registration/paths";
 import { DataBar, FiguresMissing, RunningOutNotice, useDataText } from "./line-figures";
 
 const linkClass = "font-medium text-secondary underline underline-offset-4";
@@ -77,7 +78,10 @@ export function LineCards({ lines }: { lines: AccountLineView[] }) {
   );
 }
 
-/** The account overview's first section: the lines, and the ways to all of them and to add one. */
+/**
+ * The account overview's first section: the lines, and the ways to all of them, to add one and to
+ * register one to its holder.
+ */
 export function AccountLinesSection({ lines }: { lines: AccountLineView[] }) {
   const { t } = useTranslation("line");
   return (
@@ -96,6 +100,9 @@ export function AccountLinesSection({ lines }: { lines: AccountLineView[] }) {
         </Link>
         <Link to={`${LINES_PATH}#agregar`} className={linkClass}>
           {t("overview.add")}
+        </Link>
+        <Link to={REGISTRATION_PATH} className={linkClass}>
+          {t("overview.register")}
         </Link>
       </p>
     </section>

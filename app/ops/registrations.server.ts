@@ -1,0 +1,48 @@
+import type { Db } from "~/db/db.server";
+import {
+  listRegistrations,
+  revealHolderKey,
+  type LineRegistration,
+  type RegistrationKeys,
+} from "~/registration/registrations.server";
+
+/**
+ * `npm run ops -- registros [--desde …] [--hasta …] [--csv …]`: the lines registered to their
+ * holders now (a replaced registration is not listed), newest first. The table shows the CURP,
+ * RFC or passport only masked; the CSV, which the operator exports for the authority, has it
+ * whole.
+ */
+export interface RegistrationRow extends LineRegistration {
+  /** The whole CURP, RFC or "nationality:passport": only when asked for (the CSV); else null. */
+  holderKey: string | null;
+}
+
+/**
+ * What a registration may be. Only "registered" can be told from the registrations today: a line
+ * pending its registration or suspended for lack of one needs the lines themselves (to come).
+ */
+export type RegistrationListState = "registered" | "pending" | "suspended";
+
+export interface RegistrationRowFilter {
+  /** Mexico City days (YYYY-MM-DD), both included. */
+  from?: string;
+  to?: string;
+  /** Open each holder's sealed key: for the CSV only. */
+  reveal?: boolean;
+}
+
+export async function listRegistrationRows(
+  db: Db,
+  keys: RegistrationKeys,
+  filter: RegistrationRowFilter = {},
+): Promise<RegistrationRow[]> {
+  const registrations = await listRegistrations(db, { from: filter.from, to: filter.to });
+  const rows: RegistrationRow[] = [];
+  for (const registration of registrations.reverse()) {
+    rows.push({
+      ...registration,
+      holderKey: filter.reveal ? await revealHolderKey(db, keys, registration.id) : null,
+    });
+  }
+  return rows;
+}
