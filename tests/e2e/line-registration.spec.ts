@@ -141,6 +141,30 @@ test("each fault of the CURP is told next to the field, in Spanish", async ({
   await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-/);
 });
 
+test("the holder's kind, chosen with links that need no JavaScript: a company's fields, and a foreigner registered with a passport", async ({
+  page,
+  request,
+}) => {
+  const number = uniqueLineNumber();
+  await proveNumber(page, request, number);
+  await page.getByRole("link", { name: "Empresa (persona moral)" }).click();
+  await expect(page).toHaveURL(`${PATH}?tipo=moral`);
+  await expect(page.getByLabel("RFC de la empresa")).toBeVisible();
+  await expect(page.getByLabel("CURP del representante legal")).toBeVisible();
+
+  await page.getByRole("link", { name: "Persona extranjera (con pasaporte)" }).click();
+  await expect(page).toHaveURL(`${PATH}?tipo=extranjera`);
+  await page.getByLabel("Nombre completo (como aparece en la identificación)").fill("John Smith");
+  await page.getByLabel("Número de pasaporte").fill("x1234 5678");
+  await page
+    .getByLabel("Nacionalidad (como aparece en el pasaporte)")
+    .selectOption({ label: "Estados Unidos" });
+  await submit(page);
+  await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-\d{4}-\d{6}$/);
+  await expect(page.getByTestId("registration-holder")).toHaveText("John Smith");
+  await expect(page.getByTestId("registration-holder-key")).not.toContainText("X12345678");
+});
+
 test("three failed identity validations end the online path with where to go in person", async ({
   page,
   request,
