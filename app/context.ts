@@ -23,6 +23,7 @@ import type { PaymentService } from "./payments/payments.server";
 import type { SandboxGateway } from "./payments/sandbox/sandbox.server";
 import type { PortabilityRequests } from "./portability/requests.server";
 import type { IdValidator } from "./registration/id-validation";
+import type { RegistrationKeys } from "./registration/registrations.server";
 import type { SealedCookies } from "./sealed-cookies.server";
 
 /** Long-lived objects built once at start by server.ts and handed to every loader and action. */
@@ -47,6 +48,8 @@ export interface Services {
   smsOutboxDir: string | null;
   /** Checks a line holder's identity: the sandbox, or the operator's service over HTTP (0096). */
   idValidator: IdValidator;
+  /** Seal and count the holders' CURP, RFC or passport of line registrations (0097). */
+  registrationKeys: RegistrationKeys;
   /** Sends the queued customer e-mails (app/mail), with retries. */
   mailer: Mailer;
   /** Where e-mails are captured without SMTP_URL (shown at /dev/outbox); null with SMTP. */

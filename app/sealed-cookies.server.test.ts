@@ -22,6 +22,7 @@ describe("the sealed cookies", () => {
       sandboxPayer: ["sandbox_pagos", 8 * 24 * 3600],
       balance: ["saldo", 15 * 60],
       activations: ["activaciones", 24 * 3600],
+      registration: ["registro", 15 * 60],
     });
   });
 

@@ -18,6 +18,7 @@ import {
 import { balanceAccessCookieSpec } from "./line/balance-access.server";
 import { sandboxPayerCookieSpec } from "./payments/sandbox/page-access.server";
 import { portabilityAccessCookieSpec } from "./portability/request-access.server";
+import { registrationAccessCookieSpec } from "./registration/registration-access.server";
 
 /**
  * Every sealed cookie the store sets, by the name the code reads it under (`context.cookies.cart`).
@@ -37,6 +38,7 @@ export const SEALED_COOKIE_SPECS = {
   sandboxPayer: sandboxPayerCookieSpec,
   balance: balanceAccessCookieSpec,
   activations: activationAccessCookieSpec,
+  registration: registrationAccessCookieSpec,
 };
 
 type SpecValue<S> = S extends SealedCookieSpec<unknown> ? z.output<S["schema"]> : never;

@@ -29,6 +29,7 @@ import { createNipBox, createPortabilityRequests } from "./portability/requests.
 import type { IdValidator } from "./registration/id-validation";
 import { createHttpIdValidator } from "./registration/id-validation-http.server";
 import { createSandboxIdValidator } from "./registration/id-validation-sandbox.server";
+import { createRegistrationKeys } from "./registration/registrations.server";
 import { createSealedCookies } from "./sealed-cookies.server";
 import { createSmsOutbox } from "./sms/outbox.server";
 import type { SmsSender } from "./sms/sender";
@@ -229,6 +230,7 @@ export async function createServices(
     sms,
     smsOutboxDir,
     idValidator: idValidator(config, logger),
+    registrationKeys: createRegistrationKeys(config.sessionSecrets),
     mailer,
     mailOutboxDir,
     lineJobs,

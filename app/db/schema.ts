@@ -441,7 +441,8 @@ export interface LineJobsTable {
   done_at: string | null;
 }
 
-export type LineCodePurpose = "add-line" | "balance";
+/** What a code proves the number for: adding it to an account, its balance, registering its holder. */
+export type LineCodePurpose = "add-line" | "balance" | "registration";
 
 /** A code sent by SMS to prove a number; only its hash is kept. */
 export interface LineCodesTable {

@@ -10,8 +10,9 @@ import {
 } from "./line-code";
 
 /**
- * The codes sent by SMS to prove a number: to add the line to an account ("add-line") or to see
- * its balance without one ("balance"). Whoever can read the SMS holds the line.
+ * The codes sent by SMS to prove a number: to add the line to an account ("add-line"), to see
+ * its balance without one ("balance") or to register its holder ("registration"). Whoever can
+ * read the SMS holds the line.
  *
  * - Six digits, good for LINE_CODE_LIFETIME_MS, for the holder that asked (an account, or one
  *   browser) and that number only; only the newest code of a holder and number counts.

@@ -17,8 +17,9 @@ import {
 } from "./line-codes.server";
 
 /**
- * Proving a number with a code sent to it by SMS, as both forms do it (adding a line to an
- * account, /saldo): the limits, the BSS's word on the number, the code and its SMS.
+ * Proving a number with a code sent to it by SMS, as every form does it (adding a line to an
+ * account, /saldo, registering its holder at /registro-de-linea): the limits, the BSS's word on
+ * the number, the code and its SMS.
  */
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -39,6 +40,7 @@ export function lineCodeLimits(config: AppLoadContext["config"]) {
 const SMS_OF: Record<LineCodePurpose, { text: string; template: string }> = {
   "add-line": { text: "sms.addLine", template: "line-code-add" },
   balance: { text: "sms.balance", template: "line-code-balance" },
+  registration: { text: "sms.registration", template: "line-code-registration" },
 };
 
 export type SendCodeOutcome =

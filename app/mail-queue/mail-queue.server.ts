@@ -31,6 +31,8 @@ export interface MailData {
    * `packageKey` names the package (app/line/line-view.ts noticePackageKey).
    */
   line_running_out: { number: string; accountSub: string; packageKey: string };
+  /** A line registered to its holder online: its folio, to the address the holder gave. */
+  line_registered: { registrationId: string };
 }
 
 export type MailTemplate = keyof MailData;

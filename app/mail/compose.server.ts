@@ -14,6 +14,7 @@ import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
+import { findRegistration } from "~/registration/registrations.server";
 import type { SupportContact } from "./layout";
 import {
   renderMail,
@@ -79,6 +80,7 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
     accountSub: id,
     packageKey: z.string().min(1).max(300),
   }),
+  line_registered: z.object({ registrationId: id }),
 };
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -320,6 +322,19 @@ const loaders: Loaders = {
       data: line.balances.dataMb
         ? { remainingMb: line.balances.dataMb.remaining, totalMb: line.balances.dataMb.total }
         : null,
+    });
+  },
+
+  async line_registered({ db }, { registrationId }) {
+    const registration = await findRegistration(db, registrationId);
+    if (!registration) return permanent("registration not found");
+    // The holder's key only masked: an e-mail is no place for a whole CURP (issue 27).
+    return model<"line_registered">({
+      folio: registration.folio,
+      phoneNumber: registration.number,
+      holderName: registration.holderName,
+      holderKeyMasked: registration.holderKeyMasked,
+      registeredAt: registration.registeredAt,
     });
   },
 };

@@ -231,6 +231,17 @@ const samples: Array<
       data: null,
     },
   },
+  {
+    name: "line registered to its holder",
+    template: "line_registered",
+    model: {
+      folio: "VIN-2026-000042",
+      phoneNumber: "5599000001",
+      holderName: "Ana Gómez Martínez",
+      holderKeyMasked: "GOMA••••••••••••07",
+      registeredAt: "2026-03-03T20:05:00.000Z",
+    },
+  },
 ];
 
 function render<T extends MailTemplate>(sample: { template: T; model: MailModels[T] }) {
@@ -355,6 +366,28 @@ describe("what each e-mail says", () => {
     );
     expect(ending.subject).toBe("La vigencia de tu línea 55 •••• 0001 está por terminar");
     expect(ending.text).toContain("termina en 1 día.");
+  });
+
+  it("a line registered: the folio, its date and time in Mexico City, the line and the holder, the CURP only masked", async () => {
+    const { subject, text, html } = await renderMail(
+      "line_registered",
+      {
+        folio: "VIN-2026-000042",
+        phoneNumber: "5599000001",
+        holderName: "Ana Gómez Martínez",
+        holderKeyMasked: "GOMA••••••••••••07",
+        registeredAt: "2026-03-03T20:05:00.000Z",
+      },
+      context,
+    );
+    expect(subject).toBe("Tu línea quedó registrada: folio VIN-2026-000042");
+    expect(text).toContain("Folio: VIN-2026-000042");
+    expect(text).toContain(
+      `Fecha y hora del registro: ${formatDateTime("2026-03-03T20:05:00.000Z")}`,
+    );
+    expect(text).toContain("Titular: Ana Gómez Martínez");
+    expect(text).toContain("CURP o RFC: GOMA••••••••••••07");
+    expect(`${text}${html}`).not.toContain("5599000001");
   });
 
   it("an order: folio, lines with prices, total, SIM type, address and how to find it again", async () => {

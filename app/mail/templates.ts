@@ -131,6 +131,14 @@ export interface MailModels {
     daysLeft: number;
     data: { remainingMb: number; totalMb: number } | null;
   };
+  line_registered: {
+    folio: string;
+    phoneNumber: string;
+    holderName: string;
+    /** "GOMA••••••••••••09": never the whole CURP, RFC or passport. */
+    holderKeyMasked: string;
+    registeredAt: string;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -751,6 +759,36 @@ async function lineRunningOut(
   );
 }
 
+async function lineRegistered(
+  model: MailModels["line_registered"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const line = maskPhoneNumber(model.phoneNumber);
+  return compose(
+    mailT("lineRegistered.subject", { folio: model.folio }),
+    firstName(model.holderName),
+    [
+      { kind: "heading", text: mailT("lineRegistered.heading") },
+      paragraph(mailT("lineRegistered.lead", { line })),
+      {
+        kind: "facts",
+        rows: [
+          { label: mailT("labels.folio"), value: model.folio, mono: true },
+          {
+            label: mailT("lineRegistered.registeredAt"),
+            value: formatDateTime(model.registeredAt),
+          },
+          { label: mailT("labels.line"), value: line },
+          { label: mailT("lineRegistered.holder"), value: model.holderName },
+          { label: mailT("lineRegistered.holderKey"), value: model.holderKeyMasked, mono: true },
+        ],
+      },
+      paragraph(mailT("lineRegistered.keep"), "muted"),
+    ],
+    context,
+  );
+}
+
 export const mailTemplates: {
   [T in MailTemplate]: (model: MailModels[T], context: MailContext) => Promise<RenderedMail>;
 } = {
@@ -764,6 +802,7 @@ export const mailTemplates: {
   portability_received: portabilityReceived,
   portability_status: portabilityStatus,
   line_running_out: lineRunningOut,
+  line_registered: lineRegistered,
 };
 
 export function renderMail<T extends MailTemplate>(

@@ -304,6 +304,16 @@ export async function currentRegistration(
   return row ? toRegistration(row) : null;
 }
 
+/** A registration by its id (the page that just made it, its e-mail), or null. */
+export async function findRegistration(db: Executor, id: string): Promise<LineRegistration | null> {
+  const row = await db
+    .selectFrom("registrations")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toRegistration(row) : null;
+}
+
 /** Every registration a line has had, the newest first. */
 export async function registrationHistory(
   db: Executor,

@@ -115,6 +115,7 @@ test("every page without a form to fill fits a phone", async ({ page }) => {
     "/help-center?q=recarga",
     "/pedido",
     "/saldo",
+    "/registro-de-linea",
     "/recarga",
     "/portabilidad",
     "/auth/sign-in",

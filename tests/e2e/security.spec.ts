@@ -598,6 +598,7 @@ test("form pages keep to their own content security policy: nothing asks the bro
     ["/portabilidad", "Enviar solicitud"],
     ["/pedido", "Enviarme el enlace"],
     ["/saldo", "Enviar código por SMS"],
+    ["/registro-de-linea", "Enviar código por SMS"],
   ];
   for (const [pathname, button] of submitButtons) {
     await page.goto(pathname);

@@ -5,6 +5,7 @@ import { FORM_KEY_SECRET_MAX_AGE_SECONDS, formKeySecretSchema } from "~/lib/form
 import { ORDER_ACCESS_MAX_AGE_SECONDS, orderAccessSchema } from "~/checkout/order-access.server";
 import { balanceAccessCookieSpec } from "~/line/balance-access.server";
 import { flashCookieSpec } from "~/lib/flash.server";
+import { registrationAccessCookieSpec } from "~/registration/registration-access.server";
 import {
   PORTABILITY_ACCESS_MAX_AGE_SECONDS,
   portabilityAccessSchema,
@@ -41,6 +42,7 @@ export const browserCookies = {
   }),
   balance: createSealedCookie({ ...balanceAccessCookieSpec, secrets, secure: false }),
   flash: createSealedCookie({ ...flashCookieSpec, secrets, secure: false }),
+  registration: createSealedCookie({ ...registrationAccessCookieSpec, secrets, secure: false }),
   activations: createSealedCookie({
     name: "activaciones",
     secrets,

@@ -51,7 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("line_codes")
     .addColumn("id", "text", (column) => column.primaryKey())
-    /** "add-line" or "balance". */
+    /** "add-line", "balance" or "registration" (a plain text column: new purposes need no migration). */
     .addColumn("purpose", "text", (column) => column.notNull())
     .addColumn("number", "text", (column) => column.notNull())
     /** Who asked: an account's `sub`, or a browser's random id. */

@@ -1,0 +1,89 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/button";
+import { useTranslation } from "~/i18n/react";
+import { formatDateTime } from "~/lib/dates";
+import { translateFormMessage } from "~/lib/form-messages";
+import { formatLineNumber } from "~/line/line-view";
+import { REGISTRATION_INTENTS } from "~/registration/registration-form";
+import type { RegistrationReceipt } from "~/registration/registration-request.server";
+
+/** Forgets the number (and the registration shown): the page starts again. */
+export function OtherNumberButton({ label }: { label: string }) {
+  const { t } = useTranslation("registration");
+  return (
+    <Form method="post" className="mt-6">
+      <SubmitButton
+        name="intent"
+        value={REGISTRATION_INTENTS.forget}
+        variant="outline"
+        width="blockOnPhone"
+        pendingLabel={t("page.forgetting")}
+      >
+        {label}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** The registration just made: its folio, when, the line, the holder and the key masked. */
+export function RegistrationReceiptView({ receipt }: { receipt: RegistrationReceipt }) {
+  const { t } = useTranslation("registration");
+  const rows: Array<[string, string, string]> = [
+    [t("registered.folio"), receipt.folio, "registration-folio"],
+    [t("registered.registeredAt"), formatDateTime(receipt.registeredAt), "registration-date"],
+    [t("registered.number"), formatLineNumber(receipt.number), "registration-number"],
+    [t("registered.holderName"), receipt.holderName, "registration-holder"],
+    [t("registered.holderKey"), receipt.holderKeyMasked, "registration-holder-key"],
+  ];
+  return (
+    <section aria-labelledby="registered-heading" className="max-w-2xl">
+      <Alert tone="success" testId="registration-done">
+        <h2 id="registered-heading" className="text-xl font-bold">
+          {t("registered.heading")}
+        </h2>
+        <p className="mt-1">{t("registered.lead")}</p>
+      </Alert>
+      <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
+        {rows.map(([label, value, id]) => (
+          <div key={id} className="contents">
+            <dt className="font-semibold text-slate-700">{label}</dt>
+            <dd className="min-w-0 wrap-anywhere text-slate-900" data-testid={id}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-4 text-sm text-slate-700">{t("registered.mailed")}</p>
+      <OtherNumberButton label={t("registered.another")} />
+    </section>
+  );
+}
+
+/** The online path has ended for this number: where to register in person. */
+export function InPersonView({ result }: { result?: SubmissionResult<string[]> }) {
+  const { t } = useTranslation("registration");
+  const messages = Object.values(result?.error ?? {})
+    .flat()
+    .filter((message): message is string => typeof message === "string")
+    .filter((message) => message !== "registration:errors.attemptsUsed");
+  return (
+    <section aria-labelledby="in-person-heading" className="max-w-2xl">
+      <Alert testId="registration-in-person">
+        {messages.map((message) => (
+          <p key={message} className="mb-2 font-semibold" data-testid="registration-refusal">
+            {translateFormMessage(t, message)}
+          </p>
+        ))}
+        <h2 id="in-person-heading" className="text-xl font-bold">
+          {t("inPerson.heading")}
+        </h2>
+        <p className="mt-1">{t("inPerson.lead")}</p>
+      </Alert>
+      <p className="mt-4 text-slate-800">{t("inPerson.where")}</p>
+      <p className="mt-2 text-slate-800">{t("inPerson.later")}</p>
+      <OtherNumberButton label={t("page.other")} />
+    </section>
+  );
+}

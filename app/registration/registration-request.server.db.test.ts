@@ -1,0 +1,301 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Db } from "~/db/db.server";
+import { LINE_FORM_INTENTS } from "~/line/line-forms";
+import { answerOf, customer, lineRequests, post } from "../../tests/support/line-requests";
+import { openDatabaseUnderTest } from "../../tests/support/test-database";
+import { curpCheckDigit } from "./curp";
+import { IdValidationUnavailable, type IdValidator } from "./id-validation";
+import { createSandboxIdValidator, SANDBOX_TEST_CURPS } from "./id-validation-sandbox.server";
+import { REGISTRATION_PROOF_MS } from "./registration-access.server";
+import { REGISTRATION_INTENTS } from "./registration-form";
+import {
+  loadRegistrationPage,
+  refusalMessages,
+  submitRegistration,
+} from "./registration-request.server";
+import {
+  createRegistrationKeys,
+  currentRegistration,
+  onlineAttemptsLeftFor,
+  registerLine,
+} from "./registrations.server";
+
+let db: Db;
+let lines: ReturnType<typeof lineRequests>;
+/** The requests' services, with the registration's own. */
+let services: ReturnType<typeof lineRequests>["services"] & { idValidator: IdValidator };
+const keys = createRegistrationKeys(["registration-requests-under-test-".padEnd(40, "r")]);
+
+/** A sandbox line (active). */
+const LINE = "5512345678";
+const URL_OF_PAGE = "http://localhost/registro-de-linea";
+
+const curp = (first17: string) => `${first17}${curpCheckDigit(first17)}`;
+const ANA = { full_name: "Ana Gómez Martínez", curp: curp("GOMA900315MDFMRN0") };
+
+beforeEach(async () => {
+  db = await openDatabaseUnderTest();
+  lines = lineRequests(db);
+  const idValidator: IdValidator = createSandboxIdValidator();
+  services = Object.assign(lines.services, { registrationKeys: keys, idValidator });
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  lines.cleanup();
+  await db.destroy();
+});
+
+type Browser = ReturnType<typeof lines.browser>;
+
+interface PageData {
+  step: string;
+  number: string | null;
+  codeKey: string;
+  holderFormKey: string;
+  receipt: Record<string, string> | null;
+}
+
+async function page(browser: Browser, query = "") {
+  const answer = answerOf(
+    await loadRegistrationPage(browser.request(), new URL(URL_OF_PAGE + query)),
+  );
+  return { ...answer, body: answer.body as PageData };
+}
+
+async function send(browser: Browser, fields: Record<string, string>, sub: string | null = null) {
+  return answerOf(await submitRegistration(browser.request(), post(URL_OF_PAGE, fields), sub));
+}
+
+async function prove(browser: Browser, number = LINE) {
+  const { codeKey } = (await page(browser)).body;
+  expect(
+    (
+      await send(browser, {
+        intent: LINE_FORM_INTENTS.sendCode,
+        phone_number: number,
+        idempotency_key: codeKey,
+      })
+    ).status,
+  ).toBe(303);
+  const { codeKey: key } = (await page(browser)).body;
+  const typed = await send(browser, {
+    intent: LINE_FORM_INTENTS.checkCode,
+    code: await lines.code(number),
+    idempotency_key: key,
+  });
+  expect(typed.status).toBe(303);
+}
+
+async function registerHolder(
+  browser: Browser,
+  holder: Record<string, string> = { ...ANA, identification_type: "ine" },
+  sub: string | null = null,
+) {
+  const { holderFormKey } = (await page(browser)).body;
+  return send(
+    browser,
+    {
+      intent: REGISTRATION_INTENTS.register,
+      holder_kind: "fisica",
+      idempotency_key: holderFormKey,
+      ...holder,
+    },
+    sub,
+  );
+}
+
+function result(answer: { body: unknown }) {
+  return (answer.body as { result: { error?: Record<string, string[]> } }).result;
+}
+
+describe("/registro-de-linea", () => {
+  it("registers the proved number's holder: the folio shown with the CURP masked, the account kept, the folio e-mailed", async () => {
+    const browser = lines.browser(customer("sub-ana"));
+    expect((await page(browser)).body).toMatchObject({ step: "number" });
+    await prove(browser);
+    expect(await lines.sms(LINE)).toMatchObject([{ template: "line-code-registration" }]);
+    expect((await page(browser)).body).toMatchObject({ step: "holder", number: LINE });
+
+    const registered = await registerHolder(
+      browser,
+      { ...ANA, identification_type: "ine", email: "ana@example.mx" },
+      "sub-ana",
+    );
+    expect(registered.status).toBe(303);
+    const shown = (await page(browser)).body;
+    expect(shown.step).toBe("registered");
+    expect(shown.receipt).toMatchObject({
+      number: LINE,
+      holderName: ANA.full_name,
+      holderKeyMasked: `GOMA${"•".repeat(12)}${ANA.curp.slice(-2)}`,
+    });
+    expect(shown.receipt!.folio).toMatch(/^VIN-\d{4}-\d{6}$/);
+    expect(JSON.stringify(shown)).not.toContain(ANA.curp);
+
+    const registration = await currentRegistration(db, LINE);
+    expect(registration).toMatchObject({ channel: "online", accountSub: "sub-ana" });
+    const mails = await db.selectFrom("mail_queue").selectAll().execute();
+    expect(mails).toMatchObject([{ to_address: "ana@example.mx", template: "line_registered" }]);
+    expect(mails[0]!.data).not.toContain(ANA.curp);
+    expect(lines.mailer.nudge).toHaveBeenCalled();
+    for (const call of [...lines.logger.info.mock.calls, ...lines.logger.warn.mock.calls]) {
+      expect(JSON.stringify(call)).not.toContain(ANA.curp);
+    }
+
+    // Another browser sees nothing of it.
+    expect((await page(lines.browser())).body).toMatchObject({ step: "number" });
+  });
+
+  it("registers nothing for a number this browser has not proved, or proved more than 15 minutes ago", async () => {
+    const browser = lines.browser();
+    const unproved = await registerHolder(browser);
+    expect(unproved.status).toBe(400);
+    expect(result(unproved).error).toEqual({ "": ["registration:errors.proofExpired"] });
+
+    await prove(browser);
+    const { holderFormKey } = (await page(browser)).body;
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + REGISTRATION_PROOF_MS + 1000 });
+    const late = await send(browser, {
+      intent: REGISTRATION_INTENTS.register,
+      holder_kind: "fisica",
+      idempotency_key: holderFormKey,
+      ...ANA,
+      identification_type: "ine",
+    });
+    expect(late.status).toBe(400);
+    expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+
+  it("tells each CURP fault next to the field with a 400, and counts no attempt", async () => {
+    const browser = lines.browser();
+    await prove(browser);
+    const answer = await registerHolder(browser, {
+      ...ANA,
+      curp: `${ANA.curp.slice(0, 17)}${(Number(ANA.curp.slice(-1)) + 1) % 10}`,
+      identification_type: "ine",
+    });
+    expect(answer.status).toBe(400);
+    expect(result(answer).error).toEqual({ curp: ["registration:errors.curpCheckDigit"] });
+    expect(await onlineAttemptsLeftFor(db, LINE)).toBe(3);
+  });
+
+  it("answers each refusal of the validation by its field (422) and ends the online path after three (429)", async () => {
+    const browser = lines.browser();
+    await prove(browser);
+    const notFound = await registerHolder(browser, {
+      full_name: ANA.full_name,
+      curp: SANDBOX_TEST_CURPS["not-found"],
+      identification_type: "ine",
+    });
+    expect(notFound.status).toBe(422);
+    expect(result(notFound).error).toEqual({
+      curp: ["registration:errors.validation.not-found"],
+      "": ["registration:errors.attemptsLeft?left=2"],
+    });
+    const mismatch = await registerHolder(browser, {
+      ...ANA,
+      full_name: "Beatriz Ruiz Luna",
+      identification_type: "ine",
+    });
+    expect(mismatch.status).toBe(422);
+    expect(result(mismatch).error).toEqual({
+      full_name: ["registration:errors.validation.name-mismatch"],
+      "": ["registration:errors.attemptsLeft?left=1"],
+    });
+    const deceased = await registerHolder(browser, {
+      full_name: ANA.full_name,
+      curp: SANDBOX_TEST_CURPS.deceased,
+      identification_type: "ine",
+    });
+    expect(deceased.status).toBe(429);
+    expect(deceased.body).toMatchObject({ ended: true });
+    expect(result(deceased).error).toEqual({
+      "": ["registration:errors.validation.deceasedForm", "registration:errors.attemptsUsed"],
+    });
+
+    // The right holder now: the online path has ended for this number.
+    const valid = await registerHolder(browser);
+    expect(valid.status).toBe(429);
+    expect(result(valid).error).toEqual({ "": ["registration:errors.attemptsUsed"] });
+    expect(await currentRegistration(db, LINE)).toBeNull();
+    const shown = await page(browser);
+    expect(shown.status).toBe(429);
+    expect(shown.body.step).toBe("in-person");
+  });
+
+  it("says the validation could not be made now (503) without counting an attempt", async () => {
+    // Before the browser is made: its requests carry the services as they are then.
+    services.idValidator = {
+      name: "http",
+      validate: () => Promise.reject(new IdValidationUnavailable("down", { reason: "timeout" })),
+    };
+    const browser = lines.browser();
+    await prove(browser);
+    const answer = await registerHolder(browser);
+    expect(answer.status).toBe(503);
+    expect(result(answer).error).toEqual({ "": ["registration:errors.validationUnavailable"] });
+    expect(await onlineAttemptsLeftFor(db, LINE)).toBe(3);
+    expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+
+  it("refuses an 11th line for one CURP with how many it holds (409), naming none", async () => {
+    for (let index = 0; index < 10; index += 1) {
+      await registerLine(db, keys, {
+        number: `55000000${String(index).padStart(2, "0")}`,
+        holder: { holder_kind: "fisica", ...ANA, identification_type: "ine" },
+        validation: { outcome: "valid", reference: null, source: "sandbox" },
+        channel: "tienda",
+        accountSub: null,
+      });
+    }
+    const browser = lines.browser();
+    await prove(browser);
+    const answer = await registerHolder(browser);
+    expect(answer.status).toBe(409);
+    expect(result(answer).error).toEqual({
+      "": ["registration:errors.lineLimit?count=10&limit=10"],
+    });
+    expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+
+  it("refuses a form key of another browser with a 409 and a key of its own", async () => {
+    const browser = lines.browser();
+    await prove(browser);
+    const { holderFormKey } = (await page(lines.browser())).body;
+    const answer = await send(browser, {
+      intent: REGISTRATION_INTENTS.register,
+      holder_kind: "fisica",
+      idempotency_key: holderFormKey,
+      ...ANA,
+      identification_type: "ine",
+    });
+    expect(answer.status).toBe(409);
+    expect(result(answer).error).toEqual({ "": ["registration:errors.staleForm"] });
+    expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+});
+
+describe("where a refusal of the identity validation is told", () => {
+  const fisica = { holder_kind: "fisica", ...ANA, identification_type: "ine" } as const;
+  it("next to the CURP, the name or the passport; as the form's message for a death or a company", () => {
+    expect(refusalMessages(fisica, "not-found").fieldErrors).toEqual({
+      curp: ["registration:errors.validation.not-found"],
+    });
+    expect(refusalMessages(fisica, "name-mismatch").fieldErrors).toEqual({
+      full_name: ["registration:errors.validation.name-mismatch"],
+    });
+    expect(refusalMessages(fisica, "deceased")).toEqual({
+      fieldErrors: {},
+      formErrors: ["registration:errors.validation.deceasedForm"],
+    });
+    const foreigner = {
+      holder_kind: "extranjera",
+      full_name: "John Smith",
+      passport_number: "X1234567",
+      nationality: "US",
+    } as const;
+    expect(refusalMessages(foreigner, "not-found").fieldErrors).toEqual({
+      passport_number: ["registration:errors.validation.passportNotFound"],
+    });
+  });
+});

@@ -1,0 +1,499 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { countryOptions } from "~/auth/countries";
+import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
+import { getFixedT } from "~/i18n/i18n.server";
+import { replyWithFormKey } from "~/lib/form-key";
+import { issueFormKey, isOwnFormKey, type FormKeyScope } from "~/lib/form-key.server";
+import { formMessage } from "~/lib/form-messages";
+import { LINE_FORM_INTENTS, lineCodeSchema, lineNumberSchema } from "~/line/line-forms";
+import { checkLineCodeTyped, codeCheckMessage, sendLineCode } from "~/line/line-proof.server";
+import { enqueueMail } from "~/mail-queue/mail-queue.server";
+import type { Holder } from "./holder";
+import {
+  isIdValidationUnavailable,
+  type IdValidationOutcome,
+  type IdValidationRequest,
+} from "./id-validation";
+import { REGISTRATION_PATH } from "./paths";
+import {
+  forgetRegistrationAccess,
+  provedNumber,
+  readRegistrationAccess,
+  REGISTRATION_PROOF_MS,
+  registeredId,
+  registrationAccessOrNew,
+  saveRegistrationAccess,
+} from "./registration-access.server";
+import {
+  HOLDER_KIND_PARAM,
+  holderKindOf,
+  REGISTRATION_INTENTS,
+  registrationFormSchema,
+} from "./registration-form";
+import {
+  findRegistration,
+  onlineAttemptsLeftFor,
+  recordValidationAttempt,
+  registerLine,
+} from "./registrations.server";
+
+/**
+ * /registro-de-linea (issue 27): the holder of a line already in use registers it online. The
+ * number is proved with a code sent to it by SMS, as at /saldo (the same answers whether or not
+ * the number is a line), and stays proved in this browser for a quarter of an hour; then the
+ * holder, checked here first (holder.ts), then by the identity validation (context.idValidator).
+ * Three failed validations of a number in 24 hours end the online path: the holder goes to a
+ * store. The registration's folio is shown once made; the page never shows the whole CURP again.
+ */
+
+export type RegistrationStep = "number" | "code" | "holder" | "in-person" | "registered";
+
+export type RegistrationFormName = "number" | "code" | "holder";
+
+export interface RegistrationAnswer {
+  form: RegistrationFormName;
+  result: SubmissionResult<string[]>;
+  /** The holder's form: the online attempts are used up (go to a store). */
+  ended?: boolean;
+}
+
+/** What the page shows of a registration just made: the holder's key only masked. */
+export interface RegistrationReceipt {
+  folio: string;
+  registeredAt: string;
+  number: string;
+  holderName: string;
+  holderKeyMasked: string;
+  holderKind: Holder["holder_kind"];
+}
+
+/** The step this browser is at, and what the step shows. */
+export async function loadRegistrationPage(context: AppLoadContext, url: URL) {
+  const access = readRegistrationAccess(context);
+  const now = Date.now();
+  const t = getFixedT("registration");
+  const page = {
+    title: t("page.title"),
+    description: t("page.description"),
+    kind: holderKindOf(url.searchParams.get(HOLDER_KIND_PARAM)),
+    codeKey: issueFormKey(context, "line-code"),
+    holderFormKey: issueFormKey(context, "registration"),
+    number: null as string | null,
+    receipt: null as RegistrationReceipt | null,
+    countries: [] as Array<{ value: string; label: string }>,
+  };
+  const shownId = registeredId(access, now);
+  if (shownId) {
+    const registration = await findRegistration(context.db, shownId);
+    if (registration) {
+      const receipt: RegistrationReceipt = {
+        folio: registration.folio,
+        registeredAt: registration.registeredAt,
+        number: registration.number,
+        holderName: registration.holderName,
+        holderKeyMasked: registration.holderKeyMasked,
+        holderKind: registration.holderKind,
+      };
+      return data({ ...page, step: "registered" as RegistrationStep, receipt });
+    }
+  }
+  const number = provedNumber(access, now);
+  if (number) {
+    if ((await onlineAttemptsLeftFor(context.db, number)) < 1) {
+      return data({ ...page, step: "in-person" as RegistrationStep, number }, { status: 429 });
+    }
+    const countries = countryOptions()
+      .filter((country) => country.value !== "MX")
+      .map((country) => ({ value: country.value, label: country.name }));
+    return data({ ...page, step: "holder" as RegistrationStep, number, countries });
+  }
+  if (access?.pending) {
+    return data({ ...page, step: "code" as RegistrationStep, number: access.pending });
+  }
+  return data({ ...page, step: "number" as RegistrationStep });
+}
+
+/**
+ * The page's forms. `accountSub`: the signed-in customer who sends it (kept with the
+ * registration), or null; anyone who proves the number may register its holder.
+ */
+export async function submitRegistration(
+  context: AppLoadContext,
+  request: Request,
+  accountSub: string | null,
+) {
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case REGISTRATION_INTENTS.register:
+      return register(context, formData, accountSub);
+    case LINE_FORM_INTENTS.checkCode:
+      return checkCode(context, formData);
+    case LINE_FORM_INTENTS.resendCode:
+      return resendCode(context, formData);
+    case REGISTRATION_INTENTS.forget:
+      forgetRegistrationAccess(context);
+      return redirect(REGISTRATION_PATH, { status: 303 });
+    default:
+      return sendCode(context, formData);
+  }
+}
+
+function answer(
+  form: RegistrationFormName,
+  result: SubmissionResult<string[]>,
+  status: number,
+  init: { ended?: boolean; headers?: HeadersInit } = {},
+) {
+  return data<RegistrationAnswer>(
+    { form, result, ...(init.ended ? { ended: true } : {}) },
+    { status, headers: init.headers },
+  );
+}
+
+/** A key of another browser or form: 409, the form kept, with a key of this browser's own. */
+function staleForm(
+  context: AppLoadContext,
+  form: RegistrationFormName,
+  scope: FormKeyScope,
+  reply: SubmissionResult<string[]>,
+) {
+  return answer(form, replyWithFormKey(reply, issueFormKey(context, scope)), 409);
+}
+
+const STALE_LINE_FORM = "line:errors.staleForm";
+
+async function sendTo(
+  context: AppLoadContext,
+  form: RegistrationFormName,
+  number: string,
+  formKey: string,
+  reply: (options?: { formErrors: string[] }) => SubmissionResult<string[]>,
+) {
+  const access = registrationAccessOrNew(context);
+  let sent;
+  try {
+    sent = await sendLineCode(context, {
+      purpose: "registration",
+      number,
+      holder: access.holder,
+      formKey,
+      reveal: false,
+    });
+  } catch (error) {
+    return databaseBusyOrRethrow(context, "registration code", error, {
+      form,
+      result: reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    } satisfies RegistrationAnswer);
+  }
+  switch (sent.kind) {
+    case "limited":
+      return answer(form, reply({ formErrors: ["line:errors.rateLimited"] }), 429, {
+        headers: { "Retry-After": String(sent.retryAfterSeconds) },
+      });
+    case "unavailable":
+      return answer(form, reply({ formErrors: ["line:errors.unavailable"] }), 503);
+    default:
+      // "sent", and what the form may not tell (no line, no SMS to it): answered alike.
+      saveRegistrationAccess(context, {
+        ...access,
+        pending: number,
+        proved: null,
+        registered: null,
+      });
+      return redirect(REGISTRATION_PATH, { status: 303 });
+  }
+}
+
+async function sendCode(context: AppLoadContext, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: lineNumberSchema });
+  if (submission.status !== "success") return answer("number", submission.reply(), 400);
+  const { phone_number: number, idempotency_key: key } = submission.value;
+  if (!isOwnFormKey(context, "line-code", key!)) {
+    return staleForm(
+      context,
+      "number",
+      "line-code",
+      submission.reply({ formErrors: [STALE_LINE_FORM] }),
+    );
+  }
+  return sendTo(context, "number", number, key!, submission.reply);
+}
+
+/** Another code to the number waiting for one. */
+async function resendCode(context: AppLoadContext, formData: FormData) {
+  const pending = readRegistrationAccess(context)?.pending;
+  const submission = parseWithZod(formData, {
+    schema: lineCodeSchema.pick({ idempotency_key: true }),
+  });
+  if (submission.status !== "success") return answer("code", submission.reply(), 400);
+  const key = submission.value.idempotency_key!;
+  if (!isOwnFormKey(context, "line-code", key)) {
+    return staleForm(
+      context,
+      "code",
+      "line-code",
+      submission.reply({ formErrors: [STALE_LINE_FORM] }),
+    );
+  }
+  if (!pending) return redirect(REGISTRATION_PATH, { status: 303 });
+  return sendTo(context, "code", pending, key, submission.reply);
+}
+
+async function checkCode(context: AppLoadContext, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: lineCodeSchema });
+  if (submission.status !== "success") return answer("code", submission.reply(), 400);
+  const { code, idempotency_key: key } = submission.value;
+  if (!isOwnFormKey(context, "line-code", key!)) {
+    return staleForm(
+      context,
+      "code",
+      "line-code",
+      submission.reply({ formErrors: [STALE_LINE_FORM] }),
+    );
+  }
+  const access = readRegistrationAccess(context);
+  if (!access?.pending) {
+    return answer(
+      "code",
+      submission.reply({ fieldErrors: { code: ["line:errors.codeExpired"] } }),
+      400,
+    );
+  }
+  let check;
+  try {
+    check = await checkLineCodeTyped(context, {
+      purpose: "registration",
+      number: access.pending,
+      holder: access.holder,
+      code,
+    });
+  } catch (error) {
+    return databaseBusyOrRethrow(context, "registration code", error, {
+      form: "code",
+      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    } satisfies RegistrationAnswer);
+  }
+  if (check.kind !== "proved") {
+    return answer(
+      "code",
+      submission.reply({ fieldErrors: { code: [codeCheckMessage(check)] } }),
+      400,
+    );
+  }
+  saveRegistrationAccess(context, {
+    holder: access.holder,
+    pending: null,
+    proved: { number: access.pending, until: Date.now() + REGISTRATION_PROOF_MS },
+    registered: null,
+  });
+  return redirect(REGISTRATION_PATH, { status: 303 });
+}
+
+/** What the identity validation is asked about a holder. */
+export function validationRequestOf(holder: Holder): IdValidationRequest {
+  switch (holder.holder_kind) {
+    case "fisica":
+      return {
+        kind: "fisica",
+        fullName: holder.full_name,
+        curp: holder.curp,
+        rfc: null,
+        passportNumber: null,
+        nationality: null,
+      };
+    case "extranjera":
+      return {
+        kind: "extranjera",
+        fullName: holder.full_name,
+        curp: holder.curp ?? null,
+        rfc: null,
+        passportNumber: holder.passport_number,
+        nationality: holder.nationality,
+      };
+    case "moral":
+      return {
+        kind: "moral",
+        fullName: holder.business_name,
+        curp: holder.representative_curp,
+        rfc: holder.rfc,
+        passportNumber: null,
+        nationality: null,
+      };
+  }
+}
+
+function holderKeyIsCurp(holder: Holder): boolean {
+  return holder.holder_kind === "fisica" || (holder.holder_kind === "extranjera" && !!holder.curp);
+}
+
+type Refusal = Exclude<IdValidationOutcome, "valid">;
+
+/**
+ * Where the validation's refusal is told: next to the field it is about (the CURP not found, the
+ * name not the CURP's), or as the form's message when no one field is wrong (a death recorded,
+ * a company's data).
+ */
+export function refusalMessages(
+  holder: Holder,
+  outcome: Refusal,
+): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+  const key = `registration:errors.validation.${outcome}`;
+  const field = (name: string) => ({ fieldErrors: { [name]: [key] }, formErrors: [] });
+  if (outcome === "deceased" || holder.holder_kind === "moral") {
+    return { fieldErrors: {}, formErrors: [`registration:errors.validation.${outcome}Form`] };
+  }
+  if (outcome === "name-mismatch") return field("full_name");
+  if (holder.holder_kind === "extranjera" && !holder.curp) {
+    return {
+      fieldErrors: { passport_number: ["registration:errors.validation.passportNotFound"] },
+      formErrors: [],
+    };
+  }
+  return field("curp");
+}
+
+async function register(context: AppLoadContext, formData: FormData, accountSub: string | null) {
+  const submission = parseWithZod(formData, { schema: registrationFormSchema });
+  if (submission.status !== "success") return answer("holder", submission.reply(), 400);
+  const { email, idempotency_key: key, ...holder } = submission.value;
+  if (!isOwnFormKey(context, "registration", key!)) {
+    return staleForm(
+      context,
+      "holder",
+      "registration",
+      submission.reply({ formErrors: ["registration:errors.staleForm"] }),
+    );
+  }
+  const access = readRegistrationAccess(context);
+  const number = provedNumber(access, Date.now());
+  if (!access || !number) {
+    return answer(
+      "holder",
+      submission.reply({ formErrors: ["registration:errors.proofExpired"] }),
+      400,
+    );
+  }
+  const inPerson = (reply: SubmissionResult<string[]>) =>
+    answer("holder", reply, 429, { ended: true });
+  let attemptsLeft;
+  try {
+    attemptsLeft = await onlineAttemptsLeftFor(context.db, number);
+  } catch (error) {
+    return databaseBusyOrRethrow(context, "registration", error, {
+      form: "holder",
+      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    } satisfies RegistrationAnswer);
+  }
+  if (attemptsLeft < 1) {
+    return inPerson(submission.reply({ formErrors: ["registration:errors.attemptsUsed"] }));
+  }
+
+  let validation;
+  try {
+    validation = await context.idValidator.validate(validationRequestOf(holder as Holder));
+  } catch (error) {
+    if (!isIdValidationUnavailable(error)) throw error;
+    context.logger.warn({
+      msg: "registration: identity validation unavailable",
+      reason: error.reason,
+      requestId: context.requestId,
+    });
+    return answer(
+      "holder",
+      submission.reply({ formErrors: ["registration:errors.validationUnavailable"] }),
+      503,
+      { headers: { "Retry-After": "300" } },
+    );
+  }
+
+  try {
+    if (validation.outcome !== "valid") {
+      await recordValidationAttempt(context.db, {
+        number,
+        outcome: validation.outcome,
+        channel: "online",
+      });
+      context.logger.info({
+        msg: "registration: identity not validated",
+        outcome: validation.outcome,
+        requestId: context.requestId,
+      });
+      const messages = refusalMessages(holder as Holder, validation.outcome);
+      const left = attemptsLeft - 1;
+      if (left < 1) {
+        return inPerson(
+          submission.reply({
+            fieldErrors: messages.fieldErrors,
+            formErrors: [...messages.formErrors, "registration:errors.attemptsUsed"],
+          }),
+        );
+      }
+      return answer(
+        "holder",
+        submission.reply({
+          fieldErrors: messages.fieldErrors,
+          formErrors: [
+            ...messages.formErrors,
+            formMessage("registration:errors.attemptsLeft", { left }),
+          ],
+        }),
+        422,
+      );
+    }
+
+    const outcome = await registerLine(context.db, context.registrationKeys, {
+      number,
+      holder: holder as Holder,
+      validation: { ...validation, outcome: "valid" },
+      channel: "online",
+      accountSub,
+    });
+    if (outcome.kind === "line-limit") {
+      return answer(
+        "holder",
+        submission.reply({
+          formErrors: [
+            formMessage(
+              `registration:errors.${holderKeyIsCurp(holder as Holder) ? "lineLimit" : "lineLimitPassport"}`,
+              {
+                count: outcome.lines,
+                limit: outcome.limit,
+              },
+            ),
+          ],
+        }),
+        409,
+      );
+    }
+    const { registration } = outcome;
+    context.logger.info({
+      msg: "line registered",
+      folio: registration.folio,
+      created: outcome.created,
+      requestId: context.requestId,
+    });
+    if (email) {
+      await enqueueMail(context.db, {
+        dedupeKey: `line-registered:${registration.id}:${email.toLowerCase()}`,
+        to: email,
+        template: "line_registered",
+        data: { registrationId: registration.id },
+      });
+      context.mailer.nudge();
+    }
+    saveRegistrationAccess(context, {
+      holder: access.holder,
+      pending: null,
+      proved: null,
+      registered: { id: registration.id, until: Date.now() + REGISTRATION_PROOF_MS },
+    });
+  } catch (error) {
+    return databaseBusyOrRethrow(context, "registration", error, {
+      form: "holder",
+      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+    } satisfies RegistrationAnswer);
+  }
+  return redirect(REGISTRATION_PATH, { status: 303 });
+}
