@@ -5,10 +5,9 @@ import { countryOptions } from "~/auth/countries";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { replyWithFormKey } from "~/lib/form-key";
-import { issueFormKey, isOwnFormKey, type FormKeyScope } from "~/lib/form-key.server";
+import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import { formMessage } from "~/lib/form-messages";
-import { LINE_FORM_INTENTS, lineCodeSchema, lineNumberSchema } from "~/line/line-forms";
-import { checkLineCodeTyped, codeCheckMessage, sendLineCode } from "~/line/line-proof.server";
+import { submitNumberProof, type NumberProofFlow } from "~/line/number-proof-flow.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { Holder } from "./holder";
 import {
@@ -25,6 +24,7 @@ import {
   registeredId,
   registrationAccessOrNew,
   saveRegistrationAccess,
+  type RegistrationAccess,
 } from "./registration-access.server";
 import {
   HOLDER_KIND_PARAM,
@@ -41,8 +41,8 @@ import {
 
 /**
  * /registro-de-linea (issue 27): the holder of a line already in use registers it online. The
- * number is proved with a code sent to it by SMS, as at /saldo (the same answers whether or not
- * the number is a line), and stays proved in this browser for a quarter of an hour; then the
+ * number is proved with a code sent to it by SMS, as at /saldo (number-proof-flow.server.ts: the
+ * same answers whether or not the number is a line), and stays proved in this browser for a quarter of an hour; then the
  * holder, checked here first (holder.ts), then by the identity validation (context.idValidator).
  * Three failed validations of a number in 24 hours end the online path: the holder goes to a
  * store. The registration's folio is shown once made; the page never shows the whole CURP again.
@@ -68,6 +68,22 @@ export interface RegistrationReceipt {
   holderKeyMasked: string;
   holderKind: Holder["holder_kind"];
 }
+
+const registrationProof: NumberProofFlow<RegistrationAccess> = {
+  purpose: "registration",
+  path: REGISTRATION_PATH,
+  logLabel: "registration code",
+  read: readRegistrationAccess,
+  readOrNew: registrationAccessOrNew,
+  save: saveRegistrationAccess,
+  waitingFor: (access, number) => ({ ...access, pending: number, proved: null, registered: null }),
+  provedNow: (access, now) => ({
+    holder: access.holder,
+    pending: null,
+    proved: { number: access.pending, until: now + REGISTRATION_PROOF_MS },
+    registered: null,
+  }),
+};
 
 /** The step this browser is at, and what the step shows. */
 export async function loadRegistrationPage(context: AppLoadContext, url: URL) {
@@ -128,15 +144,11 @@ export async function submitRegistration(
   switch (formData.get("intent")) {
     case REGISTRATION_INTENTS.register:
       return register(context, formData, accountSub);
-    case LINE_FORM_INTENTS.checkCode:
-      return checkCode(context, formData);
-    case LINE_FORM_INTENTS.resendCode:
-      return resendCode(context, formData);
     case REGISTRATION_INTENTS.forget:
       forgetRegistrationAccess(context);
       return redirect(REGISTRATION_PATH, { status: 303 });
     default:
-      return sendCode(context, formData);
+      return submitNumberProof(context, formData, registrationProof);
   }
 }
 
@@ -150,145 +162,6 @@ function answer(
     { form, result, ...(init.ended ? { ended: true } : {}) },
     { status, headers: init.headers },
   );
-}
-
-/** A key of another browser or form: 409, the form kept, with a key of this browser's own. */
-function staleForm(
-  context: AppLoadContext,
-  form: RegistrationFormName,
-  scope: FormKeyScope,
-  reply: SubmissionResult<string[]>,
-) {
-  return answer(form, replyWithFormKey(reply, issueFormKey(context, scope)), 409);
-}
-
-const STALE_LINE_FORM = "line:errors.staleForm";
-
-async function sendTo(
-  context: AppLoadContext,
-  form: RegistrationFormName,
-  number: string,
-  formKey: string,
-  reply: (options?: { formErrors: string[] }) => SubmissionResult<string[]>,
-) {
-  const access = registrationAccessOrNew(context);
-  let sent;
-  try {
-    sent = await sendLineCode(context, {
-      purpose: "registration",
-      number,
-      holder: access.holder,
-      formKey,
-      reveal: false,
-    });
-  } catch (error) {
-    return databaseBusyOrRethrow(context, "registration code", error, {
-      form,
-      result: reply({ formErrors: [DATABASE_BUSY_KEY] }),
-    } satisfies RegistrationAnswer);
-  }
-  switch (sent.kind) {
-    case "limited":
-      return answer(form, reply({ formErrors: ["line:errors.rateLimited"] }), 429, {
-        headers: { "Retry-After": String(sent.retryAfterSeconds) },
-      });
-    case "unavailable":
-      return answer(form, reply({ formErrors: ["line:errors.unavailable"] }), 503);
-    default:
-      // "sent", and what the form may not tell (no line, no SMS to it): answered alike.
-      saveRegistrationAccess(context, {
-        ...access,
-        pending: number,
-        proved: null,
-        registered: null,
-      });
-      return redirect(REGISTRATION_PATH, { status: 303 });
-  }
-}
-
-async function sendCode(context: AppLoadContext, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: lineNumberSchema });
-  if (submission.status !== "success") return answer("number", submission.reply(), 400);
-  const { phone_number: number, idempotency_key: key } = submission.value;
-  if (!isOwnFormKey(context, "line-code", key!)) {
-    return staleForm(
-      context,
-      "number",
-      "line-code",
-      submission.reply({ formErrors: [STALE_LINE_FORM] }),
-    );
-  }
-  return sendTo(context, "number", number, key!, submission.reply);
-}
-
-/** Another code to the number waiting for one. */
-async function resendCode(context: AppLoadContext, formData: FormData) {
-  const pending = readRegistrationAccess(context)?.pending;
-  const submission = parseWithZod(formData, {
-    schema: lineCodeSchema.pick({ idempotency_key: true }),
-  });
-  if (submission.status !== "success") return answer("code", submission.reply(), 400);
-  const key = submission.value.idempotency_key!;
-  if (!isOwnFormKey(context, "line-code", key)) {
-    return staleForm(
-      context,
-      "code",
-      "line-code",
-      submission.reply({ formErrors: [STALE_LINE_FORM] }),
-    );
-  }
-  if (!pending) return redirect(REGISTRATION_PATH, { status: 303 });
-  return sendTo(context, "code", pending, key, submission.reply);
-}
-
-async function checkCode(context: AppLoadContext, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: lineCodeSchema });
-  if (submission.status !== "success") return answer("code", submission.reply(), 400);
-  const { code, idempotency_key: key } = submission.value;
-  if (!isOwnFormKey(context, "line-code", key!)) {
-    return staleForm(
-      context,
-      "code",
-      "line-code",
-      submission.reply({ formErrors: [STALE_LINE_FORM] }),
-    );
-  }
-  const access = readRegistrationAccess(context);
-  if (!access?.pending) {
-    return answer(
-      "code",
-      submission.reply({ fieldErrors: { code: ["line:errors.codeExpired"] } }),
-      400,
-    );
-  }
-  let check;
-  try {
-    check = await checkLineCodeTyped(context, {
-      purpose: "registration",
-      number: access.pending,
-      holder: access.holder,
-      code,
-    });
-  } catch (error) {
-    return databaseBusyOrRethrow(context, "registration code", error, {
-      form: "code",
-      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
-    } satisfies RegistrationAnswer);
-  }
-  if (check.kind !== "proved") {
-    return answer(
-      "code",
-      submission.reply({ fieldErrors: { code: [codeCheckMessage(check)] } }),
-      400,
-    );
-  }
-  saveRegistrationAccess(context, {
-    holder: access.holder,
-    pending: null,
-    proved: { number: access.pending, until: Date.now() + REGISTRATION_PROOF_MS },
-    registered: null,
-  });
-  return redirect(REGISTRATION_PATH, { status: 303 });
 }
 
 /** What the identity validation is asked about a holder. */
@@ -359,12 +232,9 @@ async function register(context: AppLoadContext, formData: FormData, accountSub:
   if (submission.status !== "success") return answer("holder", submission.reply(), 400);
   const { email, idempotency_key: key, ...holder } = submission.value;
   if (!isOwnFormKey(context, "registration", key!)) {
-    return staleForm(
-      context,
-      "holder",
-      "registration",
-      submission.reply({ formErrors: ["registration:errors.staleForm"] }),
-    );
+    // A key of another browser or form: 409, the form kept, with a key of this browser's own.
+    const refused = submission.reply({ formErrors: ["registration:errors.staleForm"] });
+    return answer("holder", replyWithFormKey(refused, issueFormKey(context, "registration")), 409);
   }
   const access = readRegistrationAccess(context);
   const number = provedNumber(access, Date.now());
