@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type * as z from "zod";
 import type { LineCodePurpose } from "~/db/schema";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { replyWithFormKey } from "~/lib/form-key";
@@ -64,8 +65,6 @@ export function submitNumberProof<Access extends NumberProofAccess>(
   }
 }
 
-const STALE_LINE_FORM = "line:errors.staleForm";
-
 function answer(
   form: NumberProofAnswer["form"],
   result: SubmissionResult<string[]>,
@@ -73,15 +72,6 @@ function answer(
   headers?: HeadersInit,
 ) {
   return data<NumberProofAnswer>({ form, result }, { status, headers });
-}
-
-/** A key of another browser or form: 409, the form kept, with a key of this browser's own. */
-function staleForm(
-  context: AppLoadContext,
-  form: NumberProofAnswer["form"],
-  reply: SubmissionResult<string[]>,
-) {
-  return answer(form, replyWithFormKey(reply, issueFormKey(context, "line-code")), 409);
 }
 
 async function sendTo<Access extends NumberProofAccess>(
@@ -122,18 +112,38 @@ async function sendTo<Access extends NumberProofAccess>(
   }
 }
 
+/**
+ * One of the two forms parsed: its value, or its answer (400 for what is wrong in it, 409 for a
+ * key of another browser or form: the form kept, with a key of this browser's own).
+ */
+function parseLineForm<Schema extends z.ZodType<{ idempotency_key?: string }>>(
+  context: AppLoadContext,
+  formData: FormData,
+  form: NumberProofAnswer["form"],
+  schema: Schema,
+) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") {
+    return { refused: answer(form, submission.reply(), 400) } as const;
+  }
+  const key = submission.value.idempotency_key!;
+  if (!isOwnFormKey(context, "line-code", key)) {
+    const reply = submission.reply({ formErrors: ["line:errors.staleForm"] });
+    return {
+      refused: answer(form, replyWithFormKey(reply, issueFormKey(context, "line-code")), 409),
+    } as const;
+  }
+  return { value: submission.value, key, reply: submission.reply } as const;
+}
+
 async function sendCode<Access extends NumberProofAccess>(
   context: AppLoadContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
 ) {
-  const submission = parseWithZod(formData, { schema: lineNumberSchema });
-  if (submission.status !== "success") return answer("number", submission.reply(), 400);
-  const { phone_number: number, idempotency_key: key } = submission.value;
-  if (!isOwnFormKey(context, "line-code", key!)) {
-    return staleForm(context, "number", submission.reply({ formErrors: [STALE_LINE_FORM] }));
-  }
-  return sendTo(context, flow, "number", number, key!, submission.reply);
+  const parsed = parseLineForm(context, formData, "number", lineNumberSchema);
+  if ("refused" in parsed) return parsed.refused;
+  return sendTo(context, flow, "number", parsed.value.phone_number, parsed.key, parsed.reply);
 }
 
 /** Another code to the number waiting for one. */
@@ -143,16 +153,15 @@ async function resendCode<Access extends NumberProofAccess>(
   flow: NumberProofFlow<Access>,
 ) {
   const pending = flow.read(context)?.pending;
-  const submission = parseWithZod(formData, {
-    schema: lineCodeSchema.pick({ idempotency_key: true }),
-  });
-  if (submission.status !== "success") return answer("code", submission.reply(), 400);
-  const key = submission.value.idempotency_key!;
-  if (!isOwnFormKey(context, "line-code", key)) {
-    return staleForm(context, "code", submission.reply({ formErrors: [STALE_LINE_FORM] }));
-  }
+  const parsed = parseLineForm(
+    context,
+    formData,
+    "code",
+    lineCodeSchema.pick({ idempotency_key: true }),
+  );
+  if ("refused" in parsed) return parsed.refused;
   if (!pending) return redirect(flow.path, { status: 303 });
-  return sendTo(context, flow, "code", pending, key, submission.reply);
+  return sendTo(context, flow, "code", pending, parsed.key, parsed.reply);
 }
 
 async function checkCode<Access extends NumberProofAccess>(
@@ -160,20 +169,13 @@ async function checkCode<Access extends NumberProofAccess>(
   formData: FormData,
   flow: NumberProofFlow<Access>,
 ) {
-  const submission = parseWithZod(formData, { schema: lineCodeSchema });
-  if (submission.status !== "success") return answer("code", submission.reply(), 400);
-  const { code, idempotency_key: key } = submission.value;
-  if (!isOwnFormKey(context, "line-code", key!)) {
-    return staleForm(context, "code", submission.reply({ formErrors: [STALE_LINE_FORM] }));
-  }
+  const parsed = parseLineForm(context, formData, "code", lineCodeSchema);
+  if ("refused" in parsed) return parsed.refused;
+  const { value, reply } = parsed;
   const access = flow.read(context);
   const pending = access?.pending;
   if (!access || !pending) {
-    return answer(
-      "code",
-      submission.reply({ fieldErrors: { code: ["line:errors.codeExpired"] } }),
-      400,
-    );
+    return answer("code", reply({ fieldErrors: { code: ["line:errors.codeExpired"] } }), 400);
   }
   let check;
   try {
@@ -181,20 +183,16 @@ async function checkCode<Access extends NumberProofAccess>(
       purpose: flow.purpose,
       number: pending,
       holder: access.holder,
-      code,
+      code: value.code,
     });
   } catch (error) {
     return databaseBusyOrRethrow(context, flow.logLabel, error, {
       form: "code",
-      result: submission.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+      result: reply({ formErrors: [DATABASE_BUSY_KEY] }),
     } satisfies NumberProofAnswer);
   }
   if (check.kind !== "proved") {
-    return answer(
-      "code",
-      submission.reply({ fieldErrors: { code: [codeCheckMessage(check)] } }),
-      400,
-    );
+    return answer("code", reply({ fieldErrors: { code: [codeCheckMessage(check)] } }), 400);
   }
   flow.save(context, flow.provedNow({ ...access, pending }, Date.now()));
   return redirect(flow.path, { status: 303 });
