@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { PORTABILITY_MAX_HOURS } from "~/catalog/terms";
+import { type DetailsRow, DetailsList } from "~/components/ui/details-list";
 import { useTranslation } from "~/i18n/react";
 import type { TFunction } from "~/i18n/translate";
 import { formatDate, formatDateTime } from "~/lib/dates";
@@ -21,29 +22,22 @@ function statusText(request: RequestView, t: TFunction): string {
 /** A request's folio, status, masked line, carrier and date. */
 export function RequestDetails({ request, testId }: { request: RequestView; testId: string }) {
   const { t } = useTranslation("portability");
-  const rows: Array<[string, string, string]> = [
-    [t("result.folio"), request.folio, "portability-folio"],
-    [t("result.status"), statusText(request, t), "portability-status"],
-    [t("result.line"), request.line, "portability-line"],
-    [
-      t("result.carrier"),
-      carrierLabel(request.carrier, t("form.otherCarrier")),
-      "portability-carrier",
-    ],
-    [t("result.createdAt"), formatDateTime(request.createdAt), "portability-created"],
+  const rows: DetailsRow[] = [
+    { label: t("result.folio"), value: request.folio, testId: "portability-folio" },
+    { label: t("result.status"), value: statusText(request, t), testId: "portability-status" },
+    { label: t("result.line"), value: request.line, testId: "portability-line" },
+    {
+      label: t("result.carrier"),
+      value: carrierLabel(request.carrier, t("form.otherCarrier")),
+      testId: "portability-carrier",
+    },
+    {
+      label: t("result.createdAt"),
+      value: formatDateTime(request.createdAt),
+      testId: "portability-created",
+    },
   ];
-  return (
-    <dl data-testid={testId} className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
-      {rows.map(([label, value, id]) => (
-        <div key={id} className="contents">
-          <dt className="font-semibold text-slate-700">{label}</dt>
-          <dd className="min-w-0 wrap-anywhere text-slate-900" data-testid={id}>
-            {value}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <DetailsList rows={rows} testId={testId} />;
 }
 
 /** The request this browser just submitted, with what happens next. */

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
+import { type DetailsRow, DetailsList } from "~/components/ui/details-list";
 import { useTranslation } from "~/i18n/react";
 import { formatDateTime } from "~/lib/dates";
 import { translateFormMessage } from "~/lib/form-messages";
@@ -30,12 +31,24 @@ export function OtherNumberButton({ label }: { label: string }) {
 /** The registration just made: its folio, when, the line, the holder and the key masked. */
 export function RegistrationReceiptView({ receipt }: { receipt: RegistrationReceipt }) {
   const { t } = useTranslation("registration");
-  const rows: Array<[string, string, string]> = [
-    [t("registered.folio"), receipt.folio, "registration-folio"],
-    [t("registered.registeredAt"), formatDateTime(receipt.registeredAt), "registration-date"],
-    [t("registered.number"), formatLineNumber(receipt.number), "registration-number"],
-    [t("registered.holderName"), receipt.holderName, "registration-holder"],
-    [t("registered.holderKey"), receipt.holderKeyMasked, "registration-holder-key"],
+  const rows: DetailsRow[] = [
+    { label: t("registered.folio"), value: receipt.folio, testId: "registration-folio" },
+    {
+      label: t("registered.registeredAt"),
+      value: formatDateTime(receipt.registeredAt),
+      testId: "registration-date",
+    },
+    {
+      label: t("registered.number"),
+      value: formatLineNumber(receipt.number),
+      testId: "registration-number",
+    },
+    { label: t("registered.holderName"), value: receipt.holderName, testId: "registration-holder" },
+    {
+      label: t("registered.holderKey"),
+      value: receipt.holderKeyMasked,
+      testId: "registration-holder-key",
+    },
   ];
   return (
     <section aria-labelledby="registered-heading" className="max-w-2xl">
@@ -45,16 +58,7 @@ export function RegistrationReceiptView({ receipt }: { receipt: RegistrationRece
         </h2>
         <p className="mt-1">{t("registered.lead")}</p>
       </Alert>
-      <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
-        {rows.map(([label, value, id]) => (
-          <div key={id} className="contents">
-            <dt className="font-semibold text-slate-700">{label}</dt>
-            <dd className="min-w-0 wrap-anywhere text-slate-900" data-testid={id}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <DetailsList rows={rows} />
       <p className="mt-4 text-sm text-slate-700">{t("registered.mailed")}</p>
       <OtherNumberButton label={t("registered.another")} />
     </section>
