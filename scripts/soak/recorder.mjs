@@ -29,6 +29,8 @@ export class Ledger {
   portabilityRequests = [];
   /** Lines added with a code, eSIMs installed, usage recorded with `npm run ops -- consumo`. */
   line = { added: [], installs: [], usage: [] };
+  /** Lines registered to their holders at /registro-de-linea. */
+  registration = { registrations: [] };
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
   order({ journey, idempotencyKey, method }) {
@@ -69,6 +71,25 @@ export class Ledger {
     const asked = { number, dataMb, minutes, sms, exitCode: null };
     this.line.usage.push(asked);
     return asked;
+  }
+
+  /**
+   * A registration about to be submitted: the holder as typed, their key only masked (the
+   * ledger, like the store's lists, keeps no whole CURP). The journey fills in what it was told.
+   */
+  lineRegistration({ journey, customer, number, holderName, holderKeyMasked }) {
+    const told = {
+      journey,
+      customer,
+      number,
+      holderName,
+      holderKeyMasked,
+      outcome: "unknown",
+      folio: null,
+      refusal: null,
+    };
+    this.registration.registrations.push(told);
+    return told;
   }
 
   portability({ journey, idempotencyKey, phoneNumber }) {
