@@ -116,6 +116,10 @@ export class Recorder {
   /** Line pages of an account and /saldo summaries that showed a line's figures. */
   lineViews = 0;
   balanceViews = 0;
+  /** /registro-de-linea: receipts shown, validations refused, registrations refused, by why. */
+  registrationsShown = 0;
+  registrationValidationsRefused = 0;
+  registrationsRefused = { "line-limit": 0, "in-person": 0 };
   /** `npm run ops -- consumo` calls that did not end with exit code 0, with what they said. */
   usageFailures = [];
 
@@ -203,6 +207,18 @@ export class Recorder {
 
   balanceShown() {
     this.balanceViews += 1;
+  }
+
+  registrationShown() {
+    this.registrationsShown += 1;
+  }
+
+  registrationValidationRefused() {
+    this.registrationValidationsRefused += 1;
+  }
+
+  registrationRefused(why) {
+    this.registrationsRefused[why] += 1;
   }
 }
 
