@@ -745,25 +745,18 @@ export class SimulatedCustomer {
    * another customer registered (the new registration replaces the old).
    */
   async register(journey) {
-    const browser = new CustomerBrowser({
+    if (this.collector) {
+      await this.collectLines(journey);
+      return;
+    }
+    // One phone of this customer's: the receipt of the last registration is still on it, and
+    // "Registrar otra línea" starts the next.
+    this.phone ??= new CustomerBrowser({
       origin: this.origin,
       recorder: this.recorder,
       stopSignal: this.stopSignal,
     });
-    if (this.collector) {
-      // One browser for all of them: "Registrar otra línea" between two.
-      do {
-        const expected = this.registeredNumbers.length < LINE_LIMIT ? "told" : "line-limit";
-        await this.registerNumber(journey, browser, this.nextRegistrationNumber(), this.holder, {
-          expected,
-        });
-        if (expected === "line-limit") {
-          this.limitRefused = true;
-          return;
-        }
-      } while (!this.stopSignal.aborted);
-      return;
-    }
+    const browser = this.phone;
     const takeOver = this.registrationToTakeOver();
     if (takeOver && chance(REPLACEMENT_PROBABILITY)) {
       const relative = registrationHolder(
@@ -794,6 +787,50 @@ export class SimulatedCustomer {
     });
   }
 
+  /**
+   * A family registers its lines to one CURP. The first time, eleven at once, each from a phone of
+   * its own: the store keeps ten and refuses one, whichever comes last, with the Spanish message
+   * (the limit under concurrent registrations). Afterwards, or after a journey cut short, one
+   * line after another from one phone until the 11th is refused.
+   */
+  async collectLines(journey) {
+    const phone = () =>
+      new CustomerBrowser({
+        origin: this.origin,
+        recorder: this.recorder,
+        stopSignal: this.stopSignal,
+      });
+    if (this.registrationSerial === 0) {
+      const numbers = Array.from({ length: LINE_LIMIT + 1 }, () => this.nextRegistrationNumber());
+      const outcomes = await Promise.allSettled(
+        numbers.map((number) =>
+          this.registerNumber(journey, phone(), number, this.holder, { expected: "told-or-limit" }),
+        ),
+      );
+      const failed = outcomes.find((outcome) => outcome.status === "rejected");
+      if (failed) throw failed.reason;
+      const refused = outcomes.filter((outcome) => outcome.value === "line-limit").length;
+      if (refused !== 1 || this.registeredNumbers.length !== LINE_LIMIT) {
+        throw new Error(
+          `${journey}: of ${numbers.length} lines registered at once to one CURP, ${this.registeredNumbers.length} were registered and ${refused} refused`,
+        );
+      }
+      this.limitRefused = true;
+      return;
+    }
+    const browser = phone();
+    do {
+      const expected = this.registeredNumbers.length < LINE_LIMIT ? "told" : "line-limit";
+      await this.registerNumber(journey, browser, this.nextRegistrationNumber(), this.holder, {
+        expected,
+      });
+      if (expected === "line-limit") {
+        this.limitRefused = true;
+        return;
+      }
+    } while (!this.stopSignal.aborted);
+  }
+
   nextRegistrationNumber() {
     return registrationNumber(this.index, this.registrationSerial++);
   }
@@ -813,11 +850,15 @@ export class SimulatedCustomer {
   /**
    * One number registered: proved by its SMS code, `failures` validations refused (a name that is
    * not the CURP's), then the holder. `expected`: "told" (the folio), "line-limit" (409, the
-   * holder's 10 lines) or "in-person" (429, the online path ended).
+   * holder's 10 lines), "told-or-limit" (either: registered at once with others) or "in-person"
+   * (429, the online path ended). Answers which it was.
    */
   async registerNumber(journey, browser, number, holder, { failures = 0, expected }) {
-    let page = expectStatus(await browser.get(REGISTRATION_PAGE), 200);
-    if (hasTestId(page.body, "registration-folio")) {
+    let page = await browser.get(REGISTRATION_PAGE);
+    // The phone's last number may have ended its online path (429, where to go in person).
+    if (page.status === 429) this.recorder.inPersonAnswered();
+    else expectStatus(page, 200);
+    if (page.status === 429 || hasTestId(page.body, "registration-folio")) {
       await think();
       const other = await browser.post(REGISTRATION_PAGE, { intent: "otro-numero" });
       expectRedirect(other, /^\/registro-de-linea$/);
@@ -859,6 +900,7 @@ export class SimulatedCustomer {
         full_name: mismatchedName(holder),
       });
       expectStatus(refused, failure < 3 ? 422 : 429);
+      if (failure === 3) this.recorder.inPersonAnswered();
       this.recorder.registrationValidationRefused();
     }
     if (chance(REGISTRATION_EMAIL_PROBABILITY)) fields.email = this.account.email;
@@ -872,11 +914,17 @@ export class SimulatedCustomer {
     if (expected === "told") {
       await this.submitHolder(journey, browser, fields, told, holder);
       if (holder === this.holder) this.registeredNumbers.push(number);
-      return;
+      return "told";
     }
     await think();
     const answer = await browser.post(REGISTRATION_PAGE, fields);
-    if (expected === "line-limit") {
+    if (expected === "told-or-limit" && answer.status !== 409) {
+      await this.submitHolder(journey, browser, fields, told, holder, [answer]);
+      this.registeredNumbers.push(number);
+      return "told";
+    }
+    const refusal = expected === "told-or-limit" ? "line-limit" : expected;
+    if (refusal === "line-limit") {
       expectStatus(answer, 409);
       if (!answer.body.includes(LINE_LIMIT_MESSAGE)) {
         throw new HttpError(
@@ -886,6 +934,7 @@ export class SimulatedCustomer {
       }
     } else {
       expectStatus(answer, 429);
+      this.recorder.inPersonAnswered();
       if (!answer.body.includes(IN_PERSON_MESSAGE)) {
         throw new HttpError(`${journey}: the ended online path does not send to a store`, answer);
       }
@@ -901,28 +950,32 @@ export class SimulatedCustomer {
       );
     }
     told.outcome = "refused";
-    told.refusal = expected;
-    this.recorder.registrationRefused(expected);
+    told.refusal = refusal;
+    this.recorder.registrationRefused(refusal);
+    return refusal;
   }
 
-  /** The right holder, sent once or (an impatient customer) twice; then the receipt's folio. */
-  async submitHolder(journey, browser, fields, told, holder) {
+  /** The holder's form sent once, or (an impatient customer) twice: every answer. */
+  async sendHolder(browser, fields) {
     await think();
-    let answers;
-    if (!chance(DOUBLE_SUBMIT_PROBABILITY)) {
-      answers = [await browser.post(REGISTRATION_PAGE, fields)];
-    } else {
-      this.recorder.doubleSubmitted();
-      answers = chance(0.5)
-        ? await Promise.all([
-            browser.post(REGISTRATION_PAGE, fields),
-            browser.post(REGISTRATION_PAGE, fields),
-          ])
-        : [
-            await browser.post(REGISTRATION_PAGE, fields),
-            await browser.post(REGISTRATION_PAGE, fields),
-          ];
+    if (!chance(DOUBLE_SUBMIT_PROBABILITY)) return [await browser.post(REGISTRATION_PAGE, fields)];
+    this.recorder.doubleSubmitted();
+    if (chance(0.5)) {
+      return Promise.all([
+        browser.post(REGISTRATION_PAGE, fields),
+        browser.post(REGISTRATION_PAGE, fields),
+      ]);
     }
+    const first = await browser.post(REGISTRATION_PAGE, fields);
+    return [first, await browser.post(REGISTRATION_PAGE, fields)];
+  }
+
+  /**
+   * The right holder's answers (sent here, unless `sent` has them already), then the receipt's
+   * folio.
+   */
+  async submitHolder(journey, browser, fields, told, holder, sent = null) {
+    const answers = sent ?? (await this.sendHolder(browser, fields));
     // Sent again after it registered, the form finds the number no longer waiting for a holder
     // (400, "prove the number again"); the receipt is still this browser's to see.
     const registered = answers.filter((answer) => answer.status === 303);

@@ -120,6 +120,8 @@ export class Recorder {
   registrationsShown = 0;
   registrationValidationsRefused = 0;
   registrationsRefused = { "line-limit": 0, "in-person": 0 };
+  /** 429 answers the store owed: /registro-de-linea once the online path ended for a number. */
+  expectedTooManyRequests = 0;
   /** `npm run ops -- consumo` calls that did not end with exit code 0, with what they said. */
   usageFailures = [];
 
@@ -215,6 +217,10 @@ export class Recorder {
 
   registrationValidationRefused() {
     this.registrationValidationsRefused += 1;
+  }
+
+  inPersonAnswered() {
+    this.expectedTooManyRequests += 1;
   }
 
   registrationRefused(why) {
