@@ -16,8 +16,11 @@
  *   registration the store refused (the 10-line limit, the online path ended) left none behind.
  */
 import type { RegistrationAttemptsTable, RegistrationsTable } from "~/db/schema";
-import { lineLimitFor, parseRegistrationFolio } from "~/registration/registration-rules";
-import { REGISTRATION_RULES } from "~/registration/registration-rules";
+import {
+  lineLimitFor,
+  parseRegistrationFolio,
+  REGISTRATION_RULES,
+} from "~/registration/registration-rules";
 
 export type RegistrationFindingKind =
   /** A holder with more current lines than the rule allows. */
