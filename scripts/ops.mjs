@@ -61,6 +61,14 @@ Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
   rechazar <folio> --motivo <texto>
                   Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
 
+Registro de líneas:
+  recifrar-registros
+                  Tras poner un secreto nuevo al principio de SESSION_SECRET (y antes de quitar
+                  el anterior): vuelve a cifrar con el nuevo la CURP, el RFC o el pasaporte de
+                  cada registro y su huella, y dice cuántos cambió. Es seguro repetirlo. Termina
+                  con código 1 si algún registro no se puede abrir con ningún secreto de la
+                  lista (falta un secreto retirado: vuelve a ponerlo).
+
 BSS (queda en el historial; al cliente no se le escribe):
   reintentar <trabajo> [--motivo <texto>]
                   Vuelve a poner en cola un trabajo que el BSS rechazó (su referencia lj_… de
@@ -87,6 +95,7 @@ Ejemplos:
   npm run ops -- lineas --estado activa --csv lineas.csv
   npm run ops -- trabajos --estado rechazado
   npm run ops -- registros --desde 2026-06-01 --hasta 2026-06-30 --csv registros-junio.csv
+  SESSION_SECRET=nuevo,anterior npm run ops -- recifrar-registros
   npm run ops -- reintentar lj_Ab12Cd34Ef56 --motivo "Paquete dado de alta en el BSS"
   npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
   npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
@@ -107,6 +116,7 @@ const COMMANDS = {
   lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
   trabajos: { options: { estado: string, csv: string }, subject: null, run: listLineJobs },
   registros: { options: LIST_OPTIONS, subject: null, run: listLineRegistrations },
+  "recifrar-registros": { options: {}, subject: null, run: rekeyLineRegistrations },
   enviar: {
     options: { guia: string, paqueteria: string, iccid: string, ...REASON },
     subject: "folio",
@@ -356,6 +366,13 @@ async function listLineRegistrations(ops, db, { values, services }) {
     reveal: values.csv !== undefined,
   });
   printList(ops, values, ops.REGISTRATION_COLUMNS, rows, ["registro", "registros"]);
+}
+
+async function rekeyLineRegistrations(ops, db, { services }) {
+  const outcome = await ops.rekeyRegistrationRows(db, services.registrationKeys);
+  out(ops.rekeyText(outcome));
+  // What was readable is rekeyed; what no secret opens is the operator's to fix before removing one.
+  if (outcome.unreadable > 0) process.exitCode = 1;
 }
 
 async function retryLineJob(ops, db, { job, values }) {

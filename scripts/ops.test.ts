@@ -27,7 +27,11 @@ import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
 import { testIccid } from "../tests/support/iccids";
 import { curpCheckDigit } from "~/registration/curp";
 import { holderSchema } from "~/registration/holder";
-import { createRegistrationKeys, registerLine } from "~/registration/registrations.server";
+import {
+  createRegistrationKeys,
+  currentLinesOfHolder,
+  registerLine,
+} from "~/registration/registrations.server";
 import type { Topup } from "~/topup/topups.server";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -685,6 +689,72 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     }
     expectRefusal(await run(["--estado", "vigente"]), /--estado: "vigente" no es válido/);
     expect((await ops(["ayuda"])).stdout).toMatch(/registros .*--estado registrada/);
+  });
+
+  it("rekeys the registrations after a SESSION_SECRET rotation, saying how many it rewrote, so the old secret can go", async () => {
+    // A database of its own: only this test's registrations, under secrets it chooses.
+    const rotationDir = mkdtempSync(path.join(os.tmpdir(), "storefront-ops-rekey-"));
+    const rotationDb = await openDatabase({ dataDir: rotationDir });
+    const OLD = "ops-rotation-old-session-secret-0123456789";
+    const NEW = "ops-rotation-new-session-secret-0123456789";
+    const LOST = "ops-rotation-lost-session-secret-012345678";
+    const run = (args: string[], secrets: string) =>
+      ops(args, { DATA_DIR: rotationDir, INIT_CWD: rotationDir, SESSION_SECRET: secrets });
+    const curp = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
+    const register = async (number: string, secrets: string[]) => {
+      const outcome = await registerLine(rotationDb, createRegistrationKeys(secrets), {
+        number,
+        holder: holderSchema.parse({
+          holder_kind: "fisica",
+          full_name: "Beatriz Gómez Martínez",
+          curp,
+          identification_type: "ine",
+        }),
+        validation: { outcome: "valid", source: "RENAPO", reference: "R-9" },
+        channel: "online",
+        accountSub: null,
+      });
+      if (outcome.kind !== "registered") throw new Error(outcome.kind);
+      return outcome.registration;
+    };
+    try {
+      await register("5533330001", [OLD]);
+      await register("5533330002", [OLD]);
+      // Registered after the rotation began: already under the new secret.
+      await register("5533330003", [NEW, OLD]);
+
+      const rekeyed = await run(["recifrar-registros"], `${NEW},${OLD}`);
+      expect(rekeyed.stderr).toBe("");
+      expect(rekeyed.code).toBe(0);
+      expect(rekeyed.stdout).toBe(
+        "Recifrados con el secreto más reciente de SESSION_SECRET: 2 registros (de 3).\n" +
+          "Ningún registro depende ya de un secreto anterior (los NIP de portabilidad sí, durante 5 días: README, Seguridad).\n",
+      );
+      // Safe to run again: nothing left to rewrite.
+      expect((await run(["recifrar-registros"], `${NEW},${OLD}`)).stdout).toContain(
+        ": 0 registros (de 3).",
+      );
+      // The old secret removed: every CURP still opens for the CSV, and the holder's three lines
+      // still count towards the limit under the new secret alone.
+      const csv = await run(["registros", "--csv", "-"], NEW);
+      expect(csv.code).toBe(0);
+      expect(csv.stdout.split(curp)).toHaveLength(4);
+      const keys = createRegistrationKeys([NEW]);
+      expect(await currentLinesOfHolder(rotationDb, keys, curp)).toBe(3);
+
+      // A registration sealed by a secret no longer listed: told, exit code 1.
+      await register("5533330004", [LOST]);
+      const lost = await run(["recifrar-registros"], NEW);
+      expect(lost.code).toBe(1);
+      expect(lost.stdout).toContain(": 0 registros (de 4).");
+      expect(lost.stdout).toContain(
+        "1 registro no se puede abrir con ningún secreto de SESSION_SECRET: vuelve a poner el secreto retirado",
+      );
+      expect((await ops(["ayuda"])).stdout).toMatch(/recifrar-registros\n/);
+    } finally {
+      await rotationDb.destroy();
+      rmSync(rotationDir, { recursive: true, force: true });
+    }
   });
 
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {

@@ -1,8 +1,8 @@
 // npm run soak: load with correctness. Builds (unless --no-build) and starts the production
 // server with its embedded defaults, prepares customer accounts in its identity emulator, then
 // lets SOAK_CLIENTS simulated customers (default 200) browse, change carts, check out and pay,
-// sign in, top up and request portability for SOAK_SECONDS (default 60), each of them now and
-// then submitting a form twice. Afterwards it stops the server, reads the database and reconciles
+// sign in, top up, request portability and register lines to their holders for SOAK_SECONDS
+// (default 60), each of them now and then submitting a form twice. Afterwards it stops the server, reads the database and reconciles
 // it with what every customer was told (scripts/soak/reconcile.ts). With DATABASE_URL the
 // server runs on PostgreSQL, in a new database created on that server for the run. It prints a summary, writes
 // it to docs/reliability.md and exits non-zero on any 5xx, any request left without an answer,

@@ -8,7 +8,7 @@ import type { PortInOutcome } from "~/portability/progress.server";
 import type { UsageOutcome } from "./line-usage.server";
 import type { LineJobRow } from "./line-jobs.server";
 import type { LineRow } from "./lines.server";
-import type { RegistrationRow } from "./registrations.server";
+import type { RegistrationRow, RekeyOutcome } from "./registrations.server";
 import type { RefusedJobRetried } from "~/line/line-jobs.server";
 import {
   HOLDER_KIND_NAMES,
@@ -473,4 +473,22 @@ export function portInText(portIn: PortInOutcome): string {
         "activó (no hay plan con qué iniciarla); actívala en el BSS.\n"
       );
   }
+}
+
+/** What `recifrar-registros` did, for the operator. */
+export function rekeyText(outcome: RekeyOutcome): string {
+  const registros = (count: number) => `${count} ${count === 1 ? "registro" : "registros"}`;
+  const lines = [
+    `Recifrados con el secreto más reciente de SESSION_SECRET: ${registros(outcome.rewritten)} (de ${outcome.total}).`,
+  ];
+  if (outcome.unreadable > 0) {
+    lines.push(
+      `${registros(outcome.unreadable)} no se ${outcome.unreadable === 1 ? "puede" : "pueden"} abrir con ningún secreto de SESSION_SECRET: vuelve a poner el secreto retirado (después del nuevo) y ejecuta de nuevo. No quites ningún secreto hasta que este número sea 0.`,
+    );
+  } else {
+    lines.push(
+      "Ningún registro depende ya de un secreto anterior (los NIP de portabilidad sí, durante 5 días: README, Seguridad).",
+    );
+  }
+  return lines.map((line) => `${line}\n`).join("");
 }

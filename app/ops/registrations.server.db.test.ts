@@ -5,7 +5,7 @@ import { holderSchema, type Holder } from "~/registration/holder";
 import { createRegistrationKeys, registerLine } from "~/registration/registrations.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { csvRecords, listTable, REGISTRATION_COLUMNS } from "./format";
-import { listRegistrationRows } from "./registrations.server";
+import { listRegistrationRows, rekeyRegistrationRows } from "./registrations.server";
 
 const CURP = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
 const keys = createRegistrationKeys(["an-ops-session-secret-of-32-characters-at-least"]);
@@ -93,5 +93,35 @@ describe("the operator's list of registrations", () => {
     const unreadable = await listRegistrationRows(db, stranger, { reveal: true });
     const masked = csvRecords(REGISTRATION_COLUMNS, unreadable).records[1][keyColumn];
     expect(masked).toMatch(/^GOMA•+/);
+  });
+
+  it("rekeys every registration under the newest secret, counting what no listed secret opens", async () => {
+    await register("5511110001", beatriz, "2026-07-01T05:30:00.000Z");
+    await register("5511110002", tourist, "2026-07-02T17:00:00.000Z");
+    const rotated = createRegistrationKeys([
+      "the-new-ops-session-secret-of-32-characters",
+      "an-ops-session-secret-of-32-characters-at-least",
+    ]);
+    expect(await rekeyRegistrationRows(db, rotated)).toEqual({
+      rewritten: 2,
+      unreadable: 0,
+      total: 2,
+    });
+    expect(await rekeyRegistrationRows(db, rotated)).toEqual({
+      rewritten: 0,
+      unreadable: 0,
+      total: 2,
+    });
+    // The old secret removed: both still open.
+    const newOnly = createRegistrationKeys(["the-new-ops-session-secret-of-32-characters"]);
+    const rows = await listRegistrationRows(db, newOnly, { reveal: true });
+    expect(rows.map((row) => row.holderKey)).toEqual(["US:X1234567", CURP]);
+    // Removed before the rekey, another secret's registrations are told, never rewritten.
+    const stranger = createRegistrationKeys(["another-secret-of-at-least-32-characters!"]);
+    expect(await rekeyRegistrationRows(db, stranger)).toEqual({
+      rewritten: 0,
+      unreadable: 2,
+      total: 2,
+    });
   });
 });

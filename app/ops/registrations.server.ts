@@ -1,6 +1,7 @@
 import type { Db } from "~/db/db.server";
 import {
   listRegistrations,
+  rekeyRegistrations,
   revealHolderKey,
   type LineRegistration,
   type RegistrationKeys,
@@ -45,4 +46,38 @@ export async function listRegistrationRows(
     });
   }
   return rows;
+}
+
+/**
+ * `npm run ops -- recifrar-registros`, after a new secret was put first in SESSION_SECRET: every
+ * registration sealed and hashed under an older secret is sealed and hashed again under the
+ * newest. `unreadable` counts those no listed secret opens (a secret removed too soon): they can
+ * be neither shown nor counted towards their holder's 10 lines until that secret is listed again.
+ */
+export interface RekeyOutcome {
+  rewritten: number;
+  unreadable: number;
+  total: number;
+}
+
+export async function rekeyRegistrationRows(db: Db, keys: RegistrationKeys): Promise<RekeyOutcome> {
+  const rewritten = await rekeyRegistrations(db, keys);
+  let unreadable = 0;
+  let total = 0;
+  let after = "";
+  for (;;) {
+    const rows = await db
+      .selectFrom("registrations")
+      .select(["id", "holder_key_sealed"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(500)
+      .execute();
+    if (rows.length === 0) return { rewritten, unreadable, total };
+    for (const row of rows) {
+      total += 1;
+      if (keys.open(row.holder_key_sealed, row.id) === null) unreadable += 1;
+    }
+    after = rows[rows.length - 1].id;
+  }
 }

@@ -3,7 +3,14 @@
 // accepted is accepted.
 import { tsImport } from "tsx/esm/api";
 
-const { curpCheckDigit } = await tsImport("../../app/registration/curp.ts", import.meta.url);
+const { curpCheckDigit, maskCurp } = await tsImport(
+  "../../app/registration/curp.ts",
+  import.meta.url,
+);
+const { curpInitials, nameMatchesCurp } = await tsImport(
+  "../../app/registration/curp-initials.ts",
+  import.meta.url,
+);
 const { passesLuhn } = await tsImport("../../app/lib/luhn.ts", import.meta.url);
 
 export const pick = (items) => items[Math.floor(Math.random() * items.length)];
@@ -74,3 +81,75 @@ export function topupLines(customerIndex) {
 
 export const CARRIERS = ["telcel", "att", "movistar", "unefon", "bait", "izzi", "otro"];
 export const TOPUP_AMOUNTS = [20, 30, 50, 100, 150, 200, 300, 500];
+
+const GIVEN_NAMES = [
+  "Ana",
+  "Luis",
+  "María Fernanda",
+  "Jorge",
+  "Sofía",
+  "Ricardo",
+  "Valeria",
+  "Héctor",
+];
+const SURNAMES = [
+  "Gómez",
+  "López",
+  "Hernández",
+  "Ruiz",
+  "Soto",
+  "Martínez",
+  "Vega",
+  "Castillo",
+  "Navarro",
+  "Ortega",
+  "Núñez",
+];
+const DAY_MS = 86_400_000;
+/** Holders a customer may register lines to: their own (0), and relatives who take a line over. */
+export const HOLDERS_PER_CUSTOMER = 4;
+
+/**
+ * The holder `variant` of a customer (0: the customer themself): a persona física whose name has
+ * the CURP's initials (RENAPO's rule, app/registration/curp-initials.ts, which the sandbox
+ * validation checks) and a CURP of their own, its birth date telling customers and variants apart.
+ * `holderKeyMasked` is the CURP as the store shows it (first 4 and last 2 characters).
+ */
+export function registrationHolder(customerIndex, variant) {
+  const seed = customerIndex * HOLDERS_PER_CUSTOMER + variant;
+  const givenNames = GIVEN_NAMES[seed % GIVEN_NAMES.length];
+  const firstSurname = SURNAMES[(seed * 3 + 1) % SURNAMES.length];
+  const secondSurname = SURNAMES[(seed * 5 + 2) % SURNAMES.length];
+  const fullName = `${givenNames} ${firstSurname} ${secondSurname}`;
+  const birth = new Date(Date.UTC(1950, 0, 1) + seed * 3 * DAY_MS).toISOString();
+  const yymmdd = `${birth.slice(2, 4)}${birth.slice(5, 7)}${birth.slice(8, 10)}`;
+  const initials = curpInitials({ givenNames, firstSurname, secondSurname });
+  const first17 = `${initials}${yymmdd}${seed % 2 === 0 ? "M" : "H"}${pick(["DF", "JC", "NL", "PL", "YN"])}RNL0`;
+  const curp = `${first17}${curpCheckDigit(first17)}`;
+  if (!nameMatchesCurp(fullName, curp)) {
+    throw new Error(`the soak's holder ${fullName} does not match the initials ${initials}`);
+  }
+  return { fullName, curp, holderKeyMasked: maskCurp(curp) };
+}
+
+/** A name typed with the holder's CURP that is not theirs (surnames swapped): the sandbox refuses it. */
+export function mismatchedName(holder) {
+  const words = holder.fullName.split(" ");
+  const swapped = [...words.slice(0, -2), words.at(-1), words.at(-2)].join(" ");
+  for (const candidate of [swapped, `Zacarías Quintero ${words.at(-1)}`]) {
+    if (!nameMatchesCurp(candidate, holder.curp)) return candidate;
+  }
+  return "Zacarías Quintero Ybarra";
+}
+
+/**
+ * The numbers a customer registers at /registro-de-linea: 55 + index + 1 + serial, apart from the
+ * lines they top up (…00N) and the numbers they port (3…).
+ */
+export function registrationNumber(customerIndex, serial) {
+  if (serial > 99) throw new Error("a soak customer registers at most 100 numbers");
+  return `55${pad(customerIndex, 5)}1${pad(serial, 2)}`;
+}
+
+export const spacedNumber = (number) =>
+  `${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;

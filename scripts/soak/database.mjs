@@ -33,12 +33,24 @@ const LINE_QUERIES = {
   bssSimActivations: "SELECT external_id, number, offer_id FROM bss_sim_activations",
 };
 
-/** Runs every query of QUERIES and LINE_QUERIES with `all(sql)`: StoredRows. */
+/** The registration's rows (scripts/soak/reconcile-registrations.ts's RegistrationRows). */
+const REGISTRATION_QUERIES = {
+  registrations: `SELECT id, folio, number, holder_kind, holder_name, holder_key_hash,
+                         holder_key_masked, channel, registered_at, replaced_at, replaced_by
+                    FROM registrations`,
+  registrationAttempts: "SELECT number, outcome, channel, attempted_at FROM registration_attempts",
+};
+
+/** Runs every query of QUERIES, LINE_QUERIES and REGISTRATION_QUERIES with `all(sql)`: StoredRows. */
 async function readAll(all) {
   const rows = {};
   for (const [name, sql] of Object.entries(QUERIES)) rows[name] = await all(sql);
   rows.line = {};
   for (const [name, sql] of Object.entries(LINE_QUERIES)) rows.line[name] = await all(sql);
+  rows.registration = {};
+  for (const [name, sql] of Object.entries(REGISTRATION_QUERIES)) {
+    rows.registration[name] = await all(sql);
+  }
   return rows;
 }
 

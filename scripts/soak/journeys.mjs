@@ -7,8 +7,13 @@ import {
   cardForm,
   chance,
   checkoutForm,
+  HOLDERS_PER_CUSTOMER,
+  mismatchedName,
   pick,
   portabilityNumber,
+  registrationHolder,
+  registrationNumber,
+  spacedNumber,
   topupLines,
   validCurp,
   validIccid,
@@ -77,6 +82,30 @@ const APPLICATION_STATES = {
 };
 const LINES_PAGE = "/my-account/lineas";
 const BALANCE_PAGE = "/saldo";
+const REGISTRATION_PAGE = "/registro-de-linea";
+
+/**
+ * One customer in COLLECTOR_EVERY registers lines to their own CURP until the store refuses one:
+ * the 11th must be refused, naming how many lines the CURP holds and none of them.
+ */
+const COLLECTOR_EVERY = 40;
+const COLLECTOR_OFFSET = 3;
+const LINE_LIMIT = 10;
+const LINE_LIMIT_MESSAGE = `Esta CURP ya tiene ${LINE_LIMIT} líneas registradas; el límite es de ${LINE_LIMIT} líneas por persona.`;
+const IN_PERSON_MESSAGE = "Termina el registro en una tienda";
+/** Of the other registrations, those that take over a line another customer registered. */
+const REPLACEMENT_PROBABILITY = 0.25;
+/** Those that fail the identity validation once (the name is not the CURP's) before the right one. */
+const ONE_FAILURE_PROBABILITY = 0.2;
+/** Those that fail it three times: the online path ends for that number, even with the right holder. */
+const ENDED_PROBABILITY = 0.04;
+/** Those that ask for the folio by e-mail. */
+const REGISTRATION_EMAIL_PROBABILITY = 0.3;
+/**
+ * Numbers a customer is taking over right now: one at a time each, so that the SMS code a customer
+ * reads is the one sent to their own browser.
+ */
+const takingOver = new Set();
 
 const JOURNEY_WEIGHTS = [
   ["browse", 22],
@@ -87,6 +116,7 @@ const JOURNEY_WEIGHTS = [
   ["portability", 8],
   ["line", 7],
   ["balance", 4],
+  ["register", 5],
 ];
 export const JOURNEY_KINDS = JOURNEY_WEIGHTS.map(([kind]) => kind);
 
@@ -198,6 +228,13 @@ export class SimulatedCustomer {
     this.lines = topupLines(index);
     /** Numbers this customer has an open portability request for (a repeat gets a 409). */
     this.portedNumbers = [];
+    /** The holder this customer registers lines to (their own CURP), and the numbers so far. */
+    this.holder = registrationHolder(index, 0);
+    this.registrationSerial = 0;
+    /** Numbers this customer registered to their own CURP (told the folio). */
+    this.registeredNumbers = [];
+    this.collector = index % COLLECTOR_EVERY === COLLECTOR_OFFSET;
+    this.limitRefused = false;
   }
 
   /** Signed in as a browser knows it: the session cookie is there (it may be in chunks). */
@@ -208,7 +245,8 @@ export class SimulatedCustomer {
   /** Journey after journey until `deadline`; the journey under way is always finished. */
   async run(deadline) {
     while (Date.now() < deadline && !this.stopSignal.aborted) {
-      const kind = weighted(JOURNEY_WEIGHTS);
+      // A collector registers their lines first, until the store refuses the 11th.
+      const kind = this.collector && !this.limitRefused ? "register" : weighted(JOURNEY_WEIGHTS);
       const journey = `customer ${this.index} journey ${++this.journeySerial} (${kind})`;
       this.recorder.journeyStarted(kind);
       try {
@@ -697,6 +735,264 @@ export class SimulatedCustomer {
     expectRedirect(confirmed, /^\/saldo$/);
     expectLineFigures(journey, expectStatus(await browser.follow(confirmed), 200));
     this.recorder.balanceShown();
+  }
+
+  /**
+   * /registro-de-linea from a phone with no cookies: a number of this customer's proved with the
+   * code its SMS brought, then the holder. A collector registers lines to their CURP until the
+   * 11th is refused; the others register a number of their own (now and then after a failed
+   * validation, or three, which end the online path), or take over, as a relative, a line
+   * another customer registered (the new registration replaces the old).
+   */
+  async register(journey) {
+    if (this.collector) {
+      await this.collectLines(journey);
+      return;
+    }
+    // One phone of this customer's: the receipt of the last registration is still on it, and
+    // "Registrar otra línea" starts the next.
+    this.phone ??= new CustomerBrowser({
+      origin: this.origin,
+      recorder: this.recorder,
+      stopSignal: this.stopSignal,
+    });
+    const browser = this.phone;
+    const takeOver = this.registrationToTakeOver();
+    if (takeOver && chance(REPLACEMENT_PROBABILITY)) {
+      const relative = registrationHolder(
+        this.index,
+        1 + (this.journeySerial % (HOLDERS_PER_CUSTOMER - 1)),
+      );
+      takingOver.add(takeOver.number);
+      try {
+        await this.registerNumber(journey, browser, takeOver.number, relative, {
+          expected: "told",
+        });
+      } finally {
+        takingOver.delete(takeOver.number);
+      }
+      return;
+    }
+    const number = this.nextRegistrationNumber();
+    if (chance(ENDED_PROBABILITY)) {
+      await this.registerNumber(journey, browser, number, this.holder, {
+        failures: 3,
+        expected: "in-person",
+      });
+      return;
+    }
+    await this.registerNumber(journey, browser, number, this.holder, {
+      failures: chance(ONE_FAILURE_PROBABILITY) ? 1 : 0,
+      expected: "told",
+    });
+  }
+
+  /**
+   * A family registers its lines to one CURP. The first time, eleven at once, each from a phone of
+   * its own: the store keeps ten and refuses one, whichever comes last, with the Spanish message
+   * (the limit under concurrent registrations). Afterwards, or after a journey cut short, one
+   * line after another from one phone until the 11th is refused.
+   */
+  async collectLines(journey) {
+    const phone = () =>
+      new CustomerBrowser({
+        origin: this.origin,
+        recorder: this.recorder,
+        stopSignal: this.stopSignal,
+      });
+    if (this.registrationSerial === 0) {
+      const numbers = Array.from({ length: LINE_LIMIT + 1 }, () => this.nextRegistrationNumber());
+      const outcomes = await Promise.allSettled(
+        numbers.map((number) =>
+          this.registerNumber(journey, phone(), number, this.holder, { expected: "told-or-limit" }),
+        ),
+      );
+      const failed = outcomes.find((outcome) => outcome.status === "rejected");
+      if (failed) throw failed.reason;
+      const refused = outcomes.filter((outcome) => outcome.value === "line-limit").length;
+      if (refused !== 1 || this.registeredNumbers.length !== LINE_LIMIT) {
+        throw new Error(
+          `${journey}: of ${numbers.length} lines registered at once to one CURP, ${this.registeredNumbers.length} were registered and ${refused} refused`,
+        );
+      }
+      this.limitRefused = true;
+      return;
+    }
+    const browser = phone();
+    do {
+      const expected = this.registeredNumbers.length < LINE_LIMIT ? "told" : "line-limit";
+      await this.registerNumber(journey, browser, this.nextRegistrationNumber(), this.holder, {
+        expected,
+      });
+      if (expected === "line-limit") {
+        this.limitRefused = true;
+        return;
+      }
+    } while (!this.stopSignal.aborted);
+  }
+
+  nextRegistrationNumber() {
+    return registrationNumber(this.index, this.registrationSerial++);
+  }
+
+  /** A line another (non-collecting) customer was told they registered, or null. */
+  registrationToTakeOver() {
+    const others = this.recorder.ledger.registration.registrations.filter(
+      (told) =>
+        told.outcome === "told" &&
+        told.customer !== this.index &&
+        !takingOver.has(told.number) &&
+        told.customer % COLLECTOR_EVERY !== COLLECTOR_OFFSET,
+    );
+    return others.length > 0 ? pick(others) : null;
+  }
+
+  /**
+   * One number registered: proved by its SMS code, `failures` validations refused (a name that is
+   * not the CURP's), then the holder. `expected`: "told" (the folio), "line-limit" (409, the
+   * holder's 10 lines), "told-or-limit" (either: registered at once with others) or "in-person"
+   * (429, the online path ended). Answers which it was.
+   */
+  async registerNumber(journey, browser, number, holder, { failures = 0, expected }) {
+    let page = await browser.get(REGISTRATION_PAGE);
+    // The phone's last number may have ended its online path (429, where to go in person).
+    if (page.status === 429) this.recorder.inPersonAnswered();
+    else expectStatus(page, 200);
+    if (page.status === 429 || hasTestId(page.body, "registration-folio")) {
+      await think();
+      const other = await browser.post(REGISTRATION_PAGE, { intent: "otro-numero" });
+      expectRedirect(other, /^\/registro-de-linea$/);
+      page = expectStatus(await browser.follow(other), 200);
+    }
+    const since = new Date();
+    await think();
+    const sent = await browser.post(REGISTRATION_PAGE, {
+      intent: "enviar-codigo",
+      phone_number: spacedNumber(number),
+      idempotency_key: inputValue(page.body, "idempotency_key") ?? "",
+    });
+    expectRedirect(sent, /^\/registro-de-linea$/);
+    const codeForm = expectStatus(await browser.follow(sent), 200);
+    const code = await this.codeSentTo(number, since);
+    await think();
+    const confirmed = await browser.post(REGISTRATION_PAGE, {
+      intent: "confirmar-codigo",
+      code,
+      idempotency_key: inputValue(codeForm.body, "idempotency_key") ?? "",
+    });
+    expectRedirect(confirmed, /^\/registro-de-linea$/);
+    const holderForm = expectStatus(await browser.follow(confirmed), 200);
+    if (!hasTestId(holderForm.body, "holder-form")) {
+      throw new HttpError(`${journey}: ${number} proved, but no holder form`, holderForm);
+    }
+    const fields = {
+      intent: "registrar",
+      holder_kind: "fisica",
+      full_name: holder.fullName,
+      curp: holder.curp,
+      identification_type: "ine",
+      idempotency_key: inputValue(holderForm.body, "idempotency_key") ?? "",
+    };
+    for (let failure = 1; failure <= failures; failure++) {
+      await think();
+      const refused = await browser.post(REGISTRATION_PAGE, {
+        ...fields,
+        full_name: mismatchedName(holder),
+      });
+      expectStatus(refused, failure < 3 ? 422 : 429);
+      if (failure === 3) this.recorder.inPersonAnswered();
+      this.recorder.registrationValidationRefused();
+    }
+    if (chance(REGISTRATION_EMAIL_PROBABILITY)) fields.email = this.account.email;
+    const told = this.recorder.ledger.lineRegistration({
+      journey,
+      customer: this.index,
+      number,
+      holderName: holder.fullName,
+      holderKeyMasked: holder.holderKeyMasked,
+    });
+    if (expected === "told") {
+      await this.submitHolder(journey, browser, fields, told, holder);
+      if (holder === this.holder) this.registeredNumbers.push(number);
+      return "told";
+    }
+    await think();
+    const answer = await browser.post(REGISTRATION_PAGE, fields);
+    if (expected === "told-or-limit" && answer.status !== 409) {
+      await this.submitHolder(journey, browser, fields, told, holder, [answer]);
+      this.registeredNumbers.push(number);
+      return "told";
+    }
+    const refusal = expected === "told-or-limit" ? "line-limit" : expected;
+    if (refusal === "line-limit") {
+      expectStatus(answer, 409);
+      if (!answer.body.includes(LINE_LIMIT_MESSAGE)) {
+        throw new HttpError(
+          `${journey}: the 11th line was refused without the Spanish message`,
+          answer,
+        );
+      }
+    } else {
+      expectStatus(answer, 429);
+      this.recorder.inPersonAnswered();
+      if (!answer.body.includes(IN_PERSON_MESSAGE)) {
+        throw new HttpError(`${journey}: the ended online path does not send to a store`, answer);
+      }
+    }
+    // A refusal names no folio, and the limit's names none of the holder's other lines.
+    const named = this.registeredNumbers.filter(
+      (other) => answer.body.includes(other) || answer.body.includes(spacedNumber(other)),
+    );
+    if (hasTestId(answer.body, "registration-folio") || named.length > 0) {
+      throw new HttpError(
+        `${journey}: the refusal shows a folio or the holder's other lines (${named.join(", ")})`,
+        answer,
+      );
+    }
+    told.outcome = "refused";
+    told.refusal = refusal;
+    this.recorder.registrationRefused(refusal);
+    return refusal;
+  }
+
+  /** The holder's form sent once, or (an impatient customer) twice: every answer. */
+  async sendHolder(browser, fields) {
+    await think();
+    if (!chance(DOUBLE_SUBMIT_PROBABILITY)) return [await browser.post(REGISTRATION_PAGE, fields)];
+    this.recorder.doubleSubmitted();
+    if (chance(0.5)) {
+      return Promise.all([
+        browser.post(REGISTRATION_PAGE, fields),
+        browser.post(REGISTRATION_PAGE, fields),
+      ]);
+    }
+    const first = await browser.post(REGISTRATION_PAGE, fields);
+    return [first, await browser.post(REGISTRATION_PAGE, fields)];
+  }
+
+  /**
+   * The right holder's answers (sent here, unless `sent` has them already), then the receipt's
+   * folio.
+   */
+  async submitHolder(journey, browser, fields, told, holder, sent = null) {
+    const answers = sent ?? (await this.sendHolder(browser, fields));
+    // Sent again after it registered, the form finds the number no longer waiting for a holder
+    // (400, "prove the number again"); the receipt is still this browser's to see.
+    const registered = answers.filter((answer) => answer.status === 303);
+    if (registered.length === 0) expectRedirect(answers[0], /^\/registro-de-linea$/);
+    for (const answer of answers) {
+      if (answer.status !== 303) expectStatus(answer, 400);
+      else expectRedirect(answer, /^\/registro-de-linea$/);
+    }
+    told.outcome = "told";
+    const receipt = expectStatus(await browser.get(REGISTRATION_PAGE), 200);
+    told.folio = testIdText(receipt.body, "registration-folio");
+    if (!told.folio) throw new HttpError(`${journey}: the receipt shows no folio`, receipt);
+    const shownKey = testIdText(receipt.body, "registration-holder-key");
+    if (shownKey !== holder.holderKeyMasked || receipt.body.includes(holder.curp)) {
+      throw new HttpError(`${journey}: the receipt shows the CURP as "${shownKey}"`, receipt);
+    }
+    this.recorder.registrationShown();
   }
 
   /** A portability request for a number of its own; now and then a second one for a number already requested. */

@@ -373,9 +373,12 @@ function cleanRun(): { ledger: ClientLedger; rows: StoredRows } {
       bssSimUsage: [],
       bssSimActivations: [],
     },
+    // Its own checks: reconcile-registrations.test.ts.
+    registration: { registrations: [], registrationAttempts: [] },
   };
   const line = { added: [], installs: [], usage: [] };
-  return { ledger: { orders, topups, portabilityRequests, line }, rows };
+  const registration = { registrations: [] };
+  return { ledger: { orders, topups, portabilityRequests, line, registration }, rows };
 }
 
 const kinds = (report: ReturnType<typeof reconcile>): FindingKind[] =>
@@ -425,6 +428,16 @@ describe("reconcile", () => {
         usageCalls: 0,
         linesAdded: 0,
         installs: 0,
+      },
+      registration: {
+        registrations: 0,
+        current: 0,
+        replaced: 0,
+        holders: 0,
+        failedAttempts: 0,
+        told: 0,
+        refusedAtLimit: 0,
+        refusedInPerson: 0,
       },
     });
   });

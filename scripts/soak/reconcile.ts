@@ -29,6 +29,14 @@ import {
   type LineRows,
   type LineSubject,
 } from "./reconcile-lines";
+import {
+  reconcileRegistrations,
+  type RegistrationFindingKind,
+  type RegistrationLedger,
+  type RegistrationReconciliation,
+  type RegistrationRows,
+  type RegistrationSubject,
+} from "./reconcile-registrations";
 
 /**
  * What a submission ended in, as the customer saw it: "told" (a redirect or page named the
@@ -112,6 +120,8 @@ export interface ClientLedger {
   portabilityRequests: readonly ToldPortabilityRequest[];
   /** Lines added with a code, eSIMs installed, usage the operator recorded (issue 26). */
   line: LineLedger;
+  /** Lines registered to their holders at /registro-de-linea (issue 27). */
+  registration: RegistrationLedger;
 }
 
 /** The columns the reconciliation reads (app/db/schema.ts). */
@@ -148,6 +158,8 @@ export interface StoredRows {
   >;
   /** The accounts' lines, the line jobs and the BSS simulator's records. */
   line: LineRows;
+  /** The registrations of lines to their holders and the identity validations tried. */
+  registration: RegistrationRows;
 }
 
 export type FindingKind =
@@ -186,10 +198,17 @@ export type FindingKind =
   | "payment-orphan"
   /** The payment provider's record disagrees with the store's payment. */
   | "provider-mismatch"
-  | LineFindingKind;
+  | LineFindingKind
+  | RegistrationFindingKind;
 
 export type Subject =
-  "order" | "top-up" | "portability request" | "payment" | "sandbox checkout" | LineSubject;
+  | "order"
+  | "top-up"
+  | "portability request"
+  | "payment"
+  | "sandbox checkout"
+  | LineSubject
+  | RegistrationSubject;
 
 export interface Finding {
   kind: FindingKind;
@@ -220,6 +239,7 @@ export interface ReconciliationReport {
     /** Told orders placed again after their order was cancelled (see `resolveReorders`). */
     reorders: number;
     line: LineReconciliation["checked"];
+    registration: RegistrationReconciliation["checked"];
   };
 }
 
@@ -868,6 +888,11 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
   const line = reconcileLines({ ledger: ledger.line, rows: rows.line, topups: rows.topups });
   findings.push(...line.findings);
   notes.push(...line.notes);
+  const registration = reconcileRegistrations({
+    ledger: ledger.registration,
+    rows: rows.registration,
+  });
+  findings.push(...registration.findings);
 
   const paymentsByMethod: Record<string, Record<string, number>> = {};
   for (const payment of rows.payments) {
@@ -892,6 +917,7 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       paymentsByMethod,
       reorders,
       line: line.checked,
+      registration: registration.checked,
     },
   };
 }

@@ -29,6 +29,8 @@ export class Ledger {
   portabilityRequests = [];
   /** Lines added with a code, eSIMs installed, usage recorded with `npm run ops -- consumo`. */
   line = { added: [], installs: [], usage: [] };
+  /** Lines registered to their holders at /registro-de-linea. */
+  registration = { registrations: [] };
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
   order({ journey, idempotencyKey, method }) {
@@ -71,6 +73,25 @@ export class Ledger {
     return asked;
   }
 
+  /**
+   * A registration about to be submitted: the holder as typed, their key only masked (the
+   * ledger, like the store's lists, keeps no whole CURP). The journey fills in what it was told.
+   */
+  lineRegistration({ journey, customer, number, holderName, holderKeyMasked }) {
+    const told = {
+      journey,
+      customer,
+      number,
+      holderName,
+      holderKeyMasked,
+      outcome: "unknown",
+      folio: null,
+      refusal: null,
+    };
+    this.registration.registrations.push(told);
+    return told;
+  }
+
   portability({ journey, idempotencyKey, phoneNumber }) {
     const told = { journey, idempotencyKey, phoneNumber, outcome: "unknown", folios: [] };
     this.portabilityRequests.push(told);
@@ -95,6 +116,12 @@ export class Recorder {
   /** Line pages of an account and /saldo summaries that showed a line's figures. */
   lineViews = 0;
   balanceViews = 0;
+  /** /registro-de-linea: receipts shown, validations refused, registrations refused, by why. */
+  registrationsShown = 0;
+  registrationValidationsRefused = 0;
+  registrationsRefused = { "line-limit": 0, "in-person": 0 };
+  /** 429 answers the store owed: /registro-de-linea once the online path ended for a number. */
+  expectedTooManyRequests = 0;
   /** `npm run ops -- consumo` calls that did not end with exit code 0, with what they said. */
   usageFailures = [];
 
@@ -182,6 +209,22 @@ export class Recorder {
 
   balanceShown() {
     this.balanceViews += 1;
+  }
+
+  registrationShown() {
+    this.registrationsShown += 1;
+  }
+
+  registrationValidationRefused() {
+    this.registrationValidationsRefused += 1;
+  }
+
+  inPersonAnswered() {
+    this.expectedTooManyRequests += 1;
+  }
+
+  registrationRefused(why) {
+    this.registrationsRefused[why] += 1;
   }
 }
 
