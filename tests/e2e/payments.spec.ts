@@ -61,6 +61,8 @@ test("a customer pays by SPEI: a CLABE with its control digit, the reference and
 }) => {
   await checkoutWith(page, "spei", "Conecta 300");
   const transfer = page.getByTestId("payment-instructions-spei");
+  // A transfer has "datos para tu transferencia"; a ficha is a cash voucher.
+  await expect(page.getByTestId("payment-instructions-spei")).not.toContainText(/ficha/i);
   await expect(transfer.getByRole("heading")).toHaveText("Datos para tu transferencia SPEI");
   await expect(transfer.getByTestId("payment-amount")).toHaveText("$300.00 MXN");
   const clabe = ((await transfer.getByTestId("payment-clabe").textContent()) ?? "").replace(
