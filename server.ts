@@ -16,6 +16,7 @@ import {
   refuseBrokenEscapes,
   refuseCrossSiteWrites,
   refuseHostOriginMismatch,
+  redirectToPublicHost,
   refuseUnknownHosts,
   requestLog,
   securityHeadersWithNonce,
@@ -94,6 +95,8 @@ app.use(checkFormRequests(logger));
 app.use(compression());
 app.get("/healthz", healthz(workerIndex));
 app.get("/readyz", readyz(services, config, workerIndex));
+// After the health checks (a load balancer asks by address), before anything sets a cookie.
+if (config.isProduction) app.use(redirectToPublicHost(logger, config));
 app.use(publicFiles(path.join(projectRoot, "public")));
 app.use(languageCookie(config));
 // Pages kept in memory answer here; what Remix renders below may be kept (decision 0084).

@@ -50,7 +50,8 @@ function startServer(port, extraEnv = {}, nodeArgs = serverArgs()) {
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
-      ...productionTestEnvironment(`http://localhost:${port}`),
+      // The name every request of the bench uses: another would be redirected (decision 0103).
+      ...productionTestEnvironment(`http://127.0.0.1:${port}`),
       DATA_DIR: dataDir,
       LOG_LEVEL: "silent",
       SESSION_SECRET: "benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz",

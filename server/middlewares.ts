@@ -10,6 +10,7 @@ import {
   hostDiffersFromOrigin,
   isCrossSiteWrite,
   isServedHost,
+  publicHostAnswer,
   securityHeaders,
 } from "./security-headers";
 
@@ -94,6 +95,27 @@ export function refuseUnknownHosts(
     if (isServedHost(req.get("host"), allowedOrigins)) return next();
     logger.warn({ msg: "unknown host refused", requestId: res.locals.requestId });
     refuse(res, 421, "errors.unknownHost");
+  };
+}
+
+/** In production, other names of the site lead to PUBLIC_BASE_URL's (decision 0103). */
+export function redirectToPublicHost(
+  logger: Logger,
+  config: Pick<Config, "publicOrigin" | "trustProxy">,
+): express.RequestHandler {
+  return (req, res, next) => {
+    const answer = publicHostAnswer({
+      method: req.method,
+      host: req.get("host"),
+      forwardedHost: req.get("x-forwarded-host"),
+      trustsProxy: config.trustProxy !== false,
+      publicOrigin: config.publicOrigin,
+      url: req.originalUrl,
+    });
+    if (answer === null) return next();
+    logger.info({ msg: "other host name", requestId: res.locals.requestId, status: answer.status });
+    if (answer.status === 421) return refuse(res, 421, "errors.unknownHost");
+    res.redirect(301, answer.location);
   };
 }
 

@@ -4,6 +4,7 @@ import {
   hostDiffersFromOrigin,
   isCrossSiteWrite,
   isServedHost,
+  publicHostAnswer,
   securityHeaders,
 } from "./security-headers";
 
@@ -102,6 +103,55 @@ describe("isServedHost", () => {
     expect(isServedHost("rebind.attacker.example:3000", origins)).toBe(false);
     expect(isServedHost("localhost:3001", origins)).toBe(false);
     expect(isServedHost(undefined, origins)).toBe(false);
+  });
+});
+
+describe("publicHostAnswer", () => {
+  const site = { publicOrigin: "https://www.conectamovil.mx", trustsProxy: false };
+  const get = (host: string | undefined, url = "/", more: object = {}) =>
+    publicHostAnswer({ ...site, method: "GET", host, forwardedHost: undefined, url, ...more });
+
+  it("serves the public name, whatever its case", () => {
+    expect(get("www.conectamovil.mx")).toBeNull();
+    expect(get("WWW.ConectaMovil.MX")).toBeNull();
+  });
+
+  it("sends a page on another name to the same path and query on the public name", () => {
+    expect(get("conectamovil.mx", "/confirmation?pedido=PED-2026-000001")).toEqual({
+      status: 301,
+      location: "https://www.conectamovil.mx/confirmation?pedido=PED-2026-000001",
+    });
+    expect(get(undefined)).toEqual({ status: 301, location: "https://www.conectamovil.mx/" });
+    expect(get("10.0.0.7:3000", "/plans", { method: "HEAD" })).toMatchObject({ status: 301 });
+  });
+
+  it("keeps the redirect on the public name whatever the path says", () => {
+    expect(get("conectamovil.mx", "//otro.example/x")).toEqual({
+      status: 301,
+      location: "https://www.conectamovil.mx//otro.example/x",
+    });
+  });
+
+  it("refuses a form sent to another name rather than lose its body on a redirect", () => {
+    for (const method of ["POST", "PUT", "DELETE"]) {
+      expect(get("conectamovil.mx", "/checkout", { method })).toEqual({ status: 421 });
+    }
+  });
+
+  it("reads the name a trusted proxy forwards, and only then", () => {
+    const behindProxy = { trustsProxy: true, host: "10.0.0.7:3000" };
+    expect(
+      get("10.0.0.7:3000", "/", { ...behindProxy, forwardedHost: "www.conectamovil.mx" }),
+    ).toBeNull();
+    expect(
+      get("10.0.0.7:3000", "/", {
+        ...behindProxy,
+        forwardedHost: "conectamovil.mx, www.conectamovil.mx",
+      }),
+    ).toMatchObject({ status: 301 });
+    expect(get("conectamovil.mx", "/", { forwardedHost: "www.conectamovil.mx" })).toMatchObject({
+      status: 301,
+    });
   });
 });
 

@@ -74,6 +74,31 @@ export function isServedHost(host: string | undefined, allowedOrigins: string[])
 }
 
 /**
+ * In production the site has one name, PUBLIC_BASE_URL's: a request to another name the same
+ * server answers (www and the bare domain, an old domain) is sent there before any cookie is set,
+ * since the order's access cookie, the session and the cart live under that one name (a payment
+ * returns to it). GET and HEAD get a permanent redirect to the same path and query; any other
+ * method is refused (its form would lose its body on the way, and its cookies are not there).
+ * Behind trusted proxies the name is X-Forwarded-Host's first entry, which the proxy writes.
+ */
+export function publicHostAnswer(options: {
+  method: string;
+  host: string | undefined;
+  forwardedHost: string | undefined;
+  trustsProxy: boolean;
+  publicOrigin: string;
+  url: string;
+}): { status: 301; location: string } | { status: 421 } | null {
+  const forwarded = options.trustsProxy ? options.forwardedHost?.split(",")[0]?.trim() : "";
+  const host = (forwarded || options.host || "").toLowerCase();
+  if (host === new URL(options.publicOrigin).host) return null;
+  const method = options.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD") return { status: 421 };
+  const path = options.url.startsWith("/") ? options.url : `/${options.url}`;
+  return { status: 301, location: `${options.publicOrigin}${path}` };
+}
+
+/**
  * Remix refuses a write whose `Origin` names another host than the request's `X-Forwarded-Host`
  * (its first entry) or else `Host`, by throwing: a 500 with an error in the log. The same
  * comparison, made before Remix (decision 0079), answers such a request with a 400. The site's own

@@ -67,7 +67,7 @@ export function rememberOrder(access: OrderAccess, ref: string): OrderAccess {
   return { ...access, placed };
 }
 
-/** After an approved payment: the cart was emptied once, and the next checkout starts afresh. */
+/** On the order's first view here: the cart was emptied once, and the next checkout starts afresh. */
 export function markCartCleared(access: OrderAccess, ref: string): OrderAccess {
   return {
     accessId: access.accessId,

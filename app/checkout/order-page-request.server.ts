@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { asOrderOwner } from "~/auth/email-trust.server";
+import { saveCart } from "~/cart/cart-session.server";
 import { getCustomer } from "~/auth/session.server";
 import { canSeeOrder, readOrderAccess } from "./order-access.server";
 import { orderPayment } from "./order-payments.server";
-import { confirmationPath } from "./paths";
+import { confirmationPath, ORDER_AGAIN_INTENT } from "./paths";
 import { customerOwnsOrder, findOrder } from "./orders.server";
 import { submitEsimChange } from "~/esim/esim-change-request.server";
 import { isEsimChangeIntent } from "~/esim/esim-change-schema";
@@ -30,13 +31,23 @@ export async function loadOwnOrder(context: AppLoadContext, request: Request) {
 
 /**
  * The order page's buttons: pay after a decline, resume a payment left open, or pay another way
- * than the voucher issued, without losing the order; or change one of its eSIMs.
+ * than the voucher issued, without losing the order; change one of its eSIMs; or, cancelled,
+ * order its plans again.
  */
 export async function submitOrderPage(context: AppLoadContext, request: Request) {
   const { order } = await loadOwnOrder(context, request);
   const formData = await request.formData();
   // A new code for a lost one, or (sandbox) an installation: for whoever may see the codes.
   if (isEsimChangeIntent(formData.get("intent"))) return submitEsimChange(context, order, formData);
+  if (formData.get("intent") === ORDER_AGAIN_INTENT) {
+    // The cart emptied when the order was placed: a cancelled order's plans go back in it.
+    if (order.status !== "cancelled") return redirect(confirmationPath(order.ref), { status: 303 });
+    saveCart(
+      context,
+      order.lines.map((line) => ({ id: line.planId, quantity: line.quantity })),
+    );
+    return redirect("/cart", { status: 303 });
+  }
   if (order.status !== "pending_payment") {
     return redirect(confirmationPath(order.ref), { status: 303 });
   }

@@ -9,3 +9,6 @@ export const ORDER_LINK_PATH = "/pedido/abrir";
 export function orderLinkPath(token: string): string {
   return `${ORDER_LINK_PATH}?clave=${encodeURIComponent(token)}`;
 }
+
+/** The cancelled order's button that puts its plans back in the cart. */
+export const ORDER_AGAIN_INTENT = "order-again";

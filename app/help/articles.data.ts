@@ -31,6 +31,7 @@ import {
   TOPUP_LINES,
 } from "./facts";
 import { registrationArticles, registrationPhrases } from "./registration-articles";
+import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import { REGISTRATION_PATH } from "~/registration/paths";
 
 /*
@@ -162,10 +163,11 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         title: "Tienes varias formas de consultarlo:",
         items: [
-          "En la tarjeta de plástico de donde desprendiste tu SIM viene impreso tu número.",
-          "En el correo de confirmación de tu pedido o de tu eSIM.",
+          // Only where the store shows the number: it is given when the line is activated, so
+          // neither the SIM's card nor the order's e-mails (which carry its ICCID) can hold it.
+          `En la página de tu pedido, en cuanto tu línea queda activa: al instalar tu eSIM, o al activar tu SIM física en [Activar SIM](${SIM_ACTIVATION_PATH}), donde también aparece.`,
+          `Si compraste con tu cuenta, o agregaste tu línea con el código que te enviamos por SMS, en [Mis líneas](${LINES_PATH}).`,
           "Marca `*100#` desde tu línea: verás en pantalla tu número, tu saldo y la vigencia de tu plan. Es gratis y no usa datos.",
-          "Si ya recargaste tu línea con tu cuenta, aparece entre tus líneas guardadas en [Mi cuenta](/my-account).",
         ],
       },
       {

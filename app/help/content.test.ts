@@ -12,6 +12,7 @@ import {
   SIM_PRICE,
   SIM_REPLACEMENT_PRICE,
 } from "~/catalog/terms";
+import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
 import { HELP_ARTICLES, HELP_CATEGORIES } from "./articles.data";
 import { answerTexts, isAllowedHref, parseInline, plainText } from "./content";
@@ -264,6 +265,35 @@ describe("the help centre's figures", () => {
     expect(links).not.toContain("/my-account/recarga");
     for (const text of everyText.filter((candidate) => candidate.includes("(/my-account)"))) {
       expect(text, text).not.toMatch(/(tu|ver tu) consumo/);
+    }
+  });
+});
+
+/*
+ * The help centre once said the order's e-mail tells the customer their number. The number is
+ * given when the line is activated (~/line/activations.server.ts), after every order e-mail has
+ * gone, and those e-mails carry the SIM's ICCID; the SIM's card cannot hold it either. The places
+ * that do show it: the order's page (esim-view.server.ts, order-sim-lines.server.ts), /activar
+ * and the account's lines.
+ */
+describe("where the help centre says a line's number is shown", () => {
+  const numberArticle = HELP_ARTICLES.find((article) => article.slug === "cual-es-mi-numero")!;
+
+  it("names only the places that show it", () => {
+    const texts = answerTexts(numberArticle.answer).map((text) => plainText(parseInline(text)));
+    for (const text of texts) expect(text).not.toMatch(/correo|tarjeta de plástico|impres/i);
+    const links = answerTexts(numberArticle.answer).join("\n");
+    expect(links).toContain(`(${SIM_ACTIVATION_PATH})`);
+    expect(links).toContain(`(${LINES_PATH})`);
+    expect(links).toMatch(/página de tu pedido/);
+  });
+
+  it("never says an e-mail brings the line's number", () => {
+    for (const text of everyShownText) {
+      const plain = plainText(parseInline(text));
+      for (const sentence of plain.split(/(?<=[.:])\s/)) {
+        expect(sentence).not.toMatch(/(correo|e-?mail)\b.*\btu número\b(?! de pedido)/i);
+      }
     }
   });
 });

@@ -400,14 +400,17 @@ async function paymentVoucher(
   }
   blocks.push(
     { kind: "facts", rows: facts },
-    paragraph(mailT(`voucher.expiryNote.${subject.kind}`), "notice"),
+    paragraph(
+      mailT(`commerce:payment.instructions.expiryNote.${instructions.method}.${subject.kind}`),
+      "notice",
+    ),
   );
   // The provider's own page, when it gave one that is a web address (nothing else is a link).
   if (instructions.hostedUrl && isWebUrl(instructions.hostedUrl)) {
     blocks.push({
       kind: "button",
-      lead: mailT("commerce:payment.instructions.hostedLink"),
-      label: mailT("commerce:payment.instructions.hostedLink"),
+      lead: mailT(`commerce:payment.instructions.hostedLink.${instructions.method}`),
+      label: mailT(`commerce:payment.instructions.hostedLink.${instructions.method}`),
       href: instructions.hostedUrl,
     });
   }

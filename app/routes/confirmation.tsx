@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { saveCart } from "~/cart/cart-session.server";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { LINE_ACTIVATION, PHYSICAL_SIM_DELIVERY } from "~/catalog/terms";
 import { markCartCleared, saveOrderAccess } from "~/checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
-import { confirmationPath } from "~/checkout/paths";
+import { confirmationPath, ORDER_AGAIN_INTENT } from "~/checkout/paths";
 import { findOrder } from "~/checkout/orders.server";
 import { useRefreshWhileActivating } from "~/components/activation/line-activation";
 import { ShippedSimLines } from "~/components/activation/shipped-sim-lines";
@@ -21,7 +21,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
-import { buttonClass } from "~/components/ui/button";
+import { SubmitButton } from "~/components/ui/button";
 import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.server";
 
 export const handle = { i18n: ["commerce", "activation"], query: ["pedido"] };
@@ -38,9 +38,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   if (refreshed) order = (await findOrder(context.db, order.ref)) ?? order;
   const entry = access.placed.find((candidate) => candidate.ref === order.ref);
-  if (order.status === "paid" && entry && !entry.cartCleared) {
-    // The cart empties once, when the customer first sees the paid order; redirecting lets every
-    // part of the page (the cart badge too) read the emptied cart.
+  if (entry && !entry.cartCleared) {
+    // The cart empties once, when the customer first sees the order this browser placed, paid or
+    // waiting for its cash or SPEI payment: its plans are the order's now, and the next checkout
+    // starts afresh. Redirecting lets every part of the page (the cart badge too) read it.
     saveCart(context, []);
     saveOrderAccess(context, markCartCleared(access, order.ref));
     throw redirect(confirmationPath(order.ref));
@@ -139,11 +140,11 @@ export default function ConfirmationPage() {
       ) : null}
 
       {cancelled ? (
-        <p className="mb-8 print:hidden">
-          <Link to="/cart" className={buttonClass({ size: "lg" })}>
+        <Form method="post" className="mb-8 print:hidden">
+          <SubmitButton name="intent" value={ORDER_AGAIN_INTENT} size="lg">
             {t("confirmation.newOrder")}
-          </Link>
-        </p>
+          </SubmitButton>
+        </Form>
       ) : null}
 
       <div className="grid gap-8 lg:grid-cols-2">

@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
-import { findTopupAmount, formatData } from "~/topup/amounts";
+import { findTopupAmount, topupBenefits } from "~/topup/amounts";
 import { addDays, formatDate, formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "~/topup/phone";
 import { PendingPayment } from "~/components/payments/pending-payment";
@@ -21,6 +21,7 @@ import {
   submitReceiptPayment,
 } from "~/topup/receipt-request.server";
 import { TopupApplicationNotice } from "~/components/topup/topup-application";
+import { TopupBenefits } from "~/components/topup/topup-benefits";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -55,7 +56,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
         offer: offer
           ? {
               validityDays: offer.validityDays,
-              data: formatData(offer.dataMb),
+              benefits: topupBenefits(offer),
               validUntil: topup.paidAt
                 ? formatDate(addDays(topup.paidAt, offer.validityDays))
                 : null,
@@ -117,8 +118,7 @@ export default function TopupReceiptPage() {
       {receipt.offer ? (
         <p className="mb-6 text-slate-800">
           <span className="font-semibold">{t("receipt.benefits")}:</span>{" "}
-          {t("form.validity", { count: receipt.offer.validityDays })} ·{" "}
-          {t("form.data", { value: receipt.offer.data.value, unit: receipt.offer.data.unit })}
+          <TopupBenefits benefits={receipt.offer.benefits} layout="row" />
           {/* An estimate until the line's own vigencia, read from the BSS, can be shown. */}
           {receipt.offer.validUntil && !(application.state === "applied" && application.line) ? (
             <>

@@ -3,6 +3,7 @@ import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import {
   findTopupAmount,
   formatData,
+  topupBenefits,
   OFFERED_AMOUNTS,
   TOPUP_AMOUNTS,
   TOPUP_PLAN_IDS,
@@ -52,5 +53,20 @@ describe("top-up amounts", () => {
     expect(formatData(1024)).toEqual({ value: 1, unit: "GB" });
     expect(formatData(1536)).toEqual({ value: 1.5, unit: "GB" });
     expect(formatData(50 * 1024)).toEqual({ value: 50, unit: "GB" });
+  });
+});
+
+describe("topupBenefits", () => {
+  it("lists for every amount what it buys, social networks included when it has them", () => {
+    for (const offer of TOPUP_AMOUNTS) {
+      const keys = topupBenefits(offer).map((benefit) => benefit.key);
+      expect(keys.slice(0, 2)).toEqual(["validity", "data"]);
+      expect(keys.includes("unlimitedSocial")).toBe(offer.unlimitedSocial);
+    }
+    expect(topupBenefits(findTopupAmount(50)!)).toEqual([
+      { key: "validity", count: findTopupAmount(50)!.validityDays },
+      { key: "data", ...formatData(findTopupAmount(50)!.dataMb) },
+      { key: "unlimitedSocial" },
+    ]);
   });
 });

@@ -67,3 +67,19 @@ export function formatData(megabytes: number): { value: number; unit: "MB" | "GB
   if (megabytes < MB_PER_GB) return { value: megabytes, unit: "MB" };
   return { value: Math.round((megabytes / MB_PER_GB) * 10) / 10, unit: "GB" };
 }
+
+/** One line of what an amount buys, as its card and its receipt both list it (topup:form.*). */
+export type TopupBenefit =
+  | { key: "validity"; count: number }
+  | { key: "data"; value: number; unit: "MB" | "GB" }
+  | { key: "unlimitedSocial" };
+
+/** What an amount buys, in order: the card that sells it and the receipt read the same list. */
+export function topupBenefits(offer: TopupAmount): TopupBenefit[] {
+  const data = formatData(offer.dataMb);
+  return [
+    { key: "validity", count: offer.validityDays },
+    { key: "data", value: data.value, unit: data.unit },
+    ...(offer.unlimitedSocial ? [{ key: "unlimitedSocial" as const }] : []),
+  ];
+}

@@ -43,6 +43,7 @@ export async function loadTopupForm(context: AppLoadContext, customer: Customer 
     prefilledNumber: /^\d{10}$/.test(number) ? number : null,
     savedLines: customer ? await savedLines(context.db, customer.sub) : [],
     askEmail: customer === null,
+    signedIn: customer !== null,
     idempotencyKey: issueFormKey(context, "topup"),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
   };

@@ -456,6 +456,10 @@ test("a protected page sends the visitor to sign-in and back after it", async ({
   await page.getByLabel("Contraseña").fill(PASSWORD);
   await page.getByRole("button", { name: "Iniciar sesión" }).click();
   await expect(page).toHaveURL(/\/my-account\/recarga$/);
+  // Signed in, the page does not tell the customer they need no account.
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByText("No necesitas cuenta")).toHaveCount(0);
+  await expect(page.getByText(/la recarga queda en tu historial/)).toBeVisible();
 
   // Sign-in is refused while signed in: the page sends the customer on.
   await page.goto("/auth/sign-in?redirectTo=%2Fmy-account");

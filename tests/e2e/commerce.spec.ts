@@ -163,7 +163,8 @@ test("a declined card says why in Spanish and the customer pays the same order o
   await expect(page.getByTestId("order-status")).toHaveText("Pago rechazado");
   await expect(page.getByTestId("payment-declined")).toContainText("el banco rechazó la tarjeta");
   await expect(page.getByTestId("payment-declined")).toContainText(`${folio} sigue guardado`);
-  await expect(cartBadge(page)).toHaveText("1");
+  // The order keeps its plans (decision 0105): the cart is empty, the retry pays this order.
+  await expect(cartBadge(page)).toBeHidden();
   await expectNoAxeViolations(page);
 
   await page.getByRole("button", { name: "Intentar el pago de nuevo" }).click();

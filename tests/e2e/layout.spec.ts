@@ -316,3 +316,59 @@ test("the account's lines, adding one with its code, a line's page and /saldo fi
   await expect(page.getByTestId("line-figures")).toBeVisible();
   await expectFitsEveryWidth(page, "/saldo with a line shown");
 });
+
+/** The desktop bar's items whose text runs over more than one line, or that sit below the first. */
+function wrappedNavItems(page: Page): Promise<string[]> {
+  return page.getByTestId("navbar").evaluate((bar) => {
+    const list = bar.querySelector("nav > div ul");
+    if (!list) return ["no desktop list"];
+    const items = [...list.querySelectorAll(":scope > li")].map((item) => {
+      // Visible text only: a screen reader's hint ("se abre en una pestaña nueva") is not seen.
+      const tops = new Set<number>();
+      const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement?.closest(".sr-only")) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) {
+          if (rect.width > 1 && rect.height > 1) tops.add(Math.round(rect.top));
+        }
+      }
+      return {
+        text: (item.textContent ?? "").trim(),
+        lines: tops.size,
+        top: item.getBoundingClientRect().top,
+      };
+    });
+    const firstTop = Math.min(...items.map((item) => item.top));
+    const wrapped = items
+      .filter((item) => item.lines > 1 || item.top > firstTop + 2)
+      .map((item) => `${item.text} (${item.lines} líneas)`);
+    // Kept on one line by pushing past the window is no better.
+    const outside = [...bar.querySelectorAll("nav *")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map(
+        (element) =>
+          `${(element.textContent ?? "").trim().slice(0, 30)} fuera de la ventana (${Math.round(element.getBoundingClientRect().right - window.innerWidth)} px)`,
+      );
+    return [...wrapped, ...outside.slice(0, 3)];
+  });
+}
+
+test("the desktop navigation stays on one line from 1024 to 1440 px, signed out and signed in", async ({
+  page,
+}) => {
+  const widths = [1024, 1280, 1366, 1440];
+  await page.goto("/plans");
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await wrappedNavItems(page), `signed out at ${width} px`).toEqual([]);
+  }
+  const customer = await longEmailCustomer(page);
+  await signInTo(page, customer, "/my-account");
+  await expect(page.getByRole("button", { name: "Cerrar sesión" }).first()).toBeAttached();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await wrappedNavItems(page), `signed in at ${width} px`).toEqual([]);
+  }
+});

@@ -30,6 +30,9 @@ test("a customer pays in cash at a store: a printable voucher with a barcode, th
 }) => {
   await checkoutWith(page, "cash");
   await expect(page.getByTestId("order-status")).toHaveText("Pendiente de pago");
+  // Placed, the order holds its plans: the cart is empty (no badge), and the next order is new.
+  await expect(page.getByTestId("cart-count")).toBeHidden();
+  await expect(page.getByTestId("cart-link")).toHaveAccessibleName(/0/);
   const voucher = page.getByTestId("payment-instructions-cash");
   await expect(voucher.getByRole("heading")).toHaveText("Tu ficha para pagar en efectivo");
   await expect(voucher.getByTestId("payment-amount")).toHaveText("$200.00 MXN");
@@ -60,7 +63,10 @@ test("a customer pays by SPEI: a CLABE with its control digit, the reference and
   page,
 }) => {
   await checkoutWith(page, "spei", "Conecta 300");
+  await expect(page.getByTestId("cart-count")).toBeHidden();
   const transfer = page.getByTestId("payment-instructions-spei");
+  // A transfer has "datos para tu transferencia"; a ficha is a cash voucher.
+  await expect(page.getByTestId("payment-instructions-spei")).not.toContainText(/ficha/i);
   await expect(transfer.getByRole("heading")).toHaveText("Datos para tu transferencia SPEI");
   await expect(transfer.getByTestId("payment-amount")).toHaveText("$300.00 MXN");
   const clabe = ((await transfer.getByTestId("payment-clabe").textContent()) ?? "").replace(
@@ -91,9 +97,10 @@ test("a voucher that expires unpaid cancels the order, and the same cart makes a
   await expect(page.getByTestId("payment-instructions-cash")).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Continuar al pago/ })).toHaveCount(0);
 
-  // Buying again: the cart is still there, and the new submission is a new order.
-  await page.getByRole("link", { name: "Hacer un pedido nuevo" }).click();
+  // Buying again: the order's plans go back in the cart, and the new submission is a new order.
+  await page.getByRole("button", { name: "Hacer un pedido nuevo" }).click();
   await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByTestId("cart-total")).toHaveText("$100.00 MXN");
   await page.getByRole("link", { name: "Continuar al pago" }).click();
   await fillCheckout(page, uniqueEmail("otra-vez"));
   await submitCheckout(page);

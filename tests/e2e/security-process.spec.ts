@@ -281,8 +281,8 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
   }
 });
 
-test("the payment provider is told this site's configured address, never the Host a client sends", async () => {
-  // Stands for the host an attacker names in the Host header.
+test("the payment provider is told this site's configured address, never the host a client names", async () => {
+  // Stands for the host an attacker names in X-Forwarded-Host (another Host is redirected first).
   const trapped: string[] = [];
   const trap = createServer((request, response) => {
     trapped.push(`${request.method} ${request.url}`);
@@ -292,6 +292,7 @@ test("the payment provider is told this site's configured address, never the Hos
   const trapHost = `127.0.0.1:${(trap.address() as AddressInfo).port}`;
   const port = freePort(test.info().workerIndex);
   // Production: outside it, a Host that is not one of the site's names is refused outright.
+  // No proxy is trusted, so X-Forwarded-Host is the client's to write.
   const server = await running(
     {
       NODE_ENV: "production",
@@ -305,7 +306,12 @@ test("the payment provider is told this site's configured address, never the Hos
   const send = async (options: Parameters<typeof rawRequest>[1]) => {
     const response = await rawRequest(port, {
       ...options,
-      headers: { Host: trapHost, Cookie: jar.header, ...options.headers },
+      headers: {
+        Host: `localhost:${port}`,
+        "X-Forwarded-Host": trapHost,
+        Cookie: jar.header,
+        ...options.headers,
+      },
     });
     jar.keep(response.headers);
     return response;
@@ -365,6 +371,47 @@ test("the payment provider is told this site's configured address, never the Hos
   } finally {
     await stopServer(server);
     trap.close();
+  }
+});
+
+test("in production another name of the site leads to the public one before any cookie is set", async () => {
+  const port = freePort(test.info().workerIndex);
+  const server = await running(
+    {
+      NODE_ENV: "production",
+      SESSION_SECRET: SECRET_A,
+      LOG_LEVEL: "warn",
+      ...productionTestEnvironment(`http://localhost:${port}`),
+    },
+    port,
+  );
+  const otherName = { Host: `127.0.0.1:${port}` };
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+  try {
+    const page = await rawRequest(port, {
+      path: "/confirmation?pedido=PED-2026-000001",
+      headers: otherName,
+    });
+    expect(page.status).toBe(301);
+    expect(page.headers.location).toBe(
+      `http://localhost:${port}/confirmation?pedido=PED-2026-000001`,
+    );
+    expect(page.headers["set-cookie"]).toBeUndefined();
+    const cart = await rawRequest(port, {
+      method: "POST",
+      path: "/cart",
+      headers: { ...otherName, ...form },
+      body: "intent=add&id=conecta-100",
+    });
+    expect(cart.status).toBe(421);
+    expect(cart.body).toContain("no corresponde a este servidor");
+    expect(cart.headers["set-cookie"]).toBeUndefined();
+    // A load balancer's health check asks by address.
+    expect((await rawRequest(port, { path: "/healthz", headers: otherName })).status).toBe(200);
+    const own = await rawRequest(port, { path: "/plans", headers: { Host: `localhost:${port}` } });
+    expect(own.status).toBe(200);
+  } finally {
+    await stopServer(server);
   }
 });
 

@@ -88,9 +88,17 @@ test("a declined card says why in Spanish; the retry pays the same top-up", asyn
   const customer = await createCustomer(request);
   await signInTo(page, customer, "/my-account/recarga");
   await fillNewLine(page, uniqueLine());
+  const promised = await page
+    .getByTestId("topup-amount")
+    .filter({ hasText: /^\$50(?!\d)/ })
+    .getByTestId("topup-benefit")
+    .allTextContents();
+  expect(promised).toContain("Redes sociales ilimitadas");
   await chooseAmount(page, "$50");
   await submitTopup(page);
   await payWithCard(page, TEST_CARDS.declined, { landsOn: TOPUP_RECEIPT_URL });
+  // The receipt lists what the amount's card promised.
+  await expect(page.getByTestId("topup-benefit")).toHaveText(promised);
 
   await expect(page.getByTestId("topup-status")).toHaveText("Pago rechazado");
   await expect(page.getByTestId("topup-declined")).toContainText(

@@ -40,12 +40,12 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
   const cartCount = shell ? countItems(optimisticItems) : 0;
 
   const linkClass = ({ isActive }: { isActive: boolean }) =>
-    `block rounded px-3 py-2 md:max-lg:px-2 font-medium hover:bg-primary-soft hover:text-primary-dark ${
+    `block whitespace-nowrap rounded px-3 py-2.5 lg:py-2 lg:max-xl:px-2 font-medium hover:bg-primary-soft hover:text-primary-dark ${
       isActive ? "text-primary-dark underline underline-offset-4" : "text-slate-800"
     }`;
 
   const items = (
-    <ul className="flex flex-col gap-1 md:flex-row md:items-center md:gap-1 lg:gap-2">
+    <ul className="flex flex-col gap-1 lg:flex-row lg:items-center lg:gap-0 xl:gap-2">
       <li>
         <NavLink to="/plans" className={linkClass} onClick={closeMenu} prefetch="intent">
           {t("nav.plans")}
@@ -60,7 +60,7 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
         <li>
           <ExternalLink
             href={shell.links.physicalSim}
-            className="block rounded px-3 py-2 md:max-lg:px-2 font-medium text-slate-800 hover:bg-primary-soft"
+            className="block whitespace-nowrap rounded px-3 py-2.5 lg:py-2 lg:max-xl:px-2 font-medium text-slate-800 hover:bg-primary-soft"
             // It opens in a new tab: the menu left behind is closed, as after any other item.
             onClick={closeMenu}
           >
@@ -88,7 +88,7 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
           <Form method="post" action="/auth/sign-out" onSubmit={closeMenu}>
             <button
               type="submit"
-              className="block w-full rounded px-3 py-2 md:max-lg:px-2 text-left font-medium text-slate-800 hover:bg-primary-soft"
+              className="block w-full whitespace-nowrap rounded px-3 py-2.5 lg:py-2 lg:max-xl:px-2 text-left font-medium text-slate-800 hover:bg-primary-soft"
             >
               {t("nav.logout")}
             </button>
@@ -138,14 +138,14 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
     >
       <nav
         aria-label={t("nav.label")}
-        className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-2 sm:gap-4"
+        className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-2 sm:gap-4 lg:max-xl:gap-1"
       >
         <Link to="/" className="shrink-0 rounded" aria-label={t("nav.home")}>
           <Logo name={t("app.title")} compact />
         </Link>
-        <div className="hidden flex-1 justify-end md:flex">{items}</div>
-        <div className="ml-auto shrink-0 md:ml-0">{icons}</div>
-        <details ref={menuRef} className="group shrink-0 md:hidden" data-testid="mobile-menu">
+        <div className="hidden flex-1 justify-end lg:flex">{items}</div>
+        <div className="ml-auto shrink-0 lg:ml-0">{icons}</div>
+        <details ref={menuRef} className="group shrink-0 lg:hidden" data-testid="mobile-menu">
           <summary className="flex min-h-11 cursor-pointer list-none items-center gap-1 rounded border border-slate-300 px-3 py-2 font-medium text-slate-800 [&::-webkit-details-marker]:hidden">
             <MenuIcon />
             <span>{t("nav.menu")}</span>

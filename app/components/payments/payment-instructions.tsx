@@ -11,9 +11,12 @@ import { Button } from "~/components/ui/button";
 export function PaymentInstructions({
   instructions,
   amount,
+  paying,
 }: {
   instructions: InstructionsView;
   amount: number;
+  /** What is cancelled when the time to pay runs out. */
+  paying: "order" | "topup";
 }) {
   const { t } = useTranslation("commerce");
   const hydrated = useHydrated();
@@ -70,14 +73,18 @@ export function PaymentInstructions({
         )}
         {row(t("payment.instructions.expires"), instructions.expires, "payment-expires")}
       </dl>
-      <p className="mt-3 text-sm text-slate-700">{t("payment.instructions.expiryNote")}</p>
+      <p className="mt-3 text-sm text-slate-700">
+        {t(`payment.instructions.expiryNote.${instructions.method}.${paying}`)}
+      </p>
       <div className="mt-4 flex flex-wrap items-center gap-4 print:hidden">
         {hydrated ? (
           <Button variant="quiet" onClick={() => window.print()}>
-            {t("payment.instructions.print")}
+            {t(`payment.instructions.print.${instructions.method}`)}
           </Button>
         ) : null}
-        <p className="text-sm text-slate-700">{t("payment.instructions.saveHint")}</p>
+        <p className="text-sm text-slate-700">
+          {t(`payment.instructions.saveHint.${instructions.method}`)}
+        </p>
         {instructions.hostedUrl ? (
           <a
             href={instructions.hostedUrl}
@@ -85,7 +92,7 @@ export function PaymentInstructions({
             target="_blank"
             rel="noopener noreferrer"
           >
-            {t("payment.instructions.hostedLink")}
+            {t(`payment.instructions.hostedLink.${instructions.method}`)}
           </a>
         ) : null}
         {instructions.simulatorUrl ? (

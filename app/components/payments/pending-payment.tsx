@@ -51,7 +51,13 @@ export function PendingPayment({
         </section>
       ) : null}
 
-      {instructions ? <PaymentInstructions instructions={instructions} amount={amount} /> : null}
+      {instructions ? (
+        <PaymentInstructions
+          instructions={instructions}
+          amount={amount}
+          paying={messages === "topup:receipt" ? "topup" : "order"}
+        />
+      ) : null}
 
       <PayForm
         payment={payment}

@@ -10,7 +10,8 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field, FormKeyInput } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
-import { formatData, TOPUP_AMOUNTS } from "~/topup/amounts";
+import { TOPUP_AMOUNTS, topupBenefits } from "~/topup/amounts";
+import { TopupBenefits } from "~/components/topup/topup-benefits";
 import { TOPUP_PATH } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
@@ -125,27 +126,12 @@ export function TopupForm({
       <ChoiceGroup
         {...field.amount}
         columns="grid-cols-2 md:grid-cols-4"
-        choices={TOPUP_AMOUNTS.map((offer) => {
-          const data = formatData(offer.dataMb);
-          return {
-            value: String(offer.amount),
-            label: formatPrice(offer.amount),
-            testId: "topup-amount",
-            description: (
-              <>
-                {t("form.validity", { count: offer.validityDays })}
-                <br />
-                {t("form.data", { value: data.value, unit: data.unit })}
-                {offer.unlimitedSocial ? (
-                  <>
-                    <br />
-                    {t("form.unlimitedSocial")}
-                  </>
-                ) : null}
-              </>
-            ),
-          };
-        })}
+        choices={TOPUP_AMOUNTS.map((offer) => ({
+          value: String(offer.amount),
+          label: formatPrice(offer.amount),
+          testId: "topup-amount",
+          description: <TopupBenefits benefits={topupBenefits(offer)} layout="lines" />,
+        }))}
       />
       {askEmail ? (
         <Field {...field.email} type="email" hint={t("form.email_hint")} autoComplete="email" />
