@@ -245,8 +245,9 @@ async function register(context: AppLoadContext, formData: FormData, accountSub:
       400,
     );
   }
+  // The online path has ended: no form comes back, so neither does what was typed in it (the CURP).
   const inPerson = (reply: SubmissionResult<string[]>) =>
-    answer("holder", reply, 429, { ended: true });
+    answer("holder", { ...reply, initialValue: null }, 429, { ended: true });
   let attemptsLeft;
   try {
     attemptsLeft = await onlineAttemptsLeftFor(context.db, number);

@@ -189,6 +189,8 @@ test("three failed identity validations end the online path with where to go in 
   await expect(inPerson).toContainText("Termina el registro en una tienda");
   await expect(page.getByText(/Acude a una tienda Conecta Móvil/)).toBeVisible();
   await expect(page.getByTestId("holder-form")).toHaveCount(0);
+  // Nor in the page's data: no form comes back, so the typed CURP does not either.
+  expect(await page.content()).not.toContain(notFound.curp);
 
   // The page says so again, even with a valid CURP: the number has no online attempts left.
   await page.goto(PATH);
