@@ -29,11 +29,11 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   (el BSS no responde; se reintenta sola) o el BSS la rechazó (con su motivo).
   portabilidades  [--desde …] [--hasta …] [--estado recibida|programada|completada|rechazada]
                   [--csv …]
-  lineas          [--estado activa|suspendida|portando|baja] [--csv …]
+  lineas          [--estado activa|suspendida|sin-registro|portando|baja] [--csv …]
                   Las líneas de la tienda (en una cuenta, o activadas sin cuenta) con su estado,
                   paquete y vigencia según el BSS.
   trabajos        [--estado en-cola|rechazado|hecho] [--csv …]
-                  El trabajo para el BSS (aplicar recargas pagadas, activar líneas) con su
+                  El trabajo para el BSS (recargas pagadas, altas de líneas, registros de titular) con su
                   referencia (lj_…, la de los registros del servidor), su folio, intentos y
                   último error. Sin --estado: lo que no está hecho (en cola o rechazado).
   registros       [--desde …] [--hasta …] [--estado registrada] [--csv …]

@@ -21,7 +21,13 @@ import {
 } from "../tests/support/store-fixtures";
 import type { PortabilityRequest } from "~/portability/requests.server";
 import { portInActivationRef } from "~/line/activations.server";
-import { activationJobId, lineJobLogRef, queueLineJob, topupJobId } from "~/line/line-jobs.server";
+import {
+  activationJobId,
+  lineJobLogRef,
+  queueLineJob,
+  queueRegistrationAtBss,
+  topupJobId,
+} from "~/line/line-jobs.server";
 import { linkLine } from "~/line/lines.server";
 import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
 import { testIccid } from "../tests/support/iccids";
@@ -555,6 +561,14 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     });
     const refusedRef = lineJobLogRef(refusedId);
     const pendingRef = lineJobLogRef(pendingId);
+    // A registration to tell the BSS (decision 0100): named by its folio, the number not shown.
+    const registrationRef = lineJobLogRef(
+      await queueRegistrationAtBss(db, {
+        number: "9900030042",
+        folio: "VIN-2026-000042",
+        now: new Date(now.getTime() + 2000),
+      }),
+    );
 
     const listed = await ops(["trabajos"]);
     expect(listed.code).toBe(0);
@@ -565,6 +579,10 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     expect(rows.find((row) => row.includes(pendingRef))).toMatch(
       new RegExp(`Activar línea +${toSchedule.folio} +En cola +0`),
     );
+    expect(rows.find((row) => row.includes(registrationRef))).toMatch(
+      /Informar registro de la línea +VIN-2026-000042 +En cola +0/,
+    );
+    expect(listed.stdout).not.toContain("9900030042");
     // The job's id holds the receipt's key: only its digest is shown.
     expect(listed.stdout).not.toContain(topup.id);
     const refusedOnly = await ops(["trabajos", "--estado", "rechazado"]);

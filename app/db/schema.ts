@@ -424,7 +424,7 @@ export interface LinesTable {
   linked_at: string;
 }
 
-export type LineJobKind = "apply-topup" | "activate-line";
+export type LineJobKind = "apply-topup" | "activate-line" | "record-registration";
 export type LineJobState = "pending" | "done" | "refused";
 
 /** Work for the BSS, queued with what decided it and done once (app/line/line-jobs.server.ts). */

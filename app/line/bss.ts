@@ -27,6 +27,19 @@ export interface Bss {
    * assigns one. Idempotent by externalId.
    */
   activateLine(input: ActivateLineInput): Promise<{ number: string }>;
+  /**
+   * Tells the BSS whether the line has a registered holder now (issue 27, decision 0100): a
+   * folio (VIN-YYYY-NNNNNN) lifts "unregistered" to "active" and changes no other status; null
+   * makes an "active" line "unregistered" (emergency numbers and the operator only). Idempotent:
+   * the same call again changes nothing.
+   */
+  recordRegistration(input: RecordRegistrationInput): Promise<void>;
+}
+
+export interface RecordRegistrationInput {
+  number: string;
+  /** The line's current registration's folio; null: the line has none. */
+  folio: string | null;
 }
 
 export interface ApplyTopupInput {
@@ -84,7 +97,7 @@ export class BssUnavailable extends Error {
 export type BssRefusalReason =
   /** The BSS does not know the number. */
   | "unknown-number"
-  /** The line cannot take this now: suspended, being ported, or dada de baja. */
+  /** The line cannot take this now: suspended (with or without a registration), being ported, or dada de baja. */
   | "line-not-active"
   /** Not a valid ICCID, or one the BSS does not know. */
   | "invalid-iccid"

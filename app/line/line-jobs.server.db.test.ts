@@ -13,6 +13,8 @@ import {
   lineJobLogRef,
   lineJobOutcome,
   queueLineJob,
+  queueRegistrationAtBss,
+  registrationJobId,
   topupJobId,
 } from "./line-jobs.server";
 import { linesOfAccount } from "./lines.server";
@@ -337,5 +339,94 @@ describe("activating a line", () => {
     });
     expect(await worker().runDue()).toMatchObject({ done: 1 });
     expect(await db.selectFrom("lines").select("number").execute()).toEqual([]);
+  });
+});
+
+describe("telling the BSS of a line's registration (decision 0100)", () => {
+  /** Of the simulator's test range of lines suspended for want of a registration. */
+  const UNREGISTERED = "9900030001";
+
+  it("lifts the suspension at once, in the caller's transaction, before the page shows", async () => {
+    const id = await db
+      .transaction()
+      .execute((trx) =>
+        queueRegistrationAtBss(trx, { number: UNREGISTERED, folio: "VIN-2026-000001", now: clock }),
+      );
+    expect(id).toBe(
+      registrationJobId({ number: UNREGISTERED, folio: "VIN-2026-000001", now: clock }),
+    );
+    // No round has run: runNow does this one job, as the registration's page needs.
+    expect(await worker().runNow(id)).toMatchObject({
+      kind: "record-registration",
+      state: "done",
+      result: { superseded: false },
+    });
+    expect((await simulator.findLine(UNREGISTERED))?.status).toBe("active");
+  });
+
+  it("is not queued when the caller's transaction rolls back", async () => {
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await queueRegistrationAtBss(trx, {
+          number: UNREGISTERED,
+          folio: "VIN-2026-000002",
+          now: clock,
+        });
+        throw new Error("the registration failed");
+      }),
+    ).rejects.toThrow("the registration failed");
+    expect(await worker().runDue()).toMatchObject({ claimed: 0 });
+    expect((await simulator.findLine(UNREGISTERED))?.status).toBe("unregistered");
+  });
+
+  it("waits while the BSS is out of reach, then tells it; runNow never throws for it", async () => {
+    const state = { down: true };
+    const bss: Bss = {
+      ...simulator,
+      async recordRegistration(input) {
+        if (state.down) {
+          throw new BssUnavailable("BSS stand-in: recordRegistration", { reason: "timeout" });
+        }
+        return simulator.recordRegistration(input);
+      },
+    };
+    const jobs = worker({ bss, retryDelaysMs: [1_000] });
+    const id = await queueRegistrationAtBss(db, {
+      number: UNREGISTERED,
+      folio: "VIN-2026-000003",
+      now: clock,
+    });
+    expect(await jobs.runNow(id)).toMatchObject({ state: "pending", attempts: 1 });
+    expect((await simulator.findLine(UNREGISTERED))?.status).toBe("unregistered");
+    state.down = false;
+    clock = new Date(clock.getTime() + 1_000);
+    expect(await jobs.runDue()).toMatchObject({ done: 1 });
+    expect((await simulator.findLine(UNREGISTERED))?.status).toBe("active");
+  });
+
+  it("tells only the latest news of a line: an older job still waiting is superseded", async () => {
+    const number = await activeLine();
+    const jobs = worker();
+    const lost = await queueRegistrationAtBss(db, { number, folio: null, now: clock });
+    clock = new Date(clock.getTime() + 1_000);
+    const registered = await queueRegistrationAtBss(db, {
+      number,
+      folio: "VIN-2026-000004",
+      now: clock,
+    });
+    expect(await lineJobOutcome(db, lost)).toMatchObject({
+      state: "done",
+      result: { superseded: true },
+    });
+    expect(await jobs.runDue()).toMatchObject({ claimed: 1, done: 1 });
+    expect(await lineJobOutcome(db, registered)).toMatchObject({ state: "done" });
+    expect((await simulator.findLine(number))?.status).toBe("active");
+
+    // Found without a registration later: a new job, which suspends it.
+    clock = new Date(clock.getTime() + 1_000);
+    const again = await queueRegistrationAtBss(db, { number, folio: null, now: clock });
+    expect(again).not.toBe(lost);
+    await jobs.runNow(again);
+    expect((await simulator.findLine(number))?.status).toBe("unregistered");
   });
 });

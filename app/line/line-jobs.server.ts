@@ -52,14 +52,24 @@ export interface ActivateLinePayload {
   sourceRef: string | null;
 }
 
+/** Whether a line has a registered holder now (issue 27, decision 0100), to tell the BSS. */
+export interface RecordRegistrationPayload {
+  number: string;
+  /** The current registration's folio; null: the line has none (it is suspended). */
+  folio: string | null;
+}
+
 export interface LineJobPayloads {
   "apply-topup": ApplyTopupPayload;
   "activate-line": ActivateLinePayload;
+  "record-registration": RecordRegistrationPayload;
 }
 
 export interface LineJobResults {
   "apply-topup": { reference: string };
   "activate-line": { number: string };
+  /** `superseded`: a later registration (or its loss) of the line was queued before this ran. */
+  "record-registration": { superseded: boolean };
 }
 
 export type LineJob = {
@@ -80,6 +90,17 @@ export function topupJobId(topupId: string): string {
 /** The job that activates a line for our reference (an order's SIM, a portability request). */
 export function activationJobId(reference: string): string {
   return `activation:${reference}`;
+}
+
+const REGISTRATION_JOB_PREFIX = "registration:";
+
+/**
+ * The job that tells the BSS of a line's registration: one per folio, and one per moment a line
+ * is found to have none (each such finding is news to tell).
+ */
+export function registrationJobId(input: { number: string; folio: string | null; now: Date }) {
+  const what = input.folio ?? `none:${input.now.toISOString()}`;
+  return `${REGISTRATION_JOB_PREFIX}${input.number}:${what}`;
 }
 
 /**
@@ -113,6 +134,43 @@ export async function queueLineJob(db: Executor, job: LineJob): Promise<boolean>
     .onConflict((conflict) => conflict.column("id").doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/**
+ * Queues, in the caller's transaction (the one that made the registration, or found the line has
+ * none), the call that tells the BSS: a folio lifts "sin registro", null suspends an active line.
+ * Retried while the BSS is out of reach, as a paid top-up is. Only the latest news of a line
+ * counts: any earlier such job of the line still waiting is settled as superseded here, so that
+ * an older one retried later can never undo a newer one. Answers the job's id (for
+ * `LineJobs.runNow`).
+ */
+export async function queueRegistrationAtBss(
+  executor: Executor,
+  input: { number: string; folio: string | null; now: Date },
+): Promise<string> {
+  if (!isLineNumber(input.number)) throw new TypeError("a line number is ten digits");
+  const id = registrationJobId(input);
+  const at = input.now.toISOString();
+  await executor
+    .updateTable("line_jobs")
+    .set({
+      state: "done",
+      result: JSON.stringify({ superseded: true }),
+      last_error: null,
+      done_at: at,
+    })
+    .where("kind", "=", "record-registration")
+    .where("state", "=", "pending")
+    .where("id", "like", `${REGISTRATION_JOB_PREFIX}${input.number}:%`)
+    .where("id", "!=", id)
+    .execute();
+  await queueLineJob(executor, {
+    id,
+    kind: "record-registration",
+    payload: { number: input.number, folio: input.folio },
+    now: input.now,
+  });
+  return id;
 }
 
 export type LineJobOutcome = {
@@ -310,6 +368,12 @@ export interface LineJobs {
   stop(): Promise<void>;
   /** Runs soon (after a job was queued) without waiting for the interval. */
   nudge(): void;
+  /**
+   * Works this one job now, when it is waiting and due (a customer is waiting for it: an online
+   * registration lifts the suspension before its receipt shows), and answers where it stands.
+   * The BSS out of reach leaves it to the queue's retries, as any attempt; never throws for it.
+   */
+  runNow(id: string): Promise<LineJobOutcome | null>;
   /** For /readyz and the operator. */
   stats(): Promise<LineJobsStats>;
 }
@@ -372,6 +436,10 @@ function readPayload<K extends LineJobKind>(kind: K, text: string): LineJobPaylo
       isLineNumber(value.number) &&
       Number.isInteger(value.amount) &&
       isText(value.offerId);
+    return ok ? (value as unknown as LineJobPayloads[K]) : null;
+  }
+  if (kind === "record-registration") {
+    const ok = isLineNumber(value.number) && (value.folio === null || isText(value.folio));
     return ok ? (value as unknown as LineJobPayloads[K]) : null;
   }
   const ok =
@@ -483,6 +551,16 @@ export function createLineJobs(options: LineJobsOptions): LineJobs {
         done_at: clock().toISOString(),
       });
     }
+    if (row.kind === "record-registration") {
+      const payload = readPayload("record-registration", row.payload)!;
+      await bss.recordRegistration({ number: payload.number, folio: payload.folio });
+      return settle(db, row, attempt, {
+        state: "done",
+        last_error: null,
+        result: JSON.stringify({ superseded: false }),
+        done_at: clock().toISOString(),
+      });
+    }
     const payload = readPayload("activate-line", row.payload)!;
     const { number } = await bss.activateLine({
       externalId: payload.externalId,
@@ -589,6 +667,34 @@ export function createLineJobs(options: LineJobsOptions): LineJobs {
     start: rounds.start,
     stop: rounds.stop,
     nudge: rounds.nudge,
+
+    runNow(id) {
+      return rounds.track(
+        (async () => {
+          const row = await db
+            .selectFrom("line_jobs")
+            .select(["id", "kind", "payload", "attempts", "next_attempt_at"])
+            .where("id", "=", id)
+            .where("state", "=", "pending")
+            .where("next_attempt_at", "<=", clock().toISOString())
+            .executeTakeFirst();
+          if (row) {
+            try {
+              await attemptOne({ ...row, attempts: Number(row.attempts) });
+            } catch (error) {
+              // The database failed us mid-attempt: the claim's lease brings the job back later.
+              logger.warn({
+                msg: "line job attempt interrupted",
+                jobRef: lineJobLogRef(row.id),
+                kind: row.kind,
+                error: describeFailure(error),
+              });
+            }
+          }
+          return lineJobOutcome(db, id);
+        })(),
+      );
+    },
 
     async stats() {
       const rows = await db

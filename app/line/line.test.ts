@@ -14,7 +14,9 @@ import {
   type LineAllowances,
   lineState,
   planOffer,
+  LINE_STATUSES,
   runningOut,
+  takesTopups,
   topupOffer,
   validateUsage,
 } from "./line";
@@ -90,6 +92,12 @@ describe("running out", () => {
   it("is not said of a line that is not active", () => {
     expect(runningOut(line({ status: "suspended", remaining: 0 }), NOW)).toBeNull();
     expect(runningOut(line({ status: "terminated", package: null }), NOW)).toBeNull();
+    // Suspended for want of a registration: the page asks for the registration, not a top-up.
+    expect(runningOut(line({ status: "unregistered", package: null }), NOW)).toBeNull();
+  });
+
+  it("takes top-ups on an active line and on one without a registration only", () => {
+    expect(LINE_STATUSES.filter(takesTopups)).toEqual(["active", "unregistered"]);
   });
 
   it("counts the days left, rounded up", () => {

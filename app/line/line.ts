@@ -10,15 +10,25 @@ import { findTopupAmount, MB_PER_GB } from "~/topup/amounts";
  * here (the pages translate statuses and offers).
  */
 
-/** activa, suspendida, portando (a port-in or an activation under way), dada de baja. */
-export type LineStatus = "active" | "suspended" | "porting" | "terminated";
+/**
+ * activa, suspendida, suspendida: sin registro (no holder registered to it, issue 27: it reaches
+ * only emergency numbers and the operator; a top-up to it is applied, usage is not), portando (a
+ * port-in or an activation under way), dada de baja.
+ */
+export type LineStatus = "active" | "suspended" | "unregistered" | "porting" | "terminated";
 
 export const LINE_STATUSES: readonly LineStatus[] = [
   "active",
   "suspended",
+  "unregistered",
   "porting",
   "terminated",
 ];
+
+/** Statuses a paid top-up is applied in: an unregistered line keeps its package for when it is registered. */
+export function takesTopups(status: LineStatus): boolean {
+  return status === "active" || status === "unregistered";
+}
 
 export function isLineStatus(value: unknown): value is LineStatus {
   return typeof value === "string" && (LINE_STATUSES as readonly string[]).includes(value);
@@ -136,7 +146,8 @@ export const RUNNING_OUT = { dataShare: 0.1, daysLeft: 2 } as const;
 
 /**
  * Why a line needs a top-up soon, most pressing first: no package in force, little data left,
- * or its vigencia about to end. null: it does not (or it is not active, which says more).
+ * or its vigencia about to end. null: it does not (or it is not active, which says more: an
+ * unregistered line needs its registration first, and a top-up alone would not bring it back).
  */
 export type RunningOutReason = "no-package" | "data" | "ending";
 

@@ -373,3 +373,46 @@ describe("recording usage", () => {
     }
   });
 });
+
+describe("a line without a registration (decision 0100)", () => {
+  /** Of the test range of lines suspended for want of a registration. */
+  const UNREGISTERED = "9900030001";
+
+  it("answers its test range as unregistered: a top-up applies, usage is refused", async () => {
+    expect((await bss.findLine(UNREGISTERED))?.status).toBe("unregistered");
+    await topup("topup-u1", UNREGISTERED, 200);
+    const line = await bss.findLine(UNREGISTERED);
+    expect(line?.status).toBe("unregistered");
+    expect(line?.package?.offerId).toBe("conecta-200");
+    expect(await refusal(bss.recordUsage(UNREGISTERED, { dataMb: 10 }))).toBe("line-not-active");
+  });
+
+  it("lifts the suspension with a folio, once and for all", async () => {
+    await bss.recordRegistration({ number: UNREGISTERED, folio: "VIN-2026-000001" });
+    expect((await bss.findLine(UNREGISTERED))?.status).toBe("active");
+    await bss.recordRegistration({ number: UNREGISTERED, folio: "VIN-2026-000001" });
+    expect((await bss.findLine(UNREGISTERED))?.status).toBe("active");
+    expect(await bss.recordUsage(UNREGISTERED, { minutes: 1 })).toMatchObject({ minutes: 0 });
+  });
+
+  it("suspends an active line found without one; lines it activates stay active", async () => {
+    const number = await activate();
+    expect((await bss.findLine(number))?.status).toBe("active");
+    await bss.recordRegistration({ number, folio: null });
+    expect((await bss.findLine(number))?.status).toBe("unregistered");
+    await bss.recordRegistration({ number, folio: null });
+    expect((await bss.findLine(number))?.status).toBe("unregistered");
+    await bss.recordRegistration({ number, folio: "VIN-2026-000002" });
+    expect((await bss.findLine(number))?.status).toBe("active");
+  });
+
+  it("changes no other status, and refuses a number it does not know", async () => {
+    await bss.recordRegistration({ number: SUSPENDED, folio: "VIN-2026-000003" });
+    expect((await bss.findLine(SUSPENDED))?.status).toBe("suspended");
+    await bss.recordRegistration({ number: SUSPENDED, folio: null });
+    expect((await bss.findLine(SUSPENDED))?.status).toBe("suspended");
+    expect(
+      await refusal(bss.recordRegistration({ number: UNKNOWN, folio: "VIN-2026-000004" })),
+    ).toBe("unknown-number");
+  });
+});

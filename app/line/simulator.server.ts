@@ -11,6 +11,7 @@ import {
   assertReference,
   type Bss,
   BssRefused,
+  type RecordRegistrationInput,
 } from "./bss";
 import {
   type Allowance,
@@ -27,6 +28,7 @@ import {
   lineState,
   type PackageOffer,
   planOffer,
+  takesTopups,
   topupOffer,
   type UsageAmounts,
   validateUsage,
@@ -44,7 +46,10 @@ import {
  *   status), so that any number can be topped up in a test environment; the counter skips the
  *   numbers so recorded. Except its test ranges (SIMULATED_TEST_RANGES), for the journeys that
  *   need them: 99 0000 NNNN are numbers it does not know, 99 0001 NNNN suspended lines,
- *   99 0002 NNNN lines dadas de baja.
+ *   99 0002 NNNN lines dadas de baja, 99 0003 NNNN lines suspended for want of a registration
+ *   (decision 0100) until the store records one.
+ * - Lines it activates stay "active": the store tells it (recordRegistration with null) when a
+ *   line turns out to have no registered holder.
  * - Any ICCID that passes the Luhn check activates a line (a sandbox has no SIM inventory).
  * - A top-up applies once per top-up id, an activation once per external id: the id is the
  *   primary key of the simulator's record, so of two concurrent calls the first insert wins and
@@ -79,12 +84,14 @@ export const SIMULATED_NUMBER_PREFIX = "5599";
 /**
  * Numbers the simulator answers in a set way, for tests and demos (decision 0090): a number of
  * `unknown` is no line, one of `suspended` a suspended line, one of `terminated` a line dada de
- * baja — until activated, or given another status, as any other line.
+ * baja, one of `unregistered` a line suspended for want of a registration (decision 0100) —
+ * until activated, registered, or given another status, as any other line.
  */
 export const SIMULATED_TEST_RANGES = {
   unknown: "990000",
   suspended: "990001",
   terminated: "990002",
+  unregistered: "990003",
 } as const;
 
 /**
@@ -95,6 +102,7 @@ export function sandboxLineStatus(number: string): LineStatus | null {
   if (number.startsWith(SIMULATED_TEST_RANGES.unknown)) return null;
   if (number.startsWith(SIMULATED_TEST_RANGES.suspended)) return "suspended";
   if (number.startsWith(SIMULATED_TEST_RANGES.terminated)) return "terminated";
+  if (number.startsWith(SIMULATED_TEST_RANGES.unregistered)) return "unregistered";
   return "active";
 }
 
@@ -336,7 +344,8 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
         }
         const status = await lockLine(trx, input.number, at);
         if (status === null) throw refused("unknown-number", "no such line");
-        if (status !== "active") throw refused("line-not-active", `the line is ${status}`);
+        // An unregistered line keeps the package it was paid for, for when it is registered.
+        if (!takesTopups(status)) throw refused("line-not-active", `the line is ${status}`);
         await givePackage(trx, input.number, offer, `topup:${input.topupId}`, at);
         return { reference };
       });
@@ -503,6 +512,30 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
     });
   }
 
+  async function recordRegistration(input: RecordRegistrationInput): Promise<void> {
+    assertLineNumber(input.number);
+    if (input.folio !== null) assertReference(input.folio, "folio");
+    const at = now();
+    await db.transaction().execute(async (trx) => {
+      const status = await lockLine(trx, input.number, at);
+      if (status === null) throw refused("unknown-number", "no such line");
+      // Only these two move: a registration does not bring back a line suspended for another
+      // reason, being ported or dada de baja.
+      const next =
+        input.folio !== null && status === "unregistered"
+          ? "active"
+          : input.folio === null && status === "active"
+            ? "unregistered"
+            : null;
+      if (next === null) return;
+      await trx
+        .updateTable("bss_sim_lines")
+        .set({ status: next, updated_at: at.toISOString() })
+        .where("number", "=", input.number)
+        .execute();
+    });
+  }
+
   async function setLineStatus(number: string, status: LineStatus): Promise<void> {
     assertLineNumber(number);
     if (!isLineStatus(status)) throw new TypeError(`not a line status: ${String(status)}`);
@@ -525,6 +558,7 @@ export function createBssSimulator(options: BssSimulatorOptions): BssSimulator {
     usageByDay,
     applyTopup,
     activateLine,
+    recordRegistration,
     recordUsage,
     setLineStatus,
   };

@@ -741,6 +741,92 @@ describe("activating a line (TMF622 productOrder)", () => {
   });
 });
 
+describe("a line's registration (decision 0100)", () => {
+  const UNREGISTERED = [{ name: "suspensionReason", valueType: "string", value: "noRegistration" }];
+
+  it("reads a product suspended for want of a registration as unregistered, and tops it up", async () => {
+    standIn.addLine({ number: NUMBER, status: "suspended", characteristics: UNREGISTERED });
+    expect((await bss().findLine(NUMBER))?.status).toBe("unregistered");
+    // A top-up is applied to it (the service stays suspended until the registration).
+    expect((await bss().applyTopup(topupInput("topup-u1"))).reference).toMatch(/^TU-/);
+    expect((await bss().findLine(NUMBER))?.status).toBe("unregistered");
+  });
+
+  it("reads a product suspended for another reason as suspended, and refuses its top-up", async () => {
+    standIn.addLine({
+      number: NUMBER,
+      status: "suspended",
+      characteristics: [{ name: "suspensionReason", valueType: "string", value: "fraud" }],
+    });
+    expect((await bss().findLine(NUMBER))?.status).toBe("suspended");
+    await refused(bss().applyTopup(topupInput("topup-u2")), "line-not-active");
+  });
+
+  it("sets the folio with a TMF622 modify order, which lifts the suspension", async () => {
+    const productId = standIn.addLine({
+      number: NUMBER,
+      status: "suspended",
+      characteristics: UNREGISTERED,
+    });
+    await bss().recordRegistration({ number: NUMBER, folio: "VIN-2026-000001" });
+    const [post] = requestsTo(ORDER_PATH, "POST");
+    expect(post.body).toMatchObject({
+      productOrderItem: [
+        {
+          action: "modify",
+          product: {
+            id: productId,
+            productCharacteristic: [{ name: "registrationFolio", value: "VIN-2026-000001" }],
+          },
+        },
+      ],
+    });
+    expect((await bss().findLine(NUMBER))?.status).toBe("active");
+    // Told again: the product already says so, no second order.
+    await bss().recordRegistration({ number: NUMBER, folio: "VIN-2026-000001" });
+    expect(requestsTo(ORDER_PATH, "POST")).toHaveLength(1);
+  });
+
+  it("empties the folio of a line found without a registration: the BSS suspends it", async () => {
+    standIn.addLine({ number: NUMBER });
+    await bss().recordRegistration({ number: NUMBER, folio: null });
+    expect((await bss().findLine(NUMBER))?.status).toBe("unregistered");
+    await bss().recordRegistration({ number: NUMBER, folio: null });
+    expect(requestsTo(ORDER_PATH, "POST")).toHaveLength(1);
+  });
+
+  it("changes nothing on a line ported away or dada de baja, and refuses an unknown number", async () => {
+    standIn.addLine({ number: NUMBER, status: "terminated" });
+    await bss().recordRegistration({ number: NUMBER, folio: null });
+    expect(requestsTo(ORDER_PATH, "POST")).toHaveLength(0);
+    await refused(
+      bss().recordRegistration({ number: "5500000000", folio: "VIN-2026-000002" }),
+      "unknown-number",
+    );
+  });
+
+  it("leaves an order whose answer was lost to the retry, and refuses a failed one", async () => {
+    standIn.addLine({ number: NUMBER, status: "suspended", characteristics: UNREGISTERED });
+    standIn.fault({ method: "POST", path: ORDER_PATH, kind: "drop", afterProcessing: true });
+    // The product does not say it yet (the order was never polled to its end): try again later.
+    await unavailable(
+      bss().recordRegistration({ number: NUMBER, folio: "VIN-2026-000003" }),
+      "unreachable",
+    );
+    // The retry orders the same change again: setting a characteristic twice is harmless.
+    await bss().recordRegistration({ number: NUMBER, folio: "VIN-2026-000003" });
+    expect((await bss().findLine(NUMBER))?.status).toBe("active");
+    standIn.orderOutcome = "failed";
+    const other = "5512340000";
+    standIn.addLine({ number: other, status: "suspended", characteristics: UNREGISTERED });
+    await refused(
+      bss().recordRegistration({ number: other, folio: "VIN-2026-000004" }),
+      "rejected",
+    );
+    expect((await bss().findLine(other))?.status).toBe("unregistered");
+  });
+});
+
 describe("a number as a BSS writes it", () => {
   it("reads ten digits, 52 + ten, and the old +52 1 mobile prefix", () => {
     expect(nationalNumber("5512345678")).toBe(NUMBER);

@@ -11,6 +11,7 @@ import {
   BssUnavailable,
   isBssRefused,
   isBssUnavailable,
+  type RecordRegistrationInput,
 } from "./bss";
 import {
   assertDayRange,
@@ -22,6 +23,7 @@ import {
   type LineStatus,
   planOffer,
   type Quota,
+  takesTopups,
   topupOffer,
 } from "./line";
 import {
@@ -44,7 +46,8 @@ import {
  *   applies a paid top-up.
  * - TMF635 Usage Management: usage records of the product, added up by Mexico City day.
  * - TMF622 Product Ordering: a product order activates a new line (a SIM's ICCID, a plan, and the
- *   ported number for a port-in), polled until it is done.
+ *   ported number for a port-in), polled until it is done; a "modify" order sets the line's
+ *   registration folio (decision 0100), and the BSS suspends or lifts "sin registro" by it.
  *
  * What the specifications leave to each operator is fixed here as TMF_CONVENTIONS, written down
  * in decision 0088, to be confirmed with the operator: characteristic names, how a bucket says
@@ -70,6 +73,18 @@ export const TMF_CONVENTIONS = {
   iccidCharacteristic: "ICCID",
   /** TMF622 productCharacteristic: true for a port-in (the number is then MSISDN's). */
   portInCharacteristic: "portIn",
+  /**
+   * TMF637 productCharacteristic saying why a "suspended" product is suspended; the value
+   * `noRegistrationReason` is "sin registro" (issue 27, decision 0100): the line reaches only
+   * emergency numbers and the operator, and is lifted once it has a registration.
+   */
+  suspensionReasonCharacteristic: "suspensionReason",
+  noRegistrationReason: "noRegistration",
+  /**
+   * TMF637/622 productCharacteristic holding the folio (VIN-YYYY-NNNNNN) of the line's current
+   * registration; empty: none. Set by a TMF622 "modify" order item (decision 0100).
+   */
+  registrationFolioCharacteristic: "registrationFolio",
   /** TMF654 bucket `remainingValue.units` of an unlimited allowance (its amount is ignored). */
   unlimitedUnits: "unlimited",
   /** TMF654 bucket extension: what the bucket held when granted (a Quantity, same units). */
@@ -142,6 +157,7 @@ const PRODUCT_STATUS: Record<string, LineStatus> = {
 const STATUS_RANK: Record<LineStatus, number> = {
   active: 0,
   suspended: 0,
+  unregistered: 0,
   porting: 1,
   terminated: 2,
 };
@@ -173,6 +189,15 @@ export function createTmfBss(options: TmfBssOptions): Bss {
       throw new BssUnavailable(`TMF637 product: unknown status ${quoted(raw)}`, {
         reason: "malformed",
       });
+    }
+    if (
+      status === "suspended" &&
+      sameName(
+        characteristic(product, TMF_CONVENTIONS.suspensionReasonCharacteristic),
+        TMF_CONVENTIONS.noRegistrationReason,
+      )
+    ) {
+      return "unregistered";
     }
     return status;
   }
@@ -525,7 +550,8 @@ export function createTmfBss(options: TmfBssOptions): Bss {
     const product = await findProduct(input.number);
     if (!product) throw unknownNumber("TMF637 GET product");
     const status = lineStatus(product);
-    if (status !== "active") {
+    // An unregistered line keeps the package it was paid for, for when it is registered.
+    if (!takesTopups(status)) {
       throw new BssRefused(`TMF637 product: the line is ${status}`, { reason: "line-not-active" });
     }
     const buckets = await productBuckets(product, input.number);
@@ -643,15 +669,18 @@ export function createTmfBss(options: TmfBssOptions): Bss {
     return number;
   }
 
-  /** A product order to its outcome, polling while it is in progress. */
-  async function settleOrder(order: JsonObject, input: ActivateLineInput) {
+  /** A product order to its outcome, polling while it is in progress; `done` reads a completed one. */
+  async function settleOrder<T>(
+    order: JsonObject,
+    done: (completed: JsonObject) => Promise<T>,
+  ): Promise<T> {
     const what = "TMF622 productOrder";
     const id = asString(order.id);
     if (!id) throw new BssUnavailable(`${what}: no id`, { reason: "malformed" });
     let current = order;
     for (let attempt = 0; ; attempt++) {
       const state = typeof current.state === "string" ? current.state.toLowerCase() : "";
-      if (state === ORDER_DONE) return { number: await orderedNumber(current, input) };
+      if (state === ORDER_DONE) return done(current);
       if (ORDER_FAILED.has(state)) {
         throw new BssRefused(`${what}: ${state}`, { reason: "rejected" });
       }
@@ -682,8 +711,9 @@ export function createTmfBss(options: TmfBssOptions): Bss {
       throw new BssRefused(`activation: no plan ${input.offerId}`, { reason: "unknown-offer" });
     }
 
+    const activated = async (order: JsonObject) => ({ number: await orderedNumber(order, input) });
     const earlier = await findOrder(input.externalId);
-    if (earlier) return settleOrder(earlier, input);
+    if (earlier) return settleOrder(earlier, activated);
 
     const characteristics = [
       { name: TMF_CONVENTIONS.iccidCharacteristic, valueType: "string", value: input.iccid },
@@ -722,7 +752,7 @@ export function createTmfBss(options: TmfBssOptions): Bss {
             reason: "malformed",
           });
         }
-        return await settleOrder(answer.body, input);
+        return await settleOrder(answer.body, activated);
       } catch (error) {
         const conflict = isBssRefused(error) && error.httpStatus === 409;
         const retriable =
@@ -730,13 +760,86 @@ export function createTmfBss(options: TmfBssOptions): Bss {
         if (!retriable && !conflict) throw error;
         // The first may have been taken: look before ordering again.
         const placed = await findOrder(input.externalId);
-        if (placed) return settleOrder(placed, input);
+        if (placed) return settleOrder(placed, activated);
         if (attempt >= 1 || conflict) throw error;
       }
     }
   }
 
-  return { name: "tmf", findLine, usageByDay, applyTopup, activateLine };
+  // -------------------------------------------------------------------------------------------
+  // TMF622: the line's registration, a "modify" product order (decision 0100)
+  // -------------------------------------------------------------------------------------------
+
+  /** The product already says what the store would tell it: nothing to order. */
+  function registrationRecorded(product: JsonObject, folio: string | null): boolean {
+    const recorded = asString(
+      characteristic(product, TMF_CONVENTIONS.registrationFolioCharacteristic),
+    );
+    const status = lineStatus(product);
+    if (folio === null) return !recorded && status !== "active";
+    return recorded === folio && status !== "unregistered";
+  }
+
+  async function recordRegistration(input: RecordRegistrationInput): Promise<void> {
+    assertLineNumber(input.number);
+    if (input.folio !== null) assertReference(input.folio, "folio");
+    const product = await findProduct(input.number);
+    if (!product) throw unknownNumber("TMF637 GET product");
+    // Setting a characteristic is the same however often it is done; looking first spares the
+    // BSS an order (and the operator a list of them) when a job runs again.
+    if (registrationRecorded(product, input.folio)) return;
+    const id = productId(product);
+    const body = {
+      "@type": "ProductOrder",
+      category: "B2C mobile prepaid",
+      description: input.folio
+        ? "Registro del titular de la línea"
+        : "Línea sin titular registrado: suspensión",
+      channel: [{ id: "WEB", name: "Tienda en línea", role: "orderCapture" }],
+      productOrderItem: [
+        {
+          "@type": "ProductOrderItem",
+          id: "1",
+          action: "modify",
+          quantity: 1,
+          product: {
+            "@type": "Product",
+            id,
+            ...(asString(product.href) ? { href: asString(product.href) } : {}),
+            productCharacteristic: [
+              {
+                name: TMF_CONVENTIONS.registrationFolioCharacteristic,
+                valueType: "string",
+                value: input.folio ?? "",
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const completed = async () => undefined;
+    try {
+      const answer = await call("productOrdering", "TMF622 POST productOrder", {
+        method: "POST",
+        path: "/productOrder",
+        body,
+      });
+      if (!isObject(answer.body)) {
+        throw new BssUnavailable("TMF622 POST productOrder: the answer is not an object", {
+          reason: "malformed",
+        });
+      }
+      await settleOrder(answer.body, completed);
+    } catch (error) {
+      if (!isBssUnavailable(error) || error.reason === "unauthorized") throw error;
+      // The order may have gone through: the product says so, or the job tries again later.
+      const after = await findProduct(input.number);
+      if (after && registrationRecorded(after, input.folio)) return;
+      throw error;
+    }
+  }
+
+  return { name: "tmf", findLine, usageByDay, applyTopup, activateLine, recordRegistration };
 }
 
 /** A sum of quotas of one kind; unlimited wins. */

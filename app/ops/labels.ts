@@ -35,6 +35,7 @@ export const LINE_JOB_STATE_NAMES: Record<LineJobState, string> = {
 export const LINE_JOB_KIND_NAMES: Record<LineJobKind, string> = {
   "apply-topup": "Aplicar recarga",
   "activate-line": "Activar línea",
+  "record-registration": "Informar registro de la línea",
 };
 
 const STATUS_NAMES: Record<Subject, Record<string, string>> = {
@@ -84,6 +85,7 @@ export const SIM_TYPE_WORDS: Record<string, "physical" | "esim"> = {
 export const LINE_STATUS_NAMES: Record<LineStatus, string> = {
   active: "Activa",
   suspended: "Suspendida",
+  unregistered: "Suspendida: sin registro",
   porting: "Portando",
   terminated: "Dada de baja",
 };
@@ -92,6 +94,7 @@ export const LINE_STATUS_NAMES: Record<LineStatus, string> = {
 export const LINE_STATUS_WORDS: Record<string, LineStatus> = {
   activa: "active",
   suspendida: "suspended",
+  "sin-registro": "unregistered",
   portando: "porting",
   baja: "terminated",
 };

@@ -12,7 +12,7 @@ import { lineJobLogRef } from "~/line/line-jobs.server";
 export interface LineJobRow {
   ref: string;
   kind: LineJobKind;
-  /** The top-up's, order's or portability request's folio, when there is one. */
+  /** The top-up's, order's, portability request's or registration's folio, when there is one. */
   folio: string | null;
   state: LineJobState;
   attempts: number;
@@ -33,6 +33,12 @@ function sourceOf(
   if (source === "esim" || source === "sim") return { table: "orders", id: recordId };
   if (source === "portability") return { table: "portability_requests", id: recordId };
   return null;
+}
+
+/** "registration:<number>:VIN-2026-000123" → its folio; "…:none:<instant>" (no registration) → null. */
+function registrationFolioOf(id: string): string | null {
+  const [kind, , folio] = id.split(":");
+  return kind === "registration" && folio && folio !== "none" ? folio : null;
 }
 
 export async function listLineJobs(
@@ -66,7 +72,9 @@ export async function listLineJobs(
     return {
       ref: lineJobLogRef(job.id),
       kind: job.kind,
-      folio: source ? (folios.get(`${source.table}:${source.id}`) ?? null) : null,
+      folio: source
+        ? (folios.get(`${source.table}:${source.id}`) ?? null)
+        : registrationFolioOf(job.id),
       state: job.state,
       attempts: Number(job.attempts),
       lastError: job.last_error,

@@ -133,7 +133,7 @@ export async function recordLineUsage(
     if (isBssRefused(error) && error.reason === "line-not-active") {
       return {
         ok: false,
-        message: `La línea ${number} no está activa (suspendida, portando o dada de baja): no registra consumo.`,
+        message: `La línea ${number} no está activa (suspendida, sin registro, portando o dada de baja): no registra consumo.`,
       };
     }
     throw error;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "~/db/db.server";
+import { BssUnavailable } from "~/line/bss";
 import { LINE_FORM_INTENTS } from "~/line/line-forms";
 import { answerOf, customer, lineRequests, post } from "../../tests/support/line-requests";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
@@ -272,6 +273,83 @@ describe("/registro-de-linea", () => {
     expect(answer.status).toBe(409);
     expect(result(answer).error).toEqual({ "": ["registration:errors.staleForm"] });
     expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+});
+
+describe("a line suspended for want of a registration (decision 0100)", () => {
+  /** Of the BSS simulator's test range of unregistered lines. */
+  const UNREGISTERED = "9900030001";
+
+  it("works again when the page shows its folio: the registration lifted it at once", async () => {
+    expect((await lines.bss.findLine(UNREGISTERED))?.status).toBe("unregistered");
+    const browser = lines.browser();
+    await prove(browser, UNREGISTERED);
+    expect((await registerHolder(browser)).status).toBe(303);
+    expect((await page(browser)).body.step).toBe("registered");
+    expect((await lines.bss.findLine(UNREGISTERED))?.status).toBe("active");
+    const jobs = await db.selectFrom("line_jobs").select(["kind", "state"]).execute();
+    expect(jobs).toEqual([{ kind: "record-registration", state: "done" }]);
+  });
+
+  it("registers it all the same with the BSS out of reach, and leaves the lift to the queue", async () => {
+    const down = lineRequests(db, {
+      bss: {
+        ...lines.bss,
+        recordRegistration: () =>
+          Promise.reject(new BssUnavailable("BSS stand-in", { reason: "timeout" })),
+      },
+    });
+    try {
+      Object.assign(down.services, { registrationKeys: keys, idValidator: services.idValidator });
+      const browser = down.browser();
+      const { codeKey } = answerOf(
+        await loadRegistrationPage(browser.request(), new URL(URL_OF_PAGE)),
+      ).body as PageData;
+      await submitRegistration(
+        browser.request(),
+        post(URL_OF_PAGE, {
+          intent: LINE_FORM_INTENTS.sendCode,
+          phone_number: UNREGISTERED,
+          idempotency_key: codeKey,
+        }),
+        null,
+      );
+      const { codeKey: key } = answerOf(
+        await loadRegistrationPage(browser.request(), new URL(URL_OF_PAGE)),
+      ).body as PageData;
+      await submitRegistration(
+        browser.request(),
+        post(URL_OF_PAGE, {
+          intent: LINE_FORM_INTENTS.checkCode,
+          code: await down.code(UNREGISTERED),
+          idempotency_key: key,
+        }),
+        null,
+      );
+      const { holderFormKey } = answerOf(
+        await loadRegistrationPage(browser.request(), new URL(URL_OF_PAGE)),
+      ).body as PageData;
+      const registered = answerOf(
+        await submitRegistration(
+          browser.request(),
+          post(URL_OF_PAGE, {
+            intent: REGISTRATION_INTENTS.register,
+            holder_kind: "fisica",
+            idempotency_key: holderFormKey,
+            ...ANA,
+            identification_type: "ine",
+          }),
+          null,
+        ),
+      );
+      expect(registered.status).toBe(303);
+      expect(await currentRegistration(db, UNREGISTERED)).not.toBeNull();
+      expect((await lines.bss.findLine(UNREGISTERED))?.status).toBe("unregistered");
+      const jobs = await db.selectFrom("line_jobs").select(["kind", "state"]).execute();
+      expect(jobs).toEqual([{ kind: "record-registration", state: "pending" }]);
+    } finally {
+      down.cleanup();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import { formMessage } from "~/lib/form-messages";
+import { registrationJobId } from "~/line/line-jobs.server";
 import { submitNumberProof, type NumberProofFlow } from "~/line/number-proof-flow.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { Holder } from "./holder";
@@ -227,6 +228,48 @@ export function refusalMessages(
   return field("curp");
 }
 
+/** How long the page waits for the BSS to lift "sin registro"; after that the queue goes on alone. */
+const LIFT_WAIT_MS = 5_000;
+
+/**
+ * The registration's receipt shows a line that works (decision 0100): the job its transaction
+ * queued is worked now rather than at the next round. The BSS slow or out of reach only delays
+ * the lift (the queue retries); the registration is made and its receipt shows regardless.
+ */
+async function liftSuspensionAtOnce(
+  context: AppLoadContext,
+  registration: { number: string; folio: string; registeredAt: string },
+): Promise<void> {
+  const id = registrationJobId({
+    number: registration.number,
+    folio: registration.folio,
+    now: new Date(registration.registeredAt),
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<"waited">((resolve) => {
+    timer = setTimeout(() => resolve("waited"), LIFT_WAIT_MS);
+  });
+  try {
+    const outcome = await Promise.race([context.lineJobs.runNow(id), waited]);
+    if (outcome !== "waited" && outcome?.state !== "done") {
+      context.logger.warn({
+        msg: "registration: suspension not lifted yet",
+        state: outcome?.state ?? "missing",
+        requestId: context.requestId,
+      });
+    }
+  } catch (error) {
+    // The registration is committed: the queue's next round tells the BSS.
+    context.logger.warn({
+      msg: "registration: suspension not lifted at once",
+      error: error instanceof Error ? error.name : "error",
+      requestId: context.requestId,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function register(context: AppLoadContext, formData: FormData, accountSub: string | null) {
   const submission = parseWithZod(formData, { schema: registrationFormSchema });
   if (submission.status !== "success") return answer("holder", submission.reply(), 400);
@@ -345,6 +388,7 @@ async function register(context: AppLoadContext, formData: FormData, accountSub:
       created: outcome.created,
       requestId: context.requestId,
     });
+    if (outcome.created) await liftSuspensionAtOnce(context, registration);
     if (email) {
       await enqueueMail(context.db, {
         dedupeKey: `line-registered:${registration.id}:${email.toLowerCase()}`,

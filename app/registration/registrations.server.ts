@@ -4,6 +4,7 @@ import { isUniqueViolation, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { Database, RegistrationChannel, RegistrationsTable } from "~/db/schema";
 import { assertLineNumber } from "~/line/bss";
+import { queueRegistrationAtBss } from "~/line/line-jobs.server";
 import { createSealedBox } from "~/lib/sealed-box.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { maskCurp } from "./curp";
@@ -244,6 +245,12 @@ async function registerInTransaction(
       .execute();
   }
   await trx.insertInto("registrations").values(row).execute();
+  // The BSS lifts "sin registro" by it (decision 0100): told exactly when the registration exists.
+  await queueRegistrationAtBss(trx, {
+    number: input.number,
+    folio: row.folio,
+    now: input.now ?? new Date(),
+  });
   return {
     kind: "registered",
     registration: toRegistration(row),

@@ -7,20 +7,30 @@ import { type Bss, isBssRefused } from "~/line/bss";
 export type TopupLineProblem = "unknown" | "suspended" | "porting" | "terminated";
 
 /**
- * Asks the BSS about the line to top up: null when it is active and can take the top-up. A
- * BssUnavailable goes on to the caller (the form answers "try again", values kept); a refusal of
- * the question itself reads as a number the BSS does not know.
+ * What the BSS says of the line before the customer pays: it takes the top-up ("ok"); it takes it
+ * but stays suspended until its holder registers it ("unregistered": the customer is warned
+ * first, issue 27); or it cannot take it (refused, with why).
  */
-export async function topupLineProblem(
+export type TopupLineCheck =
+  { kind: "ok" } | { kind: "unregistered" } | { kind: "problem"; problem: TopupLineProblem };
+
+/**
+ * Asks the BSS about the line to top up, once. A BssUnavailable goes on to the caller (the form
+ * answers "try again", values kept); a refusal of the question itself reads as a number the BSS
+ * does not know.
+ */
+export async function checkTopupLine(
   bss: Pick<Bss, "findLine">,
   number: string,
-): Promise<TopupLineProblem | null> {
+): Promise<TopupLineCheck> {
   try {
     const line = await bss.findLine(number);
-    if (!line) return "unknown";
-    return line.status === "active" ? null : line.status;
+    if (!line) return { kind: "problem", problem: "unknown" };
+    if (line.status === "active") return { kind: "ok" };
+    if (line.status === "unregistered") return { kind: "unregistered" };
+    return { kind: "problem", problem: line.status };
   } catch (error) {
-    if (isBssRefused(error)) return "unknown";
+    if (isBssRefused(error)) return { kind: "problem", problem: "unknown" };
     throw error;
   }
 }

@@ -92,7 +92,18 @@ describe("what a paid top-up did to its line, on its receipt", () => {
       line: {
         validUntil: expect.stringMatching(/^\d{1,2} de [a-z]+ de \d{4}$/),
         data: { remaining: { value: 10, unit: "GB" }, total: { value: 10, unit: "GB" } },
+        unregistered: false,
       },
+    });
+  });
+
+  it("says a line without a registration stays suspended, its top-up applied", async () => {
+    // Of the BSS simulator's test range of lines suspended for want of a registration.
+    const topup = await paidTopup("9900030001");
+    await runJobs();
+    expect(await loadTopupApplication(context(), topup)).toMatchObject({
+      state: "applied",
+      line: { data: { remaining: { value: 10, unit: "GB" } }, unregistered: true },
     });
   });
 

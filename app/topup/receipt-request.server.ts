@@ -54,6 +54,8 @@ export type TopupApplication =
           remaining: ReturnType<typeof formatData>;
           total: ReturnType<typeof formatData>;
         } | null;
+        /** Suspended for want of a registration: the package waits for it (decision 0100). */
+        unregistered: boolean;
       } | null;
     };
 
@@ -86,6 +88,7 @@ export async function loadTopupApplication(
         data: data
           ? { remaining: formatData(data.remaining), total: formatData(data.total) }
           : null,
+        unregistered: line.status === "unregistered",
       },
     };
   } catch (error) {

@@ -7,10 +7,10 @@ import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
 import { isBssUnavailable } from "~/line/bss";
-import { TOPUP_LINE_PROBLEM_KEYS, topupLineProblem, type TopupLineProblem } from "./line-check";
+import { checkTopupLine, TOPUP_LINE_PROBLEM_KEYS, type TopupLineCheck } from "./line-check";
 import { TOPUP_NUMBER_PARAM } from "./paths";
 import { normalisePhoneNumber } from "./phone";
-import { topupSchema } from "./topup-schema";
+import { type TopupAnswer, topupSchema } from "./topup-schema";
 import { payFor } from "~/payments/pay-for.server";
 import { createTopup, savedLines, topupKeyUsed, topupPayment } from "./topups.server";
 
@@ -52,7 +52,8 @@ export async function loadTopupForm(context: AppLoadContext, customer: Customer 
 /**
  * The top-up form sent: checked, its key this browser's own, limited (a new top-up only: the same
  * form sent again creates nothing and costs nothing), its line asked about at the BSS (unknown,
- * or not active: refused before paying), created once per key, then on to its payment.
+ * or not active: refused before paying; suspended for want of a registration: warned once
+ * before paying), created once per key, then on to its payment.
  */
 export async function submitTopup(
   context: AppLoadContext,
@@ -65,6 +66,7 @@ export async function submitTopup(
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { phoneNumber, amount, idempotencyKey, method, email, fromSavedLine } = submission.value;
+  const { unregisteredAcknowledged } = submission.value;
   if (!isOwnFormKey(context, "topup", idempotencyKey)) {
     // A key this browser was not given (copied from elsewhere, or its secret expired) opens
     // nothing: the form comes back, values kept, with a key of this browser's own.
@@ -90,9 +92,9 @@ export async function submitTopup(
       // Before paying: a top-up that could not reach its line is refused here, not after the
       // money is taken. After the limit, so that the form is no free way to ask the BSS which
       // numbers exist.
-      let problem: TopupLineProblem | null;
+      let check: TopupLineCheck;
       try {
-        problem = await topupLineProblem(context.bss, phoneNumber);
+        check = await checkTopupLine(context.bss, phoneNumber);
       } catch (error) {
         if (!isBssUnavailable(error)) throw error;
         context.logger.warn({
@@ -105,12 +107,18 @@ export async function submitTopup(
           headers: { "Retry-After": String(BSS_RETRY_AFTER_SECONDS) },
         });
       }
-      if (problem) {
+      if (check.kind === "problem") {
         const field = fromSavedLine ? "saved_line" : "phone_number";
         return data(
-          submission.reply({ fieldErrors: { [field]: [TOPUP_LINE_PROBLEM_KEYS[problem]] } }),
+          submission.reply({
+            fieldErrors: { [field]: [TOPUP_LINE_PROBLEM_KEYS[check.problem]] },
+          }),
           { status: 400 },
         );
+      }
+      if (check.kind === "unregistered" && unregisteredAcknowledged !== phoneNumber) {
+        // Not refused: the package is applied and waits for the registration. Told before paying.
+        return data<TopupAnswer>({ ...submission.reply(), unregisteredWarning: phoneNumber });
       }
     }
     const created = await createTopup(context.db, {

@@ -32,6 +32,7 @@ describe("the top-up form", () => {
       fromSavedLine: false,
       method: "card",
       email: null,
+      unregisteredAcknowledged: null,
     });
   });
 
@@ -120,6 +121,7 @@ describe("the top-up form", () => {
       fromSavedLine: true,
       method: "card",
       email: null,
+      unregisteredAcknowledged: null,
     });
   });
 

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import * as z from "zod";
 import "~/lib/zod-without-eval";
 import { FORM_KEY_PATTERN } from "~/lib/form-key";
@@ -20,7 +21,22 @@ export interface TopupInput {
   method: PaymentMethod;
   /** Where to send the receipt; null when not asked or left empty. */
   email: string | null;
+  /**
+   * The number the customer was warned is suspended for want of a registration and still chose
+   * to top up (the form's second sending); null: no warning seen.
+   */
+  unregisteredAcknowledged: string | null;
 }
+
+/**
+ * What the form's action answers: the form's reply, and `unregisteredWarning` (the number) when
+ * the line is suspended for want of a registration: the customer is told so before paying and
+ * sends the form again to top it up all the same (issue 27).
+ */
+export type TopupAnswer = SubmissionResult<string[]> & { unregisteredWarning?: string };
+
+/** The hidden field that carries the number whose "sin registro" warning the customer saw. */
+export const UNREGISTERED_ACK_FIELD = "unregistered_ok";
 
 export interface TopupFormOptions {
   /** Lines the signed-in customer topped up before (none without an account). */
@@ -45,6 +61,7 @@ export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
       idempotency_key: z.string().optional(),
       payment_method: z.string().optional(),
       email: z.string().optional(),
+      [UNREGISTERED_ACK_FIELD]: z.string().optional(),
     })
     .superRefine((raw, ctx) => {
       const issue = (path: string, key: string) =>
@@ -91,6 +108,7 @@ export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
         fromSavedLine: chosen !== null,
         method: isPaymentMethod(raw.payment_method) ? raw.payment_method : "card",
         email: askEmail ? raw.email?.trim() || null : null,
+        unregisteredAcknowledged: raw[UNREGISTERED_ACK_FIELD] || null,
       };
     });
 }

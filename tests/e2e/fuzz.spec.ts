@@ -30,6 +30,7 @@ const FORMS: Record<string, string[]> = {
     "amount",
     "payment_method",
     "idempotency_key",
+    "unregistered_ok",
   ],
   // Paying an order or a top-up again (an unknown one: a 404 page), and the sandbox's pages.
   "/confirmation?pedido=ord_fuzz": ["payment_method", "intent", "position"],

@@ -6,6 +6,7 @@ import { vi } from "vitest";
 import type { Customer } from "~/auth/tokens";
 import type { Db } from "~/db/db.server";
 import type { Bss } from "~/line/bss";
+import { createLineJobs } from "~/line/line-jobs.server";
 import { createBssSimulator } from "~/line/simulator.server";
 import { RateLimiter } from "~/lib/rate-limit";
 import { createSmsOutbox, readSmsOutbox } from "~/sms/outbox.server";
@@ -13,8 +14,9 @@ import { newBrowser } from "./browser-requests";
 
 /**
  * What the line's request modules need from a request (app/line/*-request.server.ts), over a
- * test database: the BSS simulator, the SMS outbox in a directory of its own, counters in
- * memory, a logger that records, and a browser whose cookies carry from request to request.
+ * test database: the BSS simulator, the line jobs (no background rounds: `runNow` only), the
+ * SMS outbox in a directory of its own, counters in memory, a logger that records, and a browser
+ * whose cookies carry from request to request.
  */
 export function lineRequests(
   db: Db,
@@ -24,9 +26,11 @@ export function lineRequests(
   const bss = options.bss ?? createBssSimulator({ db });
   const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
   const mailer = { nudge: vi.fn() };
+  const lineJobs = createLineJobs({ db, bss, logger });
   const services = {
     db,
     bss,
+    lineJobs,
     sms: createSmsOutbox(smsDir),
     smsOutboxDir: smsDir,
     rateLimiter: RateLimiter.inMemory(),

@@ -13,7 +13,10 @@ import { planOffer, type PackageOffer, topupOffer } from "~/line/line";
  * - TMF654 `GET …/prepayBalanceManagement/v4/bucket`, `GET|POST …/topupBalance[/{id}]`;
  * - TMF635 `GET …/usageManagement/v4/usage`;
  * - TMF622 `GET|POST …/productOrderingManagement/v4/productOrder[/{id}]`, an order going
- *   acknowledged → inProgress → completed over two polls;
+ *   acknowledged → inProgress → completed over two polls; an item "add" makes a line, an item
+ *   "modify" sets the product's characteristics it carries — and, as decision 0100 assumes of
+ *   the operator's BSS, a `registrationFolio` set lifts a suspension whose `suspensionReason` is
+ *   `noRegistration`, one emptied suspends an active line so;
  * - lists paged with offset/limit, X-Total-Count and X-Result-Count, 206 for a partial page;
  * - TMF630 Error bodies ({code, reason, message, status}) for 4xx/5xx;
  * - an OAuth 2.0 token endpoint (client credentials, Basic auth) with RFC 6749 §5.2 error bodies.
@@ -49,6 +52,8 @@ export interface StandInLine {
   offerId?: string;
   status?: string;
   iccid?: string;
+  /** More productCharacteristic entries (e.g. suspensionReason, registrationFolio). */
+  characteristics?: Json[];
   /** Buckets of the line; default: from the plan (a 0 MXN wallet, data, unlimited calls…). */
   buckets?: Json[];
 }
@@ -220,6 +225,7 @@ export async function startTmfStandIn(): Promise<TmfStandIn> {
         { name: "MSISDN", valueType: "string", value: line.number },
         { name: "ICCID", valueType: "string", value: line.iccid ?? "8952990000000000001" },
         { name: "paymentType", valueType: "string", value: "prepaid" },
+        ...(line.characteristics ?? []),
       ],
       billingAccount: { id: `ACC-${line.number}` },
       "@type": "Product",
@@ -251,8 +257,40 @@ export async function startTmfStandIn(): Promise<TmfStandIn> {
     ).toISOString();
   }
 
+  /** A "modify" item: the characteristics it names, set on the product; then the status rule. */
+  function modifyProduct(item: Json) {
+    const wanted = item.product as Json;
+    const product = standIn.products.find((candidate) => candidate.id === wanted.id);
+    if (!product) return false;
+    const list = product.productCharacteristic as Json[];
+    for (const entry of (wanted.productCharacteristic as Json[] | undefined) ?? []) {
+      const index = list.findIndex((existing) => existing.name === entry.name);
+      if (index >= 0) list[index] = entry;
+      else list.push(entry);
+    }
+    const folio = characteristicValue(product, "registrationFolio");
+    const reason = list.findIndex((entry) => entry.name === "suspensionReason");
+    if (folio && product.status === "suspended" && reason >= 0) {
+      if (list[reason].value === "noRegistration") {
+        list.splice(reason, 1);
+        product.status = "active";
+      }
+    } else if (folio === "" && product.status === "active") {
+      list.push({ name: "suspensionReason", valueType: "string", value: "noRegistration" });
+      product.status = "suspended";
+    }
+    return true;
+  }
+
   function completeOrder(order: Json) {
     const item = (order.productOrderItem as Json[])[0];
+    if (item.action === "modify") {
+      const done = modifyProduct(item);
+      item.state = done ? "completed" : "failed";
+      order.state = done ? "completed" : "failed";
+      order.completionDate = new Date().toISOString();
+      return;
+    }
     const product = item.product as Json;
     const offerId = (item.productOffering as Json).id as string;
     const number =

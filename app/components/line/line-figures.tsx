@@ -7,6 +7,8 @@ import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import type { AllowanceView, DataView, LineSummary } from "~/line/line-view";
 import type { LineFigures } from "~/line/line-pages.server";
+import { REGISTRATION_PATH } from "~/registration/paths";
+import { REGISTRATION_RULES } from "~/registration/registration-rules";
 import { formatData } from "~/topup/amounts";
 
 /** "1.5 GB", "300 MB": as the catalogue writes data. */
@@ -125,6 +127,28 @@ export function RunningOutNotice({
   );
 }
 
+/**
+ * "Suspendida: sin registro" (issue 27, decision 0100): what the line still reaches, and the way
+ * to register it, which lifts the suspension at once.
+ */
+export function UnregisteredNotice() {
+  const { t } = useTranslation("line");
+  return (
+    <Alert tone="error" className="mb-4 space-y-3" testId="line-unregistered">
+      <p className="font-semibold">{t("unregistered.heading")}</p>
+      <p>
+        {t("unregistered.reach", {
+          numbers: REGISTRATION_RULES.reachableWhileSuspended.join(", "),
+        })}
+      </p>
+      <p>{t("unregistered.lift")}</p>
+      <Link to={REGISTRATION_PATH} className={buttonClass({ width: "blockOnPhone" })}>
+        {t("unregistered.register")}
+      </Link>
+    </Alert>
+  );
+}
+
 /** The BSS did not answer, or does not know the line: said in place of the figures. */
 export function FiguresMissing({ state }: { state: "unavailable" | "unknown" }) {
   const { t } = useTranslation("line");
@@ -153,6 +177,7 @@ export function LineFiguresView({
   const line = figures.summary;
   return (
     <div data-testid="line-figures">
+      {line.status === "unregistered" ? <UnregisteredNotice /> : null}
       <RunningOutNotice reason={line.runningOut} topUpTo={topUpTo} />
       <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
         <Figure label={t("summary.status")} testId="line-status">

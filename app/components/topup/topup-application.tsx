@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { useTranslation } from "~/i18n/react";
+import { REGISTRATION_PATH } from "~/registration/paths";
 import type { TopupApplication } from "~/topup/receipt-request.server";
 
 /**
@@ -72,6 +73,17 @@ export function TopupApplicationNotice({
                     remaining: `${line.data.remaining.value} ${line.data.remaining.unit}`,
                     total: `${line.data.total.value} ${line.data.total.unit}`,
                   })}
+                </p>
+              ) : null}
+              {line.unregistered ? (
+                <p data-testid="topup-line-unregistered">
+                  {t("receipt.application.unregistered")}{" "}
+                  <Link
+                    to={REGISTRATION_PATH}
+                    className="font-medium text-secondary underline underline-offset-4"
+                  >
+                    {t("unregistered.register")}
+                  </Link>
                 </p>
               ) : null}
             </>

@@ -4,6 +4,7 @@ import { Form, Link } from "@remix-run/react";
 import type { FocusEvent } from "react";
 import { formatPrice } from "~/catalog/money";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
+import { Alert } from "~/components/ui/alert";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
@@ -14,7 +15,13 @@ import { TOPUP_AMOUNTS, topupBenefits } from "~/topup/amounts";
 import { TopupBenefits } from "~/components/topup/topup-benefits";
 import { TOPUP_PATH } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
-import { OTHER_LINE, topupSchema } from "~/topup/topup-schema";
+import { REGISTRATION_PATH } from "~/registration/paths";
+import {
+  OTHER_LINE,
+  type TopupAnswer,
+  topupSchema,
+  UNREGISTERED_ACK_FIELD,
+} from "~/topup/topup-schema";
 
 /** The form as it opens: the number filled in (its saved line if it is one), else the first saved line. */
 function topupDefaults(lines: string[], number: string | null): Record<string, string | undefined> {
@@ -35,7 +42,33 @@ export interface TopupFormProps {
   askEmail: boolean;
   idempotencyKey: string;
   voucherHours: number;
-  lastResult: SubmissionResult<string[]> | undefined;
+  lastResult: TopupAnswer | SubmissionResult<string[]> | undefined;
+}
+
+/**
+ * The line is suspended for want of a registration: said before paying, with the way to
+ * register it. The form sent again carries the number warned about and goes on to the payment.
+ */
+function UnregisteredWarning({ number }: { number: string }) {
+  const { t } = useTranslation("topup");
+  return (
+    <Alert tone="info" className="space-y-2" testId="topup-unregistered">
+      <p className="font-semibold">
+        {t("unregistered.heading", { masked: maskPhoneNumber(number) })}
+      </p>
+      <p>{t("unregistered.body")}</p>
+      <p>
+        <Link
+          to={REGISTRATION_PATH}
+          className="font-medium text-secondary underline underline-offset-4"
+        >
+          {t("unregistered.register")}
+        </Link>
+      </p>
+      <p>{t("unregistered.continue")}</p>
+      <input type="hidden" name={UNREGISTERED_ACK_FIELD} value={number} />
+    </Alert>
+  );
 }
 
 /**
@@ -137,6 +170,9 @@ export function TopupForm({
         <Field {...field.email} type="email" hint={t("form.email_hint")} autoComplete="email" />
       ) : null}
       <PaymentMethodChoice {...field.payment_method} voucherHours={voucherHours} />
+      {lastResult && "unregisteredWarning" in lastResult && lastResult.unregisteredWarning ? (
+        <UnregisteredWarning number={lastResult.unregisteredWarning} />
+      ) : null}
       <div>
         <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("form.submitting")}>
           {t("form.submit")}
