@@ -24,6 +24,7 @@ import { portabilitySchema, type PortabilityInput } from "./portability-schema";
 import {
   createNipBox,
   createPortabilityRequests,
+  listCustomerPortabilityRequests,
   type PortabilityRequests,
   type SubmitOutcome,
 } from "./requests.server";
@@ -254,5 +255,38 @@ describe("the result page", () => {
     );
     expect(await requests.findSubmitted(created.folio, [])).toBeNull();
     expect(await requests.findSubmitted(created.folio, ["someone-else"])).toBeNull();
+  });
+});
+
+describe("a customer's requests in their account", () => {
+  it("lists those made signed in, and as a guest with the e-mail the account proved, newest first", async () => {
+    const signedIn = await requests.submit(
+      request({ phone_number: "55 1111 2222", idempotency_key: formKey() }),
+      { customerSub: "sub-ana" },
+    );
+    const asGuest = await requests.submit(
+      request({
+        phone_number: "55 3333 4444",
+        email: "ANA@example.mx",
+        idempotency_key: formKey(),
+      }),
+    );
+    await requests.submit(
+      request({
+        phone_number: "55 5555 6666",
+        email: "otra@example.mx",
+        idempotency_key: formKey(),
+      }),
+    );
+    if (signedIn.kind !== "accepted" || asGuest.kind !== "accepted") throw new Error("refused");
+    const proven = { sub: "sub-ana", email: "ana@example.mx", emailProven: true };
+    const listed = await listCustomerPortabilityRequests(db, proven);
+    expect(listed.map((entry) => entry.folio).sort()).toEqual(
+      [signedIn.request.folio, asGuest.request.folio].sort(),
+    );
+    expect(listed[0]).toMatchObject({ status: "received", scheduledFor: null });
+    // An address the account has not proved shows only what was made signed in.
+    const unproven = await listCustomerPortabilityRequests(db, { ...proven, emailProven: false });
+    expect(unproven.map((entry) => entry.folio)).toEqual([signedIn.request.folio]);
   });
 });

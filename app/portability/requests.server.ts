@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { PortabilityRequestsTable, PortabilityStatus } from "~/db/schema";
@@ -192,4 +193,47 @@ export function createPortabilityRequests({
       return row ? nipBox.open(row.nip_sealed, id) : null;
     },
   };
+}
+
+/** One of a customer's portability requests, as their account lists it. */
+export interface CustomerPortabilitySummary {
+  folio: string;
+  status: PortabilityStatus;
+  phoneNumber: string;
+  scheduledFor: string | null;
+  createdAt: string;
+}
+
+/**
+ * A signed-in customer's portability requests, newest first: made while signed in, or as a guest
+ * with the e-mail their account proved (the rule orders follow, decision 0081).
+ */
+export async function listCustomerPortabilityRequests(
+  db: Db,
+  customer: { sub: string; email: string; emailProven: boolean },
+  limit = 10,
+): Promise<CustomerPortabilitySummary[]> {
+  const email = customer.email.trim().toLowerCase();
+  const rows = await db
+    .selectFrom("portability_requests")
+    .select(["folio", "status", "phone_number", "scheduled_for", "created_at"])
+    .where((eb) =>
+      customer.emailProven
+        ? eb.or([
+            eb("customer_sub", "=", customer.sub),
+            eb.and([eb("customer_sub", "is", null), eb(sql<string>`lower(email)`, "=", email)]),
+          ])
+        : eb("customer_sub", "=", customer.sub),
+    )
+    .orderBy("created_at", "desc")
+    .orderBy("folio", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    folio: row.folio,
+    status: row.status,
+    phoneNumber: row.phone_number,
+    scheduledFor: row.scheduled_for,
+    createdAt: row.created_at,
+  }));
 }

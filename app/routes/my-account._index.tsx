@@ -21,7 +21,7 @@ import { AccountLinesSection } from "~/components/line/line-card";
 import { loadAccountLines } from "~/line/line-pages.server";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
-export const handle = { i18n: ["auth", "topup", "line"], renderMemo: true };
+export const handle = { i18n: ["auth", "topup", "line", "portability"], renderMemo: true };
 export const meta = titleMeta;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,6 +2,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe";
 import {
   addPlan,
+  fillCheckout,
+  ORDER_CONFIRMATION_URL,
   choosePaymentMethod,
   payWithCard,
   submitCheckout,
@@ -371,4 +373,58 @@ test("the desktop navigation stays on one line from 1024 to 1440 px, signed out 
     await page.setViewportSize({ width, height: 800 });
     expect(await wrappedNavItems(page), `signed in at ${width} px`).toEqual([]);
   }
+});
+
+/** Words of the account's tables broken across two lines: each word's text should be one box. */
+function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    for (const cell of document.querySelectorAll("[data-testid^='account-'] td")) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          if (tops.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
+test("the account's orders and top-ups are read whole on a phone: no word broken in two", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const customer = await longEmailCustomer(page);
+  await signInTo(page, customer, "/plans");
+  await addPlan(page, "Conecta 200", 1);
+  await page.goto("/checkout");
+  await fillCheckout(page, customer.email);
+  await choosePaymentMethod(page, "cash");
+  await submitCheckout(page);
+  await expect(page).toHaveURL(ORDER_CONFIRMATION_URL);
+
+  await page.goto("/my-account/recarga");
+  const line = `56${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  await page.getByLabel("Número de celular (10 dígitos)").fill(line);
+  await page.getByLabel("Vuelve a escribir el número").fill(line);
+  await page.getByRole("radio", { name: /^\$100/ }).check();
+  await choosePaymentMethod(page, "spei");
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+
+  await page.goto("/my-account");
+  await expect(page.getByTestId("account-order")).toHaveCount(1);
+  await expect(page.getByTestId("account-topup")).toHaveCount(1);
+  for (const width of [320, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await brokenWords(page), `/my-account at ${width} px`).toEqual([]);
+  }
+  await expectFitsEveryWidth(page, "/my-account with an order and a top-up");
+  await expectNoAxeViolations(page);
 });

@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe";
 import { uniqueEmail } from "./support/commerce";
+import { createCustomer, signInTo } from "./support/customers";
 
 /** A CURP with its correct check digit. */
 const CURP = "GOMA850312MDFRRN09";
@@ -300,4 +301,40 @@ test("a request form this browser no longer recognises is refused once, then sen
   await submitRequest(page);
   await expect(page).toHaveURL(/solicitud=POR-/);
   await expect(page.getByTestId("portability-folio").first()).toHaveText(/^POR-\d{4}-\d{6}$/);
+});
+
+test("a signed-in customer's portability requests are listed in Mi cuenta with their folio and status", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const customer = await createCustomer(request, "porta-cuenta", uniqueRequestEmail());
+  // As a guest, with the e-mail the account proved.
+  await page.goto("/portabilidad");
+  await fillRequest(page, uniquePhoneNumber(), customer.email);
+  await submitRequest(page);
+  const asGuest = (await page.getByTestId("portability-folio").first().textContent()) ?? "";
+  expect(asGuest).toMatch(/^POR-\d{4}-\d{6}$/);
+
+  // Signed in, with another address for the notices.
+  await signInTo(page, customer, "/portabilidad");
+  const signedInNumber = uniquePhoneNumber();
+  await fillRequest(page, signedInNumber);
+  await submitRequest(page);
+  const signedIn = (await page.getByTestId("portability-folio").first().textContent()) ?? "";
+  expect(signedIn).toMatch(/^POR-\d{4}-\d{6}$/);
+
+  await page.goto("/my-account");
+  const requests = page.getByTestId("account-portability-request");
+  await expect(requests).toHaveCount(2);
+  await expect(requests.first()).toContainText(signedIn);
+  await expect(requests.first()).toContainText(
+    `${signedInNumber.slice(0, 2)} •••• ${signedInNumber.slice(6)}`,
+  );
+  await expect(requests.first()).toContainText("Recibida");
+  await expect(requests.nth(1)).toContainText(asGuest);
+  // Never the NIP, the CURP or the whole number.
+  const html = await page.content();
+  expect(html).not.toContain(CURP);
+  expect(html).not.toContain(signedInNumber);
 });

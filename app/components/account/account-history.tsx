@@ -4,6 +4,8 @@ import { DataTable } from "~/components/ui/data-table";
 import { useTranslation } from "~/i18n/react";
 import type { AccountHistory } from "~/account/history.server";
 import { buttonClass } from "~/components/ui/button";
+import { statusText } from "~/components/portability/request-details";
+import { PORTABILITY_PATH } from "~/portability/paths";
 
 const card = "rounded-lg border border-slate-200 p-6";
 const linkClass = "font-medium text-secondary underline underline-offset-4";
@@ -14,6 +16,7 @@ const linkClass = "font-medium text-secondary underline underline-offset-4";
  */
 export function AccountHistorySection({ history }: { history: AccountHistory }) {
   const { t } = useTranslation("topup");
+  const { t: portabilityT } = useTranslation("portability");
   return (
     <div className="mt-8 grid gap-6 md:grid-cols-2" data-testid="account-history">
       <section
@@ -85,6 +88,41 @@ export function AccountHistorySection({ history }: { history: AccountHistory }) 
           />
         ) : (
           <p className="mt-3 text-slate-700">{t("history.topupsEmpty")}</p>
+        )}
+      </section>
+
+      <section className={`${card} md:col-span-2`} aria-labelledby="account-portability">
+        <h2 id="account-portability" className="text-xl font-bold text-slate-900">
+          {t("history.portabilityHeading")}
+        </h2>
+        {history.portability.length ? (
+          <DataTable
+            className="mt-3"
+            testId="account-portability"
+            rowTestId="account-portability-request"
+            rows={history.portability}
+            rowKey={(request) => request.folio}
+            columns={[
+              { header: t("history.columns.folio"), cell: (request) => request.folio },
+              { header: t("history.columns.date"), cell: (request) => request.date },
+              {
+                header: t("history.columns.line"),
+                cell: (request) => request.maskedLine,
+                className: "font-mono",
+              },
+              {
+                header: t("history.columns.status"),
+                cell: (request) => statusText(request, portabilityT),
+              },
+            ]}
+          />
+        ) : (
+          <p className="mt-3 text-slate-700">
+            {t("history.portabilityEmpty")}{" "}
+            <Link to={PORTABILITY_PATH} className={linkClass}>
+              {t("history.portabilityStart")}
+            </Link>
+          </p>
         )}
       </section>
 

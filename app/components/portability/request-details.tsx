@@ -8,7 +8,11 @@ import { carrierLabel } from "~/portability/display";
 import type { RequestView } from "~/portability/request-view";
 
 /** "Programada para el 3 de diciembre de 2026", "Rechazada: <motivo>", or the status alone. */
-function statusText(request: RequestView, t: TFunction): string {
+export function statusText(
+  request: Pick<RequestView, "status" | "scheduledFor"> &
+    Partial<Pick<RequestView, "rejectionReason">>,
+  t: TFunction,
+): string {
   if (request.status === "in_progress" && request.scheduledFor) {
     // Noon in Mexico City: the date reads the same whatever the time zone.
     return t("status.scheduledFor", { date: formatDate(`${request.scheduledFor}T18:00:00.000Z`) });
