@@ -346,7 +346,8 @@ function validationRequestOf(holder: RegistrableHolder): IdValidationRequest {
       nationality: holder.nationality,
     };
   }
-  if (holder.holder_kind === "moral") throw new TypeError("A line activation has no company holder");
+  if (holder.holder_kind === "moral")
+    throw new TypeError("A line activation has no company holder");
   return {
     kind: "fisica",
     fullName: holder.full_name,

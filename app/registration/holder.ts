@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { isPhoneCountry } from "~/auth/countries";
+import { countryOptions, isPhoneCountry } from "~/auth/countries";
 import { withoutControlCharacters } from "~/lib/control-characters";
 import "~/lib/zod-without-eval";
 import { checkCurp, normalizeCurp, type CurpFault } from "./curp";
@@ -219,4 +219,11 @@ export function holderIdentification(
     case "moral":
       return holder.representative_identification_type;
   }
+}
+
+/** The nationality select of a persona extranjera: every country but Mexico, by its Spanish name. */
+export function nationalityOptions(): Array<{ value: string; label: string }> {
+  return countryOptions()
+    .filter((country) => country.value !== "MX")
+    .map((country) => ({ value: country.value, label: country.name }));
 }

@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { countryOptions } from "~/auth/countries";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { replyWithFormKey } from "~/lib/form-key";
@@ -9,7 +8,7 @@ import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import { formMessage } from "~/lib/form-messages";
 import { submitNumberProof, type NumberProofFlow } from "~/line/number-proof-flow.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
-import type { Holder } from "./holder";
+import { nationalityOptions, type Holder } from "./holder";
 import {
   isIdValidationUnavailable,
   type IdValidationOutcome,
@@ -120,9 +119,7 @@ export async function loadRegistrationPage(context: AppLoadContext, url: URL) {
     if ((await onlineAttemptsLeftFor(context.db, number)) < 1) {
       return data({ ...page, step: "in-person" as RegistrationStep, number }, { status: 429 });
     }
-    const countries = countryOptions()
-      .filter((country) => country.value !== "MX")
-      .map((country) => ({ value: country.value, label: country.name }));
+    const countries = nationalityOptions();
     return data({ ...page, step: "holder" as RegistrationStep, number, countries });
   }
   if (access?.pending) {
