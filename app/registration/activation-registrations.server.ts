@@ -230,6 +230,9 @@ export async function awaitRegistration(
 /** A line's registration as its customer sees it: its folio, or still to be done. */
 export type LineRegistrationView =
   | { state: "registered"; folio: string; registeredAt: string }
+  /** Its first try is under way (a page looks again by itself). */
+  | { state: "registering" }
+  /** The validation service did not answer: tried again later. */
   | { state: "pending" }
   /** Left without one: the customer registers it at /registro-de-linea. */
   | { state: "suspended" };
@@ -248,11 +251,15 @@ export async function lineRegistrationView(
   }
   const waiting = await db
     .selectFrom("pending_registrations")
-    .select("state")
+    .select(["state", "attempts", "reason"])
     .where("number", "=", number)
     .executeTakeFirst();
   if (!waiting) return null;
-  return { state: waiting.state };
+  if (waiting.state === "suspended") return { state: "suspended" };
+  // Not tried yet, or its first try under way: no answer has been missed so far.
+  return Number(waiting.attempts) <= 1 && waiting.reason === null
+    ? { state: "registering" }
+    : { state: "pending" };
 }
 
 export interface WaitingLine {
