@@ -1,4 +1,6 @@
 import type { Db } from "~/db/db.server";
+import { mexicoCityRange } from "~/lib/mexico-city-days";
+import { listWaitingLines, type WaitingLine } from "~/registration/activation-registrations.server";
 import {
   listRegistrations,
   revealHolderKey,
@@ -18,10 +20,38 @@ export interface RegistrationRow extends LineRegistration {
 }
 
 /**
- * What a registration may be. Only "registered" can be told from the registrations today: a line
- * pending its registration or suspended for lack of one needs the lines themselves (to come).
+ * Where a line's registration stands (decision 0101): "registered" (registrada, its current
+ * registration), "pending" (pendiente: a holder was given and the registration is being retried
+ * while the validation service does not answer), "suspended" (suspendida: refused for good or
+ * retries given up, the line has none until its customer registers it).
  */
 export type RegistrationListState = "registered" | "pending" | "suspended";
+
+/** A line waiting for its registration or left without one: nothing of its holder. */
+export type WaitingLineRow = WaitingLine;
+
+/** Those waiting or left without registration, by the Mexico City day they were activated. */
+export async function listWaitingLineRows(
+  db: Db,
+  state: "pending" | "suspended",
+  filter: { from?: string; to?: string } = {},
+): Promise<WaitingLineRow[]> {
+  const { fromInstant, toInstant } = mexicoCityRange(filter);
+  return (await listWaitingLines(db, state)).filter(
+    (line) => (!fromInstant || line.since >= fromInstant) && (!toInstant || line.since < toInstant),
+  );
+}
+
+/** How many lines are in each state now (the current registrations; those still without one). */
+export async function registrationStateCounts(
+  db: Db,
+): Promise<Record<RegistrationListState, number>> {
+  return {
+    registered: (await listRegistrations(db)).length,
+    pending: (await listWaitingLines(db, "pending")).length,
+    suspended: (await listWaitingLines(db, "suspended")).length,
+  };
+}
 
 export interface RegistrationRowFilter {
   /** Mexico City days (YYYY-MM-DD), both included. */
