@@ -68,7 +68,7 @@ export function LineActivationState({
  * The line's registration to its holder (issue 27): its folio with its date and time in Mexico
  * City, being made, or "pendiente de registro" with the way to finish it.
  */
-function LineRegistrationState({ registration }: { registration: LineRegistrationView }) {
+export function LineRegistrationState({ registration }: { registration: LineRegistrationView }) {
   const { t } = useTranslation("activation");
   switch (registration.state) {
     case "registered":
