@@ -23,6 +23,7 @@ import {
   lineRegistrationView,
   listWaitingLines,
   orderKeepsHolder,
+  rekeyOrderHolders,
   REGISTRATION_GIVE_UP_MS,
   type ActivationRegistrations,
 } from "./activation-registrations.server";
@@ -345,5 +346,34 @@ describe("the registration of a completed port-in", () => {
     expect(await queuedMail(db)).toEqual([
       expect.objectContaining({ to: "beatriz@example.mx", template: "line_registered" }),
     ]);
+  });
+});
+
+describe("a rotation of SESSION_SECRET", () => {
+  it("keeps a waiting holder readable once it is sealed again under the new secret", async () => {
+    const order = await makeOrder(db, { simType: "esim", holder: { holder: ana, keys } });
+    const rotated = createRegistrationKeys([
+      "the-new-session-secret-of-at-least-32-characters",
+      "a-session-secret-of-at-least-32-characters",
+    ]);
+    expect(await rekeyOrderHolders(db, rotated)).toBe(1);
+    const newOnly = createRegistrationKeys(["the-new-session-secret-of-at-least-32-characters"]);
+    const registrations = createActivationRegistrations({
+      db,
+      keys: newOnly,
+      idValidator: validator(),
+      logger: collectingLogger().logger,
+      now: () => clock,
+    });
+    stoppers.push(registrations.stop);
+    await awaitRegistration(db, {
+      number: "5588812345",
+      source: "esim",
+      sourceRef: `${order.ref}:0`,
+      accountSub: null,
+      now: clock,
+    });
+    expect(await registrations.runDue()).toMatchObject({ registered: 1 });
+    expect((await currentRegistration(db, "5588812345"))?.holderName).toBe("Ana Gómez Martínez");
   });
 });

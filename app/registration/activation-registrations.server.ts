@@ -116,6 +116,29 @@ export async function orderKeepsHolder(db: Executor, orderRef: string): Promise<
   return row !== undefined;
 }
 
+/**
+ * Seals again, with the newest secret, every holder still waiting for its order's lines: run it
+ * with `rekeyRegistrations` after adding a new secret to SESSION_SECRET and before removing the
+ * old one. A holder no listed secret opens is left (its lines will be suspended, "no-holder").
+ * Returns how many rows it rewrote.
+ */
+export async function rekeyOrderHolders(db: Db, keys: RegistrationKeys): Promise<number> {
+  const rows = await db.selectFrom("order_holders").select(["id", "holder_sealed"]).execute();
+  let rewritten = 0;
+  for (const row of rows) {
+    const opened = keys.open(row.holder_sealed, row.id);
+    if (opened === null) continue;
+    await db
+      .updateTable("order_holders")
+      .set({ holder_sealed: keys.seal(opened, row.id) })
+      .where("id", "=", row.id)
+      .where("holder_sealed", "=", row.holder_sealed)
+      .execute();
+    rewritten += 1;
+  }
+  return rewritten;
+}
+
 async function openOrderHolder(
   db: Executor,
   keys: RegistrationKeys,
