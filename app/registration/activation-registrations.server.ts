@@ -417,16 +417,6 @@ export function createActivationRegistrations(
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** The row as claimed: only the worker holding the claim settles it. */
-  const claimed = (trx: Executor, row: PendingRegistrationsTable, attempt: number) =>
-    trx
-      .selectFrom("pending_registrations")
-      .select("number")
-      .where("number", "=", row.number)
-      .where("state", "=", "pending")
-      .where("attempts", "=", attempt)
-      .executeTakeFirst();
-
   /** One of the order's lines is settled: its holder goes when none is left to register. */
   async function lineSettled(trx: Transaction<Database>, row: PendingRegistrationsTable) {
     if (row.source !== "order") return;
@@ -449,8 +439,14 @@ export function createActivationRegistrations(
     mailTo: string | null,
   ): Promise<Settled> {
     const held = await db.transaction().execute(async (trx) => {
-      if (!(await claimed(trx, row, attempt))) return false;
-      await trx.deleteFrom("pending_registrations").where("number", "=", row.number).execute();
+      // Only while the claim holds (its lease not run out and taken by another worker).
+      const deleted = await trx
+        .deleteFrom("pending_registrations")
+        .where("number", "=", row.number)
+        .where("state", "=", "pending")
+        .where("attempts", "=", attempt)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) !== 1) return false;
       await lineSettled(trx, row);
       if (mailTo) {
         await enqueueMail(trx, {
@@ -481,12 +477,14 @@ export function createActivationRegistrations(
   ): Promise<Settled> {
     const now = clock();
     const held = await db.transaction().execute(async (trx) => {
-      if (!(await claimed(trx, row, attempt))) return false;
-      await trx
+      const updated = await trx
         .updateTable("pending_registrations")
         .set({ state: "suspended", reason, updated_at: now.toISOString() })
         .where("number", "=", row.number)
-        .execute();
+        .where("state", "=", "pending")
+        .where("attempts", "=", attempt)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
       await lineSettled(trx, row);
       // BSS: queueRegistrationAtBss(trx, { number: row.number, folio: null, now })
       return true;
