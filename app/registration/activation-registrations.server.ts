@@ -19,13 +19,8 @@ import {
   PORT_IN_IDENTIFICATION,
   portInHolderSchema,
   type CheckoutHolder,
-  type RegistrableHolder,
 } from "./holder";
-import {
-  isIdValidationUnavailable,
-  type IdValidationRequest,
-  type IdValidator,
-} from "./id-validation";
+import { isIdValidationUnavailable, validationRequestOf, type IdValidator } from "./id-validation";
 import {
   currentRegistration,
   recordValidationAttempt,
@@ -364,29 +359,6 @@ export interface ActivationRegistrations {
 }
 
 type Settled = "registered" | "retrying" | "suspended" | "lost";
-
-function validationRequestOf(holder: RegistrableHolder): IdValidationRequest {
-  if (holder.holder_kind === "extranjera") {
-    return {
-      kind: "extranjera",
-      fullName: holder.full_name,
-      curp: holder.curp ?? null,
-      rfc: null,
-      passportNumber: holder.passport_number,
-      nationality: holder.nationality,
-    };
-  }
-  if (holder.holder_kind === "moral")
-    throw new TypeError("A line activation has no company holder");
-  return {
-    kind: "fisica",
-    fullName: holder.full_name,
-    curp: holder.curp,
-    rfc: null,
-    passportNumber: null,
-    nationality: null,
-  };
-}
 
 const CHANNELS: Record<PendingRegistrationSource, RegistrationChannel> = {
   order: "checkout",

@@ -11,8 +11,8 @@ import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { nationalityOptions, type Holder } from "./holder";
 import {
   isIdValidationUnavailable,
+  validationRequestOf,
   type IdValidationOutcome,
-  type IdValidationRequest,
 } from "./id-validation";
 import { REGISTRATION_PATH } from "./paths";
 import {
@@ -159,39 +159,6 @@ function answer(
     { form, result, ...(init.ended ? { ended: true } : {}) },
     { status, headers: init.headers },
   );
-}
-
-/** What the identity validation is asked about a holder. */
-export function validationRequestOf(holder: Holder): IdValidationRequest {
-  switch (holder.holder_kind) {
-    case "fisica":
-      return {
-        kind: "fisica",
-        fullName: holder.full_name,
-        curp: holder.curp,
-        rfc: null,
-        passportNumber: null,
-        nationality: null,
-      };
-    case "extranjera":
-      return {
-        kind: "extranjera",
-        fullName: holder.full_name,
-        curp: holder.curp ?? null,
-        rfc: null,
-        passportNumber: holder.passport_number,
-        nationality: holder.nationality,
-      };
-    case "moral":
-      return {
-        kind: "moral",
-        fullName: holder.business_name,
-        curp: holder.representative_curp,
-        rfc: holder.rfc,
-        passportNumber: null,
-        nationality: null,
-      };
-  }
 }
 
 function holderKeyIsCurp(holder: Holder): boolean {
