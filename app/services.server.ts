@@ -12,6 +12,10 @@ import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
 import { createLineJobs } from "./line/line-jobs.server";
+import {
+  awaitRegistration,
+  createActivationRegistrations,
+} from "./registration/activation-registrations.server";
 import { operatorBss } from "./line/operator-bss.server";
 import { createRunningOutSweep } from "./line/running-out-sweep.server";
 import { RateLimiter } from "./lib/rate-limit";
@@ -202,7 +206,27 @@ export async function createServices(
   mailer.start(MAIL_POLL_MS);
   // Every worker applies top-ups and activates lines, for the same reason: each job is claimed by
   // a conditional UPDATE before the BSS is called (line-jobs.server.ts), and the call is idempotent.
-  const lineJobs = createLineJobs({ db, bss, logger });
+  // Each line an activation brings is registered to its holder (decision 0101): tried at once
+  // after the activation, then again with backoff while the validation service does not answer.
+  const registrationKeys = createRegistrationKeys(config.sessionSecrets);
+  const lineIdValidator = idValidator(config, logger);
+  const activationRegistrations = createActivationRegistrations({
+    db,
+    keys: registrationKeys,
+    idValidator: lineIdValidator,
+    logger,
+    onMailQueued: () => mailer.nudge(),
+  });
+  activationRegistrations.start(LINE_JOBS_POLL_MS);
+  const lineJobs = createLineJobs({
+    db,
+    bss,
+    logger,
+    onActivated: {
+      inTransaction: awaitRegistration,
+      afterCommit: () => activationRegistrations.nudge(),
+    },
+  });
   lineJobs.start(LINE_JOBS_POLL_MS);
   // Lines nobody opens are told they run out too. One process sweeps (a cluster's first worker),
   // as for the overdue payments; another machine sweeping the same lines queues no second e-mail
@@ -229,8 +253,8 @@ export async function createServices(
     bssSimulator,
     sms,
     smsOutboxDir,
-    idValidator: idValidator(config, logger),
-    registrationKeys: createRegistrationKeys(config.sessionSecrets),
+    idValidator: lineIdValidator,
+    registrationKeys,
     mailer,
     mailOutboxDir,
     lineJobs,
@@ -242,6 +266,7 @@ export async function createServices(
       () => clearInterval(overdueSweep),
       () => mailer.stop(),
       () => lineJobs.stop(),
+      () => activationRegistrations.stop(),
       () => runningOutSweep.stop(),
       () => transport.close?.(),
       () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),

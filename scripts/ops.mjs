@@ -36,13 +36,15 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   El trabajo para el BSS (recargas pagadas, altas de líneas, registros de titular) con su
                   referencia (lj_…, la de los registros del servidor), su folio, intentos y
                   último error. Sin --estado: lo que no está hecho (en cola o rechazado).
-  registros       [--desde …] [--hasta …] [--estado registrada] [--csv …]
+  registros       [--desde …] [--hasta …] [--estado registrada|pendiente|suspendida] [--csv …]
                   Las líneas registradas a su titular (el registro vigente de cada una), con su
                   folio VIN-, titular, identificación, validación y canal. La CURP o el RFC se
                   muestran incompletos (los primeros 4 y los últimos 2 caracteres); el CSV los
-                  lleva completos: guárdalo con cuidado. --estado pendiente y --estado
-                  suspendida aún no están disponibles: llegarán cuando el registro se conecte
-                  con las líneas.
+                  lleva completos: guárdalo con cuidado. --estado pendiente: líneas activadas
+                  con titular cuyo registro se reintenta (la validación de identidad no
+                  respondió). --estado suspendida: líneas sin registro (rechazado, sin titular o
+                  sin respuesta de la validación por 72 horas); su cliente lo termina en
+                  /registro-de-linea. Al final, cuántas líneas hay en cada estado.
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
@@ -355,17 +357,21 @@ async function listLineJobs(ops, db, { values }) {
 
 async function listLineRegistrations(ops, db, { values, services }) {
   const state = wordOption(values, "estado", ops.REGISTRATION_STATE_WORDS);
-  if (state && state !== "registered") {
-    throw new OpsRefusal(
-      `--estado ${values.estado.trim().toLowerCase()}: aún no está disponible (las líneas pendientes de registro o suspendidas por no tenerlo llegarán cuando el registro se conecte con las líneas); por ahora solo --estado registrada.`,
-    );
+  if (state === "pending" || state === "suspended") {
+    const rows = await ops.listWaitingLineRows(db, state, rangeOptions(ops, values));
+    printList(ops, values, ops.WAITING_LINE_COLUMNS, rows, ["línea", "líneas"]);
+  } else {
+    const rows = await ops.listRegistrationRows(db, services.registrationKeys, {
+      ...rangeOptions(ops, values),
+      // The whole CURP or RFC only into the CSV the operator asked for, never on the terminal.
+      reveal: values.csv !== undefined,
+    });
+    printList(ops, values, ops.REGISTRATION_COLUMNS, rows, ["registro", "registros"]);
   }
-  const rows = await ops.listRegistrationRows(db, services.registrationKeys, {
-    ...rangeOptions(ops, values),
-    // The whole CURP or RFC only into the CSV the operator asked for, never on the terminal.
-    reveal: values.csv !== undefined,
-  });
-  printList(ops, values, ops.REGISTRATION_COLUMNS, rows, ["registro", "registros"]);
+  // The count of every state now (whatever the filters), after the table; a CSV stays a CSV.
+  if (values.csv === undefined) {
+    out(ops.registrationCountsText(await ops.registrationStateCounts(db)));
+  }
 }
 
 async function rekeyLineRegistrations(ops, db, { services }) {

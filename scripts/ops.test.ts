@@ -32,7 +32,8 @@ import { linkLine } from "~/line/lines.server";
 import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
 import { testIccid } from "../tests/support/iccids";
 import { curpCheckDigit } from "~/registration/curp";
-import { holderSchema } from "~/registration/holder";
+import { awaitRegistration } from "~/registration/activation-registrations.server";
+import { checkoutHolderSchema, holderSchema } from "~/registration/holder";
 import {
   createRegistrationKeys,
   currentLinesOfHolder,
@@ -698,15 +699,53 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     );
     expect(readFileSync(path.join(dataDir, "registros.csv"), "utf8")).toContain(curp);
 
-    // Pending and suspended lines need the line integration: refused, not answered wrongly.
-    for (const state of ["pendiente", "suspendida"]) {
-      expectRefusal(
-        await run(["--estado", state]),
-        new RegExp(`^--estado ${state}: aún no está disponible .*solo --estado registrada\\.\\n$`),
-      );
+    expect(all.stdout).toContain("Por estado: 2 registradas, 0 pendientes, 0 suspendidas.\n");
+
+    // Lines activated since: one waits for its registration (its order named a holder), one has
+    // none (its order is from before the checkout asked).
+    const withHolder = await makeOrder(db, {
+      simType: "esim",
+      holder: {
+        holder: checkoutHolderSchema.parse({
+          holder_kind: "fisica",
+          full_name: "Beatriz Gómez Martínez",
+          curp,
+          identification_type: "ine",
+        }),
+        keys,
+      },
+    });
+    const withoutHolder = await makeOrder(db, { simType: "esim" });
+    const activated = new Date("2026-07-03T18:00:00.000Z");
+    for (const [order, number] of [
+      [withHolder, "5522220003"],
+      [withoutHolder, "5522220004"],
+    ] as const) {
+      await awaitRegistration(db, {
+        number,
+        source: "esim",
+        sourceRef: `${order.ref}:0`,
+        accountSub: null,
+        now: activated,
+      });
     }
+    const pending = await run(["--estado", "pendiente"]);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout.split("\n")[0]).toMatch(
+      /^Número\s+Estado\s+Origen\s+Motivo\s+Intentos\s+Activada el\s+Próximo intento$/,
+    );
+    expect(pending.stdout).toMatch(/5522220003\s+Pendiente\s+Compra\s+0\s+2026-07-03 12:00/);
+    expect(pending.stdout).not.toContain("5522220004");
+    expect(pending.stdout).toContain("\n1 línea.\n");
+    expect(pending.stdout).toContain("Por estado: 2 registradas, 1 pendiente, 1 suspendida.\n");
+    expect(pending.stdout).not.toContain(curp);
+    const suspended = await run(["--estado", "suspendida"]);
+    expect(suspended.stdout).toMatch(/5522220004\s+Suspendida\s+Compra\s+Sin titular\s+0/);
+    expect(suspended.stdout).not.toContain("5522220003");
     expectRefusal(await run(["--estado", "vigente"]), /--estado: "vigente" no es válido/);
-    expect((await ops(["ayuda"])).stdout).toMatch(/registros .*--estado registrada/);
+    expect((await ops(["ayuda"])).stdout).toMatch(
+      /registros .*--estado registrada\|pendiente\|suspendida/,
+    );
   });
 
   it("rekeys the registrations after a SESSION_SECRET rotation, saying how many it rewrote, so the old secret can go", async () => {

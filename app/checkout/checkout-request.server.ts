@@ -9,7 +9,12 @@ import { setFlash } from "~/lib/flash.server";
 import { replyWithFormKey } from "~/lib/form-key";
 import { isOwnFormKey } from "~/lib/form-key.server";
 import { payFor } from "~/payments/pay-for.server";
-import { checkoutSchema, simTypesForCart, withDefaultSimType } from "./checkout-schema";
+import {
+  checkoutSchema,
+  simTypesForCart,
+  withDefaultHolderKind,
+  withDefaultSimType,
+} from "./checkout-schema";
 import {
   canSeeOrder,
   checkoutKey,
@@ -60,7 +65,7 @@ export async function submitCheckout(
   const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
   const simTypes = simTypesFor(cart);
-  const submission = parseWithZod(withDefaultSimType(formData, simTypes), {
+  const submission = parseWithZod(withDefaultHolderKind(withDefaultSimType(formData, simTypes)), {
     schema: checkoutSchema(simTypes),
   });
   if (cart.lines.length > 0 && simTypes.length === 0) {
@@ -70,7 +75,12 @@ export async function submitCheckout(
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
-  const { idempotency_key: idempotencyKey, payment_method: method, ...customer } = submission.value;
+  const {
+    idempotency_key: idempotencyKey,
+    payment_method: method,
+    holder,
+    ...customer
+  } = submission.value;
   // A key this browser was not given (copied from another one, or signed with a secret it no
   // longer holds), or an old one of its own that placed nothing, opens nothing: the form comes
   // back, values kept, with the key of this browser's checkout of this cart.
@@ -97,6 +107,7 @@ export async function submitCheckout(
     const { order } = await placeCheckoutOrder(context.db, {
       idempotencyKey,
       customer,
+      holder: { holder, keys: context.registrationKeys },
       lines: cart.lines,
       customerSub: signedIn?.sub ?? null,
     });

@@ -1,14 +1,26 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { resources } from "~/i18n/i18n.server";
-import { checkoutSchema, simTypesForCart, withDefaultSimType } from "./checkout-schema";
+import { curpCheckDigit } from "~/registration/curp";
+import {
+  checkoutSchema,
+  simTypesForCart,
+  withDefaultHolderKind,
+  withDefaultSimType,
+} from "./checkout-schema";
 import { MEXICAN_STATES } from "./mexican-states";
+
+const HOLDER_CURP = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
 
 const valid = {
   sim_type: "physical",
   full_name: "Ana López Hernández",
   email: "ana@example.com",
   phone_number: "5512345678",
+  "holder.holder_kind": "fisica",
+  "holder.full_name": "Beatriz Gómez Martínez",
+  "holder.curp": HOLDER_CURP,
+  "holder.identification_type": "ine",
   street: "Av. Insurgentes Sur",
   exterior_number: "1234",
   interior_number: "5B",
@@ -175,6 +187,7 @@ describe("the checkout schema", () => {
         "full_name",
         "email",
         "phone_number",
+        "holder.holder_kind",
         "street",
         "exterior_number",
         "neighborhood",
@@ -185,5 +198,49 @@ describe("the checkout schema", () => {
         "idempotency_key",
       ].sort(),
     );
+  });
+
+  it("asks who will hold the lines, with the registration's checks, next to each field", () => {
+    const holderErrors = (overrides: Record<string, string | null>, field: string) =>
+      errorsOf(overrides, `holder.${field}`);
+    expect(holderErrors({ "holder.curp": null }, "curp")).toEqual([
+      "registration:errors.curpRequired",
+    ]);
+    expect(holderErrors({ "holder.curp": "GOMA850312MDFRRN01" }, "curp")).toEqual([
+      "registration:errors.curpCheckDigit",
+    ]);
+    expect(holderErrors({ "holder.full_name": "" }, "full_name")).toEqual([
+      "registration:errors.fullNameRequired",
+    ]);
+    expect(holderErrors({ "holder.identification_type": null }, "identification_type")).toEqual([
+      "registration:errors.identificationTypeRequired",
+    ]);
+    // A company's lines are registered in a store: the checkout offers only people.
+    expect(submit({ "holder.holder_kind": "moral" }).status).toBe("error");
+    const foreigner = submit({
+      "holder.holder_kind": "extranjera",
+      "holder.full_name": "John Smith",
+      "holder.curp": "",
+      "holder.identification_type": null,
+      "holder.passport_number": "X1234567",
+      "holder.nationality": "US",
+    });
+    expect(foreigner.status).toBe("success");
+    if (foreigner.status !== "success") return;
+    expect(foreigner.value.holder).toEqual({
+      holder_kind: "extranjera",
+      full_name: "John Smith",
+      passport_number: "X1234567",
+      nationality: "US",
+      curp: undefined,
+    });
+  });
+
+  it("treats a form without the holder's kind as a persona física's", () => {
+    const formData = new FormData();
+    for (const [name, value] of Object.entries(valid)) formData.set(name, value);
+    formData.delete("holder.holder_kind");
+    const submission = parseWithZod(withDefaultHolderKind(formData), { schema: checkoutSchema() });
+    expect(submission.status).toBe("success");
   });
 });

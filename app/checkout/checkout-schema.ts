@@ -5,6 +5,7 @@ import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
 import { SIM_TYPES, type SimType } from "~/catalog/terms";
 import { PAYMENT_METHODS } from "~/payments/provider";
+import { checkoutHolderSchema, type CheckoutHolder } from "~/registration/holder";
 import { MEXICAN_STATES } from "./mexican-states";
 
 /**
@@ -41,6 +42,10 @@ const orderFields = {
     .string(required("phoneRequired"))
     .transform((value) => value.replace(/[\s().-]/g, ""))
     .pipe(z.string().regex(/^\d{10}$/, required("phoneDigits"))),
+  // Who will hold the lines (issue 27): checked as /registro-de-linea checks a holder, its
+  // messages keys of the "registration" namespace. Nested ("holder.curp"): the buyer has a
+  // full_name of their own.
+  holder: checkoutHolderSchema,
   // The form offers card checked: a request without a choice pays by card.
   payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
   accept_terms: z.literal("on", required("acceptTerms")),
@@ -67,6 +72,8 @@ export interface CheckoutInput {
   full_name: string;
   email: string;
   phone_number: string;
+  /** Who the order's lines are registered to when they are activated: may be someone else. */
+  holder: CheckoutHolder;
   sim_type: SimType;
   /** Where a physical SIM goes; null for an eSIM, which needs no address. */
   delivery: DeliveryAddress | null;
@@ -104,6 +111,17 @@ export function withDefaultSimType(formData: FormData, simTypes: readonly SimTyp
   return formData;
 }
 
+/**
+ * A form without the holder's kind (a page loaded before it was asked, a client that leaves it
+ * out) is a persona física's: what is missing is then told field by field, next to each.
+ */
+export function withDefaultHolderKind(formData: FormData): FormData {
+  if (!formData.get(HOLDER_KIND_FIELD)) formData.set(HOLDER_KIND_FIELD, "fisica");
+  return formData;
+}
+
+export const HOLDER_KIND_FIELD = "holder.holder_kind";
+
 export function checkoutSchema(simTypes: readonly SimType[] = SIM_TYPES) {
   return checkoutForm
     .superRefine((value, ctx) => {
@@ -120,6 +138,7 @@ export function checkoutSchema(simTypes: readonly SimType[] = SIM_TYPES) {
         full_name: value.full_name,
         email: value.email,
         phone_number: value.phone_number,
+        holder: value.holder,
         payment_method: value.payment_method,
         idempotency_key: value.idempotency_key,
       };
@@ -143,7 +162,16 @@ export function checkoutSchema(simTypes: readonly SimType[] = SIM_TYPES) {
 
 /** The checkout fields in form order (the browser tests and the form share it). */
 export const CHECKOUT_FIELDS = [
-  ...(["full_name", "email", "phone_number", "sim_type"] as const),
+  ...(["full_name", "email", "phone_number"] as const),
+  ...([
+    "holder.holder_kind",
+    "holder.full_name",
+    "holder.curp",
+    "holder.identification_type",
+    "holder.passport_number",
+    "holder.nationality",
+  ] as const),
+  ...(["sim_type"] as const),
   ...(Object.keys(deliveryFields) as Array<keyof DeliveryAddress>),
   ...(["payment_method", "accept_terms", "idempotency_key"] as const),
 ];

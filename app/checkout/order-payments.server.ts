@@ -3,6 +3,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { Payable } from "~/payments/pay-for.server";
 import type { PaymentPurpose } from "~/payments/payments.server";
+import { forgetOrderHolder } from "~/registration/activation-registrations.server";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
 import { confirmationPath } from "./paths";
 
@@ -37,7 +38,10 @@ export const orderPaymentPurpose: PaymentPurpose = {
     }
   },
   async onExpired(trx, payment) {
-    await cancelOrder(trx, payment.reference, nowIso());
+    // Unpaid, its lines will never be activated: the holder it named is not kept (decision 0101).
+    if (await cancelOrder(trx, payment.reference, nowIso())) {
+      await forgetOrderHolder(trx, payment.reference);
+    }
   },
   async onInstructions(trx, payment) {
     const order = await trx

@@ -7,6 +7,9 @@ import type { OrderStatus, OrdersTable } from "~/db/schema";
 import { isSimType, type SimType } from "~/catalog/terms";
 import type { CheckoutInput } from "./checkout-schema";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
+import { keepOrderHolder } from "~/registration/activation-registrations.server";
+import type { CheckoutHolder } from "~/registration/holder";
+import type { RegistrationKeys } from "~/registration/registrations.server";
 import { reorderKey } from "./reorder-key";
 
 export const ORDER_SERIES = "PED";
@@ -57,7 +60,13 @@ export function newOrderRef(): string {
 
 export interface PlaceOrderInput {
   idempotencyKey: string;
-  customer: Omit<CheckoutInput, "idempotency_key" | "payment_method">;
+  customer: Omit<CheckoutInput, "idempotency_key" | "payment_method" | "holder">;
+  /**
+   * Who will hold the order's lines, kept sealed by app/registration in the order's transaction
+   * until they are registered (decision 0101). Absent only for orders made outside the checkout
+   * form (tests, fixtures): their lines are left without registration when activated.
+   */
+  holder?: { holder: CheckoutHolder; keys: RegistrationKeys };
   lines: readonly CartLine[];
   /** The signed-in customer's Cognito `sub`, so the order shows in their account. */
   customerSub?: string | null;
@@ -126,6 +135,14 @@ export async function placeOrder(
           })),
         )
         .execute();
+      if (input.holder) {
+        await keepOrderHolder(trx, input.holder.keys, {
+          orderRef: row.id,
+          holder: input.holder.holder,
+          lines: input.lines.reduce((sum, line) => sum + line.quantity, 0),
+          now: new Date(now),
+        });
+      }
       await enqueueMail(trx, {
         dedupeKey: `order-received:${row.id}`,
         to: row.email,

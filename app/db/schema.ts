@@ -33,6 +33,8 @@ export interface Database {
   registrations: RegistrationsTable;
   registration_attempts: RegistrationAttemptsTable;
   registration_locks: RegistrationLocksTable;
+  order_holders: OrderHoldersTable;
+  pending_registrations: PendingRegistrationsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -513,4 +515,32 @@ export interface RegistrationAttemptsTable {
 export interface RegistrationLocksTable {
   bucket: number;
   taken_at: string;
+}
+
+/** The holder given at checkout, sealed, until the order's lines are registered (decision 0101). */
+export interface OrderHoldersTable {
+  id: string;
+  order_ref: string;
+  holder_kind: "fisica" | "extranjera";
+  holder_sealed: string;
+  holder_key_masked: string;
+  lines_left: number;
+  created_at: string;
+}
+
+export type PendingRegistrationSource = "order" | "portability";
+export type PendingRegistrationState = "pending" | "suspended";
+
+/** An activated line waiting for its registration, or left without one (decision 0101). */
+export interface PendingRegistrationsTable {
+  number: string;
+  source: PendingRegistrationSource;
+  source_ref: string;
+  account_sub: string | null;
+  state: PendingRegistrationState;
+  reason: string | null;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -1,6 +1,10 @@
 import type { Transaction } from "kysely";
 import type { Db } from "~/db/db.server";
 import type { Database } from "~/db/schema";
+import {
+  lineRegistrationView,
+  type LineRegistrationView,
+} from "~/registration/activation-registrations.server";
 import { planOffer } from "./line";
 import { activationJobId, lineJobOutcome, queueLineJob } from "./line-jobs.server";
 
@@ -135,7 +139,14 @@ async function queueActivation(
  * the operator's BSS (support looks at it); null when nothing asked for it yet.
  */
 export type LineActivationView =
-  { state: "activating" } | { state: "active"; number: string } | { state: "refused" };
+  | { state: "activating" }
+  | {
+      state: "active";
+      number: string;
+      /** Its registration to its holder (issue 27); null for a line from before it was asked. */
+      registration: LineRegistrationView | null;
+    }
+  | { state: "refused" };
 
 /** Where the activation with this job id stands, for a page. */
 export async function lineActivationView(
@@ -144,7 +155,10 @@ export async function lineActivationView(
 ): Promise<LineActivationView | null> {
   const outcome = await lineJobOutcome(db, jobId);
   if (!outcome || outcome.kind !== "activate-line") return null;
-  if (outcome.state === "done") return { state: "active", number: outcome.result.number };
+  if (outcome.state === "done") {
+    const { number } = outcome.result;
+    return { state: "active", number, registration: await lineRegistrationView(db, number) };
+  }
   return outcome.state === "refused" ? { state: "refused" } : { state: "activating" };
 }
 

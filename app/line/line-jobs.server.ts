@@ -329,9 +329,29 @@ const DEFAULT_BATCH = 20;
 const DEFAULT_CONCURRENCY = 4;
 const REFUSED_PREFIX = "refused:";
 
+/** A line the BSS just activated, as its activation job knows it. */
+export interface ActivatedLine {
+  number: string;
+  source: LineSource;
+  sourceRef: string | null;
+  accountSub: string | null;
+  now: Date;
+}
+
+/**
+ * What else follows from a line's activation, given by the server's composition (the line's
+ * registration to its holder, app/registration, decision 0101): `inTransaction` in the
+ * transaction that records the activation, `afterCommit` once it is committed.
+ */
+export interface LineActivationFollowUp {
+  inTransaction(trx: Transaction<Database>, line: ActivatedLine): Promise<unknown>;
+  afterCommit(): void;
+}
+
 export interface LineJobsOptions {
   db: Db;
   bss: Bss;
+  onActivated?: LineActivationFollowUp;
   logger: Pick<Logger, "info" | "warn" | "error">;
   now?: () => Date;
   retryDelaysMs?: readonly number[];
@@ -569,14 +589,22 @@ export function createLineJobs(options: LineJobsOptions): LineJobs {
       ...(payload.number ? { number: payload.number } : {}),
     });
     const at = clock();
-    return db.transaction().execute(async (trx) => {
+    const held = await db.transaction().execute(async (trx) => {
       const held = await settle(trx, row, attempt, {
         state: "done",
         last_error: null,
         result: JSON.stringify({ number }),
         done_at: at.toISOString(),
       });
-      if (!held || payload.accountSub === null) return held;
+      if (!held) return held;
+      await options.onActivated?.inTransaction(trx, {
+        number,
+        source: payload.source,
+        sourceRef: payload.sourceRef,
+        accountSub: payload.accountSub,
+        now: at,
+      });
+      if (payload.accountSub === null) return held;
       const link = await linkLine(trx, {
         number,
         accountSub: payload.accountSub,
@@ -593,6 +621,8 @@ export function createLineJobs(options: LineJobsOptions): LineJobs {
       }
       return held;
     });
+    if (held) options.onActivated?.afterCommit();
+    return held;
   }
 
   async function attemptOne(row: DueRow): Promise<Settled> {

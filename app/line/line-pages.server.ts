@@ -2,6 +2,7 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import type { Customer } from "~/auth/tokens";
 import { isDatabaseUnavailable } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { lineRegistrationView } from "~/registration/activation-registrations.server";
 import { receiptPath } from "~/topup/paths";
 import { paidTopupsOfLine } from "~/topup/topups.server";
 import { isBssRefused, isBssUnavailable } from "./bss";
@@ -114,10 +115,11 @@ export async function loadLinePage(
   }
   const now = new Date();
   const { from, to } = lastDays(USAGE_HISTORY_DAYS, now);
-  const [read, usage, topups] = await Promise.all([
+  const [read, usage, topups, registration] = await Promise.all([
     readLineFigures(context, number, now),
     readUsage(context, number, from, to),
     paidTopupsOfLine(context.db, number),
+    lineRegistrationView(context.db, number),
   ]);
   if (read.line) await noticeRunningOut(context, customer, read.line, now);
   return data(
@@ -125,6 +127,8 @@ export async function loadLinePage(
       title: getFixedT("line")("page.title", { number: formatLineNumber(number) }),
       number,
       figures: read.figures,
+      /** Its registration to its holder: the folio, or pendiente de registro (issue 27). */
+      registration,
       usage,
       topups: topups.map((topup): LineTopupView => ({
         folio: topup.folio,

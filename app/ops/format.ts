@@ -8,7 +8,12 @@ import type { PortInOutcome } from "~/portability/progress.server";
 import type { UsageOutcome } from "./line-usage.server";
 import type { LineJobRow } from "./line-jobs.server";
 import type { LineRow } from "./lines.server";
-import type { RegistrationRow, RekeyOutcome } from "./registrations.server";
+import type {
+  RegistrationListState,
+  RegistrationRow,
+  RekeyOutcome,
+  WaitingLineRow,
+} from "./registrations.server";
 import type { RefusedJobRetried } from "~/line/line-jobs.server";
 import {
   HOLDER_KIND_NAMES,
@@ -21,6 +26,9 @@ import {
   PORTABILITY_STATUS_NAMES,
   REGISTRATION_CHANNEL_NAMES,
   TOPUP_STATUS_NAMES,
+  WAITING_REASON_NAMES,
+  WAITING_SOURCE_NAMES,
+  WAITING_STATE_NAMES,
   statusName,
 } from "./labels";
 import type { History, OrderRow, PortabilityRow, TopupRow } from "./queries.server";
@@ -257,6 +265,46 @@ export const REGISTRATION_COLUMNS: Column<RegistrationRow>[] = [
   { header: "Cuenta", csv: (row) => row.accountSub },
 ];
 
+/** `registros --estado pendiente|suspendida`: the line, since when, and why (no holder data). */
+export const WAITING_LINE_COLUMNS: Column<WaitingLineRow>[] = [
+  { header: "Número", csv: (row) => row.number, table: (row) => row.number },
+  {
+    header: "Estado",
+    csv: (row) => WAITING_STATE_NAMES[row.state],
+    table: (row) => WAITING_STATE_NAMES[row.state],
+  },
+  {
+    header: "Origen",
+    csv: (row) => WAITING_SOURCE_NAMES[row.source],
+    table: (row) => WAITING_SOURCE_NAMES[row.source],
+  },
+  { header: "Motivo", csv: waitingReason, table: waitingReason },
+  {
+    header: "Intentos",
+    csv: (row) => row.attempts,
+    table: (row) => String(row.attempts),
+    right: true,
+  },
+  { header: "Activada el", csv: (row) => at(row.since), table: (row) => at(row.since) ?? "" },
+  {
+    header: "Próximo intento",
+    csv: (row) => at(row.nextAttemptAt),
+    table: (row) => at(row.nextAttemptAt) ?? "",
+  },
+];
+
+function waitingReason(row: WaitingLineRow): string {
+  if (row.reason === null) return "";
+  return WAITING_REASON_NAMES[row.reason] ?? row.reason;
+}
+
+/** The count of each state, after the list (`registros`). */
+export function registrationCountsText(counts: Record<RegistrationListState, number>): string {
+  const named = (count: number, one: string, many: string) =>
+    `${count} ${count === 1 ? one : many}`;
+  return `Por estado: ${named(counts.registered, "registrada", "registradas")}, ${named(counts.pending, "pendiente", "pendientes")}, ${named(counts.suspended, "suspendida", "suspendidas")}.\n`;
+}
+
 /** What `reintentar` did. */
 export function lineJobRetryText(retried: RefusedJobRetried): string {
   const lines = [
@@ -480,6 +528,7 @@ export function rekeyText(outcome: RekeyOutcome): string {
   const registros = (count: number) => `${count} ${count === 1 ? "registro" : "registros"}`;
   const lines = [
     `Recifrados con el secreto más reciente de SESSION_SECRET: ${registros(outcome.rewritten)} (de ${outcome.total}).`,
+    `Titulares de pedidos que esperan la activación de sus líneas, recifrados: ${outcome.waitingHolders}.`,
   ];
   if (outcome.unreadable > 0) {
     lines.push(

@@ -1,8 +1,8 @@
 import type { Subject } from "~/audit/status-changes.server";
 import type { LineJobKind, LineJobState, LineSource } from "~/db/schema";
 import type { LineStatus } from "~/line/line";
-import type { RegistrationChannel } from "~/db/schema";
-import type { HolderKind, IdentificationType } from "~/registration/holder";
+import type { PendingRegistrationSource, RegistrationChannel } from "~/db/schema";
+import type { HolderKind, IdentificationType, PORT_IN_IDENTIFICATION } from "~/registration/holder";
 import { PORTABILITY_STATUS_NAMES } from "~/portability/status-names";
 import type { OrderListStatus, PortabilityRow, TopupRow } from "./queries.server";
 import type { RegistrationListState } from "./registrations.server";
@@ -124,10 +124,37 @@ export const HOLDER_KIND_NAMES: Record<HolderKind, string> = {
 };
 
 /** The identification the holder presented. */
-export const IDENTIFICATION_TYPE_NAMES: Record<IdentificationType, string> = {
+export const IDENTIFICATION_TYPE_NAMES: Record<
+  IdentificationType | typeof PORT_IN_IDENTIFICATION,
+  string
+> = {
   ine: "INE",
   pasaporte: "Pasaporte",
   curp_biometrica: "CURP biométrica",
+  // A port-in: requested online with the CURP, no document seen (decision 0101).
+  curp: "CURP (portabilidad)",
+};
+
+/** A line waiting for its registration, or left without one (`registros --estado …`). */
+export const WAITING_STATE_NAMES: Record<"pending" | "suspended", string> = {
+  pending: "Pendiente",
+  suspended: "Suspendida",
+};
+
+/** Where the line waiting for its registration came from. */
+export const WAITING_SOURCE_NAMES: Record<PendingRegistrationSource, string> = {
+  order: "Compra",
+  portability: "Portabilidad",
+};
+
+/** Why a line is without registration, or what its last try met. */
+export const WAITING_REASON_NAMES: Record<string, string> = {
+  unavailable: "Validación sin respuesta",
+  "not-found": "CURP no encontrada",
+  "name-mismatch": "El nombre no coincide",
+  deceased: "Persona fallecida",
+  "line-limit": "Titular con 10 líneas",
+  "no-holder": "Sin titular",
 };
 
 /** Where the line was registered. */

@@ -104,11 +104,13 @@ describe("the operator's list of registrations", () => {
     ]);
     expect(await rekeyRegistrationRows(db, rotated)).toEqual({
       rewritten: 2,
+      waitingHolders: 0,
       unreadable: 0,
       total: 2,
     });
     expect(await rekeyRegistrationRows(db, rotated)).toEqual({
       rewritten: 0,
+      waitingHolders: 0,
       unreadable: 0,
       total: 2,
     });
@@ -120,6 +122,7 @@ describe("the operator's list of registrations", () => {
     const stranger = createRegistrationKeys(["another-secret-of-at-least-32-characters!"]);
     expect(await rekeyRegistrationRows(db, stranger)).toEqual({
       rewritten: 0,
+      waitingHolders: 0,
       unreadable: 2,
       total: 2,
     });

@@ -1,4 +1,7 @@
 import type { Db } from "~/db/db.server";
+import { rekeyOrderHolders } from "~/registration/activation-registrations.server";
+import { mexicoCityRange } from "~/lib/mexico-city-days";
+import { listWaitingLines, type WaitingLine } from "~/registration/activation-registrations.server";
 import {
   listRegistrations,
   rekeyRegistrations,
@@ -19,10 +22,38 @@ export interface RegistrationRow extends LineRegistration {
 }
 
 /**
- * What a registration may be. Only "registered" can be told from the registrations today: a line
- * pending its registration or suspended for lack of one needs the lines themselves (to come).
+ * Where a line's registration stands (decision 0101): "registered" (registrada, its current
+ * registration), "pending" (pendiente: a holder was given and the registration is being retried
+ * while the validation service does not answer), "suspended" (suspendida: refused for good or
+ * retries given up, the line has none until its customer registers it).
  */
 export type RegistrationListState = "registered" | "pending" | "suspended";
+
+/** A line waiting for its registration or left without one: nothing of its holder. */
+export type WaitingLineRow = WaitingLine;
+
+/** Those waiting or left without registration, by the Mexico City day they were activated. */
+export async function listWaitingLineRows(
+  db: Db,
+  state: "pending" | "suspended",
+  filter: { from?: string; to?: string } = {},
+): Promise<WaitingLineRow[]> {
+  const { fromInstant, toInstant } = mexicoCityRange(filter);
+  return (await listWaitingLines(db, state)).filter(
+    (line) => (!fromInstant || line.since >= fromInstant) && (!toInstant || line.since < toInstant),
+  );
+}
+
+/** How many lines are in each state now (the current registrations; those still without one). */
+export async function registrationStateCounts(
+  db: Db,
+): Promise<Record<RegistrationListState, number>> {
+  return {
+    registered: (await listRegistrations(db)).length,
+    pending: (await listWaitingLines(db, "pending")).length,
+    suspended: (await listWaitingLines(db, "suspended")).length,
+  };
+}
 
 export interface RegistrationRowFilter {
   /** Mexico City days (YYYY-MM-DD), both included. */
@@ -56,12 +87,15 @@ export async function listRegistrationRows(
  */
 export interface RekeyOutcome {
   rewritten: number;
+  /** Holders kept for an order's lines not yet activated, sealed again. */
+  waitingHolders: number;
   unreadable: number;
   total: number;
 }
 
 export async function rekeyRegistrationRows(db: Db, keys: RegistrationKeys): Promise<RekeyOutcome> {
   const rewritten = await rekeyRegistrations(db, keys);
+  const waitingHolders = await rekeyOrderHolders(db, keys);
   let unreadable = 0;
   let total = 0;
   let after = "";
@@ -73,7 +107,7 @@ export async function rekeyRegistrationRows(db: Db, keys: RegistrationKeys): Pro
       .orderBy("id")
       .limit(500)
       .execute();
-    if (rows.length === 0) return { rewritten, unreadable, total };
+    if (rows.length === 0) return { rewritten, waitingHolders, unreadable, total };
     for (const row of rows) {
       total += 1;
       if (keys.open(row.holder_key_sealed, row.id) === null) unreadable += 1;

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { isPhoneCountry } from "~/auth/countries";
+import { countryOptions, isPhoneCountry } from "~/auth/countries";
 import { withoutControlCharacters } from "~/lib/control-characters";
 import "~/lib/zod-without-eval";
 import { checkCurp, normalizeCurp, type CurpFault } from "./curp";
@@ -154,16 +154,44 @@ export const holderSchema = z.discriminatedUnion(
   message("holderKindRequired"),
 );
 
+/**
+ * Who will hold the lines an order buys (checkout, decision 0101): a persona física or
+ * extranjera, with the same checks as /registro-de-linea. A company's lines are registered in a
+ * store, with its acta constitutiva.
+ */
+export const CHECKOUT_HOLDER_KINDS = ["fisica", "extranjera"] as const;
+export const checkoutHolderSchema = z.discriminatedUnion(
+  "holder_kind",
+  [personaFisicaSchema, personaExtranjeraSchema],
+  message("holderKindRequired"),
+);
+
+/**
+ * The identification recorded for a port-in (decision 0101): the request was made online with
+ * the name and CURP, the number proved by the NIP, and no document was seen; the CURP is what the
+ * identity validation checks. Never offered by a form.
+ */
+export const PORT_IN_IDENTIFICATION = "curp";
+
+/** The holder a completed portability is registered to: the name and CURP it was requested with. */
+export const portInHolderSchema = personaFisicaSchema.extend({
+  identification_type: z.literal(PORT_IN_IDENTIFICATION),
+});
+
 export type PersonaFisica = z.infer<typeof personaFisicaSchema>;
 export type PersonaExtranjera = z.infer<typeof personaExtranjeraSchema>;
 export type PersonaMoral = z.infer<typeof personaMoralSchema>;
 export type Holder = z.infer<typeof holderSchema>;
+export type CheckoutHolder = z.infer<typeof checkoutHolderSchema>;
+export type PortInHolder = z.infer<typeof portInHolderSchema>;
+/** Whoever a line can be registered to: a form's holder, or a port-in's requester. */
+export type RegistrableHolder = Holder | PortInHolder;
 
 /**
  * The key a holder's lines are counted and found by: the CURP (a foreigner without one: the
  * nationality and passport number), or the RFC of a persona moral.
  */
-export function holderKey(holder: Holder): string {
+export function holderKey(holder: RegistrableHolder): string {
   switch (holder.holder_kind) {
     case "fisica":
       return holder.curp;
@@ -175,12 +203,14 @@ export function holderKey(holder: Holder): string {
 }
 
 /** The name the registration keeps: the full name as on the ID, or the razón social. */
-export function holderName(holder: Holder): string {
+export function holderName(holder: RegistrableHolder): string {
   return holder.holder_kind === "moral" ? holder.business_name : holder.full_name;
 }
 
 /** The identification presented: a foreigner's is the passport. */
-export function holderIdentification(holder: Holder): IdentificationType {
+export function holderIdentification(
+  holder: RegistrableHolder,
+): IdentificationType | typeof PORT_IN_IDENTIFICATION {
   switch (holder.holder_kind) {
     case "fisica":
       return holder.identification_type;
@@ -189,4 +219,11 @@ export function holderIdentification(holder: Holder): IdentificationType {
     case "moral":
       return holder.representative_identification_type;
   }
+}
+
+/** The nationality select of a persona extranjera: every country but Mexico, by its Spanish name. */
+export function nationalityOptions(): Array<{ value: string; label: string }> {
+  return countryOptions()
+    .filter((country) => country.value !== "MX")
+    .map((country) => ({ value: country.value, label: country.name }));
 }

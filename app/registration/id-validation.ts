@@ -1,4 +1,4 @@
-import type { HolderKind } from "./holder";
+import type { HolderKind, RegistrableHolder } from "./holder";
 
 /**
  * The identity validation a line's registration asks for (issue 27, decision 0096): is this
@@ -94,4 +94,37 @@ export class IdValidationUnavailable extends Error {
 /** By name, not `instanceof`: server.ts and the Remix build each bundle their own class. */
 export function isIdValidationUnavailable(error: unknown): error is IdValidationUnavailable {
   return error instanceof Error && error.name === "IdValidationUnavailable";
+}
+
+/** What the identity validation is asked about a holder. */
+export function validationRequestOf(holder: RegistrableHolder): IdValidationRequest {
+  switch (holder.holder_kind) {
+    case "fisica":
+      return {
+        kind: "fisica",
+        fullName: holder.full_name,
+        curp: holder.curp,
+        rfc: null,
+        passportNumber: null,
+        nationality: null,
+      };
+    case "extranjera":
+      return {
+        kind: "extranjera",
+        fullName: holder.full_name,
+        curp: holder.curp ?? null,
+        rfc: null,
+        passportNumber: holder.passport_number,
+        nationality: holder.nationality,
+      };
+    case "moral":
+      return {
+        kind: "moral",
+        fullName: holder.business_name,
+        curp: holder.representative_curp,
+        rfc: holder.rfc,
+        passportNumber: null,
+        nationality: null,
+      };
+  }
 }

@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { countryOptions } from "~/auth/countries";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { replyWithFormKey } from "~/lib/form-key";
@@ -10,11 +9,11 @@ import { formMessage } from "~/lib/form-messages";
 import { registrationJobId } from "~/line/line-jobs.server";
 import { submitNumberProof, type NumberProofFlow } from "~/line/number-proof-flow.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
-import type { Holder } from "./holder";
+import { nationalityOptions, type Holder } from "./holder";
 import {
   isIdValidationUnavailable,
+  validationRequestOf,
   type IdValidationOutcome,
-  type IdValidationRequest,
 } from "./id-validation";
 import { REGISTRATION_PATH } from "./paths";
 import {
@@ -121,9 +120,7 @@ export async function loadRegistrationPage(context: AppLoadContext, url: URL) {
     if ((await onlineAttemptsLeftFor(context.db, number)) < 1) {
       return data({ ...page, step: "in-person" as RegistrationStep, number }, { status: 429 });
     }
-    const countries = countryOptions()
-      .filter((country) => country.value !== "MX")
-      .map((country) => ({ value: country.value, label: country.name }));
+    const countries = nationalityOptions();
     return data({ ...page, step: "holder" as RegistrationStep, number, countries });
   }
   if (access?.pending) {
@@ -163,39 +160,6 @@ function answer(
     { form, result, ...(init.ended ? { ended: true } : {}) },
     { status, headers: init.headers },
   );
-}
-
-/** What the identity validation is asked about a holder. */
-export function validationRequestOf(holder: Holder): IdValidationRequest {
-  switch (holder.holder_kind) {
-    case "fisica":
-      return {
-        kind: "fisica",
-        fullName: holder.full_name,
-        curp: holder.curp,
-        rfc: null,
-        passportNumber: null,
-        nationality: null,
-      };
-    case "extranjera":
-      return {
-        kind: "extranjera",
-        fullName: holder.full_name,
-        curp: holder.curp ?? null,
-        rfc: null,
-        passportNumber: holder.passport_number,
-        nationality: holder.nationality,
-      };
-    case "moral":
-      return {
-        kind: "moral",
-        fullName: holder.business_name,
-        curp: holder.representative_curp,
-        rfc: holder.rfc,
-        passportNumber: null,
-        nationality: null,
-      };
-  }
 }
 
 function holderKeyIsCurp(holder: Holder): boolean {

@@ -1,5 +1,6 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
+import * as z from "zod";
 import { isUniqueViolation, type Db } from "~/db/db.server";
 import { nextFolio } from "~/db/folio-counter.server";
 import type { Database, RegistrationChannel, RegistrationsTable } from "~/db/schema";
@@ -14,8 +15,9 @@ import {
   holderKey,
   holderName,
   holderSchema,
-  type Holder,
+  portInHolderSchema,
   type HolderKind,
+  type RegistrableHolder,
 } from "./holder";
 import {
   lineLimitFor,
@@ -95,8 +97,8 @@ export function createRegistrationKeys(secrets: readonly string[]): Registration
 
 export interface RegisterLineInput {
   number: string;
-  /** A holder as `holderSchema` parsed it; checked again here. */
-  holder: Holder;
+  /** A holder as `holderSchema` (or, for a port-in, `portInHolderSchema`) parsed it; checked again here. */
+  holder: RegistrableHolder;
   validation: ValidIdentity;
   channel: RegistrationChannel;
   /** The account that made it, if any. */
@@ -129,7 +131,7 @@ export async function registerLine(
   input: RegisterLineInput,
 ): Promise<RegisterLineOutcome> {
   assertLineNumber(input.number);
-  const parsed = holderSchema.safeParse(input.holder);
+  const parsed = registrableHolderSchema.safeParse(input.holder);
   // Neither the holder nor zod's issues go into the error: they may carry the CURP.
   if (!parsed.success) throw new TypeError("registerLine: the holder is not a checked holder");
   if (input.validation.outcome !== "valid") {
@@ -161,6 +163,8 @@ export async function registerLine(
     }
   }
 }
+
+const registrableHolderSchema = z.union([holderSchema, portInHolderSchema]);
 
 /** Each loser of a race for one number loses once per winner: a few holders at once at most. */
 const MAX_ATTEMPTS = 5;

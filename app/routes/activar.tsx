@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { signInPathFor } from "~/auth/redirect";
 import { getCustomer } from "~/auth/session.server";
 import {
+  isSettling,
   LineActivationState,
   useRefreshWhileActivating,
 } from "~/components/activation/line-activation";
@@ -50,7 +51,7 @@ export default function SimActivationPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: simActivationSchema }),
   });
   const { field, summary } = labelFields(fields, { iccid: t("form.iccid") });
-  useRefreshWhileActivating(started.some((activation) => activation.line.state === "activating"));
+  useRefreshWhileActivating(started.some((activation) => isSettling(activation.line)));
 
   return (
     <>

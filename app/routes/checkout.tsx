@@ -12,6 +12,7 @@ import { checkoutConstraint, checkoutSchema } from "~/checkout/checkout-schema";
 import { loadCheckoutForm, submitCheckout } from "~/checkout/checkout-request.server";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
+import { KeptData, PersonFields } from "~/components/registration/holder-form";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
@@ -23,15 +24,20 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { titleMeta } from "~/lib/meta";
+import { CHECKOUT_HOLDER_KINDS, nationalityOptions } from "~/registration/holder";
 
-export const handle = { i18n: ["commerce"] };
+export const handle = { i18n: ["commerce", "registration"] };
 
 export const meta = titleMeta;
 
 export { headers } from "~/lib/route-headers";
 
 export function loader({ context }: LoaderFunctionArgs) {
-  return { title: getFixedT()("pages.checkout.title"), ...loadCheckoutForm(context) };
+  return {
+    title: getFixedT()("pages.checkout.title"),
+    ...loadCheckoutForm(context),
+    countries: nationalityOptions(),
+  };
 }
 
 export function action({ request, context }: ActionFunctionArgs) {
@@ -137,6 +143,58 @@ function SimTypeChoice({
   );
 }
 
+/**
+ * Who will hold the lines (issue 27): since 2026 each line is registered to its holder when it is
+ * activated. The kinds' own fields are hidden by CSS while the other kind is chosen
+ * (tailwind.css), with or without JavaScript; the server checks only the chosen kind's.
+ */
+function HolderFieldset({
+  field,
+  countries,
+}: {
+  field: Record<
+    | "holder_kind"
+    | "full_name"
+    | "curp"
+    | "identification_type"
+    | "passport_number"
+    | "nationality",
+    LabelledField
+  >;
+  countries: Array<{ value: string; label: string }>;
+}) {
+  const { t } = useTranslation("commerce");
+  const { t: tr } = useTranslation("registration");
+  return (
+    <fieldset className="space-y-5" data-holder-fields data-testid="holder-fields">
+      <legend className="mb-2 text-xl font-bold text-slate-900">
+        {t("checkout.holder.heading")}
+      </legend>
+      <p className="text-slate-800">{t("checkout.holder.why")}</p>
+      <p className="text-slate-800">{t("checkout.holder.someoneElse")}</p>
+      <ChoiceGroup
+        {...field.holder_kind}
+        legendSize="label"
+        choices={CHECKOUT_HOLDER_KINDS.map((kind) => ({
+          value: kind,
+          label: tr(`holderKinds.${kind}`),
+          testId: `holder-kind-${kind}`,
+        }))}
+      />
+      <PersonFields
+        kind="both"
+        field={field}
+        countries={countries}
+        hints={{
+          full_name: t("checkout.holder.fullNameHint"),
+          curp: t("checkout.holder.curpHint"),
+        }}
+      />
+      <KeptData />
+    </fieldset>
+  );
+}
+
 export default function CheckoutPage() {
   const loaded = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
@@ -146,7 +204,11 @@ export default function CheckoutPage() {
   const [form, fields] = useForm({
     lastResult,
     // A physical SIM works in any phone: it is the safe choice when both are possible.
-    defaultValue: { payment_method: "card", sim_type: simTypes[0] },
+    defaultValue: {
+      payment_method: "card",
+      sim_type: simTypes[0],
+      holder: { holder_kind: "fisica" },
+    },
     constraint: checkoutConstraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -167,6 +229,17 @@ export default function CheckoutPage() {
     payment_method: t("payment.methods.legend"),
     accept_terms: t("checkout.fields.accept_terms"),
   });
+  const holderFields = fields.holder.getFieldset();
+  const { field: holder, summary: holderSummary } = labelFields(holderFields, {
+    holder_kind: t("checkout.holder.kind"),
+    full_name: t("checkout.holder.fullName"),
+    curp: t("checkout.holder.curp"),
+    identification_type: t("checkout.holder.identificationType"),
+    passport_number: t("checkout.holder.passportNumber"),
+    nationality: t("checkout.holder.nationality"),
+  });
+  // The error summary lists the holder's fields where the page shows them: after the contact.
+  const summaryInPageOrder = [...summary.slice(0, 3), ...holderSummary, ...summary.slice(3)];
   const pdfLink = (slug: LegalDocument, label: string) => (
     <a
       href={legalDocumentPath(slug)}
@@ -188,7 +261,7 @@ export default function CheckoutPage() {
             refused={refusal(lastResult)}
             formErrors={form.errors}
             heading="commerce:checkout.errorSummary"
-            fields={summary}
+            fields={summaryInPageOrder}
           />
           <FormKeyInput meta={fields.idempotency_key} issued={loaded.idempotencyKey} />
           <fieldset className="space-y-4">
@@ -205,6 +278,7 @@ export default function CheckoutPage() {
               inputMode="tel"
             />
           </fieldset>
+          <HolderFieldset field={holder} countries={loaded.countries} />
           <SimTypeChoice field={field.sim_type} cart={cart} simTypes={simTypes} />
           {/* Hidden by CSS while eSIM is chosen (tailwind.css), with or without JavaScript. */}
           <fieldset className="grid gap-4 sm:grid-cols-2" data-delivery-fields>

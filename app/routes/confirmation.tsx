@@ -7,7 +7,7 @@ import { markCartCleared, saveOrderAccess } from "~/checkout/order-access.server
 import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
 import { confirmationPath, ORDER_AGAIN_INTENT } from "~/checkout/paths";
 import { findOrder } from "~/checkout/orders.server";
-import { useRefreshWhileActivating } from "~/components/activation/line-activation";
+import { isSettling, useRefreshWhileActivating } from "~/components/activation/line-activation";
 import { ShippedSimLines } from "~/components/activation/shipped-sim-lines";
 import { EsimActivations } from "~/components/commerce/esim-activations";
 import { esimView } from "~/esim/esim-view.server";
@@ -74,9 +74,7 @@ export default function ConfirmationPage() {
   const shownStatus = paid && order.shipment ? "shipped" : statusKey;
   const { delivery } = order;
   useRefreshWhileActivating(
-    [...(esim?.activations ?? []), ...(simLines ?? [])].some(
-      (sim) => sim.line?.state === "activating",
-    ),
+    [...(esim?.activations ?? []), ...(simLines ?? [])].some((sim) => isSettling(sim.line)),
   );
 
   return (

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatTotal } from "~/catalog/money";
 import { LineFiguresView } from "~/components/line/line-figures";
+import { LineRegistrationState } from "~/components/activation/line-activation";
 import { RegisterLineLink } from "~/components/line/register-line-link";
 import { UsageChart } from "~/components/line/usage-chart";
 import { Alert } from "~/components/ui/alert";
@@ -16,7 +17,7 @@ import { formatLineNumber } from "~/line/line-view";
 import { LINES_PATH, topupLinePath } from "~/line/paths";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
-export const handle = { i18n: ["line"], renderMemo: true };
+export const handle = { i18n: ["line", "activation"], renderMemo: true };
 
 export const meta = titleMeta;
 
@@ -32,7 +33,7 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
 const linkClass = "font-medium text-secondary underline underline-offset-4";
 
 export default function LinePage() {
-  const { number, figures, usage, topups } = useLoaderData<typeof loader>();
+  const { number, figures, registration, usage, topups } = useLoaderData<typeof loader>();
   const { t } = useTranslation("line");
   return (
     <>
@@ -43,6 +44,11 @@ export default function LinePage() {
       </p>
       <PageHeader title={t("page.heading", { number: formatLineNumber(number) })} />
       <LineFiguresView figures={figures} topUpTo={topupLinePath(number)} />
+      {registration ? (
+        <div className="mt-6 max-w-3xl">
+          <LineRegistrationState registration={registration} />
+        </div>
+      ) : null}
       <RegisterLineLink />
       <section className="mt-10" aria-labelledby="line-usage">
         <h2 id="line-usage" className="mb-4 text-2xl font-bold text-slate-900">

@@ -377,8 +377,14 @@ export class SimulatedCustomer {
     told.amountsShown.push(parseMoney(testIdText(checkoutPage.body, "checkout-total")));
 
     const email = `${this.account.email.replace("@", `+${this.journeySerial}@`)}`;
+    // The lines' holder (issue 27): the customer themself, so a collector's own purchases count
+    // towards their CURP's 10 lines as the registrations do.
     const answers = await this.submit("/checkout", {
       ...checkoutForm(email, idempotencyKey),
+      "holder.holder_kind": "fisica",
+      "holder.full_name": this.holder.fullName,
+      "holder.curp": this.holder.curp,
+      "holder.identification_type": "ine",
       sim_type: simType,
       payment_method: method,
     });

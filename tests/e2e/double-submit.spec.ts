@@ -7,6 +7,7 @@ import { createThrowawayDatabase } from "../../scripts/throwaway-database.mjs";
 import { CookieJar, rawRequest, type RawAnswer } from "../support/raw-http";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { tcpProxy, throughProxy } from "../support/tcp-proxy";
+import { holderFormFields } from "./support/commerce";
 
 // Issue 30: an impatient customer's two identical submissions (the same form, the same key) on two
 // workers of one PostgreSQL database. Whatever order they arrive in, and however far apart, the
@@ -169,6 +170,7 @@ test("the same form sent twice at once to two workers on PostgreSQL makes one th
           municipality: "Cuauhtémoc",
           state: "CMX",
           payment_method: "cash",
+          ...holderFormFields(),
           accept_terms: "on",
           idempotency_key: formKey(page.body),
         },

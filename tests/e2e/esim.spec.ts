@@ -7,6 +7,7 @@ import {
   cartWith,
   emailedOrderLink,
   fillCheckout,
+  fillHolder,
   payWithCard,
   submitCheckout,
   TEST_CARDS,
@@ -35,6 +36,7 @@ test("an eSIM order asks for no address and shows its activation QR code once pa
   await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
   await page.getByLabel("Correo electrónico").fill(uniqueEmail("esim"));
   await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await fillHolder(page);
   await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
   await submitCheckout(page);
   await payWithCard(page, TEST_CARDS.approved);

@@ -5,6 +5,7 @@ import {
   fillCheckout,
   ORDER_CONFIRMATION_URL,
   choosePaymentMethod,
+  fillHolder,
   payWithCard,
   submitCheckout,
   TEST_CARDS,
@@ -151,6 +152,7 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   await page.getByLabel("Nombre completo").fill(LONG_NAME);
   await page.getByLabel("Correo electrónico").fill(LONG_EMAIL);
   await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await fillHolder(page);
   await page.getByLabel("Calle").fill(LONG_STREET);
   await page.getByLabel("Número exterior").fill("1234-B Torre Pte.");
   await page.getByLabel("Colonia").fill(LONG_NEIGHBORHOOD);

@@ -16,6 +16,7 @@ import { createAccount, latestCode, signIn, uniqueEmail } from "./support/auth";
 import {
   addPlan,
   fillCheckout,
+  holderFormFields,
   payWithCard,
   submitCheckout,
   TOPUP_RECEIPT_URL,
@@ -335,6 +336,7 @@ test("the payment provider is told this site's configured address, never the hos
         postal_code: "06700",
         municipality: "Cuauhtémoc",
         state: "CMX",
+        ...holderFormFields(),
         accept_terms: "on",
         idempotency_key: key,
       }).toString(),
@@ -650,6 +652,7 @@ test("strangers cannot lock a customer out: of a line's top-ups, or of an order'
         municipality: "Cuauhtémoc",
         state: "CMX",
         payment_method: "cash",
+        ...holderFormFields(),
         accept_terms: "on",
         idempotency_key: formKey((await owner({ path: "/checkout" })).body),
       }).toString(),

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
 import { outboxCount } from "./support/auth";
-import { cartWith } from "./support/commerce";
+import { cartWith, holderFormFields } from "./support/commerce";
 import { createCustomer } from "./support/customers";
 
 // Hostile requests against the shared server: tampered cookies, other sites' forms, redirects
@@ -281,6 +281,7 @@ function checkoutForm(email: string, fullName: string, key: string) {
     postal_code: "06700",
     municipality: "Cuauhtémoc",
     state: "CMX",
+    ...holderFormFields(),
     accept_terms: "on",
     idempotency_key: key,
   };

@@ -3,7 +3,13 @@ import { sql } from "kysely";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
-import { findOrder, markOrderPaid, placeOrder, type Order } from "~/checkout/orders.server";
+import {
+  findOrder,
+  markOrderPaid,
+  placeOrder,
+  type Order,
+  type PlaceOrderInput,
+} from "~/checkout/orders.server";
 import { databaseDriver, nowIso, type Db } from "~/db/db.server";
 import { curpCheckDigit } from "~/registration/curp";
 import { portabilitySchema } from "~/portability/portability-schema";
@@ -35,6 +41,8 @@ export interface OrderFixture {
   email?: string;
   /** Backdates the order (ISO-8601 instant). */
   createdAt?: string;
+  /** Who will hold its lines, as the checkout keeps it (none: an order from before it asked). */
+  holder?: PlaceOrderInput["holder"];
 }
 
 /**
@@ -47,6 +55,7 @@ export async function makeOrder(db: Db, fixture: OrderFixture = {}): Promise<Ord
   const simType = fixture.simType ?? "physical";
   const { order } = await placeOrder(db, {
     idempotencyKey: key(),
+    holder: fixture.holder,
     lines: priceCart(fixture.items ?? [{ id: "conecta-150", quantity: 2 }], catalogue.find).lines,
     customer: {
       full_name: fixture.fullName ?? "Ana López",

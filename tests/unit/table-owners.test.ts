@@ -39,6 +39,9 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   registrations: ["app/registration/"],
   registration_attempts: ["app/registration/"],
   registration_locks: ["app/registration/"],
+  /** The checkout's holder and the lines waiting for their registration (decision 0101). */
+  order_holders: ["app/registration/"],
+  pending_registrations: ["app/registration/"],
 
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],

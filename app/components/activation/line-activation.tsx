@@ -3,6 +3,9 @@ import { useEffect } from "react";
 import { formatLineNumber } from "~/line/line-number";
 import { useTranslation } from "~/i18n/react";
 import type { LineActivationView } from "~/line/activations.server";
+import { formatDateTime } from "~/lib/dates";
+import type { LineRegistrationView } from "~/registration/activation-registrations.server";
+import { REGISTRATION_PATH } from "~/registration/paths";
 
 /** How often a page with a line being activated looks again, with JavaScript. */
 const REFRESH_EVERY_MS = 3_000;
@@ -43,6 +46,7 @@ export function LineActivationState({
             {t("line.number", { number: formatLineNumber(line.number) })}
           </p>
           <p className="text-sm text-slate-700">{t("line.active")}</p>
+          {line.registration ? <LineRegistrationState registration={line.registration} /> : null}
         </div>
       );
     case "refused":
@@ -58,6 +62,74 @@ export function LineActivationState({
         </div>
       );
   }
+}
+
+/**
+ * The line's registration to its holder (issue 27): its folio with its date and time in Mexico
+ * City, being made, or "pendiente de registro" with the way to finish it.
+ */
+export function LineRegistrationState({ registration }: { registration: LineRegistrationView }) {
+  const { t } = useTranslation("activation");
+  switch (registration.state) {
+    case "registered":
+      return (
+        <p
+          className="mt-1 text-sm text-slate-800"
+          data-testid="line-registration"
+          data-state="registered"
+        >
+          {t("line.registration.registered")}{" "}
+          <span className="font-semibold" data-testid="line-registration-folio">
+            {registration.folio}
+          </span>{" "}
+          <span data-testid="line-registration-date">
+            {t("line.registration.at", { date: formatDateTime(registration.registeredAt) })}
+          </span>
+        </p>
+      );
+    case "registering":
+      return (
+        <p
+          className="mt-1 text-sm text-slate-700"
+          data-testid="line-registration"
+          data-state="registering"
+        >
+          {t("line.registration.registering")}
+        </p>
+      );
+    case "pending":
+    case "suspended":
+      return (
+        <div
+          className="mt-1 text-sm"
+          data-testid="line-registration"
+          data-state={registration.state}
+        >
+          <p className="font-semibold text-slate-900">{t("line.registration.pending")}</p>
+          <p className="text-slate-700">
+            {t(
+              registration.state === "pending"
+                ? "line.registration.pendingHint"
+                : "line.registration.suspendedHint",
+            )}{" "}
+            <Link
+              to={REGISTRATION_PATH}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("line.registration.finish")}
+            </Link>
+          </p>
+        </div>
+      );
+  }
+}
+
+/** Whether a page showing this line should look again soon by itself (with JavaScript). */
+export function isSettling(line: LineActivationView | null | undefined): boolean {
+  return (
+    line?.state === "activating" ||
+    (line?.state === "active" && line.registration?.state === "registering")
+  );
 }
 
 /**

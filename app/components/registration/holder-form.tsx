@@ -5,7 +5,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field, FormKeyInput, SelectField } from "~/components/ui/form-field";
-import { labelFields } from "~/components/ui/labelled-fields";
+import { labelFields, type LabelledField } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath } from "~/lib/external-links";
 import { HOLDER_KINDS, IDENTIFICATION_TYPES, type HolderKind } from "~/registration/holder";
@@ -66,8 +66,8 @@ function HolderKindLinks({ kind }: { kind: HolderKind }) {
   );
 }
 
-/** What the registration keeps, and why, with the privacy notice. */
-function KeptData() {
+/** What the registration keeps, and why, with the privacy notice (here and at checkout). */
+export function KeptData() {
   const { t } = useTranslation("registration");
   return (
     <section aria-labelledby="kept-heading" className="rounded-lg bg-slate-50 px-4 py-3">
@@ -95,6 +95,78 @@ function KeptData() {
   );
 }
 
+/** The identifications a persona física can present, as radio choices. */
+export function useIdentificationChoices() {
+  const { t } = useTranslation("registration");
+  return IDENTIFICATION_TYPES.map((type) => ({
+    value: type,
+    label: t(`identificationTypes.${type}`),
+  }));
+}
+
+type PersonField = "full_name" | "curp" | "identification_type" | "passport_number" | "nationality";
+
+/**
+ * A person's fields: a persona física's (name, CURP, identification) or a persona extranjera's
+ * (name, passport, nationality, CURP temporal). `both` shows every field, each kind's own marked
+ * (`data-holder-only`) for the page's CSS to hide while the other kind is chosen: the checkout
+ * asks the kind in the same form, which must work without JavaScript.
+ */
+export function PersonFields({
+  kind,
+  field,
+  countries,
+  hints = {},
+}: {
+  kind: "fisica" | "extranjera" | "both";
+  field: Record<PersonField, LabelledField>;
+  countries: Array<{ value: string; label: string }>;
+  hints?: Partial<Record<PersonField, string>>;
+}) {
+  const { t } = useTranslation("registration");
+  const identificationChoices = useIdentificationChoices();
+  const curpHint =
+    hints.curp ?? (kind === "extranjera" ? t("holder.curpTemporalHint") : t("holder.curpHint"));
+  const fisica = (
+    <ChoiceGroup
+      {...field.identification_type}
+      choices={identificationChoices}
+      columns="sm:grid-cols-1"
+      legendSize="label"
+    />
+  );
+  const extranjera = (
+    <>
+      <Field {...field.passport_number} autoComplete="off" />
+      <SelectField
+        {...field.nationality}
+        placeholder={t("holder.nationalityPlaceholder")}
+        options={countries}
+      />
+    </>
+  );
+  return (
+    <>
+      <Field
+        {...field.full_name}
+        hint={hints.full_name ?? t("holder.fullNameHint")}
+        autoComplete={kind === "both" ? "off" : "name"}
+      />
+      {kind === "extranjera" ? extranjera : null}
+      <Field {...field.curp} hint={curpHint} autoComplete="off" />
+      {kind === "fisica" ? fisica : null}
+      {kind === "both" ? (
+        <>
+          <div data-holder-only="fisica">{fisica}</div>
+          <div data-holder-only="extranjera" className="space-y-5">
+            {extranjera}
+          </div>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** The holder's form: the fields of the kind chosen, an e-mail for the folio, and what is kept. */
 export function HolderForm({
   kind,
@@ -118,10 +190,7 @@ export function HolderForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: registrationFormSchema }),
   });
-  const identificationChoices = IDENTIFICATION_TYPES.map((type) => ({
-    value: type,
-    label: t(`identificationTypes.${type}`),
-  }));
+  const identificationChoices = useIdentificationChoices();
   const { field, summary: allFields } = labelFields(fields, {
     full_name: t("holder.fullName"),
     business_name: t("holder.businessName"),
@@ -175,30 +244,7 @@ export function HolderForm({
             />
           </>
         ) : (
-          <>
-            <Field {...field.full_name} hint={t("holder.fullNameHint")} autoComplete="name" />
-            {kind === "fisica" ? (
-              <>
-                <Field {...field.curp} hint={t("holder.curpHint")} autoComplete="off" />
-                <ChoiceGroup
-                  {...field.identification_type}
-                  choices={identificationChoices}
-                  columns="sm:grid-cols-1"
-                  legendSize="label"
-                />
-              </>
-            ) : (
-              <>
-                <Field {...field.passport_number} autoComplete="off" />
-                <SelectField
-                  {...field.nationality}
-                  placeholder={t("holder.nationalityPlaceholder")}
-                  options={countries}
-                />
-                <Field {...field.curp} hint={t("holder.curpTemporalHint")} autoComplete="off" />
-              </>
-            )}
-          </>
+          <PersonFields kind={kind} field={field} countries={countries} />
         )}
         <Field
           {...field.email}

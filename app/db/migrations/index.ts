@@ -13,6 +13,7 @@ import * as simActivation from "./0013-sim-activation-iccids-and-requesters";
 import * as esimActivationsByIccid from "./0014-esim-activations-by-iccid";
 import * as accountEmails from "./0015-account-emails";
 import * as lineRegistrations from "./0016-line-registrations";
+import * as holdersAwaitingRegistration from "./0017-holders-awaiting-registration";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "0014-esim-activations-by-iccid": esimActivationsByIccid,
   "0015-account-emails": accountEmails,
   "0016-line-registrations": lineRegistrations,
+  "0017-holders-awaiting-registration": holdersAwaitingRegistration,
 };

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { curpCheckDigit } from "../../../app/registration/curp";
 
 export const TEST_CARDS = {
   approved: "4242 4242 4242 4242",
@@ -46,10 +47,42 @@ export const validCheckout = {
   state: "Ciudad de México",
 };
 
+/**
+ * Who will hold an order's lines (issue 27): Ana Gómez Martínez, with a CURP whose initials
+ * match her name (RENAPO's rule, which the sandbox validation checks) and a birth date and
+ * homoclave drawn at random, so that no CURP gathers the 10 lines the rule allows across runs.
+ */
+export function uniqueHolder(): { full_name: string; curp: string } {
+  const two = (value: number) => String(value).padStart(2, "0");
+  const random = (from: number, to: number) => from + Math.floor(Math.random() * (to - from + 1));
+  const first17 = `GOMA${two(random(50, 99))}${two(random(1, 12))}${two(random(1, 28))}MDFMRN${random(0, 9)}`;
+  return { full_name: "Ana Gómez Martínez", curp: first17 + curpCheckDigit(first17) };
+}
+
+/** The holder's fields of the checkout form, as a browser sends them. */
+export function holderFormFields(holder = uniqueHolder()): Record<string, string> {
+  return {
+    "holder.holder_kind": "fisica",
+    "holder.full_name": holder.full_name,
+    "holder.curp": holder.curp,
+    "holder.identification_type": "ine",
+  };
+}
+
+/** Fills the checkout's holder of the lines (a persona física, the kind checked at first). */
+export async function fillHolder(page: Page, holder = uniqueHolder()) {
+  await page
+    .getByLabel("Nombre del titular (como aparece en su identificación)")
+    .fill(holder.full_name);
+  await page.getByLabel("CURP del titular").fill(holder.curp);
+  await page.getByRole("radio", { name: "Credencial para votar (INE)" }).check();
+}
+
 export async function fillCheckout(page: Page, email: string) {
   await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await fillHolder(page);
   await page.getByLabel("Calle").fill(validCheckout.street);
   await page.getByLabel("Número exterior").fill(validCheckout.exterior_number);
   await page.getByLabel("Número interior (opcional)").fill(validCheckout.interior_number);
@@ -168,6 +201,7 @@ export async function buyEsim(page: Page, email: string, planName = "Conecta 200
   await page.getByLabel("Nombre completo").fill(validCheckout.full_name);
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Teléfono celular").fill(validCheckout.phone_number);
+  await fillHolder(page);
   await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
   await submitCheckout(page);
   await payWithCard(page, TEST_CARDS.approved);
