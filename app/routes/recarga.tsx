@@ -38,7 +38,9 @@ export default function TopUpPage() {
   const { t } = useTranslation("topup");
   return (
     <>
-      <PageHeader title={t("common:pages.topUp.heading")}>{t(form.signedIn ? "form.introSignedIn" : "form.intro")}</PageHeader>
+      <PageHeader title={t("common:pages.topUp.heading")}>
+        {t(form.signedIn ? "form.introSignedIn" : "form.intro")}
+      </PageHeader>
       <TopupForm {...form} lastResult={lastResult} />
     </>
   );
