@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { AuthenticationHelper, DateHelper } from "amazon-cognito-identity-js";
-import BigInteger from "amazon-cognito-identity-js/lib/BigInteger.js";
+import bigIntegerExport from "amazon-cognito-identity-js/lib/BigInteger.js";
 import { CognitoError } from "./cognito-error";
 import type { AuthResponse } from "./steps";
 
@@ -11,6 +11,14 @@ import type { AuthResponse } from "./steps";
  * the same way (DEVICE_SRP_AUTH), with its group key for the pool's name, its key for the user and
  * the random password made when it was confirmed (`deviceVerifier`).
  */
+
+/**
+ * The library's BigInteger. Node's ESM loader (the server build) gives a CommonJS module's whole
+ * `exports` object as its default export, `{ default: BigInteger }`; vitest and bundlers unwrap
+ * it. Taking `default` when it is there makes both work (without it every SRP proof of the
+ * build failed as "Invalid SRP challenge").
+ */
+const BigInteger = "default" in bigIntegerExport ? bigIntegerExport.default : bigIntegerExport;
 
 type Call = <T>(operation: string, body: object) => Promise<T>;
 
