@@ -257,8 +257,11 @@ export async function continueSignIn(
       clearPending(context);
       return errorReply(submission, "unhandledChallenge", 400);
     }
+    // Cognito's own user name, as amazon-cognito-identity-js answers it (USER_ID_FOR_SRP).
+    const parameters = response.ChallengeParameters;
     response = await context.identity.client.answerDeviceChallenge({
-      username: response.ChallengeParameters?.USERNAME ?? previous?.userIdForSrp ?? username,
+      username:
+        parameters?.USER_ID_FOR_SRP ?? parameters?.USERNAME ?? previous?.userIdForSrp ?? username,
       session: response.Session,
       device,
     });
