@@ -22,6 +22,7 @@ import type { Mailer } from "./mail/mailer.server";
 import type { PaymentService } from "./payments/payments.server";
 import type { SandboxGateway } from "./payments/sandbox/sandbox.server";
 import type { PortabilityRequests } from "./portability/requests.server";
+import type { InvoiceProvider } from "./invoicing/provider";
 import type { IdValidator } from "./registration/id-validation";
 import type { RegistrationKeys } from "./registration/registrations.server";
 import type { SealedCookies } from "./sealed-cookies.server";
@@ -48,6 +49,8 @@ export interface Services {
   smsOutboxDir: string | null;
   /** Checks a line holder's identity: the sandbox, or the operator's service over HTTP (0096). */
   idValidator: IdValidator;
+  /** Stamps the CFDI invoices: the sandbox, or Facturapi (decision 0118). */
+  invoicing: InvoiceProvider;
   /** Seal and count the holders' CURP, RFC or passport of line registrations (0097). */
   registrationKeys: RegistrationKeys;
   /** Sends the queued customer e-mails (app/mail), with retries. */

@@ -384,6 +384,7 @@ const SUBJECT_NAMES: Record<Subject, string> = {
   topup: "recarga",
   portability: "solicitud de portabilidad",
   line_job: "trabajo del BSS",
+  invoice: "factura",
 };
 
 function describeDetail(detail: Record<string, unknown> | null): string {
