@@ -5,11 +5,7 @@ import path from "node:path";
 import * as z from "zod";
 import { missingEmulatorPackages } from "./auth/emulator/installed.server";
 import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies";
-import {
-  isRegimenFiscal,
-  regimenAllowsKind,
-  type RegimenFiscal,
-} from "./invoicing/sat-catalogs";
+import { isRegimenFiscal, regimenAllowsKind, type RegimenFiscal } from "./invoicing/sat-catalogs";
 import { checkRfc } from "./registration/rfc";
 
 const booleanFlag = z
@@ -617,7 +613,9 @@ function resolveInvoiceIssuer(values: Environment, isProduction: boolean) {
   }
   const rfc = checkRfc(values.INVOICE_ISSUER_RFC!);
   if (!rfc.ok) {
-    throw new ConfigError(`Invalid configuration: INVOICE_ISSUER_RFC: not a valid RFC (${rfc.fault})`);
+    throw new ConfigError(
+      `Invalid configuration: INVOICE_ISSUER_RFC: not a valid RFC (${rfc.fault})`,
+    );
   }
   const regimen = values.INVOICE_ISSUER_REGIMEN!;
   if (!isRegimenFiscal(regimen) || !regimenAllowsKind(regimen, rfc.kind)) {

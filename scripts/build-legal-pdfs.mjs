@@ -7,14 +7,17 @@
 import { mkdirSync, readFileSync, readdirSync, createWriteStream } from "node:fs";
 import path from "node:path";
 import PDFDocument from "pdfkit";
-import { drawLogo } from "../app/brand/pdf-logo.mjs";
+import brand from "../app/brand/brand.json" with { type: "json" };
+import { drawLogo as drawBrandLogo } from "../app/brand/pdf-logo.mjs";
 
 const sourceDir = path.resolve("content/legal");
 const outputDir = path.resolve("public/docs");
 const COMPANY = "Conecta Móvil Telecomunicaciones, S.A. de C.V.";
 
 /** The brand's mark and wordmark at the top left of the first page (app/brand/pdf-logo.mjs). */
-export { drawLogo };
+export function drawLogo(pdf, x, y, size = 28) {
+  drawBrandLogo(pdf, brand, x, y, size);
+}
 
 export function parseLegalSource(text) {
   const lines = text.replace(/\r\n/g, "\n").split("\n");

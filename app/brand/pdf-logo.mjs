@@ -1,16 +1,18 @@
 // The brand's mark and wordmark drawn with pdfkit (decision 0071): one drawing for the legal PDFs
 // (scripts/build-legal-pdfs.mjs, plain Node at build time) and the invoices' printed
-// representation (app/invoicing/invoice-pdf.server.ts). JavaScript, so that both can import it.
-import brand from "./brand.json" with { type: "json" };
+// representation (app/invoicing/invoice-pdf.server.ts). JavaScript, so that both can import it;
+// each passes brand.json (plain Node needs an import attribute for JSON, which the Remix
+// compiler does not parse).
 
 /**
  * The mark and "Conecta Móvil" at (x, y), `size` points tall; leaves the cursor under them.
  * @param {PDFKit.PDFDocument} pdf
+ * @param {typeof import("./brand.json")} brand app/brand/brand.json
  * @param {number} x
  * @param {number} y
  * @param {number} [size]
  */
-export function drawLogo(pdf, x, y, size = 28) {
+export function drawLogo(pdf, brand, x, y, size = 28) {
   const { colors, mark } = brand;
   pdf
     .save()

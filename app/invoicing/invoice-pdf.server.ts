@@ -72,7 +72,7 @@ export async function invoicePdf(document: InvoiceDocument): Promise<Buffer> {
   });
 
   const width = pdf.page.width - MARGIN * 2;
-  drawLogo(pdf, MARGIN, MARGIN);
+  drawLogo(pdf, brand, MARGIN, MARGIN);
   // The invoice's identity, top right.
   const boxX = MARGIN + width / 2;
   const facts: Array<[string, string]> = [
@@ -159,7 +159,10 @@ export async function invoicePdf(document: InvoiceDocument): Promise<Buffer> {
   const row = (cells: string[], bold: boolean) => {
     let x = MARGIN;
     let tallest = 0;
-    pdf.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(7.5).fillColor(TEXT);
+    pdf
+      .font(bold ? "Helvetica-Bold" : "Helvetica")
+      .fontSize(7.5)
+      .fillColor(TEXT);
     cells.forEach((cell, index) => {
       const cellWidth = columns[index].width;
       pdf.text(cell, x + 2, y, { width: cellWidth - 4, align: index >= 4 ? "right" : "left" });
@@ -177,7 +180,11 @@ export async function invoicePdf(document: InvoiceDocument): Promise<Buffer> {
     columns.map((entry) => entry.header),
     true,
   );
-  for (const concepto of cfdi.conceptos) row(columns.map((entry) => entry.value(concepto)), false);
+  for (const concepto of cfdi.conceptos)
+    row(
+      columns.map((entry) => entry.value(concepto)),
+      false,
+    );
   pdf.font("Helvetica").fontSize(7).fillColor(MUTED);
   pdf.text(
     "Objeto de impuesto: 02 (sí objeto de impuesto). IVA trasladado (002), tasa 0.160000, incluido en el precio pagado.",
@@ -218,9 +225,13 @@ export async function invoicePdf(document: InvoiceDocument): Promise<Buffer> {
     pdf.font("Helvetica-Bold").fontSize(7).fillColor(TEXT).text(label, sealX, pdf.y, {
       width: sealWidth,
     });
-    pdf.font("Courier").fontSize(6).fillColor(MUTED).text(value || "—", sealX, pdf.y, {
-      width: sealWidth,
-    });
+    pdf
+      .font("Courier")
+      .fontSize(6)
+      .fillColor(MUTED)
+      .text(value || "—", sealX, pdf.y, {
+        width: sealWidth,
+      });
     pdf.moveDown(0.4);
   };
   pdf.y = y;

@@ -167,7 +167,9 @@ async function accountPurchases(context: AppLoadContext, now: Date) {
       total: purchase.total,
       paidAt: purchase.paidAt ? formatDateTime(purchase.paidAt) : null,
       path: invoicePath(purchase),
-      invoice: invoice ? { uuid: invoice.uuid ?? "", cancelled: invoice.state === "cancelled" } : null,
+      invoice: invoice
+        ? { uuid: invoice.uuid ?? "", cancelled: invoice.state === "cancelled" }
+        : null,
       open: invoiceability(purchase, monthsAfter, now).open,
     };
   });
@@ -241,11 +243,7 @@ export async function submitInvoice(context: AppLoadContext, request: Request) {
   const here = invoicePath(purchase);
   const existing = await findInvoiceOfPurchase(context.db, purchase);
   if (existing && hasBeenIssued(existing)) return redirect(here, { status: 303 });
-  const open = invoiceability(
-    purchase,
-    context.config.INVOICE_MONTHS_AFTER_PAYMENT,
-    new Date(),
-  );
+  const open = invoiceability(purchase, context.config.INVOICE_MONTHS_AFTER_PAYMENT, new Date());
   if (!open.open) {
     return data(
       { result: submission.reply({ formErrors: [`invoicing:closed.${open.reason}`] }) },
@@ -335,7 +333,11 @@ async function stampClaimed(
     formaPago: claim.invoice.formaPago as FormaPago,
     items: purchase.items,
   });
-  const log = { requestId: context.requestId, invoice: claim.invoice.folio, purchase: purchase.folio };
+  const log = {
+    requestId: context.requestId,
+    invoice: claim.invoice.folio,
+    purchase: purchase.folio,
+  };
   let stamped;
   try {
     stamped = await context.invoicing.stamp({

@@ -442,7 +442,10 @@ export interface InvoiceProfile {
   email: string;
 }
 
-export async function findInvoiceProfile(db: Db, accountSub: string): Promise<InvoiceProfile | null> {
+export async function findInvoiceProfile(
+  db: Db,
+  accountSub: string,
+): Promise<InvoiceProfile | null> {
   const row = await db
     .selectFrom("invoice_profiles")
     .selectAll()
@@ -489,7 +492,10 @@ export async function cancelInvoice(
   const invoice = await findInvoiceByUuidOrFolio(db, key);
   if (!invoice) return refuse("not_found", `No existe ninguna factura con UUID o folio ${key}.`);
   if (!Object.hasOwn(CANCELLATION_MOTIVES, input.motive)) {
-    return refuse("invalid_input", "--motivo: usa 01, 02, 03 o 04 (motivos de cancelación del SAT).");
+    return refuse(
+      "invalid_input",
+      "--motivo: usa 01, 02, 03 o 04 (motivos de cancelación del SAT).",
+    );
   }
   const substitute = input.substituteUuid?.trim().toUpperCase() || null;
   if (input.motive === "01" && !substitute) {
@@ -508,7 +514,10 @@ export async function cancelInvoice(
     return refuse("wrong_status", `La factura ${invoice.folio} ya está cancelada.`);
   }
   if (invoice.state !== "issued" || !invoice.providerInvoiceId) {
-    return refuse("wrong_status", `La factura ${invoice.folio} no se ha emitido: no hay nada que cancelar.`);
+    return refuse(
+      "wrong_status",
+      `La factura ${invoice.folio} no se ha emitido: no hay nada que cancelar.`,
+    );
   }
   if (invoice.provider !== provider.name) {
     return refuse(

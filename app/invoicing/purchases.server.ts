@@ -1,7 +1,12 @@
 import type { Db } from "~/db/db.server";
 import type { Order } from "~/checkout/orders.server";
 import type { Topup } from "~/topup/topups.server";
-import { isPaymentMethod, toCardBrand, type CardBrand, type PaymentMethod } from "~/payments/provider";
+import {
+  isPaymentMethod,
+  toCardBrand,
+  type CardBrand,
+  type PaymentMethod,
+} from "~/payments/provider";
 import { maskPhoneNumber } from "~/topup/phone";
 import type { CfdiItem } from "./cfdi";
 import { isInvoicingOpen, invoicingDeadline } from "./deadline";

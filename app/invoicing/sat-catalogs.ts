@@ -20,7 +20,12 @@ export const REGIMENES_FISCALES = [
     moral: false,
   },
   { key: "606", name: "Arrendamiento", fisica: true, moral: false },
-  { key: "607", name: "Régimen de Enajenación o Adquisición de Bienes", fisica: true, moral: false },
+  {
+    key: "607",
+    name: "Régimen de Enajenación o Adquisición de Bienes",
+    fisica: true,
+    moral: false,
+  },
   { key: "608", name: "Demás ingresos", fisica: true, moral: false },
   {
     key: "610",
@@ -28,7 +33,12 @@ export const REGIMENES_FISCALES = [
     fisica: true,
     moral: true,
   },
-  { key: "611", name: "Ingresos por Dividendos (socios y accionistas)", fisica: true, moral: false },
+  {
+    key: "611",
+    name: "Ingresos por Dividendos (socios y accionistas)",
+    fisica: true,
+    moral: false,
+  },
   {
     key: "612",
     name: "Personas Físicas con Actividades Empresariales y Profesionales",

@@ -23,6 +23,8 @@ import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { SubmitButton } from "~/components/ui/button";
 import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.server";
+import { InvoicingLink } from "~/components/invoicing/invoicing-link";
+import { invoicePath } from "~/invoicing/paths";
 
 export const handle = { i18n: ["commerce", "activation"], query: ["pedido"] };
 
@@ -135,6 +137,13 @@ export default function ConfirmationPage() {
 
       {simLines ? (
         <ShippedSimLines sims={simLines} refreshTo={confirmationPath(order.ref)} />
+      ) : null}
+
+      {paid ? (
+        <InvoicingLink
+          to={invoicePath({ kind: "order", ref: order.ref })}
+          testId="order-invoice-link"
+        />
       ) : null}
 
       {cancelled ? (

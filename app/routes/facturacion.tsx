@@ -55,8 +55,7 @@ export function action({ request, context }: ActionFunctionArgs) {
 export default function InvoicingPage() {
   const { page, signedIn, folio } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as
-    | { result: SubmissionResult<string[]>; sent?: boolean }
-    | undefined;
+    { result: SubmissionResult<string[]>; sent?: boolean } | undefined;
   const { t } = useTranslation("invoicing");
   return (
     <>
@@ -64,7 +63,11 @@ export default function InvoicingPage() {
       {page.mode === "lookup" ? (
         <>
           {page.purchases ? <PurchaseList purchases={page.purchases} /> : null}
-          <InvoiceLookupForm folio={folio} sent={answer?.sent === true} lastResult={answer?.result} />
+          <InvoiceLookupForm
+            folio={folio}
+            sent={answer?.sent === true}
+            lastResult={answer?.result}
+          />
         </>
       ) : (
         <>
@@ -85,7 +88,9 @@ export default function InvoicingPage() {
                 card={
                   page.purchase.payment?.cardLast4
                     ? {
-                        brand: t(`commerce:payment.brands.${page.purchase.payment.cardBrand ?? "other"}`),
+                        brand: t(
+                          `commerce:payment.brands.${page.purchase.payment.cardBrand ?? "other"}`,
+                        ),
                         last4: page.purchase.payment.cardLast4,
                       }
                     : null

@@ -74,10 +74,20 @@ export function InvoiceCard({
         ]}
       />
       <p className="mt-5 flex flex-wrap gap-3">
-        <a href={xmlHref} className={buttonClass({ size: "lg" })} data-testid="invoice-xml" download>
+        <a
+          href={xmlHref}
+          className={buttonClass({ size: "lg" })}
+          data-testid="invoice-xml"
+          download
+        >
           {t("issued.downloadXml")}
         </a>
-        <a href={pdfHref} className={buttonClass({ size: "lg" })} data-testid="invoice-pdf" download>
+        <a
+          href={pdfHref}
+          className={buttonClass({ size: "lg" })}
+          data-testid="invoice-pdf"
+          download
+        >
           {t("issued.downloadPdf")}
         </a>
       </p>
