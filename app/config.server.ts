@@ -400,7 +400,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     "ID_VALIDATION_API_KEY",
   ]);
   requireSettings(values, "INVOICE_PROVIDER", "facturapi", ["FACTURAPI_KEY"]);
-  const issuer = resolveInvoiceIssuer(values, isProduction);
+  const issuer = resolveInvoiceIssuer(
+    values,
+    isProduction && values.INVOICE_PROVIDER === "facturapi",
+  );
   const testDoubles: TestDouble[] = [
     ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
       ? (["payments"] as const)
@@ -592,11 +595,11 @@ export const TEST_INVOICE_ISSUER = {
 } as const;
 
 /**
- * The store's issuer data: all four in production (an invoice names who issues it), SAT's test
- * issuer elsewhere when none is set; the RFC checked like a customer's, and a régimen its kind
- * may hold.
+ * The store's issuer data: all four when invoices are stamped for real (production on a PAC: an
+ * invoice names who issues it), SAT's test issuer when none is set for invoices without fiscal
+ * validity (the sandbox); the RFC checked like a customer's, and a régimen its kind may hold.
  */
-function resolveInvoiceIssuer(values: Environment, isProduction: boolean) {
+function resolveInvoiceIssuer(values: Environment, stampsForReal: boolean) {
   const names = [
     "INVOICE_ISSUER_RFC",
     "INVOICE_ISSUER_NAME",
@@ -604,11 +607,11 @@ function resolveInvoiceIssuer(values: Environment, isProduction: boolean) {
     "INVOICE_ISSUER_POSTAL_CODE",
   ] as const;
   const given = names.filter((name) => values[name] !== undefined);
-  if (given.length === 0 && !isProduction) return TEST_INVOICE_ISSUER;
+  if (given.length === 0 && !stampsForReal) return TEST_INVOICE_ISSUER;
   const missing = names.find((name) => values[name] === undefined);
   if (missing) {
     throw new ConfigError(
-      `Invalid configuration: ${missing}: required${isProduction ? " in production" : " with the other INVOICE_ISSUER_ settings"} (the store's issuer data as in its Constancia de Situación Fiscal)`,
+      `Invalid configuration: ${missing}: required${stampsForReal ? " in production with INVOICE_PROVIDER=facturapi" : " with the other INVOICE_ISSUER_ settings"} (the store's issuer data as in its Constancia de Situación Fiscal)`,
     );
   }
   const rfc = checkRfc(values.INVOICE_ISSUER_RFC!);

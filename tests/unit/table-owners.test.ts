@@ -42,6 +42,9 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   /** The checkout's holder and the lines waiting for their registration (decision 0101). */
   order_holders: ["app/registration/"],
   pending_registrations: ["app/registration/"],
+  /** CFDI invoices, one per payment, and the fiscal data saved for the next (decision 0116). */
+  invoices: ["app/invoicing/"],
+  invoice_profiles: ["app/invoicing/"],
 
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],
