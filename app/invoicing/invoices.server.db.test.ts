@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/db/db.server";
+import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
+import { composeMail } from "~/mail/compose.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { buildCfdi } from "./cfdi";
 import {
@@ -139,6 +141,29 @@ describe("one invoice per payment", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to_address: "ana@example.com" });
     expect(JSON.parse(mails[0].data)).toEqual({ invoiceId: invoice!.id });
+    // The e-mail, as the mailer writes it: the XML as stamped and the PDF printed from it, attached.
+    const composed = await composeMail(
+      {
+        db,
+        origin: "https://tienda.example.mx",
+        esim: createSandboxProvisioner({ secret: "s".repeat(40) }),
+        logger: { warn: () => undefined },
+      },
+      mails[0],
+    );
+    if (composed.kind !== "ready") throw new Error(`not composed: ${composed.kind}`);
+    expect(composed.mail.subject).toBe(`Tu factura ${invoice!.folio} de la compra ${bought.folio}`);
+    const [xmlFile, pdfFile] = composed.mail.attachments!;
+    expect(xmlFile).toMatchObject({
+      filename: `factura-${invoice!.folio}.xml`,
+      contentType: "application/xml",
+    });
+    expect(xmlFile.content.toString("utf8")).toBe(invoice!.xml);
+    expect(pdfFile).toMatchObject({
+      filename: `factura-${invoice!.folio}.pdf`,
+      contentType: "application/pdf",
+    });
+    expect(pdfFile.content.subarray(0, 5).toString()).toBe("%PDF-");
     // Saved for the account's next invoice.
     expect(await findInvoiceProfile(db, "sub-ana")).toEqual({
       rfc: FISCAL.rfc,
