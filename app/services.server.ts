@@ -33,9 +33,7 @@ import { createNipBox, createPortabilityRequests } from "./portability/requests.
 import type { IdValidator } from "./registration/id-validation";
 import { createHttpIdValidator } from "./registration/id-validation-http.server";
 import { createSandboxIdValidator } from "./registration/id-validation-sandbox.server";
-import { createFacturapiPac } from "./invoicing/facturapi-pac.server";
-import type { InvoiceProvider } from "./invoicing/provider";
-import { createSandboxPac } from "./invoicing/sandbox-pac.server";
+import { invoiceProvider } from "./invoicing/invoice-provider.server";
 import { createRegistrationKeys } from "./registration/registrations.server";
 import { createSealedCookies } from "./sealed-cookies.server";
 import { createSmsOutbox } from "./sms/outbox.server";
@@ -99,19 +97,6 @@ function idValidator(config: Config, logger: Logger): IdValidator {
     });
   }
   return createSandboxIdValidator();
-}
-
-/** config.server.ts has checked that Facturapi has its key. */
-export function invoiceProvider(config: Config, logger: Logger): InvoiceProvider {
-  if (config.INVOICE_PROVIDER === "facturapi") {
-    return createFacturapiPac({
-      apiKey: config.FACTURAPI_KEY!,
-      apiUrl: config.FACTURAPI_API_URL,
-      timeoutMs: config.FACTURAPI_TIMEOUT_MS,
-      logger,
-    });
-  }
-  return createSandboxPac();
 }
 
 /** How often the mail queue is read; a form that may have queued an e-mail nudges it sooner. */
