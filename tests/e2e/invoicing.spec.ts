@@ -377,6 +377,7 @@ test("a signed-in customer invoices a top-up as a persona moral; the data is sav
 test("without the order or the receipt, the folio and e-mail only e-mail a link, whatever they match", async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   await page.goto("/facturacion?folio=REC-2026-000001");
   await expect(page.getByLabel("Folio de tu pedido o recarga")).toHaveValue("REC-2026-000001");
   await page.getByLabel("Correo electrónico de la compra").fill(uniqueEmail("nadie"));
