@@ -2,6 +2,8 @@ import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { getInitialNamespaces } from "remix-i18next/client";
+import { installSiteFetch } from "./lib/data-requests";
+import { watchForNewBuild } from "./lib/new-build";
 import { loadNamespace, loadedMessages } from "./i18n/browser-messages";
 import { NAMESPACES } from "./i18n/i18n";
 import { TranslationProvider, type TranslatorSource } from "./i18n/react";
@@ -24,6 +26,9 @@ const browserTranslators: TranslatorSource = (namespace) => {
 };
 
 async function hydrate() {
+  // Before the first request of the page: the namespaces below, then every navigation's data.
+  installSiteFetch(window, window.__remixManifest.version);
+  watchForNewBuild(window, window.__remixManifest.version);
   // The matched routes' namespaces before hydration, so the first render matches the server's.
   await Promise.all(["common", ...getInitialNamespaces()].map(loadNamespace));
   startTransition(() => {
