@@ -133,8 +133,12 @@ test.describe("a deploy while a tab is open", () => {
   async function tabOpenAcrossADeploy(page: Page, port: number) {
     await serve(port);
     const discovered = page.waitForResponse((response) => response.url().includes("/__manifest"));
+    // The watch for a deploy is loaded once the page is idle.
+    const watching = page.waitForResponse((response) =>
+      /\/build\/_shared\/new-build-\w+\.js$/.test(response.url()),
+    );
     await page.goto(`http://localhost:${port}/plans`);
-    await discovered;
+    await Promise.all([discovered, watching]);
     await hydrated(page);
     expect(await page.evaluate(() => window.__remixManifest.version)).not.toBe(next.version);
     await serve(port, next.dir);

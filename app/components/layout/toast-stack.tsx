@@ -1,6 +1,7 @@
 import * as Toast from "@radix-ui/react-toast";
 import { Link } from "@remix-run/react";
 import { useEffect, useState, type CSSProperties } from "react";
+import { Tooltip } from "~/components/ui/tooltip";
 import { useTranslation } from "~/i18n/react";
 import { flashActionClass, flashStyles, type ShownFlash } from "./flash-styles";
 import { TOAST_SETTINGS, createToastQueue, type QueuedToast, type ToastQueue } from "./toast-queue";
@@ -89,9 +90,11 @@ function FlashToast({
             </Link>
           </Toast.Action>
         ) : null}
-        <Toast.Close className="rounded px-2 font-bold" aria-label={t("flash.close")}>
-          ×
-        </Toast.Close>
+        <Tooltip content={t("flash.close")}>
+          <Toast.Close className="rounded px-2 font-bold" aria-label={t("flash.close")}>
+            ×
+          </Toast.Close>
+        </Tooltip>
       </div>
       {/* The time left before it closes by itself; it stops while the toasts are hovered. */}
       <div
