@@ -20,8 +20,9 @@ const addedMessage = (plan: string) => `Agregaste ${plan} a tu carrito.`;
 
 /** The page's clock, stopped: timers fire only when the test moves it. */
 async function stopClock(page: Page) {
+  // Ten seconds ahead: a loaded machine may take more than one between the two calls.
   const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 1_000);
+  await page.clock.pauseAt(now + 10_000);
 }
 
 const box = async (locator: Locator) => (await locator.boundingBox())!;
