@@ -105,6 +105,28 @@ test.describe("with JavaScript", () => {
     await expect(toasts(page)).toHaveCount(0);
   });
 
+  test("a swipe to the right dismisses a toast past 50 px, not before", async ({ page }) => {
+    await page.clock.install();
+    await page.goto("/plans");
+    await stopClock(page);
+    await addPlan(page, "Conecta 200", 1);
+    const toast = toasts(page);
+    await expect(toast).toHaveCount(1);
+    const swipe = async (distance: number) => {
+      const start = await box(toast.getByText(addedMessage("Conecta 200")));
+      await page.mouse.move(start.x + 10, start.y + start.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(start.x + 10 + distance, start.y + start.height / 2, { steps: 8 });
+      await page.mouse.up();
+    };
+    await swipe(40);
+    await page.clock.runFor(200);
+    await expect(toast).toHaveAttribute("data-state", "open");
+    await swipe(80);
+    await page.clock.runFor(200);
+    await expect(toasts(page)).toHaveCount(0);
+  });
+
   test("at most five toasts, stacked one behind the other and spread 16 px apart while hovered; F8 reaches them", async ({
     page,
   }) => {
