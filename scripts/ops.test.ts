@@ -785,6 +785,7 @@ describe("npm run ops", { timeout: 60_000 }, () => {
       expect(rekeyed.code).toBe(0);
       expect(rekeyed.stdout).toBe(
         "Recifrados con el secreto más reciente de SESSION_SECRET: 2 registros (de 3).\n" +
+          "Titulares de pedidos que esperan la activación de sus líneas, recifrados: 0.\n" +
           "Ningún registro depende ya de un secreto anterior (los NIP de portabilidad sí, durante 5 días: README, Seguridad).\n",
       );
       // Safe to run again: nothing left to rewrite.
