@@ -63,10 +63,7 @@ export async function loadOrderPortIns(
         : null,
       portedLine:
         portIn.request?.status === "completed"
-          ? await lineActivationView(
-              context.db,
-              activationJobId(portInActivationRef(portIn.id)),
-            )
+          ? await lineActivationView(context.db, activationJobId(portInActivationRef(portIn.id)))
           : null,
     });
   }

@@ -65,8 +65,7 @@ export function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmationPage() {
-  const { order, payment, voucherHours, esim, simLines, portIns } =
-    useLoaderData<typeof loader>();
+  const { order, payment, voucherHours, esim, simLines, portIns } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const esimProblem = answer && "esimProblem" in answer ? answer.esimProblem : null;
   const lastResult = answer && !("esimProblem" in answer) ? answer : undefined;
