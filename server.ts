@@ -4,9 +4,10 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
+import { BUILD_VERSION_PATH } from "./app/lib/new-build";
 import { createServices } from "./app/services.server";
 import { clusterRole, processRole, runPrimary } from "./server/cluster.server";
-import { healthz, readyz } from "./server/health";
+import { buildVersion, healthz, readyz } from "./server/health";
 import { createHtmlCaches } from "./server/html-caches";
 import { createLogger } from "./server/logging";
 import {
@@ -95,6 +96,7 @@ app.use(checkFormRequests(logger));
 app.use(compression());
 app.get("/healthz", healthz(workerIndex));
 app.get("/readyz", readyz(services, config, workerIndex));
+app.get(BUILD_VERSION_PATH, buildVersion(build.assets.version));
 // After the health checks (a load balancer asks by address), before anything sets a cookie.
 if (config.isProduction) app.use(redirectToPublicHost(logger, config));
 app.use(publicFiles(path.join(projectRoot, "public")));

@@ -20,6 +20,16 @@ export function healthz(workerIndex: number | null): express.RequestHandler {
   };
 }
 
+/**
+ * GET /build-version: the build this process serves, which an open tab compares with its own
+ * (decision 0108). Never kept by a cache: the answer changes with a deploy at the same address.
+ */
+export function buildVersion(version: string): express.RequestHandler {
+  return (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ version });
+  };
+}
+
 /** GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 and which one otherwise). */
 export function readyz(
   services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs">,
