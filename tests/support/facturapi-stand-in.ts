@@ -118,7 +118,6 @@ function stampedXml(invoice: StandInInvoice): string {
 
 export async function startFacturapiStandIn(): Promise<FacturapiStandIn> {
   const apiKey = `sk_test_${randomBytes(12).toString("hex")}`;
-  let server: Server;
   const standIn: FacturapiStandIn = {
     url: "",
     apiKey,
@@ -268,7 +267,7 @@ export async function startFacturapiStandIn(): Promise<FacturapiStandIn> {
     send(response, failure === "accepted-async" ? 202 : 200, invoice);
   }
 
-  server = createServer(async (request, response) => {
+  const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
     const body = request.method === "POST" ? await readBody(request) : null;
     standIn.requests.push({

@@ -68,7 +68,16 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
   "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method"] },
   "invoice's fiscal data": {
     schema: fiscalDataSchema({ askCardKind: true, savedRfcKind: "moral" }),
-    fields: ["rfc", "rfc_guardado", "nombre", "regimen", "codigo_postal", "uso", "correo", "tarjeta"],
+    fields: [
+      "rfc",
+      "rfc_guardado",
+      "nombre",
+      "regimen",
+      "codigo_postal",
+      "uso",
+      "correo",
+      "tarjeta",
+    ],
   },
   "invoice lookup": { schema: invoiceLookupSchema, fields: ["folio", "correo"] },
   "SIM activation": { schema: simActivationSchema, fields: ["iccid"] },
