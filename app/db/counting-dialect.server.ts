@@ -57,7 +57,15 @@ class CountingConnection implements DatabaseConnection {
   ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return this.inner.executeQuery<R>(query).catch((error: unknown) => {
+    let result: Promise<QueryResult<R>>;
+    try {
+      // SQLite's driver runs the statement before it returns, and throws then.
+      result = this.inner.executeQuery<R>(query);
+    } catch (error) {
+      this.onError(error);
+      throw error;
+    }
+    return result.catch((error: unknown) => {
       this.onError(error);
       throw error;
     });

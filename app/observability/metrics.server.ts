@@ -307,9 +307,10 @@ export function createMetrics(options: MetricsOptions = {}) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /**
- * One read of `source` for all the gauges collected in one scrape (prom-client collects them
- * together): the first starts it, the others share it, the next scrape reads again. A source that
- * fails, or is not set, gives nothing, and the gauges keep their last values.
+ * One read of `source` for all the gauges collected in one scrape: prom-client starts every
+ * metric's collection at once, so the first gauge starts the read and the others share it; once
+ * it settles, the next scrape reads again. A source that fails, or is not set, gives nothing, and
+ * the gauges keep their last values.
  */
 function onePerScrape<T>(source: () => Promise<T> | undefined): () => Promise<T | null> {
   let reading: Promise<T | null> | null = null;
@@ -319,7 +320,9 @@ function onePerScrape<T>(source: () => Promise<T> | undefined): () => Promise<T 
         (value) => value ?? null,
         () => null,
       )
-      .finally(() => setImmediate(() => (reading = null)));
+      .finally(() => {
+        reading = null;
+      });
     return reading;
   };
 }

@@ -1,4 +1,5 @@
 import {
+  applySdkMetadata,
   createStackParser,
   createTransport,
   linkedErrorsIntegration,
@@ -7,7 +8,11 @@ import {
   type ErrorEvent,
   type Exception,
 } from "@sentry/core";
-import { nodeStackLineParser, ServerRuntimeClient } from "@sentry/core/server";
+import {
+  nodeStackLineParser,
+  ServerRuntimeClient,
+  type ServerRuntimeClientOptions,
+} from "@sentry/core/server";
 import type { Logger } from "pino";
 import type { ErrorReporter } from "./error-reporter";
 import { redactSecrets, scrubText } from "./redact.server";
@@ -61,7 +66,7 @@ export function createSentryReporter(options: {
       }
     });
 
-  const client = new ServerRuntimeClient({
+  const clientOptions: ServerRuntimeClientOptions = {
     dsn: options.dsn,
     environment: options.environment,
     release: options.release,
@@ -71,12 +76,27 @@ export function createSentryReporter(options: {
     stackParser: createStackParser(nodeStackLineParser()),
     // The error's causes; nothing that reads the request, the process or the modules.
     integrations: [linkedErrorsIntegration()],
-    defaultIntegrations: false,
-    sendDefaultPii: false,
+    // Nothing of the request or the customer, whatever an integration could collect.
+    dataCollection: {
+      userInfo: false,
+      cookies: false,
+      httpHeaders: false,
+      httpBodies: [],
+      urlQueryParams: false,
+      databaseQueryData: false,
+      queues: false,
+      stackFrameVariables: false,
+      frameContextLines: 0,
+      graphQL: { document: false, variables: false },
+      genAI: { inputs: false, outputs: false },
+      mcp: { inputs: false, outputs: false },
+    },
     maxBreadcrumbs: 0,
     traceLifecycle: "static",
     beforeSend: (event) => withoutPersonalData(event),
-  });
+  };
+  applySdkMetadata(clientOptions, "core");
+  const client = new ServerRuntimeClient(clientOptions);
   client.init();
 
   return {
@@ -92,7 +112,7 @@ export function createSentryReporter(options: {
         scope.setTransactionName(`${request.method} ${request.route}`);
         client.captureException(
           error,
-          { mechanism: { type: "storefront", handled: false } },
+          { originalException: error, mechanism: { type: "storefront", handled: false } },
           scope,
         );
       } catch {
@@ -116,6 +136,9 @@ export function withoutPersonalData(event: ErrorEvent): ErrorEvent {
     user: _user,
     breadcrumbs: _breadcrumbs,
     extra: _extra,
+    // The SDK's own bookkeeping: of it only the trace's sampling context (for the envelope's
+    // header) is kept, untouched.
+    sdkProcessingMetadata,
     ...rest
   } = event;
   const scrubbed: ErrorEvent = {
@@ -130,7 +153,11 @@ export function withoutPersonalData(event: ErrorEvent): ErrorEvent {
         }
       : {}),
   };
-  return redactSecrets(scrubbed);
+  const dynamicSamplingContext = sdkProcessingMetadata?.dynamicSamplingContext as unknown;
+  return {
+    ...redactSecrets(scrubbed),
+    ...(dynamicSamplingContext ? { sdkProcessingMetadata: { dynamicSamplingContext } } : {}),
+  };
 }
 
 function scrubException(exception: Exception): Exception {
