@@ -11,6 +11,7 @@ import {
   labelRoute,
   listenForMetrics,
   metricsEndpoint,
+  pathShape,
   registryText,
   routeLabeller,
   STEP_LABELS,
@@ -83,6 +84,35 @@ describe("route labels", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("route labels remembered by the path's shape", () => {
+  it("give what the router gives, path by path", () => {
+    // One labeller remembers across paths; a new one for each path only asks the router.
+    const remembering = routeLabeller(ROUTES);
+    const segment = fc.oneof(
+      fc.constantFrom("plans", "PLANS", "recarga", "my-account", "lineas", "sandbox", "pago"),
+      fc.constantFrom("pl%61ns", "%20", "a%2Fb", "", "x.data"),
+      fc.string().map(encodeURIComponent),
+      fc.stringMatching(/^\d{10}$/),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 4 }), fc.boolean(), (segments, data) => {
+        const path = `/${segments.join("/")}${data ? ".data" : ""}`;
+        expect(remembering(path), path).toBe(routeLabeller(ROUTES)(path));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("are few, whatever paths a scanner sends", () => {
+    const literals = new Set(["plans", "recarga"]);
+    expect(pathShape("/recarga/Zk3p9QmXw2bTn4Ls8Vd1Aq", literals)).toBe("/recarga/:");
+    expect(pathShape("/recarga/otro", literals)).toBe("/recarga/:");
+    expect(pathShape("/PLANS", literals)).toBe("/plans");
+    expect(pathShape("/pl%61ns.data", literals)).toBe("/plans.data");
+    expect(pathShape("/wp-admin/setup.php", literals)).toBe("/:/:");
   });
 });
 

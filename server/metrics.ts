@@ -29,23 +29,70 @@ type RouteObject = Parameters<typeof matchRoutes>[0][number];
 
 /** Paths remembered with their route: the common ones are asked for again and again. */
 const REMEMBERED_PATHS = 1_000;
+/** Path shapes remembered with their route (there are few: a bot's random paths share them). */
+const REMEMBERED_SHAPES = 1_000;
 
 /**
  * The route id (e.g. `routes/recarga_.$id`) that answers a path, as Remix matches it: never the
  * path itself, which may hold a receipt's key or a line's number. A `.data` request (single
  * fetch) is its page's route; a path no route matches is the catch-all's (`routes/$`).
+ *
+ * The router's match costs tens of microseconds (it ranks every route each time), so answers are
+ * remembered by path and by the path's shape: each segment that is no route's literal segment
+ * stands for any value (`/recarga/:`), and two paths of one shape match the same route, whatever
+ * those values are. A receipt's address, or a scanner's random paths, reuse a shape already seen.
  */
 export function routeLabeller(routes: ServerBuild["routes"]): (path: string) => string {
   const tree = routeTree(routes);
-  const remembered = new LRUCache<string, string>({ max: REMEMBERED_PATHS });
+  const literals = literalSegments(routes);
+  const byPath = new LRUCache<string, string>({ max: REMEMBERED_PATHS });
+  const byShape = new LRUCache<string, string>({ max: REMEMBERED_SHAPES });
   return (path) => {
-    let label = remembered.get(path);
+    let label = byPath.get(path);
+    if (label !== undefined) return label;
+    const shape = pathShape(path, literals);
+    label = byShape.get(shape);
     if (label === undefined) {
       label = matchedRoute(tree, path);
-      remembered.set(path, label);
+      byShape.set(shape, label);
     }
+    byPath.set(path, label);
     return label;
   };
+}
+
+/** Every literal segment of the routes' paths, in lower case (routes match without case). */
+function literalSegments(routes: ServerBuild["routes"]): Set<string> {
+  const literals = new Set<string>(["__manifest", "_root"]);
+  for (const route of Object.values(routes)) {
+    for (const segment of (route?.path ?? "").split("/")) {
+      if (segment && !segment.startsWith(":") && segment !== "*") {
+        literals.add(segment.replace(/\?$/, "").toLowerCase());
+      }
+    }
+  }
+  return literals;
+}
+
+/**
+ * The path with every segment that is no literal of a route written `:`, and `.data` kept apart:
+ * what decides which route matches. A segment is compared decoded, as the router compares it.
+ */
+export function pathShape(path: string, literals: ReadonlySet<string>): string {
+  const data = path.endsWith(".data");
+  const page = data ? path.slice(0, -5) : path;
+  const shape = page.split("/").map((segment) => {
+    if (segment === "") return "";
+    let decoded = segment;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // Left as it is: the router does the same.
+    }
+    const folded = decoded.toLowerCase();
+    return literals.has(folded) ? folded : ":";
+  });
+  return `${shape.join("/")}${data ? ".data" : ""}`;
 }
 
 function matchedRoute(tree: RouteObject[], path: string): string {

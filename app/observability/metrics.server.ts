@@ -6,6 +6,7 @@ import {
   Registry,
   type LabelValues,
 } from "prom-client";
+import { HotCounter, HotHistogram, type HistogramSeries } from "./hot-metrics.server";
 
 /**
  * Every metric the storefront exposes at `/metrics` (decision 0110), in Prometheus' text format
@@ -102,22 +103,22 @@ export function createMetrics(options: MetricsOptions = {}) {
   const sources: MetricSources = {};
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
 
-  const requestDuration = new Histogram({
-    name: "storefront_http_request_duration_seconds",
-    help: "Time to answer a request, by route (the Remix route id, or the Express step that answered), method and status class; its _count is the number of requests",
-    labelNames: ["route", "method", "status_class"] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  /** One child per label set, so that a request costs a map look-up and an observation. */
-  const requestSeries = new Map<string, Histogram.Internal<"route" | "method" | "status_class">>();
-
-  const pageCacheLookups = new Counter({
-    name: "storefront_page_cache_lookups_total",
-    help: "Look-ups in each HTML cache: result=hit answered from memory, miss rendered",
-    labelNames: ["cache", "result"] as const,
-    registers,
-  });
+  // What every request records: kept by hand-tuned series (hot-metrics.server.ts).
+  const requestDuration = new HotHistogram(
+    registry,
+    "storefront_http_request_duration_seconds",
+    "Time to answer a request, by route (the Remix route id, or the Express step that answered), method and status class; its _count is the number of requests",
+    REQUEST_BUCKETS,
+  );
+  const requestSeries = new Map<string, Map<string, Array<HistogramSeries | undefined>>>();
+  /** Both series of a cache, made when it is first looked in (a cache that is off shows none). */
+  const pageCacheSeries: Partial<Record<PageCacheName, Record<"hit" | "miss", { value: number }>>> =
+    {};
+  const pageCacheLookups = new HotCounter(
+    registry,
+    "storefront_page_cache_lookups_total",
+    "Look-ups in each HTML cache: result=hit answered from memory, miss rendered",
+  );
   new Gauge({
     name: "storefront_page_cache_bytes",
     help: "What the pages kept in each HTML cache weigh, by the cache's own measure",
@@ -276,18 +277,30 @@ export function createMetrics(options: MetricsOptions = {}) {
       Object.assign(sources, more);
     },
     observeRequest(route: string, method: string, status: number, seconds: number) {
-      const methodName = methodLabel(method);
-      const statusName = statusClass(status);
-      const key = `${route} ${methodName} ${statusName}`;
-      let series = requestSeries.get(key);
+      // Found through maps keyed by strings the server reuses (route ids, methods), without
+      // building a key: the series of a request is two look-ups and an index away.
+      let byMethod = requestSeries.get(route);
+      if (!byMethod) requestSeries.set(route, (byMethod = new Map()));
+      let byStatus = byMethod.get(method);
+      if (!byStatus) byMethod.set(method, (byStatus = []));
+      const classIndex = status >= 100 && status < 600 ? Math.floor(status / 100) : 0;
+      let series = byStatus[classIndex];
       if (!series) {
-        series = requestDuration.labels(route, methodName, statusName);
-        requestSeries.set(key, series);
+        const labels = { route, method: methodLabel(method), status_class: statusClass(status) };
+        series = requestDuration.series(
+          `${labels.route} ${labels.method} ${labels.status_class}`,
+          () => labels,
+        );
+        byStatus[classIndex] = series;
       }
       series.observe(seconds);
     },
     pageCacheLookup(cache: PageCacheName, hit: boolean) {
-      pageCacheLookups.inc({ cache, result: hit ? "hit" : "miss" });
+      const series = (pageCacheSeries[cache] ??= {
+        hit: pageCacheLookups.series({ cache, result: "hit" }),
+        miss: pageCacheLookups.series({ cache, result: "miss" }),
+      });
+      series[hit ? "hit" : "miss"].value += 1;
     },
     rateLimitRefused(key: string) {
       rateLimitRefusals.inc({ limiter: limiterName(key) });

@@ -70,57 +70,66 @@ export interface RedactOptions {
  * cycles and depth beyond MAX_DEPTH are cut.
  */
 export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
-  return redactValue(value, options, 0, new WeakSet()) as T;
+  return redactValue(value, options, 0, null) as T;
 }
+
+/** The objects on the way down, made only once the walk goes below the top (most lines are flat). */
+type Ancestors = WeakSet<object> | null;
 
 function redactValue(
   value: unknown,
   options: RedactOptions,
   depth: number,
-  seen: WeakSet<object>,
+  parents: Ancestors,
 ): unknown {
   if (value === null || typeof value !== "object") return value;
   if (depth > MAX_DEPTH) return "[…]";
-  if (seen.has(value)) return "[circular]";
+  if (parents !== null && parents.has(value)) return "[circular]";
   if (value instanceof Error) {
     const serialized = options.serializeError ? options.serializeError(value) : plainError(value);
     if (serialized === value) return value;
-    return redactValue(serialized, options, depth, seen);
+    return redactValue(serialized, options, depth, parents);
   }
-  if (Buffer.isBuffer(value) || ArrayBuffer.isView(value) || value instanceof Date) return value;
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) {
-      let copy: unknown[] | null = null;
-      for (let index = 0; index < value.length; index++) {
-        const item: unknown = value[index];
-        const redacted = redactValue(item, options, depth + 1, seen);
-        if (redacted !== item) {
-          copy ??= value.slice();
-          copy[index] = redacted;
-        }
-      }
-      return copy ?? value;
-    }
-    if (value instanceof Map) return redactValue(Object.fromEntries(value), options, depth, seen);
-    let copy: Record<string, unknown> | null = null;
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      const redacted =
-        item === undefined || item === null
-          ? item
-          : isSecretKey(key)
-            ? CENSORED
-            : redactValue(item, options, depth + 1, seen);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (item === null || typeof item !== "object") continue;
+      parents ??= new WeakSet();
+      parents.add(value);
+      const redacted = redactValue(item, options, depth + 1, parents);
+      parents.delete(value);
       if (redacted !== item) {
-        copy ??= { ...(value as Record<string, unknown>) };
-        copy[key] = redacted;
+        copy ??= value.slice();
+        copy[index] = redacted;
       }
     }
     return copy ?? value;
-  } finally {
-    seen.delete(value);
   }
+  if (ArrayBuffer.isView(value) || value instanceof Date) return value;
+  if (value instanceof Map) return redactValue(Object.fromEntries(value), options, depth, parents);
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | null = null;
+  // A flat object (a request's log line) costs one look-up per key, and is returned as it came.
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    const item = record[key];
+    if (item === undefined || item === null) continue;
+    let redacted: unknown = item;
+    if (isSecretKey(key)) {
+      redacted = CENSORED;
+    } else if (typeof item === "object") {
+      parents ??= new WeakSet();
+      parents.add(record);
+      redacted = redactValue(item, options, depth + 1, parents);
+      parents.delete(record);
+    }
+    if (redacted !== item) {
+      copy ??= { ...record };
+      copy[key] = redacted;
+    }
+  }
+  return copy ?? value;
 }
 
 /** An Error as a plain object: its name, message, stack and own enumerable fields. */

@@ -25,7 +25,7 @@ describe("error reports through Sentry's envelopes", () => {
     });
     const error = Object.assign(
       new Error(
-        'duplicate key value violates unique constraint: Key (email)=(ana.lopez@example.com) phone 5512345678, Authorization: Bearer sk_live_abcdef',
+        "duplicate key value violates unique constraint: Key (email)=(ana.lopez@example.com) phone 5512345678, Authorization: Bearer sk_live_abcdef",
       ),
       {
         code: "23505",
