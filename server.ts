@@ -5,9 +5,10 @@ import compression from "compression";
 import express from "express";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
 import { createMetrics } from "./app/observability/metrics.server";
+import { BUILD_VERSION_PATH } from "./app/lib/new-build";
 import { createServices } from "./app/services.server";
 import { clusterRole, processRole, runPrimary } from "./server/cluster.server";
-import { healthz, readinessResults, readyz } from "./server/health";
+import { buildVersion, healthz, readinessResults, readyz } from "./server/health";
 import { createHtmlCaches } from "./server/html-caches";
 import { createLogger } from "./server/logging";
 import {
@@ -132,6 +133,11 @@ app.use(checkFormRequests(logger));
 app.use(compression());
 app.get("/healthz", stepLabel(STEP_LABELS.healthz), healthz(workerIndex));
 app.get("/readyz", stepLabel(STEP_LABELS.readyz), readyz(services, config, workerIndex));
+app.get(
+  BUILD_VERSION_PATH,
+  stepLabel(STEP_LABELS.buildVersion),
+  buildVersion(build.assets.version),
+);
 if (metricsText && config.metrics.serve === "public") {
   app.get("/metrics", metricsEndpoint({ token: config.metrics.token, text: metricsText, logger }));
 }

@@ -21,6 +21,16 @@ export function healthz(workerIndex: number | null): express.RequestHandler {
 }
 
 /**
+ * GET /build-version: the build this process serves, which an open tab compares with its own
+ * (decision 0108). Never kept by a cache: the answer changes with a deploy at the same address.
+ */
+export function buildVersion(version: string): express.RequestHandler {
+  return (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ version });
+  };
+}
+
+/**
  * Runs every readiness check, each within READINESS_TIMEOUT_MS: "ok", or why not. Shared by
  * /readyz and the `storefront_readiness_check` metric.
  */

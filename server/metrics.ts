@@ -21,6 +21,8 @@ export const STEP_LABELS = {
   healthz: "healthz",
   readyz: "readyz",
   metrics: "metrics",
+  /** The build an open tab compares with its own (decision 0108). */
+  buildVersion: "build-version",
   /** Remix's route manifest for client navigations (`/__manifest`). */
   manifest: "remix-manifest",
 } as const;

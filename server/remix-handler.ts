@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { withDatabaseOutagePages } from "~/db/database-unavailable-pages.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { withNewBuildDocumentLoads } from "~/lib/new-build.server";
 import type { RenderMemo } from "~/lib/page-caching";
 import { methodLabel } from "~/observability/metrics.server";
 import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
@@ -35,8 +36,12 @@ export function remixHandler(options: {
   };
 }): express.RequestHandler {
   const { build, config, services, logger, htmlCaches } = options;
-  // A page whose loader finds the database unavailable answers 503 "try again", never a 500.
-  const handleRemixRequest = createRequestHandler(withDatabaseOutagePages(build), build.mode);
+  // A page whose loader finds the database unavailable answers 503 "try again", never a 500; a
+  // navigation from a page of an earlier build loads this one (decision 0108).
+  const handleRemixRequest = createRequestHandler(
+    withDatabaseOutagePages(withNewBuildDocumentLoads(build)),
+    build.mode,
+  );
   return async (req, res, next) => {
     try {
       // A path only: an absolute-form request target names a host of the client's choosing.

@@ -35,6 +35,7 @@ export interface Database {
   registration_locks: RegistrationLocksTable;
   order_holders: OrderHoldersTable;
   pending_registrations: PendingRegistrationsTable;
+  order_port_ins: OrderPortInsTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -541,6 +542,29 @@ export interface PendingRegistrationsTable {
   reason: string | null;
   attempts: number;
   next_attempt_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type OrderPortInState = "waiting" | "filed" | "refused";
+
+/**
+ * A number a checkout asked to keep, for one SIM of the order (decision 0106): waiting for the
+ * order's payment, filed as the portability request with the same id, or refused (the number had
+ * a request in process when the order was paid).
+ */
+export interface OrderPortInsTable {
+  id: string;
+  order_ref: string;
+  position: number;
+  phone_number: string;
+  current_carrier: string;
+  state: OrderPortInState;
+  reason: string | null;
+  /** Only while waiting: the NIP sealed as a request's, bound to `id`. */
+  nip_sealed: string | null;
+  full_name: string | null;
+  curp: string | null;
   created_at: string;
   updated_at: string;
 }

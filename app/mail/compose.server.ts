@@ -14,6 +14,7 @@ import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
+import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
 import type { SupportContact } from "./layout";
 import {
@@ -183,6 +184,10 @@ const loaders: Loaders = {
     return model<"order_paid">({
       order: toOrderView(order),
       paidWith: await paidWith(db, "order", order.ref),
+      portIns: (await orderPortIns(db, order.ref)).map((portIn) => ({
+        phoneNumber: portIn.phoneNumber,
+        folio: portIn.request?.folio ?? null,
+      })),
     });
   },
 

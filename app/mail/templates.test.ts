@@ -421,6 +421,33 @@ describe("what each e-mail says", () => {
     expect(text).not.toContain("Dirección de entrega");
   });
 
+  it("a paid order keeping numbers: each request's folio, or that it was not filed and why", async () => {
+    const { text } = await renderMail(
+      "order_paid",
+      {
+        order: { ...esimOrder, status: "paid" },
+        paidWith: null,
+        portIns: [
+          { phoneNumber: "3312345678", folio: "POR-2026-000042" },
+          { phoneNumber: "8112345678", folio: null },
+        ],
+      },
+      context,
+    );
+    expect(text).toContain("Los números que conservas");
+    expect(text).toContain(
+      "Tu número 33 •••• 5678: enviamos la solicitud de portabilidad POR-2026-000042",
+    );
+    expect(text).toContain("Tu número 81 •••• 5678: no enviamos la solicitud");
+    expect(text).not.toContain("3312345678");
+    const plain = await renderMail(
+      "order_paid",
+      { order: { ...esimOrder, status: "paid" }, paidWith: null },
+      context,
+    );
+    expect(plain.text).not.toContain("Los números que conservas");
+  });
+
   it("a cash voucher: amount, reference, where to pay, expiry, and a barcode to scan", async () => {
     const sample = samples.find((candidate) => candidate.name === "cash voucher for an order")!;
     const { subject, text, html, attachments } = await render(sample);

@@ -96,7 +96,15 @@ export interface MailModels {
       | { kind: "order"; folio: string; customerName: string }
       | { kind: "topup"; id: string; folio: string; phoneNumber: string };
   };
-  order_paid: { order: OrderView; paidWith: PaidWith | null };
+  /**
+   * `portIns`: the numbers the order keeps, each with its request's folio, or null when it was
+   * not filed because the number already had a request in process (decision 0106).
+   */
+  order_paid: {
+    order: OrderView;
+    paidWith: PaidWith | null;
+    portIns?: Array<{ phoneNumber: string; folio: string | null }>;
+  };
   /** `count`: how many eSIMs the link shows the codes of. */
   esim_activation: { order: OrderView; count: number; link: OrderLinkView };
   order_link: { order: { folio: string; customerName: string }; link: OrderLinkView };
@@ -438,8 +446,27 @@ async function paymentVoucher(
   );
 }
 
+/** The numbers a paid order keeps: each request's folio (its own e-mail follows), or why not. */
+function keptNumbers(portIns: NonNullable<MailModels["order_paid"]["portIns"]>): Block[] {
+  if (portIns.length === 0) return [];
+  return [
+    { kind: "heading", level: 2, text: mailT("commerce:confirmation.keepNumber.heading") },
+    {
+      kind: "list",
+      items: portIns.map((portIn) =>
+        portIn.folio
+          ? mailT("orderPaid.keepNumberFiled", {
+              line: maskPhoneNumber(portIn.phoneNumber),
+              folio: portIn.folio,
+            })
+          : mailT("orderPaid.keepNumberInProcess", { line: maskPhoneNumber(portIn.phoneNumber) }),
+      ),
+    },
+  ];
+}
+
 async function orderPaid(
-  { order, paidWith }: MailModels["order_paid"],
+  { order, paidWith, portIns = [] }: MailModels["order_paid"],
   context: MailContext,
 ): Promise<RenderedMail> {
   const paidText = paidWithText(paidWith);
@@ -460,6 +487,7 @@ async function orderPaid(
       orderLines(order, mailT("labels.totalPaid")),
       ...(paidText ? [paragraph(paidText, "muted")] : []),
       ...(order.delivery ? [deliveryBlock(order)] : []),
+      ...keptNumbers(portIns),
       { kind: "heading", level: 2, text: mailT("commerce:confirmation.nextStepsHeading") },
       { kind: "list", items: [...steps, activationStep()] },
       findOrderButton(context, order.folio),

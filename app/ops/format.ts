@@ -144,6 +144,7 @@ export const PORTABILITY_COLUMNS: Column<PortabilityRow>[] = [
   },
   { header: "ICCID", csv: (row) => row.iccid },
   { header: "Actualizada el", csv: (row) => at(row.updatedAt) },
+  { header: "Pedido", csv: (row) => row.orderFolio ?? null },
 ];
 
 const lineStatus = (row: LineRow) =>
