@@ -627,3 +627,70 @@ describe("social sign-in configuration", () => {
     ).toMatch(/^Refusing to start in production without a real identity pool/);
   });
 });
+
+describe("metrics and error reports (decisions 0110, 0111)", () => {
+  const token = "m".repeat(32);
+
+  it("serves /metrics on the public port outside production, and nowhere in production unless told", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).metrics).toEqual({ serve: "public", token: null });
+    expect(loadConfig({ DATA_DIR: tempDir(), ...productionTestEnvironment }).metrics).toEqual({
+      serve: "off",
+    });
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), ...productionTestEnvironment, METRICS_TOKEN: token })
+        .metrics,
+    ).toEqual({ serve: "public", token });
+  });
+
+  it("serves them on METRICS_PORT, on loopback unless told, and never on PORT", () => {
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), ...productionTestEnvironment, METRICS_PORT: "9464" })
+        .metrics,
+    ).toEqual({ serve: "port", host: "127.0.0.1", port: 9464, token: null });
+    expect(refusal({ PORT: "3000", METRICS_PORT: "3000" })).toMatch(
+      /^Invalid configuration: METRICS_PORT: must differ from PORT/,
+    );
+    expect(refusal({ METRICS_PORT: "70000" })).toMatch(/^Invalid configuration: METRICS_PORT:/);
+  });
+
+  it("requires the token for a metrics port on another interface in production", () => {
+    const exposed = { ...productionTestEnvironment, METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" };
+    expect(refusal(exposed)).toMatch(
+      /^Invalid configuration: METRICS_TOKEN: required when METRICS_HOST \(0\.0\.0\.0\) is not loopback in production/,
+    );
+    expect(loadConfig({ DATA_DIR: tempDir(), ...exposed, METRICS_TOKEN: token }).metrics).toEqual({
+      serve: "port",
+      host: "0.0.0.0",
+      port: 9464,
+      token,
+    });
+  });
+
+  it("refuses a short or spaced token", () => {
+    expect(refusal({ METRICS_TOKEN: "short" })).toMatch(
+      /^Invalid configuration: METRICS_TOKEN: at least 32 characters/,
+    );
+    expect(refusal({ METRICS_TOKEN: `${token} x` })).toMatch(
+      /^Invalid configuration: METRICS_TOKEN:/,
+    );
+  });
+
+  it("reports errors only to a well-formed DSN, over https in production", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).SENTRY_DSN).toBeUndefined();
+    const dsn = "https://0123456789abcdef@o4500.ingest.sentry.io/4501";
+    expect(loadConfig({ DATA_DIR: tempDir(), SENTRY_DSN: dsn }).SENTRY_DSN).toBe(dsn);
+    expect(refusal({ SENTRY_DSN: "https://sentry.io/4501" })).toMatch(
+      /^Invalid configuration: SENTRY_DSN: a Sentry DSN/,
+    );
+    expect(
+      refusal({ ...productionTestEnvironment, SENTRY_DSN: "http://key@sentry.internal/1" }),
+    ).toMatch(/^Invalid configuration: SENTRY_DSN: must be an https address in production/);
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        ...productionTestEnvironment,
+        SENTRY_DSN: "http://key@127.0.0.1:9000/1",
+      }).SENTRY_DSN,
+    ).toBe("http://key@127.0.0.1:9000/1");
+  });
+});

@@ -301,6 +301,43 @@ export const environmentSchema = z.object({
   INVOICE_MONTHS_AFTER_PAYMENT: z.coerce.number().int().min(0).max(12).default(1),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
+  /**
+   * GET /metrics (Prometheus, decision 0110) on a port of its own, off the public one; with
+   * WEB_CONCURRENCY > 1 the primary listens there and adds up every worker.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The interface METRICS_PORT listens on: loopback unless the operator says otherwise. */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * The bearer token a scrape must send (`Authorization: Bearer …`). Without METRICS_PORT it is
+   * what opens /metrics on the public port; with it, also required there.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "at least 32 characters")
+    .regex(/^[\x21-\x7e]+$/, "printable characters without spaces (a bearer token)")
+    .optional(),
+  /**
+   * Unexpected errors (a 500, what reaches the error boundary) are reported to Sentry, or any
+   * service that takes its envelopes, at this DSN (decision 0111); absent, nothing is reported.
+   */
+  SENTRY_DSN: z
+    .string()
+    .regex(
+      /^https?:\/\/[^\s/@:]+(:[^\s/@]*)?@[^\s/@]+\/(\S*\/)?\d+$/,
+      "a Sentry DSN (https://<key>@<host>/<project id>)",
+    )
+    .optional(),
+  /** The environment the reports are filed under; default NODE_ENV. */
+  SENTRY_ENVIRONMENT: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
+    .optional(),
+  /** The release the reports are filed under (e.g. a commit or a version); optional. */
+  SENTRY_RELEASE: z
+    .string()
+    .regex(/^[\w.+@-]{1,200}$/, "letters, digits, . _ + @ - (at most 200)")
+    .optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -356,6 +393,15 @@ export interface Config extends Omit<
   dataDir: string;
   /** The first secret seals new cookies; every listed secret opens old ones (rotation). */
   sessionSecrets: string[];
+  /**
+   * Where GET /metrics is served (decision 0110): on its own port (`port`), on the public port
+   * (`public`), or nowhere (`off`: production with neither METRICS_PORT nor METRICS_TOKEN).
+   * `token`: what a scrape must send, or null.
+   */
+  metrics:
+    | { serve: "port"; host: string; port: number; token: string | null }
+    | { serve: "public"; token: string | null }
+    | { serve: "off" };
 }
 
 export class ConfigError extends Error {}
@@ -423,6 +469,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requireHttps(values);
   }
   if (identity.identityMode === "embedded") requireEmulatorInstalled();
+  const metrics = resolveMetrics(values, isProduction);
   const {
     SESSION_SECRET: _secret,
     DATA_DIR: _dir,
@@ -460,8 +507,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isTestEnvironment: isProduction && testDoubles.length > 0,
     dataDir,
     sessionSecrets,
+    metrics,
   };
 }
+
+/**
+ * Metrics tell a competitor the store's sales and a burglar its weak hours, never a customer's
+ * data: in production they are served only where the operator said, on METRICS_PORT (loopback
+ * unless METRICS_HOST names another interface, then with METRICS_TOKEN) or on the public port
+ * behind METRICS_TOKEN. Outside production, /metrics is open on the public port, which then
+ * listens on loopback.
+ */
+function resolveMetrics(values: Environment, isProduction: boolean): Config["metrics"] {
+  const token = values.METRICS_TOKEN ?? null;
+  if (values.METRICS_PORT !== undefined) {
+    if (values.METRICS_PORT === values.PORT) {
+      throw new ConfigError(
+        "Invalid configuration: METRICS_PORT: must differ from PORT (metrics are served off the public port)",
+      );
+    }
+    const host = values.METRICS_HOST;
+    if (isProduction && !token && !LOOPBACK_HOSTS.has(host)) {
+      throw new ConfigError(
+        `Invalid configuration: METRICS_TOKEN: required when METRICS_HOST (${host}) is not loopback in production`,
+      );
+    }
+    return { serve: "port", host, port: values.METRICS_PORT, token };
+  }
+  if (token) return { serve: "public", token };
+  return isProduction ? { serve: "off" } : { serve: "public", token: null };
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /**
  * Outside production, the site's name is the listening address when it is a particular one
@@ -650,6 +727,7 @@ function requireHttps(values: Environment) {
     "BSS_BASE_URL",
     "BSS_TOKEN_URL",
     "ID_VALIDATION_URL",
+    "SENTRY_DSN",
     "FACTURAPI_API_URL",
   ] as const) {
     const value = values[variable];
