@@ -246,6 +246,16 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
   "payment choice": { payment_method: "cash" },
+  "invoice's fiscal data": {
+    rfc: "CNO010101AB1",
+    nombre: "Comercializadora del Norte",
+    regimen: "601",
+    codigo_postal: "64000",
+    uso: "G03",
+    correo: "facturas@example.com",
+    tarjeta: "credito",
+  },
+  "invoice lookup": { folio: "PED-2026-000123", correo: "ana@example.com" },
   "SIM activation": { iccid: "8952 0100 0000 0000 0075" },
   "line number (a code by SMS)": {
     phone_number: "55 1234 5678",
