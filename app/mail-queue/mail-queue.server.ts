@@ -33,6 +33,8 @@ export interface MailData {
   line_running_out: { number: string; accountSub: string; packageKey: string };
   /** A line registered to its holder online: its folio, to the address the holder gave. */
   line_registered: { registrationId: string };
+  /** A CFDI issued for a paid order or top-up: its XML and PDF attached, to the address given. */
+  invoice_issued: { invoiceId: string };
 }
 
 export type MailTemplate = keyof MailData;

@@ -14,7 +14,11 @@ import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
+import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
+import { invoiceDocument } from "~/invoicing/invoice-document.server";
+import { findInvoice } from "~/invoicing/invoices.server";
+import { maskRfc } from "~/invoicing/fiscal-data";
 import type { SupportContact } from "./layout";
 import {
   renderMail,
@@ -81,6 +85,7 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
     packageKey: z.string().min(1).max(300),
   }),
   line_registered: z.object({ registrationId: id }),
+  invoice_issued: z.object({ invoiceId: id }),
 };
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -183,6 +188,10 @@ const loaders: Loaders = {
     return model<"order_paid">({
       order: toOrderView(order),
       paidWith: await paidWith(db, "order", order.ref),
+      portIns: (await orderPortIns(db, order.ref)).map((portIn) => ({
+        phoneNumber: portIn.phoneNumber,
+        folio: portIn.request?.folio ?? null,
+      })),
     });
   },
 
@@ -325,6 +334,8 @@ const loaders: Loaders = {
     });
   },
 
+  invoice_issued: (deps, data, now) => invoiceLoader(deps, data, now),
+
   async line_registered({ db }, { registrationId }) {
     const registration = await findRegistration(db, registrationId);
     if (!registration) return permanent("registration not found");
@@ -337,6 +348,26 @@ const loaders: Loaders = {
       registeredAt: registration.registeredAt,
     });
   },
+};
+
+const invoiceLoader: Loaders["invoice_issued"] = async ({ db }, { invoiceId }) => {
+  const invoice = await findInvoice(db, invoiceId);
+  if (!invoice) return permanent("invoice not found");
+  if (invoice.state === "cancelled") return obsolete("invoice cancelled");
+  const document = invoiceDocument(invoice);
+  if (!document || !invoice.receiver || !invoice.total) return permanent("invoice not issued");
+  return model<"invoice_issued">({
+    folio: invoice.folio,
+    uuid: document.uuid,
+    purchase: { kind: invoice.purpose, ref: invoice.reference, folio: invoice.purchaseFolio },
+    receiverName: invoice.receiver.name,
+    receiverRfcMasked: maskRfc(invoice.receiver.rfc),
+    total: invoice.total,
+    issuedAt: document.issuedAt,
+    sandbox: document.stamp.sandbox,
+    xml: document.xml,
+    pdf: await document.pdf(),
+  });
 };
 
 async function composeTemplate<T extends MailTemplate>(

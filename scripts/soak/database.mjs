@@ -41,6 +41,14 @@ const REGISTRATION_QUERIES = {
   registrationAttempts: "SELECT number, outcome, channel, attempted_at FROM registration_attempts",
 };
 
+/** The invoices' rows (scripts/soak/reconcile-invoices.ts's InvoiceRows). */
+const INVOICE_QUERIES = {
+  invoices: `SELECT id, payment_key, purpose, reference, folio, state, uuid, total, xml IS NOT NULL AS has_xml
+               FROM invoices`,
+  invoiceMails: "SELECT data FROM mail_queue WHERE template = 'invoice_issued'",
+  approvedPayments: "SELECT purpose, reference, amount FROM payments WHERE status = 'approved'",
+};
+
 /** Runs every query of QUERIES, LINE_QUERIES and REGISTRATION_QUERIES with `all(sql)`: StoredRows. */
 async function readAll(all) {
   const rows = {};
@@ -51,6 +59,8 @@ async function readAll(all) {
   for (const [name, sql] of Object.entries(REGISTRATION_QUERIES)) {
     rows.registration[name] = await all(sql);
   }
+  rows.invoicing = {};
+  for (const [name, sql] of Object.entries(INVOICE_QUERIES)) rows.invoicing[name] = await all(sql);
   return rows;
 }
 

@@ -375,10 +375,13 @@ function cleanRun(): { ledger: ClientLedger; rows: StoredRows } {
     },
     // Its own checks: reconcile-registrations.test.ts.
     registration: { registrations: [], registrationAttempts: [] },
+    // Its own checks: reconcile-invoices.test.ts.
+    invoicing: { invoices: [], invoiceMails: [], approvedPayments: [] },
   };
   const line = { added: [], installs: [], usage: [] };
   const registration = { registrations: [] };
-  return { ledger: { orders, topups, portabilityRequests, line, registration }, rows };
+  const invoicing = { invoices: [] };
+  return { ledger: { orders, topups, portabilityRequests, line, registration, invoicing }, rows };
 }
 
 const kinds = (report: ReturnType<typeof reconcile>): FindingKind[] =>
@@ -439,6 +442,7 @@ describe("reconcile", () => {
         refusedAtLimit: 0,
         refusedInPerson: 0,
       },
+      invoicing: { invoicesAsked: 0, invoicesShown: 0, invoicesIssued: 0 },
     });
   });
 

@@ -37,6 +37,12 @@ import {
   type RegistrationRows,
   type RegistrationSubject,
 } from "./reconcile-registrations";
+import {
+  reconcileInvoices,
+  type InvoiceFindingKind,
+  type InvoiceLedger,
+  type InvoiceRows,
+} from "./reconcile-invoices";
 
 /**
  * What a submission ended in, as the customer saw it: "told" (a redirect or page named the
@@ -122,6 +128,8 @@ export interface ClientLedger {
   line: LineLedger;
   /** Lines registered to their holders at /registro-de-linea (issue 27). */
   registration: RegistrationLedger;
+  /** Invoices asked for at /facturacion (scripts/soak/reconcile-invoices.ts). */
+  invoicing: InvoiceLedger;
 }
 
 /** The columns the reconciliation reads (app/db/schema.ts). */
@@ -160,6 +168,8 @@ export interface StoredRows {
   line: LineRows;
   /** The registrations of lines to their holders and the identity validations tried. */
   registration: RegistrationRows;
+  /** The invoices, their e-mails and the approved payments they invoice. */
+  invoicing: InvoiceRows;
 }
 
 export type FindingKind =
@@ -199,7 +209,8 @@ export type FindingKind =
   /** The payment provider's record disagrees with the store's payment. */
   | "provider-mismatch"
   | LineFindingKind
-  | RegistrationFindingKind;
+  | RegistrationFindingKind
+  | InvoiceFindingKind;
 
 export type Subject =
   | "order"
@@ -208,7 +219,8 @@ export type Subject =
   | "payment"
   | "sandbox checkout"
   | LineSubject
-  | RegistrationSubject;
+  | RegistrationSubject
+  | "invoice";
 
 export interface Finding {
   kind: FindingKind;
@@ -240,6 +252,7 @@ export interface ReconciliationReport {
     reorders: number;
     line: LineReconciliation["checked"];
     registration: RegistrationReconciliation["checked"];
+    invoicing: Record<string, number>;
   };
 }
 
@@ -893,6 +906,8 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
     rows: rows.registration,
   });
   findings.push(...registration.findings);
+  const invoicing = reconcileInvoices({ ledger: ledger.invoicing, rows: rows.invoicing });
+  findings.push(...invoicing.findings);
 
   const paymentsByMethod: Record<string, Record<string, number>> = {};
   for (const payment of rows.payments) {
@@ -918,6 +933,7 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       reorders,
       line: line.checked,
       registration: registration.checked,
+      invoicing: invoicing.checked,
     },
   };
 }

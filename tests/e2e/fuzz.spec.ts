@@ -36,6 +36,18 @@ const FORMS: Record<string, string[]> = {
   "/confirmation?pedido=ord_fuzz": ["payment_method", "intent", "position"],
   "/recarga/AAAAAAAAAAAAAAAAAAAAAA": ["payment_method"],
   "/pedido": ["folio", "correo"],
+  // The invoicing lookup, and an unknown receipt's invoice form (a 404 page).
+  "/facturacion": ["folio", "correo"],
+  "/facturacion?recarga=AAAAAAAAAAAAAAAAAAAAAA": [
+    "rfc",
+    "rfc_guardado",
+    "nombre",
+    "regimen",
+    "codigo_postal",
+    "uso",
+    "correo",
+    "tarjeta",
+  ],
   "/saldo": ["intent", "phone_number", "code", "idempotency_key"],
   "/registro-de-linea?tipo=moral": [
     "intent",

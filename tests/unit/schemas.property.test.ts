@@ -36,6 +36,8 @@ import {
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { fiscalDataSchema } from "~/invoicing/fiscal-data";
+import { invoiceLookupSchema } from "~/invoicing/invoice-lookup";
 import { simActivationSchema } from "~/line/sim-activation-schema";
 import { lineCodeWithNumberSchema, lineNumberSchema } from "~/line/line-forms";
 import { isLocaleText } from "../support/locale-texts";
@@ -64,6 +66,20 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
     ],
   },
   "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method"] },
+  "invoice's fiscal data": {
+    schema: fiscalDataSchema({ askCardKind: true, savedRfcKind: "moral" }),
+    fields: [
+      "rfc",
+      "rfc_guardado",
+      "nombre",
+      "regimen",
+      "codigo_postal",
+      "uso",
+      "correo",
+      "tarjeta",
+    ],
+  },
+  "invoice lookup": { schema: invoiceLookupSchema, fields: ["folio", "correo"] },
   "SIM activation": { schema: simActivationSchema, fields: ["iccid"] },
   "line number (a code by SMS)": {
     schema: lineNumberSchema,
