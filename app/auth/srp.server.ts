@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { AuthenticationHelper, DateHelper } from "amazon-cognito-identity-js";
-import BigInteger from "amazon-cognito-identity-js/lib/BigInteger.js";
+import bigIntegerExport from "amazon-cognito-identity-js/lib/BigInteger.js";
 import { CognitoError } from "./cognito-error";
 import type { AuthResponse } from "./steps";
 
@@ -9,6 +9,14 @@ import type { AuthResponse } from "./steps";
  * Secure Remote Password arithmetic (large A, the password authentication key); the two
  * requests go through our own transport like every other call.
  */
+/**
+ * The library's BigInteger. Node's ESM loader (the server build) gives a CommonJS module's whole
+ * `exports` object as its default export, `{ default: BigInteger }`; vitest and bundlers unwrap
+ * it. Taking `default` when it is there makes both work (without it every SRP proof of the
+ * build failed as "Invalid SRP challenge").
+ */
+const BigInteger = "default" in bigIntegerExport ? bigIntegerExport.default : bigIntegerExport;
+
 export async function srpPasswordVerifier(input: {
   call: <T>(operation: string, body: object) => Promise<T>;
   /** The pool and app client (cognito.server.ts's target), named here to keep imports one-way. */
