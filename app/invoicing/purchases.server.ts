@@ -1,12 +1,7 @@
 import type { Db } from "~/db/db.server";
 import type { Order } from "~/checkout/orders.server";
 import type { Topup } from "~/topup/topups.server";
-import {
-  isPaymentMethod,
-  toCardBrand,
-  type CardBrand,
-  type PaymentMethod,
-} from "~/payments/provider";
+import { approvedPayment, type ApprovedPayment } from "~/payments/payments.server";
 import { maskPhoneNumber } from "~/topup/phone";
 import type { CfdiItem } from "./cfdi";
 import { isInvoicingOpen, invoicingDeadline } from "./deadline";
@@ -33,29 +28,12 @@ export interface Purchase {
   total: number;
   items: CfdiItem[];
   /** The approved payment, once there is one. */
-  payment: { method: PaymentMethod; cardBrand: CardBrand | null; cardLast4: string | null } | null;
+  payment: ApprovedPayment | null;
 }
 
 /** One invoice per payment: the key the invoices table is unique on. */
 export function paymentKey(purchase: Pick<Purchase, "kind" | "ref">): string {
   return `${purchase.kind}:${purchase.ref}`;
-}
-
-async function approvedPayment(db: Db, purpose: PurchaseKind, reference: string) {
-  const row = await db
-    .selectFrom("payments")
-    .select(["method", "card_brand", "card_last4"])
-    .where("purpose", "=", purpose)
-    .where("reference", "=", reference)
-    .where("status", "=", "approved")
-    .orderBy("settled_at", "desc")
-    .executeTakeFirst();
-  if (!row || !isPaymentMethod(row.method)) return null;
-  return {
-    method: row.method,
-    cardBrand: row.card_brand ? toCardBrand(row.card_brand) : null,
-    cardLast4: row.card_last4,
-  };
 }
 
 export async function orderPurchase(db: Db, order: Order): Promise<Purchase> {

@@ -6,8 +6,7 @@ import type { Db } from "~/db/db.server";
 import type { MailQueueTable } from "~/db/schema";
 import { ensureEsimActivations } from "~/esim/activations.server";
 import type { EsimProvisioner } from "~/esim/provisioning";
-import { paymentInstructions } from "~/payments/payments.server";
-import { isPaymentMethod, toCardBrand } from "~/payments/provider";
+import { approvedPayment, paymentInstructions } from "~/payments/payments.server";
 import { findTopup } from "~/topup/topups.server";
 import { type Bss, isBssUnavailable } from "~/line/bss";
 import { daysLeft, isLineNumber, runningOut } from "~/line/line";
@@ -25,7 +24,6 @@ import {
   type MailContext,
   type MailModels,
   type OrderView,
-  type PaidWith,
   type RenderedMail,
 } from "./templates";
 
@@ -109,24 +107,6 @@ function toOrderView(order: Order): OrderView {
   };
 }
 
-/** How the approved payment of an order or a top-up was made, if one was. */
-async function paidWith(db: Db, purpose: string, reference: string): Promise<PaidWith | null> {
-  const payment = await db
-    .selectFrom("payments")
-    .select(["method", "card_brand", "card_last4"])
-    .where("purpose", "=", purpose)
-    .where("reference", "=", reference)
-    .where("status", "=", "approved")
-    .orderBy("settled_at", "desc")
-    .executeTakeFirst();
-  if (!payment || !isPaymentMethod(payment.method)) return null;
-  return {
-    method: payment.method,
-    cardBrand: payment.card_brand ? toCardBrand(payment.card_brand) : null,
-    cardLast4: payment.card_last4,
-  };
-}
-
 type Outcome<T extends MailTemplate> =
   { kind: "model"; model: MailModels[T] } | Exclude<ComposeResult, { kind: "ready" }>;
 
@@ -187,7 +167,7 @@ const loaders: Loaders = {
     if (order.status !== "paid") return permanent(`order ${order.status}`);
     return model<"order_paid">({
       order: toOrderView(order),
-      paidWith: await paidWith(db, "order", order.ref),
+      paidWith: await approvedPayment(db, "order", order.ref),
       portIns: (await orderPortIns(db, order.ref)).map((portIn) => ({
         phoneNumber: portIn.phoneNumber,
         folio: portIn.request?.folio ?? null,
@@ -254,7 +234,7 @@ const loaders: Loaders = {
       phoneNumber: topup.phoneNumber,
       amount: topup.amount,
       paidAt: topup.paidAt,
-      paidWith: await paidWith(db, "topup", topup.id),
+      paidWith: await approvedPayment(db, "topup", topup.id),
     });
   },
 

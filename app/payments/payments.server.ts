@@ -4,8 +4,11 @@ import * as z from "zod";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { PaymentsTable } from "~/db/schema";
 import {
+  isPaymentMethod,
   isPaymentProviderUnavailable,
   PaymentProviderUnavailable,
+  toCardBrand,
+  type CardBrand,
   type PaymentInstructions,
   type PaymentMethod,
   type PaymentOutcome,
@@ -503,4 +506,33 @@ export async function pendingPaymentsByMethod(
     pending: Number(row.pending),
     pastExpiry: Number(row.pastExpiry ?? 0),
   }));
+}
+
+/** How the approved payment of an order or a top-up was made: the method, and a card's brand and last four. */
+export interface ApprovedPayment {
+  method: PaymentMethod;
+  cardBrand: CardBrand | null;
+  cardLast4: string | null;
+}
+
+/** The latest approved payment of one thing paid for (its purpose and reference), if there is one. */
+export async function approvedPayment(
+  db: Db,
+  purpose: string,
+  reference: string,
+): Promise<ApprovedPayment | null> {
+  const row = await db
+    .selectFrom("payments")
+    .select(["method", "card_brand", "card_last4"])
+    .where("purpose", "=", purpose)
+    .where("reference", "=", reference)
+    .where("status", "=", "approved")
+    .orderBy("settled_at", "desc")
+    .executeTakeFirst();
+  if (!row || !isPaymentMethod(row.method)) return null;
+  return {
+    method: row.method,
+    cardBrand: row.card_brand ? toCardBrand(row.card_brand) : null,
+    cardLast4: row.card_last4,
+  };
 }
