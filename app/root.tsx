@@ -24,6 +24,7 @@ import { reloadAfterChunkError } from "./lib/chunk-reload";
 import { whatsAppLink } from "./lib/external-links";
 import { actionLabelKey } from "./lib/flash";
 import { takeFlash } from "./lib/flash.server";
+import { emptiesCartFirst } from "./checkout/order-access.server";
 import { pageTitle } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
 import type { ShellData } from "./lib/shell";
@@ -39,10 +40,10 @@ export const links: LinksFunction = () => [
 
 export const handle = { i18n: ["common"] };
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context, request }: LoaderFunctionArgs) {
   const t = getFixedT();
   const { config } = context;
-  const flash = takeFlash(context);
+  const flash = emptiesCartFirst(context, new URL(request.url)) ? null : takeFlash(context);
   const cart = priceCart(readCart(context), context.catalogue.find);
   const customer = getCustomer(context);
   const shell: ShellData = {
