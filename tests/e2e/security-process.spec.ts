@@ -187,7 +187,8 @@ test("no log line holds a password, a code, a token, a NIP, a card number or a C
   browser,
   playwright,
 }) => {
-  test.setTimeout(120_000);
+  // Every journey on a server of its own logging at trace: over two minutes on a loaded machine.
+  test.setTimeout(180_000);
   const port = freePort(test.info().workerIndex);
   const base = `http://localhost:${port}`;
   const server = await running({ LOG_LEVEL: "trace" }, port);
