@@ -62,7 +62,8 @@ export class RateLimiter {
   /**
    * Counters in the database behind `driver`. The library creates its table if it is missing
    * (CREATE TABLE IF NOT EXISTS); this resolves once it exists, so no request meets a store that
-   * is not ready. Several processes may start together: the statement is idempotent.
+   * is not ready. Several processes may start together: on PostgreSQL the loser of that race is
+   * answered with an error although the table exists, and tries once more.
    */
   static async shared(
     driver: DatabaseDriver,
@@ -90,10 +91,17 @@ export class RateLimiter {
         ? new RateLimiterSQLite(common, ready)
         : new RateLimiterPostgres(common, ready);
     };
-    await new Promise<void>((resolve, reject) => {
-      create({ points: 1, duration: 1, keyPrefix: "" }, false, (error) =>
-        error ? reject(error) : resolve(),
-      );
+    const createTable = () =>
+      new Promise<void>((resolve, reject) => {
+        create({ points: 1, duration: 1, keyPrefix: "" }, false, (error) =>
+          error ? reject(error) : resolve(),
+        );
+      });
+    await createTable().catch((error: unknown) => {
+      // PostgreSQL: two processes creating the table at once, one loses on the table's row type
+      // (duplicate_object or unique_violation) although IF NOT EXISTS; the table exists by then.
+      if (!isConcurrentCreation(error)) throw error;
+      return createTable();
     });
     return new RateLimiter((options) => create(options, true), limiterOptions.onRefused);
   }
@@ -151,4 +159,10 @@ export class RateLimiter {
       this.limiters.values().next().value ?? this.limiterFor({ limit: 1, windowMs: 1000 });
     await any.delete(key);
   }
+}
+
+/** PostgreSQL's answer to a CREATE TABLE IF NOT EXISTS that raced another one. */
+function isConcurrentCreation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "42710" || code === "23505" || code === "42P07";
 }
