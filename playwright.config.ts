@@ -25,7 +25,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  use: { baseURL: BASE_URL, locale: "es-MX", trace: "retain-on-failure" },
+  use: { baseURL: BASE_URL, locale: "es-MX", trace: "on-first-retry" },
   projects: [
     { name: "js-enabled", use: { ...chromium, javaScriptEnabled: true } },
     { name: "js-disabled", use: { ...chromium, javaScriptEnabled: false } },
