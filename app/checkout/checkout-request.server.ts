@@ -9,6 +9,7 @@ import { setFlash } from "~/lib/flash.server";
 import { replyWithFormKey } from "~/lib/form-key";
 import { isOwnFormKey } from "~/lib/form-key.server";
 import { payFor } from "~/payments/pay-for.server";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import {
   checkoutSchema,
   simTypesForCart,
@@ -40,7 +41,7 @@ function simTypesFor(cart: PricedCart): SimType[] {
  * What the checkout form needs: the priced cart, its SIM types, and this browser's key for this
  * cart. An empty cart has nothing to check out: back to the cart, saying so.
  */
-export function loadCheckoutForm(context: AppLoadContext) {
+export async function loadCheckoutForm(context: AppLoadContext) {
   const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
   if (cart.lines.length === 0) throw emptyCartRedirect(context);
@@ -49,6 +50,7 @@ export function loadCheckoutForm(context: AppLoadContext) {
     simTypes: simTypesFor(cart),
     idempotencyKey: checkoutKey(context, items),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    paymentOptions: await loadPaymentOptions(context),
   };
 }
 
@@ -75,12 +77,7 @@ export async function submitCheckout(
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (cart.lines.length === 0) return emptyCartRedirect(context);
 
-  const {
-    idempotency_key: idempotencyKey,
-    payment_method: method,
-    holder,
-    ...customer
-  } = submission.value;
+  const { idempotency_key: idempotencyKey, payment, holder, ...customer } = submission.value;
   // A key this browser was not given (copied from another one, or signed with a secret it no
   // longer holds), or an old one of its own that placed nothing, opens nothing: the form comes
   // back, values kept, with the key of this browser's checkout of this cart.
@@ -113,7 +110,7 @@ export async function submitCheckout(
     });
     saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
     // A paid order's form sent again only shows the order.
-    return await payFor(context, orderPayment(order), method);
+    return await payFor(context, orderPayment(order), payment);
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
     return databaseBusyOrRethrow(

@@ -4,7 +4,12 @@ import { withoutControlCharacters } from "~/lib/control-characters";
 import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
 import { SIM_TYPES, type SimType } from "~/catalog/terms";
-import { PAYMENT_METHODS } from "~/payments/provider";
+import {
+  paymentChoiceField,
+  saveCardField,
+  toPaymentChoice,
+  type PaymentChoice,
+} from "~/payments/payment-choice";
 import { checkoutHolderSchema, type CheckoutHolder } from "~/registration/holder";
 import { MEXICAN_STATES } from "./mexican-states";
 
@@ -46,8 +51,10 @@ const orderFields = {
   // messages keys of the "registration" namespace. Nested ("holder.curp"): the buyer has a
   // full_name of their own.
   holder: checkoutHolderSchema,
-  // The form offers card checked: a request without a choice pays by card.
-  payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
+  // The form offers card checked: a request without a choice pays by card. Signed in, a saved
+  // card is a choice too, and the box saves the card typed on the provider's page (0119).
+  payment_method: paymentChoiceField(required("paymentMethodRequired").error),
+  save_card: saveCardField,
   accept_terms: z.literal("on", required("acceptTerms")),
   // The shared form key's shape; whether it is this browser's own is the action's to check.
   idempotency_key: z.string(required("expired")).regex(FORM_KEY_PATTERN, required("expired")),
@@ -77,7 +84,8 @@ export interface CheckoutInput {
   sim_type: SimType;
   /** Where a physical SIM goes; null for an eSIM, which needs no address. */
   delivery: DeliveryAddress | null;
-  payment_method: (typeof PAYMENT_METHODS)[number];
+  /** How the customer pays: a method, a saved card, and whether to save the card. */
+  payment: PaymentChoice;
   idempotency_key: string;
 }
 
@@ -139,7 +147,7 @@ export function checkoutSchema(simTypes: readonly SimType[] = SIM_TYPES) {
         email: value.email,
         phone_number: value.phone_number,
         holder: value.holder,
-        payment_method: value.payment_method,
+        payment: toPaymentChoice(value.payment_method, value.save_card === "on"),
         idempotency_key: value.idempotency_key,
       };
       if (value.sim_type === "esim") return { ...common, sim_type: "esim", delivery: null };
@@ -173,7 +181,7 @@ export const CHECKOUT_FIELDS = [
   ] as const),
   ...(["sim_type"] as const),
   ...(Object.keys(deliveryFields) as Array<keyof DeliveryAddress>),
-  ...(["payment_method", "accept_terms", "idempotency_key"] as const),
+  ...(["payment_method", "save_card", "accept_terms", "idempotency_key"] as const),
 ];
 
 /** The SIM types every plan of the cart can be had with (none: the cart mixes exclusive plans). */

@@ -60,7 +60,7 @@ export function newOrderRef(): string {
 
 export interface PlaceOrderInput {
   idempotencyKey: string;
-  customer: Omit<CheckoutInput, "idempotency_key" | "payment_method" | "holder">;
+  customer: Omit<CheckoutInput, "idempotency_key" | "payment" | "holder">;
   /**
    * Who will hold the order's lines, kept sealed by app/registration in the order's transaction
    * until they are registered (decision 0101). Absent only for orders made outside the checkout

@@ -15,10 +15,20 @@ import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import { findRegistration } from "~/registration/registrations.server";
+import {
+  chargeOfTopup,
+  findAutoTopupById,
+  findCharge,
+  paidThisMonth,
+  type AutoTopup,
+} from "~/auto-topup/auto-topups.server";
+import { autoTopupPath } from "~/auto-topup/paths";
+import { findSavedCardById } from "~/payments/saved-cards.server";
 import type { SupportContact } from "./layout";
 import {
   renderMail,
   type MailContext,
+  type AutoTopupMailView,
   type MailModels,
   type OrderView,
   type PaidWith,
@@ -81,6 +91,14 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
     packageKey: z.string().min(1).max(300),
   }),
   line_registered: z.object({ registrationId: id }),
+  auto_topup_notice: z.object({ chargeId: id }),
+  auto_topup_declined: z.object({
+    chargeId: id,
+    attempt: z.number().int().min(1).max(10),
+    stopped: z.boolean(),
+  }),
+  auto_topup_action_required: z.object({ chargeId: id }),
+  auto_topup_cap: z.object({ autoTopupId: id, month: z.string().regex(/^\d{4}-\d{2}$/) }),
 };
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -120,6 +138,27 @@ async function paidWith(db: Db, purpose: string, reference: string): Promise<Pai
     cardBrand: payment.card_brand ? toCardBrand(payment.card_brand) : null,
     cardLast4: payment.card_last4,
   };
+}
+
+/** What the automatic top-up's e-mails say of it: its settings and its card, as they are now. */
+async function autoTopupMailView(db: Db, autoTopup: AutoTopup): Promise<AutoTopupMailView> {
+  const card = await findSavedCardById(db, autoTopup.savedCardId);
+  return {
+    phoneNumber: autoTopup.number,
+    amount: autoTopup.amount,
+    trigger: autoTopup.trigger,
+    thresholdMb: autoTopup.thresholdMb,
+    monthlyMax: autoTopup.monthlyMax,
+    card: card ? { brand: card.brand, last4: card.last4 } : null,
+    settingsPath: autoTopupPath(autoTopup.number),
+  };
+}
+
+/** A charge and its automatic top-up, or why the e-mail about it cannot be written. */
+async function chargeAndAutoTopup(db: Db, chargeId: string) {
+  const charge = await findCharge(db, chargeId);
+  const autoTopup = charge ? await findAutoTopupById(db, charge.autoTopupId) : null;
+  return charge && autoTopup ? { charge, autoTopup } : null;
 }
 
 type Outcome<T extends MailTemplate> =
@@ -246,6 +285,9 @@ const loaders: Loaders = {
       amount: topup.amount,
       paidAt: topup.paidAt,
       paidWith: await paidWith(db, "topup", topup.id),
+      automatic: (await chargeOfTopup(db, topup.id))
+        ? { settingsPath: autoTopupPath(topup.phoneNumber) }
+        : null,
     });
   },
 
@@ -335,6 +377,59 @@ const loaders: Loaders = {
       holderName: registration.holderName,
       holderKeyMasked: registration.holderKeyMasked,
       registeredAt: registration.registeredAt,
+    });
+  },
+
+  async auto_topup_notice({ db }, { chargeId }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found) return permanent("automatic top-up charge not found");
+    const { charge, autoTopup } = found;
+    // Superseded before it went (the line topped up otherwise): nothing will be charged.
+    if (charge.state === "skipped" && charge.lastResult !== "cap") {
+      return obsolete("charge no longer due");
+    }
+    const ending = charge.period.startsWith("paquete:");
+    const reason = !ending ? "ended" : autoTopup.trigger === "low_data" ? "data" : "ending";
+    return model<"auto_topup_notice">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      reason,
+      chargeAt: charge.dueAt,
+      endsAt: ending ? charge.period.slice("paquete:".length) : null,
+    });
+  },
+
+  async auto_topup_declined({ db }, { chargeId, stopped }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found) return permanent("automatic top-up charge not found");
+    const { charge, autoTopup } = found;
+    return model<"auto_topup_declined">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      declineReason: charge.lastResult ?? "card_declined",
+      retryAt: stopped ? null : charge.dueAt,
+      stopped,
+      topupId: charge.topupId,
+    });
+  },
+
+  async auto_topup_action_required({ db }, { chargeId }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found?.charge.topupId) return permanent("automatic top-up charge not found");
+    const topup = await findTopup(db, found.charge.topupId);
+    // Paid meanwhile (the customer followed the receipt before the e-mail went).
+    if (topup?.status !== "pending_payment") return obsolete("top-up no longer waiting");
+    return model<"auto_topup_action_required">({
+      autoTopup: await autoTopupMailView(db, found.autoTopup),
+      topupId: topup.id,
+    });
+  },
+
+  async auto_topup_cap({ db }, { autoTopupId, month }) {
+    const autoTopup = await findAutoTopupById(db, autoTopupId);
+    if (!autoTopup) return permanent("automatic top-up not found");
+    return model<"auto_topup_cap">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      // Mid-month: the month the cap was reached in, whenever the e-mail goes.
+      chargedThisMonth: await paidThisMonth(db, autoTopup.id, new Date(`${month}-15T12:00:00Z`)),
     });
   },
 };

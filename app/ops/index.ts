@@ -7,6 +7,7 @@ export { ConfigError, environmentSchema, loadConfig } from "~/config.server";
 export { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase } from "~/db/db.server";
 export { escapeControlCharacters } from "~/lib/control-characters";
 export * from "~/lib/mexico-city-days";
+export * from "./auto-topups.server";
 export * from "./changes.server";
 export * from "./csv";
 export * from "./format";

@@ -42,6 +42,13 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   /** The checkout's holder and the lines waiting for their registration (decision 0101). */
   order_holders: ["app/registration/"],
   pending_registrations: ["app/registration/"],
+  /** Saved cards (decision 0119): the provider's customer and cards, the sandbox's vault. */
+  payment_customers: ["app/payments/"],
+  saved_cards: ["app/payments/"],
+  sandbox_payment_methods: ["app/payments/sandbox/"],
+  /** Automatic top-ups and their charges, one per line and period (decisions 0120, 0121). */
+  auto_topups: ["app/auto-topup/"],
+  auto_topup_charges: ["app/auto-topup/"],
 
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],

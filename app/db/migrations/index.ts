@@ -14,6 +14,7 @@ import * as esimActivationsByIccid from "./0014-esim-activations-by-iccid";
 import * as accountEmails from "./0015-account-emails";
 import * as lineRegistrations from "./0016-line-registrations";
 import * as holdersAwaitingRegistration from "./0017-holders-awaiting-registration";
+import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-topups";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "0015-account-emails": accountEmails,
   "0016-line-registrations": lineRegistrations,
   "0017-holders-awaiting-registration": holdersAwaitingRegistration,
+  "0020-saved-cards-and-automatic-topups": savedCardsAndAutomaticTopups,
 };
