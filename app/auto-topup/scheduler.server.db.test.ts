@@ -523,7 +523,7 @@ describe("what stops or pauses it", () => {
     expect(await round()).toMatchObject({ checked: 1, paid: 0, noticed: 0 });
     expect(await charges(number)).toHaveLength(0);
 
-    await linkLine(db, { number, accountSub: "otra", source: "code", now }, { move: true });
+    await linkLine(db, { number, accountSub: "otra", source: "added", now }, { move: true });
     expect(await round()).toMatchObject({ stopped: 1 });
     expect(await findAutoTopup(db, "karla", number)).toMatchObject({
       state: "stopped",

@@ -290,8 +290,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         // A saved card's charge (the store's own PaymentIntents): its answer came with the
         // request; these tell it again, or tell it first when that answer was lost.
         case "payment_intent.succeeded":
-        case "payment_intent.payment_failed":
-          return { eventId: event.id, outcome: intentOutcome(event.data.object) };
+        case "payment_intent.payment_failed": {
+          // Read again with its card: the event's object names the card by id only.
+          const told = intentOutcome(event.data.object);
+          const outcome = told ? intentOutcome(await retrieveIntent(event.data.object.id)) : null;
+          return { eventId: event.id, outcome };
+        }
         default:
           return { eventId: event.id, outcome: null };
       }
@@ -358,6 +362,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         payment_method: input.methodRef,
         allowed_payment_method_types: ["card"],
         confirm: true,
+        expand: INTENT_EXPAND,
         description: input.description,
         metadata: {
           [METADATA.paymentId]: input.paymentId,
