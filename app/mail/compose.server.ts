@@ -13,6 +13,7 @@ import { type Bss, isBssUnavailable } from "~/line/bss";
 import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
+import { LINES_PATH } from "~/line/paths";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import { findRegistration } from "~/registration/registrations.server";
 import {
@@ -22,7 +23,6 @@ import {
   paidThisMonth,
   type AutoTopup,
 } from "~/auto-topup/auto-topups.server";
-import { autoTopupPath } from "~/auto-topup/paths";
 import { findSavedCardById } from "~/payments/saved-cards.server";
 import type { SupportContact } from "./layout";
 import {
@@ -150,7 +150,8 @@ async function autoTopupMailView(db: Db, autoTopup: AutoTopup): Promise<AutoTopu
     thresholdMb: autoTopup.thresholdMb,
     monthlyMax: autoTopup.monthlyMax,
     card: card ? { brand: card.brand, last4: card.last4 } : null,
-    settingsPath: autoTopupPath(autoTopup.number),
+    // The account's lines, not the line's own address: an e-mail writes a number masked only.
+    settingsPath: LINES_PATH,
   };
 }
 
@@ -285,9 +286,7 @@ const loaders: Loaders = {
       amount: topup.amount,
       paidAt: topup.paidAt,
       paidWith: await paidWith(db, "topup", topup.id),
-      automatic: (await chargeOfTopup(db, topup.id))
-        ? { settingsPath: autoTopupPath(topup.phoneNumber) }
-        : null,
+      automatic: (await chargeOfTopup(db, topup.id)) ? { settingsPath: LINES_PATH } : null,
     });
   },
 

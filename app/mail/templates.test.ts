@@ -25,7 +25,7 @@ const autoTopupView: AutoTopupMailView = {
   thresholdMb: null,
   monthlyMax: 2,
   card: { brand: "visa", last4: "4242" },
-  settingsPath: "/my-account/lineas/5599000001/recarga-automatica",
+  settingsPath: "/my-account/lineas",
 };
 
 const physicalOrder: OrderView = {
@@ -176,7 +176,7 @@ const samples: Array<
       amount: 20,
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: null,
-      automatic: { settingsPath: "/my-account/lineas/3312345678/recarga-automatica" },
+      automatic: { settingsPath: "/my-account/lineas" },
     },
   },
   {
@@ -414,10 +414,8 @@ describe("what each e-mail says", () => {
     expect(text).toContain(`Tu paquete vence el ${formatDateTime("2026-11-26T18:00:00.000Z")}.`);
     expect(text).toContain("cargaremos $150.00\u00a0MXN a tu Visa terminada en 4242");
     expect(text).toContain("Máximo al mes: 2 recargas (hasta $300.00\u00a0MXN)");
-    expect(text).toContain(
-      "https://www.conectamovil.mx/my-account/lineas/5599000001/recarga-automatica",
-    );
-    expect(text).not.toContain("5599000001 ");
+    expect(text).toContain("https://www.conectamovil.mx/my-account/lineas");
+    expect(text).not.toContain("5599000001");
     const declined = await renderMail(
       "auto_topup_declined",
       {

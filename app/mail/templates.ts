@@ -108,7 +108,7 @@ export interface MailModels {
     amount: number;
     paidAt: string;
     paidWith: PaidWith | null;
-    /** Made by the line's automatic top-up (decision 0120): its settings' page, to change it. */
+    /** Made by the line's automatic top-up (decision 0120): where to change it (the account's lines). */
     automatic: { settingsPath: string } | null;
   };
   portability_received: {
@@ -174,7 +174,7 @@ export interface AutoTopupMailView {
   thresholdMb: number | null;
   monthlyMax: number;
   card: { brand: CardBrand; last4: string } | null;
-  /** Its settings on the line's pages (a path). */
+  /** Where its settings are reached: the account's lines (a path without the number). */
   settingsPath: string;
 }
 

@@ -30,7 +30,7 @@ describe("the top-up form", () => {
       amount: 100,
       idempotencyKey: KEY,
       fromSavedLine: false,
-      method: "card",
+      payment: { method: "card", savedCardId: null, saveCard: false },
       email: null,
       unregisteredAcknowledged: null,
     });
@@ -119,7 +119,7 @@ describe("the top-up form", () => {
       amount: 50,
       idempotencyKey: KEY,
       fromSavedLine: true,
-      method: "card",
+      payment: { method: "card", savedCardId: null, saveCard: false },
       email: null,
       unregisteredAcknowledged: null,
     });
