@@ -41,7 +41,16 @@ const REGISTRATION_QUERIES = {
   registrationAttempts: "SELECT number, outcome, channel, attempted_at FROM registration_attempts",
 };
 
-/** Runs every query of QUERIES, LINE_QUERIES and REGISTRATION_QUERIES with `all(sql)`: StoredRows. */
+/** The automatic top-ups' rows (scripts/soak/reconcile-auto-topups.ts's AutoTopupRows). */
+const AUTO_TOPUP_QUERIES = {
+  autoTopups: "SELECT id, account_sub, number, monthly_max, state FROM auto_topups",
+  charges: `SELECT id, auto_topup_id, number, period, state, topup_id, settled_at
+              FROM auto_topup_charges`,
+  providerCharges: `SELECT id, merchant_reference, status, idempotency_key
+                      FROM sandbox_checkouts WHERE idempotency_key IS NOT NULL`,
+};
+
+/** Runs every query of QUERIES and the capabilities' own with `all(sql)`: StoredRows. */
 async function readAll(all) {
   const rows = {};
   for (const [name, sql] of Object.entries(QUERIES)) rows[name] = await all(sql);
@@ -50,6 +59,10 @@ async function readAll(all) {
   rows.registration = {};
   for (const [name, sql] of Object.entries(REGISTRATION_QUERIES)) {
     rows.registration[name] = await all(sql);
+  }
+  rows.autoTopup = {};
+  for (const [name, sql] of Object.entries(AUTO_TOPUP_QUERIES)) {
+    rows.autoTopup[name] = await all(sql);
   }
   return rows;
 }

@@ -30,6 +30,14 @@ import {
   type LineSubject,
 } from "./reconcile-lines";
 import {
+  isAutomaticTopupKey,
+  reconcileAutoTopups,
+  type AutoTopupFindingKind,
+  type AutoTopupReconciliation,
+  type AutoTopupRows,
+  type ToldAutoTopup,
+} from "./reconcile-auto-topups";
+import {
   reconcileRegistrations,
   type RegistrationFindingKind,
   type RegistrationLedger,
@@ -122,6 +130,8 @@ export interface ClientLedger {
   line: LineLedger;
   /** Lines registered to their holders at /registro-de-linea (issue 27). */
   registration: RegistrationLedger;
+  /** Automatic top-ups customers switched on for their lines (issue 29). */
+  autoTopups: readonly ToldAutoTopup[];
 }
 
 /** The columns the reconciliation reads (app/db/schema.ts). */
@@ -160,6 +170,8 @@ export interface StoredRows {
   line: LineRows;
   /** The registrations of lines to their holders and the identity validations tried. */
   registration: RegistrationRows;
+  /** The automatic top-ups, their charges and the provider's saved-card charges. */
+  autoTopup: AutoTopupRows;
 }
 
 export type FindingKind =
@@ -199,7 +211,8 @@ export type FindingKind =
   /** The payment provider's record disagrees with the store's payment. */
   | "provider-mismatch"
   | LineFindingKind
-  | RegistrationFindingKind;
+  | RegistrationFindingKind
+  | AutoTopupFindingKind;
 
 export type Subject =
   | "order"
@@ -208,7 +221,8 @@ export type Subject =
   | "payment"
   | "sandbox checkout"
   | LineSubject
-  | RegistrationSubject;
+  | RegistrationSubject
+  | "automatic top-up";
 
 export interface Finding {
   kind: FindingKind;
@@ -240,6 +254,7 @@ export interface ReconciliationReport {
     reorders: number;
     line: LineReconciliation["checked"];
     registration: RegistrationReconciliation["checked"];
+    autoTopup: AutoTopupReconciliation["checked"];
   };
 }
 
@@ -825,10 +840,11 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
   }
   reconcileOrderLines(rows, findings);
 
+  // The scheduler's top-ups are no customer's submission: reconciled with their charges below.
   reconcileSubmissions(
     "top-up",
     ledger.topups,
-    rows.topups,
+    rows.topups.filter((topup) => !isAutomaticTopupKey(topup.idempotency_key)),
     (row, told, mismatch) => {
       for (const entry of told) {
         if (entry.amount !== Number(row.amount))
@@ -893,6 +909,13 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
     rows: rows.registration,
   });
   findings.push(...registration.findings);
+  const autoTopup = reconcileAutoTopups({
+    ledger: ledger.autoTopups,
+    rows: rows.autoTopup,
+    topups: rows.topups,
+    payments: rows.payments,
+  });
+  findings.push(...autoTopup.findings);
 
   const paymentsByMethod: Record<string, Record<string, number>> = {};
   for (const payment of rows.payments) {
@@ -918,6 +941,7 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       reorders,
       line: line.checked,
       registration: registration.checked,
+      autoTopup: autoTopup.checked,
     },
   };
 }
