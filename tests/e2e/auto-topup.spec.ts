@@ -176,6 +176,19 @@ test("a line set to top up below 1 GB is charged once when it runs low: one top-
     expect(listed).not.toContain(number);
     expect(await receipts()).toHaveLength(1);
     expect(await notices()).toHaveLength(1);
+    // /readyz: this process schedules, one active, nothing overdue or waiting for the customer.
+    const ready = (await (await api.get("/readyz")).json()) as {
+      autoTopups: Record<string, unknown>;
+    };
+    expect(ready.autoTopups).toMatchObject({
+      schedulerHere: true,
+      active: 1,
+      stopped: 0,
+      awaitingCustomer: 0,
+      overdue: 0,
+      lastRoundError: null,
+    });
+    expect(ready.autoTopups.lastCheckedAt).toEqual(expect.any(String));
   } finally {
     await context.close();
     await api.dispose();
