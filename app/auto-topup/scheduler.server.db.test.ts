@@ -210,7 +210,9 @@ const mailsTo = async (to: string) =>
       .execute()
   ).map((mail) => mail.template);
 
-describe("an automatic top-up below the data asked for", () => {
+// Each test saves a card, activates lines and runs rounds of the scheduler: a few seconds on
+// PostgreSQL, more on a loaded machine (hence the describes' 30 s).
+describe("an automatic top-up below the data asked for", { timeout: 30_000 }, () => {
   it("charges the saved card once, pays one top-up for the line, and e-mails before and after", async () => {
     const card = await savedCard("ana");
     const number = await lineOf("ana");
@@ -281,7 +283,7 @@ describe("an automatic top-up below the data asked for", () => {
   });
 });
 
-describe("two schedulers at once", () => {
+describe("two schedulers at once", { timeout: 30_000 }, () => {
   it("charge each line once for its period", async () => {
     const card = await savedCard("carla");
     const numbers = await Promise.all([1, 2, 3, 4].map(() => lineOf("carla")));
@@ -374,7 +376,7 @@ describe("two schedulers at once", () => {
   });
 });
 
-describe("the monthly cap", () => {
+describe("the monthly cap", { timeout: 30_000 }, () => {
   it("skips a period past the cap, with one e-mail for the month", async () => {
     const card = await savedCard("fer");
     const number = await lineOf("fer");
@@ -403,7 +405,7 @@ describe("the monthly cap", () => {
   });
 });
 
-describe("a card that is declined", () => {
+describe("a card that is declined", { timeout: 30_000 }, () => {
   it("is tried again after the retry time, then the automatic top-up stops, with its e-mails", async () => {
     const card = await savedCard("gil", TEST_CARDS.declinesLater);
     const number = await lineOf("gil");
@@ -444,7 +446,7 @@ describe("a card that is declined", () => {
   });
 });
 
-describe("a card the bank wants authenticated (3-D Secure)", () => {
+describe("a card the bank wants authenticated (3-D Secure)", { timeout: 30_000 }, () => {
   it("sends the customer a link to pay instead of failing, and counts no failure", async () => {
     const card = await savedCard("hugo", TEST_CARDS.authenticationRequired);
     const number = await lineOf("hugo");
@@ -472,7 +474,7 @@ describe("a card the bank wants authenticated (3-D Secure)", () => {
   });
 });
 
-describe("an automatic top-up at the package's end", () => {
+describe("an automatic top-up at the package's end", { timeout: 30_000 }, () => {
   it("e-mails a day before and charges an hour before the end", async () => {
     const card = await savedCard("ines");
     const number = await lineOf("ines");
@@ -513,7 +515,7 @@ describe("an automatic top-up at the package's end", () => {
   });
 });
 
-describe("what stops or pauses it", () => {
+describe("what stops or pauses it", { timeout: 30_000 }, () => {
   it("a removed card pauses it; the line moved to another account stops it", async () => {
     const card = await savedCard("karla");
     const number = await lineOf("karla");

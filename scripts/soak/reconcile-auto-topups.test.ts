@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { PaymentStatus, TopupStatus } from "~/db/schema";
 import {
   isAutomaticTopupKey,
   reconcileAutoTopups,
@@ -45,13 +46,18 @@ function clean() {
         id: "tp_1",
         folio: "REC-2026-000001",
         idempotency_key: "auto-topup:rac_1",
-        status: "paid" as const,
+        status: "paid" as TopupStatus,
       },
-      { id: "tp_2", folio: "REC-2026-000002", idempotency_key: "abc.def", status: "paid" as const },
+      {
+        id: "tp_2",
+        folio: "REC-2026-000002",
+        idempotency_key: "abc.def",
+        status: "paid" as TopupStatus,
+      },
     ],
     payments: [
-      { id: "pay_1", purpose: "topup", reference: "tp_1", status: "approved" as const },
-      { id: "pay_2", purpose: "topup", reference: "tp_2", status: "approved" as const },
+      { id: "pay_1", purpose: "topup", reference: "tp_1", status: "approved" as PaymentStatus },
+      { id: "pay_2", purpose: "topup", reference: "tp_2", status: "approved" as PaymentStatus },
     ],
   };
 }
