@@ -471,6 +471,28 @@ describe("a card the bank wants authenticated (3-D Secure)", { timeout: 30_000 }
     await round();
     expect(await charges(number)).toHaveLength(1);
     expect((await autoTopupStats(db, now)).awaitingCustomer).toBe(1);
+
+    // The customer pays it from the link (on the page, where the bank can ask them): the charge
+    // is paid, and counts as this month's.
+    const topup = (await findTopup(db, charge!.topup_id!))!;
+    const page = await payments.begin({
+      purpose: TOPUP_PAYMENT_PURPOSE,
+      reference: topup.id,
+      amount: topup.amount,
+      method: "card",
+      description: "Recarga",
+      returnUrl: "http://tienda.test/x",
+      origin: "http://tienda.test",
+      customerEmail: null,
+    });
+    if (page.kind !== "redirect") throw new Error("expected the sandbox's page");
+    await sandbox.pay(page.url.split("/").pop()!, TEST_CARDS.authenticationRequired);
+    await round();
+    expect((await charges(number))[0]).toMatchObject({
+      state: "paid",
+      last_result: "paid_by_customer",
+    });
+    expect((await autoTopupStats(db, now)).awaitingCustomer).toBe(0);
   });
 });
 

@@ -224,6 +224,31 @@ export function createAutoTopupScheduler(options: AutoTopupSchedulerOptions): Au
   }
 
   /**
+   * A charge the bank wanted the customer to authenticate ends when the top-up it made does: paid
+   * by the customer from the link they were sent (it counts towards the month's cap), or cancelled
+   * (a voucher they chose instead, expired).
+   */
+  async function settleAwaiting(autoTopup: AutoTopup): Promise<void> {
+    const waiting = await db
+      .selectFrom("auto_topup_charges")
+      .innerJoin("topups", "topups.id", "auto_topup_charges.topup_id")
+      .selectAll("auto_topup_charges")
+      .select("topups.status as topup_status")
+      .where("auto_topup_charges.auto_topup_id", "=", autoTopup.id)
+      .where("auto_topup_charges.state", "=", "awaiting_customer")
+      .where("topups.status", "!=", "pending_payment")
+      .execute();
+    for (const { topup_status: topupStatus, ...charge } of waiting) {
+      const paid = topupStatus === "paid";
+      await moveCharge(db, charge, {
+        state: paid ? "paid" : "skipped",
+        last_result: paid ? "paid_by_customer" : "unpaid",
+        settled_at: clock().toISOString(),
+      });
+    }
+  }
+
+  /**
    * Whether the last charge is still under way: paid and its top-up not yet applied to the line
    * (the next period starts once it is), or waiting for the customer to pay the link they were
    * sent. Either way no new charge is made meanwhile.
@@ -506,6 +531,7 @@ export function createAutoTopupScheduler(options: AutoTopupSchedulerOptions): Au
     }
     if (!line) return;
     const now = clock();
+    await settleAwaiting(autoTopup);
     report.skipped += await supersede(autoTopup, currentPeriod(line, now));
     const decision = decide(autoTopup, line, now);
     if (decision.kind === "none") return;

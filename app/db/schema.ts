@@ -641,9 +641,10 @@ export interface AutoTopupsTable {
 
 /**
  * scheduled: due at `due_at` (its notice sent); retrying: declined once, tried again at
- * `due_at`; paid; failed: declined twice (the automatic top-up stopped); awaiting_customer: the
- * bank asked for authentication, the customer was sent a link to pay; skipped: not charged (the
- * monthly cap, the line topped up otherwise, the card removed).
+ * `due_at`; paid (by the scheduler, or by the customer from the link of an awaiting_customer);
+ * failed: declined twice (the automatic top-up stopped); awaiting_customer: the bank asked for
+ * authentication, the customer was sent a link to pay; skipped: not charged (the monthly cap, the
+ * line topped up otherwise, a link left unpaid).
  */
 export type AutoTopupChargeState =
   "scheduled" | "retrying" | "paid" | "failed" | "awaiting_customer" | "skipped";

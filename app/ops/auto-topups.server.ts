@@ -65,6 +65,8 @@ const RESULT_NAMES: Record<string, string> = {
   test_card_required: "tarjeta no de prueba",
   cap: "tope mensual",
   superseded: "la línea se recargó de otra forma",
+  paid_by_customer: "la pagó el cliente desde el enlace",
+  unpaid: "el cliente no la pagó",
 };
 
 function stateName(state: AutoTopupState, stopReason: string | null, hasCard: boolean): string {
