@@ -9,6 +9,7 @@ import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/data-table";
 import { PageHeader } from "~/components/ui/page-header";
 import { useTranslation } from "~/i18n/react";
+import { translateFormMessage } from "~/lib/form-messages";
 import { titleMeta } from "~/lib/meta";
 import { formatLineNumber } from "~/line/line-view";
 import { linePath } from "~/line/paths";
@@ -32,11 +33,19 @@ export function action({ request, context, params }: ActionFunctionArgs) {
 
 const linkClass = "font-medium text-secondary underline underline-offset-4";
 
+/** The fields the form shows with their own messages (and its summary, ""). */
+const FIELDS_SHOWN = new Set(["", "amount", "cuando", "tope", "tarjeta"]);
+
 export default function AutoTopupPage() {
   const { number, summary, cards, charges, topUpTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("topup");
   const state = summary?.state ?? "off";
+  // What the form cannot show beside a field of its own (a form sent without its intent, or with
+  // no saved card to choose): said above it.
+  const unplaced = Object.entries(lastResult?.error ?? {})
+    .filter(([name]) => !FIELDS_SHOWN.has(name) || cards.length === 0)
+    .flatMap(([, messages]) => messages ?? []);
   return (
     <>
       <p className="mb-4">
@@ -64,6 +73,11 @@ export default function AutoTopupPage() {
           <p className="mt-1">{t(`line:autoTopup.stopReason.${summary.stopReason}`)}</p>
         ) : null}
       </Alert>
+      {unplaced.length ? (
+        <Alert className="mb-6 max-w-3xl" testId="auto-topup-refused">
+          {translateFormMessage(t, unplaced[0]!)}
+        </Alert>
+      ) : null}
       <AutoTopupForm summary={summary} cards={cards} topUpTo={topUpTo} lastResult={lastResult} />
       {state === "active" || state === "paused" ? <AutoTopupOffForm /> : null}
       <section className="mt-10" aria-labelledby="auto-topup-charges">

@@ -7,6 +7,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
+import { translateFormMessage } from "~/lib/form-messages";
 import { titleMeta } from "~/lib/meta";
 import { maskPhoneNumber } from "~/topup/phone";
 import { loadSavedCards, submitSavedCards } from "~/payments/saved-cards-request.server";
@@ -46,13 +47,14 @@ export default function SavedCardsPage() {
   const { cards } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { t } = useTranslation("commerce");
-  const refused = answer?.error?.[""]?.[0];
+  // The form's only fields are hidden: whatever it was refused for is said at the top.
+  const refused = Object.values(answer?.error ?? {}).flatMap((messages) => messages ?? [])[0];
   return (
     <>
       <PageHeader title={t("savedCards.heading")}>{t("savedCards.intro")}</PageHeader>
       {refused ? (
         <Alert className="mb-6 max-w-3xl" testId="saved-cards-error">
-          {t(refused)}
+          {translateFormMessage(t, refused)}
         </Alert>
       ) : null}
       {cards.length ? (
