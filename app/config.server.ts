@@ -5,6 +5,8 @@ import path from "node:path";
 import * as z from "zod";
 import { missingEmulatorPackages } from "./auth/emulator/installed.server";
 import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies";
+import { isRegimenFiscal, regimenAllowsKind, type RegimenFiscal } from "./invoicing/sat-catalogs";
+import { checkRfc } from "./registration/rfc";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -272,20 +274,102 @@ export const environmentSchema = z.object({
    */
   LINE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   LINE_CODE_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
+  /**
+   * Who stamps the store's CFDI invoices (issue 29, decision 0118): the embedded sandbox (the same
+   * CFDI, no fiscal seal, "sin validez fiscal"), or Facturapi (a PAC) through its official SDK.
+   */
+  INVOICE_PROVIDER: z.enum(["sandbox", "facturapi"]).default("sandbox"),
+  /** Facturapi's secret key (sk_live_… stamps at SAT; sk_test_… is Facturapi's test mode). */
+  FACTURAPI_KEY: z
+    .string()
+    .regex(/^sk_(test|live)_[\w-]+$/, "una clave secreta de Facturapi (sk_live_…, sk_test_…)")
+    .optional(),
+  /** Another address for Facturapi's API (a local stand-in in tests); absent, Facturapi's own. */
+  FACTURAPI_API_URL: optionalUrl,
+  /** How long a call to Facturapi may take before the customer is asked to try again. */
+  FACTURAPI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(30_000).default(15_000),
+  /** Production only: issue invoices on the sandbox anyway (a test environment). */
+  ALLOW_SANDBOX_INVOICES: booleanFlag.default(false),
+  /**
+   * The store as its invoices' issuer (Emisor): its RFC, name as in its Constancia de Situación
+   * Fiscal, régimen fiscal and the código postal of its Lugar de expedición. Required in
+   * production; elsewhere SAT's published test issuer (EKU9003173C9, ESCUELA KEMPER URGATE).
+   */
+  INVOICE_ISSUER_RFC: z.string().optional(),
+  INVOICE_ISSUER_NAME: z.string().trim().min(1).max(254).optional(),
+  INVOICE_ISSUER_REGIMEN: z.string().optional(),
+  INVOICE_ISSUER_POSTAL_CODE: z
+    .string()
+    .regex(/^\d{5}$/, "un código postal de 5 dígitos")
+    .optional(),
+  /**
+   * How many months after the month of the payment a customer may still invoice it (until the
+   * end of that month, Mexico City time); 0: only the month of the payment.
+   */
+  INVOICE_MONTHS_AFTER_PAYMENT: z.coerce.number().int().min(0).max(12).default(1),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
+  /**
+   * GET /metrics (Prometheus, decision 0110) on a port of its own, off the public one; with
+   * WEB_CONCURRENCY > 1 the primary listens there and adds up every worker.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The interface METRICS_PORT listens on: loopback unless the operator says otherwise. */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * The bearer token a scrape must send (`Authorization: Bearer …`). Without METRICS_PORT it is
+   * what opens /metrics on the public port; with it, also required there.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "at least 32 characters")
+    .regex(/^[\x21-\x7e]+$/, "printable characters without spaces (a bearer token)")
+    .optional(),
+  /**
+   * Unexpected errors (a 500, what reaches the error boundary) are reported to Sentry, or any
+   * service that takes its envelopes, at this DSN (decision 0111); absent, nothing is reported.
+   */
+  SENTRY_DSN: z
+    .string()
+    .regex(
+      /^https?:\/\/[^\s/@:]+(:[^\s/@]*)?@[^\s/@]+\/(\S*\/)?\d+$/,
+      "a Sentry DSN (https://<key>@<host>/<project id>)",
+    )
+    .optional(),
+  /** The environment the reports are filed under; default NODE_ENV. */
+  SENTRY_ENVIRONMENT: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
+    .optional(),
+  /** The release the reports are filed under (e.g. a commit or a version); optional. */
+  SENTRY_RELEASE: z
+    .string()
+    .regex(/^[\w.+@-]{1,200}$/, "letters, digits, . _ + @ - (at most 200)")
+    .optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** The stand-ins for real services this server can run on. */
 export type TestDouble =
-  "payments" | "identity" | "esim" | "mail" | "bss" | "sms" | "id-validation";
+  "payments" | "identity" | "esim" | "mail" | "bss" | "sms" | "id-validation" | "invoices";
 
 export interface Config extends Omit<
   Environment,
-  "SESSION_SECRET" | "DATA_DIR" | "HOST" | "TRUST_PROXY"
+  | "SESSION_SECRET"
+  | "DATA_DIR"
+  | "HOST"
+  | "TRUST_PROXY"
+  | "INVOICE_ISSUER_RFC"
+  | "INVOICE_ISSUER_NAME"
+  | "INVOICE_ISSUER_REGIMEN"
+  | "INVOICE_ISSUER_POSTAL_CODE"
 > {
+  /** The store as its invoices' issuer (checked at start). */
+  INVOICE_ISSUER_RFC: string;
+  INVOICE_ISSUER_NAME: string;
+  INVOICE_ISSUER_REGIMEN: RegimenFiscal;
+  INVOICE_ISSUER_POSTAL_CODE: string;
   isProduction: boolean;
   /** The interface to listen on. */
   host: string;
@@ -317,6 +401,15 @@ export interface Config extends Omit<
   dataDir: string;
   /** The first secret seals new cookies; every listed secret opens old ones (rotation). */
   sessionSecrets: string[];
+  /**
+   * Where GET /metrics is served (decision 0110): on its own port (`port`), on the public port
+   * (`public`), or nowhere (`off`: production with neither METRICS_PORT nor METRICS_TOKEN).
+   * `token`: what a scrape must send, or null.
+   */
+  metrics:
+    | { serve: "port"; host: string; port: number; token: string | null }
+    | { serve: "public"; token: string | null }
+    | { serve: "off" };
 }
 
 export class ConfigError extends Error {}
@@ -360,6 +453,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     "ID_VALIDATION_URL",
     "ID_VALIDATION_API_KEY",
   ]);
+  requireSettings(values, "INVOICE_PROVIDER", "facturapi", ["FACTURAPI_KEY"]);
+  const issuer = resolveInvoiceIssuer(
+    values,
+    isProduction && values.INVOICE_PROVIDER === "facturapi",
+  );
   const testDoubles: TestDouble[] = [
     ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
       ? (["payments"] as const)
@@ -370,18 +468,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(values.BSS_PROVIDER === "simulator" ? (["bss"] as const) : []),
     ...(values.SMS_PROVIDER === "outbox" ? (["sms"] as const) : []),
     ...(values.ID_VALIDATION_PROVIDER === "sandbox" ? (["id-validation"] as const) : []),
+    ...(values.INVOICE_PROVIDER === "sandbox" || /^sk_test_/.test(values.FACTURAPI_KEY ?? "")
+      ? (["invoices"] as const)
+      : []),
   ];
   if (isProduction) {
     refuseTestDoublesUnlessAllowed(values, testDoubles);
     requireHttps(values);
   }
   if (identity.identityMode === "embedded") requireEmulatorInstalled();
+  const metrics = resolveMetrics(values, isProduction);
   const {
     SESSION_SECRET: _secret,
     DATA_DIR: _dir,
     HOST: host,
     TRUST_PROXY: trustProxy,
     COGNITO_DOMAIN: _domain,
+    INVOICE_ISSUER_RFC: _issuerRfc,
+    INVOICE_ISSUER_NAME: _issuerName,
+    INVOICE_ISSUER_REGIMEN: _issuerRegimen,
+    INVOICE_ISSUER_POSTAL_CODE: _issuerPostalCode,
     ...rest
   } = values;
   const listening = host ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
@@ -391,6 +497,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...rest,
     ...identity,
+    ...issuer,
     cognitoDomain,
     isProduction,
     host: listening,
@@ -408,8 +515,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isTestEnvironment: isProduction && testDoubles.length > 0,
     dataDir,
     sessionSecrets,
+    metrics,
   };
 }
+
+/**
+ * Metrics tell a competitor the store's sales and a burglar its weak hours, never a customer's
+ * data: in production they are served only where the operator said, on METRICS_PORT (loopback
+ * unless METRICS_HOST names another interface, then with METRICS_TOKEN) or on the public port
+ * behind METRICS_TOKEN. Outside production, /metrics is open on the public port, which then
+ * listens on loopback.
+ */
+function resolveMetrics(values: Environment, isProduction: boolean): Config["metrics"] {
+  const token = values.METRICS_TOKEN ?? null;
+  if (values.METRICS_PORT !== undefined) {
+    if (values.METRICS_PORT === values.PORT) {
+      throw new ConfigError(
+        "Invalid configuration: METRICS_PORT: must differ from PORT (metrics are served off the public port)",
+      );
+    }
+    const host = values.METRICS_HOST;
+    if (isProduction && !token && !LOOPBACK_HOSTS.has(host)) {
+      throw new ConfigError(
+        `Invalid configuration: METRICS_TOKEN: required when METRICS_HOST (${host}) is not loopback in production`,
+      );
+    }
+    return { serve: "port", host, port: values.METRICS_PORT, token };
+  }
+  if (token) return { serve: "public", token };
+  return isProduction ? { serve: "off" } : { serve: "public", token: null };
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /**
  * Outside production, the site's name is the listening address when it is a particular one
@@ -464,6 +601,13 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
       "the operator's identity validation service (ID_VALIDATION_PROVIDER=http; ALLOW_SANDBOX_ID_VALIDATION=true runs a test environment on the sandbox validation)",
     );
   }
+  if (testDoubles.includes("invoices") && !values.ALLOW_SANDBOX_INVOICES) {
+    missing.push(
+      values.INVOICE_PROVIDER === "facturapi"
+        ? "a live Facturapi key (FACTURAPI_KEY is a test key; ALLOW_SANDBOX_INVOICES=true runs a test environment on it)"
+        : "a real invoicing provider (INVOICE_PROVIDER=facturapi; ALLOW_SANDBOX_INVOICES=true runs a test environment on invoices without fiscal validity)",
+    );
+  }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
@@ -502,7 +646,9 @@ function requireEs2PlusSettings(values: Environment) {
 }
 
 /** A real adapter's settings: a missing one would only show when a customer needs it. */
-function requireSettings<K extends "BSS_PROVIDER" | "SMS_PROVIDER" | "ID_VALIDATION_PROVIDER">(
+function requireSettings<
+  K extends "BSS_PROVIDER" | "SMS_PROVIDER" | "ID_VALIDATION_PROVIDER" | "INVOICE_PROVIDER",
+>(
   values: Environment,
   switchVariable: K,
   real: Environment[K],
@@ -525,6 +671,54 @@ function isStripeTestMode(values: Environment): boolean {
   );
 }
 
+/** SAT's published test issuer: what development invoices are issued by when none is configured. */
+export const TEST_INVOICE_ISSUER = {
+  INVOICE_ISSUER_RFC: "EKU9003173C9",
+  INVOICE_ISSUER_NAME: "ESCUELA KEMPER URGATE",
+  INVOICE_ISSUER_REGIMEN: "601",
+  INVOICE_ISSUER_POSTAL_CODE: "42501",
+} as const;
+
+/**
+ * The store's issuer data: all four when invoices are stamped for real (production on a PAC: an
+ * invoice names who issues it), SAT's test issuer when none is set for invoices without fiscal
+ * validity (the sandbox); the RFC checked like a customer's, and a régimen its kind may hold.
+ */
+function resolveInvoiceIssuer(values: Environment, stampsForReal: boolean) {
+  const names = [
+    "INVOICE_ISSUER_RFC",
+    "INVOICE_ISSUER_NAME",
+    "INVOICE_ISSUER_REGIMEN",
+    "INVOICE_ISSUER_POSTAL_CODE",
+  ] as const;
+  const given = names.filter((name) => values[name] !== undefined);
+  if (given.length === 0 && !stampsForReal) return TEST_INVOICE_ISSUER;
+  const missing = names.find((name) => values[name] === undefined);
+  if (missing) {
+    throw new ConfigError(
+      `Invalid configuration: ${missing}: required${stampsForReal ? " in production with INVOICE_PROVIDER=facturapi" : " with the other INVOICE_ISSUER_ settings"} (the store's issuer data as in its Constancia de Situación Fiscal)`,
+    );
+  }
+  const rfc = checkRfc(values.INVOICE_ISSUER_RFC!);
+  if (!rfc.ok) {
+    throw new ConfigError(
+      `Invalid configuration: INVOICE_ISSUER_RFC: not a valid RFC (${rfc.fault})`,
+    );
+  }
+  const regimen = values.INVOICE_ISSUER_REGIMEN!;
+  if (!isRegimenFiscal(regimen) || !regimenAllowsKind(regimen, rfc.kind)) {
+    throw new ConfigError(
+      `Invalid configuration: INVOICE_ISSUER_REGIMEN: not a régimen of SAT's catalogue for a persona ${rfc.kind}`,
+    );
+  }
+  return {
+    INVOICE_ISSUER_RFC: rfc.rfc,
+    INVOICE_ISSUER_NAME: values.INVOICE_ISSUER_NAME!,
+    INVOICE_ISSUER_REGIMEN: regimen,
+    INVOICE_ISSUER_POSTAL_CODE: values.INVOICE_ISSUER_POSTAL_CODE!,
+  };
+}
+
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
@@ -541,6 +735,8 @@ function requireHttps(values: Environment) {
     "BSS_BASE_URL",
     "BSS_TOKEN_URL",
     "ID_VALIDATION_URL",
+    "SENTRY_DSN",
+    "FACTURAPI_API_URL",
   ] as const) {
     const value = values[variable];
     if (!value) continue;

@@ -71,6 +71,17 @@ Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
   rechazar <folio> --motivo <texto>
                   Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
 
+Facturas (CFDI):
+  facturas        [--desde …] [--hasta …] [--estado vigente|cancelada|sin-emitir] [--csv …]
+                  Las facturas emitidas en /facturacion: folio FAC-, fecha, estado, compra, UUID,
+                  RFC del receptor incompleto (el CSV lo lleva completo, con nombre, régimen, uso,
+                  forma de pago y cancelación), total y PAC.
+  cancelar-factura <UUID|folio FAC-> --motivo 01|02|03|04 [--sustituye <UUID>] [--razon <texto>]
+                  Cancela la factura en el PAC con un motivo del SAT: 01 comprobante con errores
+                  con relación (requiere --sustituye, el UUID de la factura que la reemplaza),
+                  02 con errores sin relación, 03 no se llevó a cabo la operación, 04 operación
+                  nominativa en una factura global. El cliente lo ve en /facturacion y en el PDF.
+
 Registro de líneas:
   recifrar-registros
                   Tras poner un secreto nuevo al principio de SESSION_SECRET (y antes de quitar
@@ -104,6 +115,7 @@ Ejemplos:
   npm run ops -- consumo 5599000001 --datos 500MB --minutos 12
   npm run ops -- lineas --estado activa --csv lineas.csv
   npm run ops -- trabajos --estado rechazado
+  npm run ops -- cancelar-factura FAC-2026-000012 --motivo 02 --razon "RFC equivocado"
   npm run ops -- recargas-automaticas --estado detenida
   npm run ops -- registros --desde 2026-06-01 --hasta 2026-06-30 --csv registros-junio.csv
   SESSION_SECRET=nuevo,anterior npm run ops -- recifrar-registros
@@ -143,6 +155,12 @@ const COMMANDS = {
   rechazar: { options: REASON, subject: "folio", run: reject },
   historial: { options: {}, subject: "folio", run: history },
   reintentar: { options: REASON, subject: "trabajo", run: retryLineJob },
+  facturas: { options: LIST_OPTIONS, subject: null, run: listInvoices },
+  "cancelar-factura": {
+    options: { motivo: string, sustituye: string, razon: string },
+    subject: "factura",
+    run: cancelInvoice,
+  },
   consumo: {
     options: { datos: string, minutos: string, sms: string },
     subject: "número",
@@ -419,6 +437,28 @@ async function retryLineJob(ops, db, { job, values }) {
   out(ops.lineJobRetryText(result));
 }
 
+async function listInvoices(ops, db, { values }) {
+  const rows = await ops.listInvoiceRows(db, {
+    ...rangeOptions(ops, values),
+    state: wordOption(values, "estado", ops.INVOICE_STATE_WORDS),
+  });
+  printList(ops, values, ops.INVOICE_COLUMNS, rows, ["factura", "facturas"]);
+}
+
+async function cancelInvoice(ops, db, { folio, values, services }) {
+  const motive = ops.cancellationMotiveOf(required(values, "motivo", "01|02|03|04"));
+  if (!motive)
+    throw new OpsRefusal("--motivo: usa 01, 02, 03 o 04 (motivos de cancelación del SAT).");
+  const result = await ops.cancelInvoiceForOperator(db, services.invoicing, folio, {
+    motive,
+    substituteUuid: values.sustituye ?? null,
+    reason: values.razon ?? null,
+    actor: ops.opsActor(),
+  });
+  if (!result.ok) throw new OpsRefusal(result.message);
+  out(ops.invoiceCancellationText(result));
+}
+
 async function recordUsage(ops, _db, { number, values, services }) {
   const outcome = await ops.recordLineUsage(services.bssSimulator, { number, ...values });
   if (!outcome.ok) throw new OpsRefusal(outcome.message);
@@ -482,6 +522,8 @@ async function openServerDatabase(ops) {
     services: {
       ...ops.operatorBss(config, db),
       registrationKeys: ops.createRegistrationKeys(config.sessionSecrets),
+      // The PAC the server stamps at: an invoice is cancelled where it was issued.
+      invoicing: ops.invoiceProvider(config, { warn: () => {}, error: () => {} }),
     },
   };
 }

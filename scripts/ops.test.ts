@@ -42,6 +42,11 @@ import {
 import type { Topup } from "~/topup/topups.server";
 import { saveAutoTopup } from "~/auto-topup/auto-topups.server";
 import { recordSavedCard } from "~/payments/saved-cards.server";
+import { buildCfdi } from "~/invoicing/cfdi";
+import { claimInvoice, recordIssued } from "~/invoicing/invoices.server";
+import { topupPurchase } from "~/invoicing/purchases.server";
+import { createSandboxPac } from "~/invoicing/sandbox-pac.server";
+import { SAMPLE } from "../tests/support/cfdi-sample";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 const ACTOR = `ops:${os.userInfo().username}`;
@@ -301,6 +306,77 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     );
     expect(keys).toHaveLength(4);
   });
+
+  it(
+    "lists the invoices, the RFC masked on screen, and cancels one with SAT's reason, 01 only with its substitute",
+    { timeout: 240_000 },
+    async () => {
+      const purchase = await topupPurchase(db, topup);
+      const claim = await claimInvoice(db, {
+        purchase,
+        fiscal: {
+          rfc: "CACX7605101P8",
+          kind: "fisica",
+          name: "Xochilt Casas Chavez",
+          regimen: "612",
+          postalCode: "10740",
+          uso: "G03",
+          email: "xochilt@example.com",
+          cardKind: null,
+        },
+        formaPago: "03",
+        accountSub: null,
+      });
+      if (claim.kind !== "claimed") throw new Error("expected a claim");
+      const cfdi = buildCfdi({
+        ...SAMPLE,
+        items: purchase.items,
+        folio: claim.claim.invoice.folio.slice(4),
+      });
+      const stamped = await createSandboxPac().stamp({
+        cfdi,
+        items: purchase.items,
+        idempotencyKey: claim.claim.idempotencyKey,
+        resuming: false,
+      });
+      await recordIssued(db, claim.claim, { cfdi, stamped, saveProfileFor: null });
+      const folio = claim.claim.invoice.folio;
+
+      const listed = await ops(["facturas", "--estado", "vigente"]);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(folio);
+      expect(listed.stdout).toContain(stamped.uuid);
+      expect(listed.stdout).toContain("CACX•••••••P8");
+      expect(listed.stdout).not.toContain("CACX7605101P8");
+      const csv = await ops(["facturas", "--csv", "-"]);
+      expect(csv.stdout).toContain("CACX7605101P8");
+
+      expectRefusal(await ops(["cancelar-factura", folio, "--motivo", "01"]), /--sustituye/);
+      const cancelled = await ops([
+        "cancelar-factura",
+        stamped.uuid,
+        "--motivo",
+        "02",
+        "--razon",
+        "RFC equivocado",
+      ]);
+      expect(cancelled.code).toBe(0);
+      expect(cancelled.stdout).toContain(
+        `Factura ${folio} (UUID ${stamped.uuid}) cancelada ante el SAT.`,
+      );
+      expect(cancelled.stdout).toContain("Motivo: 02 Comprobante emitido con errores sin relación");
+      expectRefusal(await ops(["cancelar-factura", folio, "--motivo", "02"]), /ya está cancelada/);
+      const audit = (await statusChanges(db)).filter((row) => row.subject === "invoice");
+      expect(audit).toMatchObject([
+        {
+          subject_id: claim.claim.invoice.id,
+          to_status: "cancelled",
+          reason: "RFC equivocado",
+          actor: ACTOR,
+        },
+      ]);
+    },
+  );
 
   it("shows a record's history", async () => {
     const run = await ops(["historial", toSchedule.folio]);

@@ -31,6 +31,45 @@ async function autoTopupReadiness(services: Pick<Services, "db" | "autoTopups">)
   };
 }
 
+/**
+ * GET /build-version: the build this process serves, which an open tab compares with its own
+ * (decision 0108). Never kept by a cache: the answer changes with a deploy at the same address.
+ */
+export function buildVersion(version: string): express.RequestHandler {
+  return (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ version });
+  };
+}
+
+/**
+ * Runs every readiness check, each within READINESS_TIMEOUT_MS: "ok", or why not. Shared by
+ * /readyz and the `storefront_readiness_check` metric.
+ */
+export async function readinessResults(
+  checks: Services["readinessChecks"],
+): Promise<Record<string, string>> {
+  const results: Record<string, string> = {};
+  await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error("timeout")), READINESS_TIMEOUT_MS);
+          }),
+        ]);
+        results[name] = "ok";
+      } catch (error) {
+        results[name] = error instanceof Error ? error.message : "error";
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return results;
+}
+
 /** GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 and which one otherwise). */
 export function readyz(
   services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs" | "db" | "autoTopups">,
@@ -38,24 +77,8 @@ export function readyz(
   workerIndex: number | null,
 ): express.RequestHandler {
   return async (_req, res) => {
-    const results: Record<string, string> = {};
-    let ready = true;
-    await Promise.all(
-      Object.entries(services.readinessChecks).map(async ([name, check]) => {
-        try {
-          await Promise.race([
-            check(),
-            new Promise((_, reject) =>
-              setTimeout(() => reject(new Error("timeout")), READINESS_TIMEOUT_MS),
-            ),
-          ]);
-          results[name] = "ok";
-        } catch (error) {
-          ready = false;
-          results[name] = error instanceof Error ? error.message : "error";
-        }
-      }),
-    );
+    const results = await readinessResults(services.readinessChecks);
+    const ready = Object.values(results).every((result) => result === "ok");
     res
       .status(ready ? 200 : 503)
       .set("Cache-Control", "no-store")

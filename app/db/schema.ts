@@ -35,6 +35,9 @@ export interface Database {
   registration_locks: RegistrationLocksTable;
   order_holders: OrderHoldersTable;
   pending_registrations: PendingRegistrationsTable;
+  order_port_ins: OrderPortInsTable;
+  invoices: InvoicesTable;
+  invoice_profiles: InvoiceProfilesTable;
   payment_customers: PaymentCustomersTable;
   saved_cards: SavedCardsTable;
   sandbox_payment_methods: SandboxPaymentMethodsTable;
@@ -131,7 +134,7 @@ export interface MailQueueTable {
 /** A change made by the operator, with its time and reason (the audit trail). */
 export interface StatusChangesTable {
   id: string;
-  subject: "order" | "topup" | "portability" | "line_job";
+  subject: "order" | "topup" | "portability" | "line_job" | "invoice";
   /** The order's, top-up's or request's id; a line job's id. */
   subject_id: string;
   from_status: string | null;
@@ -668,4 +671,86 @@ export interface AutoTopupChargesTable {
   created_at: string;
   updated_at: string;
   settled_at: string | null;
+}
+
+export type OrderPortInState = "waiting" | "filed" | "refused";
+
+/**
+ * A number a checkout asked to keep, for one SIM of the order (decision 0106): waiting for the
+ * order's payment, filed as the portability request with the same id, or refused (the number had
+ * a request in process when the order was paid).
+ */
+export interface OrderPortInsTable {
+  id: string;
+  order_ref: string;
+  position: number;
+  phone_number: string;
+  current_carrier: string;
+  state: OrderPortInState;
+  reason: string | null;
+  /** Only while waiting: the NIP sealed as a request's, bound to `id`. */
+  nip_sealed: string | null;
+  full_name: string | null;
+  curp: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** stamping: claimed, the PAC being asked; waiting: not issued yet (refused, or the PAC out of reach). */
+export type InvoiceState = "stamping" | "waiting" | "issued" | "cancelled";
+
+/** A CFDI invoice of a paid order or top-up: one per payment (issue 29, decision 0116). */
+export interface InvoicesTable {
+  id: string;
+  /** "order:<order ref>" or "topup:<top-up id>": unique. */
+  payment_key: string;
+  purpose: "order" | "topup";
+  reference: string;
+  purchase_folio: string;
+  /** FAC-YYYY-NNNNNN. */
+  folio: string;
+  account_sub: string | null;
+  state: InvoiceState;
+  attempt: number;
+  attempt_refused: Flag;
+  claim_token: string | null;
+  claimed_at: string | null;
+  receiver_rfc: string | null;
+  receiver_name: string | null;
+  receiver_regimen: string | null;
+  receiver_postal_code: string | null;
+  uso: string | null;
+  email: string | null;
+  forma_pago: string | null;
+  last_refusal: string | null;
+  provider: string | null;
+  provider_invoice_id: string | null;
+  uuid: string | null;
+  subtotal: string | null;
+  total_tax: string | null;
+  total: string | null;
+  /** JSON of the CFDI as built (app/invoicing/cfdi.ts). */
+  cfdi: string | null;
+  /** JSON of the seal's parts (app/invoicing/provider.ts StampDetails). */
+  stamp: string | null;
+  xml: string | null;
+  issued_at: string | null;
+  cancellation_status: "pending" | "accepted" | null;
+  cancel_motive: string | null;
+  substitute_uuid: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fiscal data an account saved for its next invoice. */
+export interface InvoiceProfilesTable {
+  account_sub: string;
+  rfc: string;
+  name: string;
+  regimen: string;
+  postal_code: string;
+  uso: string;
+  email: string;
+  updated_at: string;
 }

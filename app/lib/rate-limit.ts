@@ -40,15 +40,23 @@ function refused(msBeforeNext: number): RateLimitVerdict {
 type LimiterOptions = { points: number; duration: number; keyPrefix: string };
 type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
+export interface RateLimiterOptions {
+  /** Told of each key found over its rule (the server's metrics count them by limiter). */
+  onRefused?: (key: string) => void;
+}
+
 export class RateLimiter {
   /** One library limiter per rule (its points and window); they share one table. */
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  private constructor(private readonly createLimiter: LimiterFactory) {}
+  private constructor(
+    private readonly createLimiter: LimiterFactory,
+    private readonly onRefused: (key: string) => void = () => undefined,
+  ) {}
 
   /** Counters in this process's memory: unit tests only. */
-  static inMemory(): RateLimiter {
-    return new RateLimiter((options) => new RateLimiterMemory(options));
+  static inMemory(options: RateLimiterOptions = {}): RateLimiter {
+    return new RateLimiter((limiter) => new RateLimiterMemory(limiter), options.onRefused);
   }
 
   /**
@@ -56,7 +64,10 @@ export class RateLimiter {
    * (CREATE TABLE IF NOT EXISTS); this resolves once it exists, so no request meets a store that
    * is not ready. Several processes may start together: the statement is idempotent.
    */
-  static async shared(driver: DatabaseDriver): Promise<RateLimiter> {
+  static async shared(
+    driver: DatabaseDriver,
+    limiterOptions: RateLimiterOptions = {},
+  ): Promise<RateLimiter> {
     const storeOptions =
       driver.engine === "sqlite"
         ? { storeClient: driver.connection, storeType: "better-sqlite3" as const }
@@ -84,7 +95,7 @@ export class RateLimiter {
         error ? reject(error) : resolve(),
       );
     });
-    return new RateLimiter((options) => create(options, true));
+    return new RateLimiter((options) => create(options, true), limiterOptions.onRefused);
   }
 
   private limiterFor(rule: RateLimitRule): RateLimiterAbstract {
@@ -115,8 +126,9 @@ export class RateLimiter {
             () => 0,
             (rejection: unknown) => {
               // Over the limit: the library rejects with the counter; anything else is the store.
-              if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
-              throw rejection;
+              if (!(rejection instanceof RateLimiterRes)) throw rejection;
+              this.onRefused(key);
+              return Math.max(1, rejection.msBeforeNext);
             },
           ),
       ),
@@ -129,6 +141,7 @@ export class RateLimiter {
   async check(key: string, rule: RateLimitRule): Promise<RateLimitVerdict> {
     const counter = await this.limiterFor(rule).get(key);
     if (!counter || counter.consumedPoints < rule.limit) return ALLOWED;
+    this.onRefused(key);
     return refused(counter.msBeforeNext);
   }
 

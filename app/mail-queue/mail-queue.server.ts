@@ -41,6 +41,8 @@ export interface MailData {
   auto_topup_action_required: { chargeId: string };
   /** The month's cap of automatic charges reached: this period was not charged. */
   auto_topup_cap: { autoTopupId: string; month: string };
+  /** A CFDI issued for a paid order or top-up: its XML and PDF attached, to the address given. */
+  invoice_issued: { invoiceId: string };
 }
 
 export type MailTemplate = keyof MailData;

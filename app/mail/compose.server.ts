@@ -15,6 +15,7 @@ import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
 import { LINES_PATH } from "~/line/paths";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
+import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
 import {
   chargeOfTopup,
@@ -24,6 +25,9 @@ import {
   type AutoTopup,
 } from "~/auto-topup/auto-topups.server";
 import { findSavedCardById } from "~/payments/saved-cards.server";
+import { invoiceDocument } from "~/invoicing/invoice-document.server";
+import { findInvoice } from "~/invoicing/invoices.server";
+import { maskRfc } from "~/invoicing/fiscal-data";
 import type { SupportContact } from "./layout";
 import {
   renderMail,
@@ -99,6 +103,7 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
   }),
   auto_topup_action_required: z.object({ chargeId: id }),
   auto_topup_cap: z.object({ autoTopupId: id, month: z.string().regex(/^\d{4}-\d{2}$/) }),
+  invoice_issued: z.object({ invoiceId: id }),
 };
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -223,6 +228,10 @@ const loaders: Loaders = {
     return model<"order_paid">({
       order: toOrderView(order),
       paidWith: await paidWith(db, "order", order.ref),
+      portIns: (await orderPortIns(db, order.ref)).map((portIn) => ({
+        phoneNumber: portIn.phoneNumber,
+        folio: portIn.request?.folio ?? null,
+      })),
     });
   },
 
@@ -366,6 +375,8 @@ const loaders: Loaders = {
     });
   },
 
+  invoice_issued: (deps, data, now) => invoiceLoader(deps, data, now),
+
   async line_registered({ db }, { registrationId }) {
     const registration = await findRegistration(db, registrationId);
     if (!registration) return permanent("registration not found");
@@ -431,6 +442,26 @@ const loaders: Loaders = {
       chargedThisMonth: await paidThisMonth(db, autoTopup.id, new Date(`${month}-15T12:00:00Z`)),
     });
   },
+};
+
+const invoiceLoader: Loaders["invoice_issued"] = async ({ db }, { invoiceId }) => {
+  const invoice = await findInvoice(db, invoiceId);
+  if (!invoice) return permanent("invoice not found");
+  if (invoice.state === "cancelled") return obsolete("invoice cancelled");
+  const document = invoiceDocument(invoice);
+  if (!document || !invoice.receiver || !invoice.total) return permanent("invoice not issued");
+  return model<"invoice_issued">({
+    folio: invoice.folio,
+    uuid: document.uuid,
+    purchase: { kind: invoice.purpose, ref: invoice.reference, folio: invoice.purchaseFolio },
+    receiverName: invoice.receiver.name,
+    receiverRfcMasked: maskRfc(invoice.receiver.rfc),
+    total: invoice.total,
+    issuedAt: document.issuedAt,
+    sandbox: document.stamp.sandbox,
+    xml: document.xml,
+    pdf: await document.pdf(),
+  });
 };
 
 async function composeTemplate<T extends MailTemplate>(

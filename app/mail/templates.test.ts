@@ -61,6 +61,19 @@ const esimOrder: OrderView = {
 
 const link = { token: "k".repeat(43), expiresAt: "2026-11-25T18:30:00.000Z" };
 
+const invoiceModel: MailModels["invoice_issued"] = {
+  folio: "FAC-2026-000007",
+  uuid: "3C8F1D2A-1B2C-4D5E-8F90-123456789ABC",
+  purchase: { kind: "topup", ref: "r".repeat(22), folio: "REC-2026-000045" },
+  receiverName: "Comercializadora del Norte",
+  receiverRfcMasked: "CNO0••••••B1",
+  total: "200.00",
+  issuedAt: "2026-03-03T20:05:00.000Z",
+  sandbox: true,
+  xml: "<cfdi:Comprobante/>",
+  pdf: Buffer.from("%PDF-1.3 sample"),
+};
+
 /** One model per template and variant: every one is rendered by every check below. */
 const samples: Array<
   { [T in MailTemplate]: { name: string; template: T; model: MailModels[T] } }[MailTemplate]
@@ -307,6 +320,11 @@ const samples: Array<
     template: "auto_topup_cap",
     model: { autoTopup: autoTopupView, chargedThisMonth: 2 },
   },
+  {
+    name: "invoice issued, sandbox",
+    template: "invoice_issued",
+    model: invoiceModel,
+  },
 ];
 
 function render<T extends MailTemplate>(sample: { template: T; model: MailModels[T] }) {
@@ -387,9 +405,11 @@ describe("every e-mail template", () => {
 
       it("references each inline image it attaches", async () => {
         const { html, attachments = [] } = await rendered();
+        // Files to keep (an invoice's XML and PDF) are attachments, not images in the text.
+        const inline = attachments.filter((attachment) => attachment.cid !== undefined);
         const cids = [...html.matchAll(/src="cid:([^"]+)"/g)].map((match) => match[1]);
-        expect(cids.sort()).toEqual(attachments.map((attachment) => attachment.cid).sort());
-        for (const attachment of attachments) {
+        expect(cids.sort()).toEqual(inline.map((attachment) => attachment.cid).sort());
+        for (const attachment of inline) {
           expect(attachment.contentType).toBe("image/png");
           expect(attachment.content.subarray(1, 4).toString()).toBe("PNG");
         }
@@ -495,6 +515,43 @@ describe("what each e-mail says", () => {
     expect(`${text}${html}`).not.toContain("5599000001");
   });
 
+  it("an invoice: its folio, UUID and receiver (the RFC masked), the XML and PDF attached as files, the page to see it again", async () => {
+    const { subject, text, html, attachments } = await renderMail(
+      "invoice_issued",
+      invoiceModel,
+      context,
+    );
+    expect(subject).toBe("Tu factura FAC-2026-000007 de la compra REC-2026-000045");
+    expect(text).toContain("Folio fiscal (UUID): 3C8F1D2A-1B2C-4D5E-8F90-123456789ABC");
+    expect(text).toContain("RFC: CNO0••••••B1");
+    expect(text).toContain("no tiene validez fiscal");
+    expect(text).toContain(`${context.origin}/facturacion?recarga=${"r".repeat(22)}`);
+    expect(attachments).toEqual([
+      {
+        filename: "factura-FAC-2026-000007.xml",
+        contentType: "application/xml",
+        content: Buffer.from("<cfdi:Comprobante/>"),
+      },
+      {
+        filename: "factura-FAC-2026-000007.pdf",
+        contentType: "application/pdf",
+        content: invoiceModel.pdf,
+      },
+    ]);
+    // An order's e-mail links the lookup by folio: the order's page needs this browser or an account.
+    const order = await renderMail(
+      "invoice_issued",
+      {
+        ...invoiceModel,
+        purchase: { kind: "order", ref: "o".repeat(22), folio: "PED-2026-000123" },
+      },
+      context,
+    );
+    expect(order.text).toContain(`${context.origin}/facturacion?folio=PED-2026-000123`);
+    expect(`${order.text}${order.html}`).not.toContain("o".repeat(22));
+    expect(html).not.toContain("cid:");
+  });
+
   it("an order: folio, lines with prices, total, SIM type, address and how to find it again", async () => {
     const { subject, text, html } = await renderMail(
       "order_received",
@@ -524,6 +581,33 @@ describe("what each e-mail says", () => {
     expect(text).toContain("Tipo de SIM: eSIM");
     expect(text).toContain("código QR");
     expect(text).not.toContain("Dirección de entrega");
+  });
+
+  it("a paid order keeping numbers: each request's folio, or that it was not filed and why", async () => {
+    const { text } = await renderMail(
+      "order_paid",
+      {
+        order: { ...esimOrder, status: "paid" },
+        paidWith: null,
+        portIns: [
+          { phoneNumber: "3312345678", folio: "POR-2026-000042" },
+          { phoneNumber: "8112345678", folio: null },
+        ],
+      },
+      context,
+    );
+    expect(text).toContain("Los números que conservas");
+    expect(text).toContain(
+      "Tu número 33 •••• 5678: enviamos la solicitud de portabilidad POR-2026-000042",
+    );
+    expect(text).toContain("Tu número 81 •••• 5678: no enviamos la solicitud");
+    expect(text).not.toContain("3312345678");
+    const plain = await renderMail(
+      "order_paid",
+      { order: { ...esimOrder, status: "paid" }, paidWith: null },
+      context,
+    );
+    expect(plain.text).not.toContain("Los números que conservas");
   });
 
   it("a cash voucher: amount, reference, where to pay, expiry, and a barcode to scan", async () => {

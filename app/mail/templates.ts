@@ -17,6 +17,7 @@ import { maskPhoneNumber } from "~/topup/phone";
 import { orderLinkPath } from "~/checkout/paths";
 import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import type { MailTemplate } from "~/mail-queue/mail-queue.server";
+import { invoiceLookupPath, invoicePath } from "~/invoicing/paths";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
 
@@ -96,7 +97,15 @@ export interface MailModels {
       | { kind: "order"; folio: string; customerName: string }
       | { kind: "topup"; id: string; folio: string; phoneNumber: string };
   };
-  order_paid: { order: OrderView; paidWith: PaidWith | null };
+  /**
+   * `portIns`: the numbers the order keeps, each with its request's folio, or null when it was
+   * not filed because the number already had a request in process (decision 0106).
+   */
+  order_paid: {
+    order: OrderView;
+    paidWith: PaidWith | null;
+    portIns?: Array<{ phoneNumber: string; folio: string | null }>;
+  };
   /** `count`: how many eSIMs the link shows the codes of. */
   esim_activation: { order: OrderView; count: number; link: OrderLinkView };
   order_link: { order: { folio: string; customerName: string }; link: OrderLinkView };
@@ -164,6 +173,20 @@ export interface MailModels {
   };
   auto_topup_action_required: { autoTopup: AutoTopupMailView; topupId: string };
   auto_topup_cap: { autoTopup: AutoTopupMailView; chargedThisMonth: number };
+  invoice_issued: {
+    folio: string;
+    uuid: string;
+    purchase: { kind: "order" | "topup"; ref: string; folio: string };
+    receiverName: string;
+    /** "GOMA•••••••B1". */
+    receiverRfcMasked: string;
+    total: string;
+    issuedAt: string;
+    /** The sandbox's: no fiscal validity, said in the e-mail too. */
+    sandbox: boolean;
+    xml: string;
+    pdf: Buffer;
+  };
 }
 
 /** What the automatic top-up's e-mails say of it (decision 0120). */
@@ -189,6 +212,30 @@ export function orderLookupUrl(origin: string, folio: string): string {
 /** Where a one-time order link leads: its secret in the query, which logs never keep. */
 export function orderLinkUrl(origin: string, token: string): string {
   return `${origin}${orderLinkPath(token)}`;
+}
+
+/**
+ * Where a purchase is invoiced, from an e-mail: a top-up's page by its receipt's key (the receipt
+ * e-mail already carries it), an order's lookup by its folio (the order's page needs this browser
+ * or an account, decision 0082).
+ */
+export function invoicingUrl(
+  origin: string,
+  purchase: { kind: "order" | "topup"; ref: string; folio: string },
+): string {
+  return `${origin}${purchase.kind === "topup" ? invoicePath(purchase) : invoiceLookupPath(purchase.folio)}`;
+}
+
+function invoicingButton(
+  context: MailContext,
+  purchase: { kind: "order" | "topup"; ref: string; folio: string },
+): Block {
+  return {
+    kind: "button",
+    lead: mailT("invoicing.requestLead"),
+    label: mailT("invoicing.requestButton"),
+    href: invoicingUrl(context.origin, purchase),
+  };
 }
 
 export function topupReceiptUrl(origin: string, topupId: string): string {
@@ -475,8 +522,27 @@ async function paymentVoucher(
   );
 }
 
+/** The numbers a paid order keeps: each request's folio (its own e-mail follows), or why not. */
+function keptNumbers(portIns: NonNullable<MailModels["order_paid"]["portIns"]>): Block[] {
+  if (portIns.length === 0) return [];
+  return [
+    { kind: "heading", level: 2, text: mailT("commerce:confirmation.keepNumber.heading") },
+    {
+      kind: "list",
+      items: portIns.map((portIn) =>
+        portIn.folio
+          ? mailT("orderPaid.keepNumberFiled", {
+              line: maskPhoneNumber(portIn.phoneNumber),
+              folio: portIn.folio,
+            })
+          : mailT("orderPaid.keepNumberInProcess", { line: maskPhoneNumber(portIn.phoneNumber) }),
+      ),
+    },
+  ];
+}
+
 async function orderPaid(
-  { order, paidWith }: MailModels["order_paid"],
+  { order, paidWith, portIns = [] }: MailModels["order_paid"],
   context: MailContext,
 ): Promise<RenderedMail> {
   const paidText = paidWithText(paidWith);
@@ -497,9 +563,11 @@ async function orderPaid(
       orderLines(order, mailT("labels.totalPaid")),
       ...(paidText ? [paragraph(paidText, "muted")] : []),
       ...(order.delivery ? [deliveryBlock(order)] : []),
+      ...keptNumbers(portIns),
       { kind: "heading", level: 2, text: mailT("commerce:confirmation.nextStepsHeading") },
       { kind: "list", items: [...steps, activationStep()] },
       findOrderButton(context, order.folio),
+      invoicingButton(context, { kind: "order", ref: "", folio: order.folio }),
     ],
     context,
   );
@@ -651,6 +719,7 @@ async function topupReceipt(
         label: mailT("topupReceipt.receiptButton"),
         href: topupReceiptUrl(context.origin, model.id),
       },
+      invoicingButton(context, { kind: "topup", ref: model.id, folio: model.folio }),
     ],
     context,
   );
@@ -1003,6 +1072,50 @@ async function autoTopupCap(
   );
 }
 
+/** A CFDI issued: its XML and PDF attached (files, not inline), and where to see it again. */
+async function invoiceIssued(
+  model: MailModels["invoice_issued"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const base = `factura-${model.folio}`;
+  return compose(
+    mailT("invoiceIssued.subject", { folio: model.folio, purchase: model.purchase.folio }),
+    null,
+    [
+      { kind: "heading", text: mailT("invoiceIssued.heading") },
+      paragraph(mailT("invoiceIssued.lead", { purchase: model.purchase.folio })),
+      ...(model.sandbox ? [paragraph(mailT("invoiceIssued.sandbox"), "notice" as const)] : []),
+      {
+        kind: "facts",
+        rows: [
+          { label: mailT("invoiceIssued.folio"), value: model.folio, mono: true },
+          { label: mailT("invoiceIssued.uuid"), value: model.uuid, mono: true },
+          { label: mailT("invoiceIssued.receiver"), value: model.receiverName },
+          { label: mailT("invoiceIssued.rfc"), value: model.receiverRfcMasked, mono: true },
+          { label: mailT("invoiceIssued.total"), value: formatTotal(Number(model.total)) },
+          { label: mailT("invoiceIssued.issuedAt"), value: formatDateTime(model.issuedAt) },
+        ],
+      },
+      paragraph(mailT("invoiceIssued.attached", { xml: `${base}.xml`, pdf: `${base}.pdf` })),
+      {
+        kind: "button",
+        lead: mailT("invoiceIssued.pageLead"),
+        label: mailT("invoiceIssued.pageButton"),
+        href: invoicingUrl(context.origin, model.purchase),
+      },
+    ],
+    context,
+    [
+      {
+        filename: `${base}.xml`,
+        contentType: "application/xml",
+        content: Buffer.from(model.xml, "utf8"),
+      },
+      { filename: `${base}.pdf`, contentType: "application/pdf", content: model.pdf },
+    ],
+  );
+}
+
 export const mailTemplates: {
   [T in MailTemplate]: (model: MailModels[T], context: MailContext) => Promise<RenderedMail>;
 } = {
@@ -1021,6 +1134,7 @@ export const mailTemplates: {
   auto_topup_declined: autoTopupDeclined,
   auto_topup_action_required: autoTopupActionRequired,
   auto_topup_cap: autoTopupCap,
+  invoice_issued: invoiceIssued,
 };
 
 export function renderMail<T extends MailTemplate>(

@@ -144,6 +144,7 @@ export const PORTABILITY_COLUMNS: Column<PortabilityRow>[] = [
   },
   { header: "ICCID", csv: (row) => row.iccid },
   { header: "Actualizada el", csv: (row) => at(row.updatedAt) },
+  { header: "Pedido", csv: (row) => row.orderFolio ?? null },
 ];
 
 const lineStatus = (row: LineRow) =>
@@ -384,6 +385,7 @@ const SUBJECT_NAMES: Record<Subject, string> = {
   topup: "recarga",
   portability: "solicitud de portabilidad",
   line_job: "trabajo del BSS",
+  invoice: "factura",
 };
 
 function describeDetail(detail: Record<string, unknown> | null): string {

@@ -11,6 +11,8 @@ export * from "./auto-topups.server";
 export * from "./changes.server";
 export * from "./csv";
 export * from "./format";
+export * from "./invoices.server";
+export { invoiceProvider } from "~/invoicing/invoice-provider.server";
 export * from "./labels";
 export * from "./line-jobs.server";
 export * from "./line-usage.server";

@@ -163,8 +163,14 @@ export function createPaymentService(options: {
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** How long a cash voucher or a transfer may be paid. */
   voucherHours?: number;
+  /**
+   * Told when a payment reaches a state, once committed: `pending` when begun, then `approved`,
+   * `declined`, `expired` or `replaced` (the server's metrics).
+   */
+  onStateChange?: (method: string, state: Payment["status"]) => void;
 }): PaymentService {
   const { db, provider, logger } = options;
+  const stateChanged = options.onStateChange ?? (() => undefined);
   const voucherHours = options.voucherHours ?? 72;
   const purposes = new Map<string, PaymentPurpose>();
 
@@ -191,8 +197,9 @@ export function createPaymentService(options: {
     input: Pick<BeginPaymentInput, "purpose" | "reference" | "amount" | "method">,
     savedCardId: string | null = null,
   ): Promise<Payment> {
+    let begun = false;
     try {
-      return await db.transaction().execute(async (trx) => {
+      const payment = await db.transaction().execute(async (trx) => {
         const inFlight = await trx
           .selectFrom("payments")
           .selectAll()
@@ -226,8 +233,11 @@ export function createPaymentService(options: {
           saved_card_id: savedCardId,
         };
         await trx.insertInto("payments").values(payment).execute();
+        begun = true;
         return payment;
       });
+      if (begun) stateChanged(payment.method, "pending");
+      return payment;
     } catch (error) {
       // Another request opened the pending payment first (unique index): resume that one.
       if (!isUniqueViolation(error)) throw error;
@@ -270,18 +280,20 @@ export function createPaymentService(options: {
       }
     }
     const now = nowIso();
-    await db
+    const replaced = await db
       .updateTable("payments")
       .set({ status: "replaced", settled_at: now, updated_at: now })
       .where("id", "=", payment.id)
       .where("status", "=", "pending")
-      .execute();
+      .executeTakeFirst();
+    if (Number(replaced.numUpdatedRows) === 1) stateChanged(payment.method, "replaced");
     logger.info({ msg: "payment replaced by another method", paymentId: payment.id });
     return "replaced";
   }
 
   async function settle(outcome: PaymentOutcome, eventId?: string | null): Promise<SettleResult> {
-    return db.transaction().execute(async (trx) => {
+    let settledMethod = null as string | null;
+    const result = await db.transaction().execute(async (trx): Promise<SettleResult> => {
       if (eventId) {
         const recorded = await trx
           .insertInto("payment_events")
@@ -371,8 +383,11 @@ export function createPaymentService(options: {
         await handler.onExpired(trx, settled);
       }
       logger.info({ msg: "payment settled", paymentId: payment.id, status: outcome.status });
+      settledMethod = payment.method;
       return "applied";
     });
+    if (settledMethod !== null) stateChanged(settledMethod, outcome.status);
+    return result;
   }
 
   /** Never throws for the provider: a page that asks shows what is known here instead. */
@@ -544,4 +559,32 @@ export function createPaymentService(options: {
       return overdue.length;
     },
   };
+}
+
+/**
+ * Payments pending now, by method, and how many of them are past their expiry (vouchers and
+ * transfers the overdue sweep has not closed yet): for the server's metrics. One indexed read
+ * (payments_pending_by_expiry).
+ */
+export async function pendingPaymentsByMethod(
+  db: Db,
+  now = new Date(),
+): Promise<Array<{ method: string; pending: number; pastExpiry: number }>> {
+  const rows = await db
+    .selectFrom("payments")
+    .select((eb) => [
+      "method",
+      eb.fn.countAll<number>().as("pending"),
+      eb.fn
+        .sum<number>(eb.case().when("expires_at", "<", now.toISOString()).then(1).else(0).end())
+        .as("pastExpiry"),
+    ])
+    .where("status", "=", "pending")
+    .groupBy("method")
+    .execute();
+  return rows.map((row) => ({
+    method: row.method,
+    pending: Number(row.pending),
+    pastExpiry: Number(row.pastExpiry ?? 0),
+  }));
 }

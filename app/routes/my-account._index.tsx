@@ -2,6 +2,7 @@ import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { INVOICING_PATH } from "~/invoicing/paths";
 import { SAVED_CARDS_PATH } from "~/payments/paths";
 import { useTranslation } from "~/i18n/react";
 import { mfaPreferenceSchema } from "~/auth/schemas";
@@ -79,6 +80,22 @@ export default function AccountOverviewPage() {
         </p>
       ) : null}
       <div className="grid gap-6 md:grid-cols-2">
+        <section
+          className="rounded-lg border border-slate-200 p-6 md:col-span-2"
+          aria-labelledby="account-invoicing"
+        >
+          <h2 id="account-invoicing" className="text-xl font-bold">
+            {t("common:invoicing.accountHeading")}
+          </h2>
+          <p className="mt-2 text-slate-800">{t("common:invoicing.accountLead")}</p>
+          <Link
+            to={INVOICING_PATH}
+            className="mt-3 inline-block font-medium text-secondary underline underline-offset-4"
+            data-testid="account-invoicing-link"
+          >
+            {t("common:invoicing.accountLink")}
+          </Link>
+        </section>
         <section
           className="rounded-lg border border-slate-200 p-6"
           aria-labelledby="account-details"

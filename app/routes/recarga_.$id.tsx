@@ -23,6 +23,8 @@ import {
 } from "~/topup/receipt-request.server";
 import { TopupApplicationNotice } from "~/components/topup/topup-application";
 import { TopupBenefits } from "~/components/topup/topup-benefits";
+import { InvoicingLink } from "~/components/invoicing/invoicing-link";
+import { invoicePath } from "~/invoicing/paths";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -166,6 +168,13 @@ export default function TopupReceiptPage() {
           lastResult={lastResult}
           refreshTo={receiptPath(receipt.id)}
           declinedTestId="topup-declined"
+        />
+      ) : null}
+
+      {paid ? (
+        <InvoicingLink
+          to={invoicePath({ kind: "topup", ref: receipt.id })}
+          testId="topup-invoice-link"
         />
       ) : null}
 

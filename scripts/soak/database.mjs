@@ -50,6 +50,14 @@ const AUTO_TOPUP_QUERIES = {
                       FROM sandbox_checkouts WHERE idempotency_key IS NOT NULL`,
 };
 
+/** The invoices' rows (scripts/soak/reconcile-invoices.ts's InvoiceRows). */
+const INVOICE_QUERIES = {
+  invoices: `SELECT id, payment_key, purpose, reference, folio, state, uuid, total, xml IS NOT NULL AS has_xml
+               FROM invoices`,
+  invoiceMails: "SELECT data FROM mail_queue WHERE template = 'invoice_issued'",
+  approvedPayments: "SELECT purpose, reference, amount FROM payments WHERE status = 'approved'",
+};
+
 /** Runs every query of QUERIES and the capabilities' own with `all(sql)`: StoredRows. */
 async function readAll(all) {
   const rows = {};
@@ -64,6 +72,8 @@ async function readAll(all) {
   for (const [name, sql] of Object.entries(AUTO_TOPUP_QUERIES)) {
     rows.autoTopup[name] = await all(sql);
   }
+  rows.invoicing = {};
+  for (const [name, sql] of Object.entries(INVOICE_QUERIES)) rows.invoicing[name] = await all(sql);
   return rows;
 }
 

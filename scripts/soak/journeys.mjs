@@ -8,6 +8,7 @@ import {
   chance,
   checkoutForm,
   HOLDERS_PER_CUSTOMER,
+  invoiceForm,
   mismatchedName,
   pick,
   portabilityNumber,
@@ -75,6 +76,8 @@ const SANDBOX_PAGE = /^\/sandbox\/pago\/chk_/;
 const INSTALL_PROBABILITY = 0.6;
 /** Of the paid top-ups, those whose customer opens the receipt again until it shows them applied. */
 const WATCH_APPLICATION_PROBABILITY = 0.3;
+/** Of the paid orders and top-ups, those whose customer asks for their invoice (CFDI). */
+const INVOICE_PROBABILITY = 0.3;
 const APPLICATION_STATES = {
   applied: "Aplicada a tu línea",
   pending: "Se está aplicando a tu línea",
@@ -433,6 +436,9 @@ export class SimulatedCustomer {
     if (told.shownPaid && orderIsEsim && chance(INSTALL_PROBABILITY)) {
       await this.installEsims(journey, page);
     }
+    if (told.shownPaid && chance(INVOICE_PROBABILITY)) {
+      await this.invoice(journey, "order", told.refs.at(-1), method);
+    }
     // Once paid, the confirmation empties the cart; the next checkout starts a new one. Unpaid or
     // cancelled, the cart stays: the next checkout of the same cart resumes that order, or, once
     // cancelled, places it again as a new one.
@@ -595,6 +601,9 @@ export class SimulatedCustomer {
     if (told.shownPaid && chance(WATCH_APPLICATION_PROBABILITY)) {
       await this.watchApplication(receipt.page, told);
     }
+    if (told.shownPaid && chance(INVOICE_PROBABILITY)) {
+      await this.invoice(journey, "topup", told.refs.at(-1), method);
+    }
 
     if (told.providerConfirmedExpired && chance(RESEND_EXPIRED_TOPUP_PROBABILITY)) {
       // The back button, and the same form sent again: the same top-up's receipt, cancelled.
@@ -647,6 +656,34 @@ export class SimulatedCustomer {
       throw new HttpError(`${journey}: the automatic top-up was not said to be on`, settings);
     }
     told.outcome = "told";
+  }
+
+  /**
+   * Asks for a paid order's or top-up's invoice at /facturacion, as a persona moral (the sandbox
+   * does not compare a company's name), once or, an impatient customer, twice at once or in a
+   * row; every UUID the pages showed is recorded: one payment, one invoice, one UUID.
+   */
+  async invoice(journey, kind, ref, method) {
+    const path = `/facturacion?${kind === "order" ? "pedido" : "recarga"}=${encodeURIComponent(ref)}`;
+    const told = this.recorder.ledger.invoice({ journey, kind, ref });
+    const form = expectStatus(await this.get(path), 200);
+    if (!hasTestId(form.body, "invoice") && !/name="rfc"/.test(form.body)) {
+      throw new HttpError(`${journey}: /facturacion shows neither a form nor an invoice`, form);
+    }
+    const fields = {
+      ...invoiceForm(`factura.${this.index}@example.com`),
+      ...(method === "card" ? { tarjeta: chance(0.5) ? "credito" : "debito" } : {}),
+    };
+    const answers = await this.submit(path, fields);
+    for (const answer of answers) {
+      const page =
+        answer.status === 200 ? answer : expectStatus(await this.browser.follow(answer), 200);
+      const uuid = testIdContent(page.body, "invoice-uuid");
+      if (uuid) told.uuids.push(uuid);
+      else told.problems.push(`${path} answered ${answer.status} without an invoice`);
+    }
+    told.outcome = told.uuids.length > 0 ? "told" : "unknown";
+    this.recorder.invoiceShown();
   }
 
   /**

@@ -377,11 +377,14 @@ function cleanRun(): { ledger: ClientLedger; rows: StoredRows } {
     registration: { registrations: [], registrationAttempts: [] },
     // Its own checks: reconcile-auto-topups.test.ts.
     autoTopup: { autoTopups: [], charges: [], providerCharges: [] },
+    // Its own checks: reconcile-invoices.test.ts.
+    invoicing: { invoices: [], invoiceMails: [], approvedPayments: [] },
   };
   const line = { added: [], installs: [], usage: [] };
   const registration = { registrations: [] };
+  const invoicing = { invoices: [] };
   return {
-    ledger: { orders, topups, portabilityRequests, line, registration, autoTopups: [] },
+    ledger: { orders, topups, portabilityRequests, line, registration, autoTopups: [], invoicing },
     rows,
   };
 }
@@ -445,6 +448,7 @@ describe("reconcile", () => {
         refusedInPerson: 0,
       },
       autoTopup: { told: 0, autoTopups: 0, charges: 0, paidCharges: 0, periods: 0 },
+      invoicing: { invoicesAsked: 0, invoicesShown: 0, invoicesIssued: 0 },
     });
   });
 

@@ -45,6 +45,12 @@ import {
   type RegistrationRows,
   type RegistrationSubject,
 } from "./reconcile-registrations";
+import {
+  reconcileInvoices,
+  type InvoiceFindingKind,
+  type InvoiceLedger,
+  type InvoiceRows,
+} from "./reconcile-invoices";
 
 /**
  * What a submission ended in, as the customer saw it: "told" (a redirect or page named the
@@ -132,6 +138,8 @@ export interface ClientLedger {
   registration: RegistrationLedger;
   /** Automatic top-ups customers switched on for their lines (issue 29). */
   autoTopups: readonly ToldAutoTopup[];
+  /** Invoices asked for at /facturacion (scripts/soak/reconcile-invoices.ts). */
+  invoicing: InvoiceLedger;
 }
 
 /** The columns the reconciliation reads (app/db/schema.ts). */
@@ -172,6 +180,8 @@ export interface StoredRows {
   registration: RegistrationRows;
   /** The automatic top-ups, their charges and the provider's saved-card charges. */
   autoTopup: AutoTopupRows;
+  /** The invoices, their e-mails and the approved payments they invoice. */
+  invoicing: InvoiceRows;
 }
 
 export type FindingKind =
@@ -212,7 +222,8 @@ export type FindingKind =
   | "provider-mismatch"
   | LineFindingKind
   | RegistrationFindingKind
-  | AutoTopupFindingKind;
+  | AutoTopupFindingKind
+  | InvoiceFindingKind;
 
 export type Subject =
   | "order"
@@ -222,7 +233,8 @@ export type Subject =
   | "sandbox checkout"
   | LineSubject
   | RegistrationSubject
-  | "automatic top-up";
+  | "automatic top-up"
+  | "invoice";
 
 export interface Finding {
   kind: FindingKind;
@@ -255,6 +267,7 @@ export interface ReconciliationReport {
     line: LineReconciliation["checked"];
     registration: RegistrationReconciliation["checked"];
     autoTopup: AutoTopupReconciliation["checked"];
+    invoicing: Record<string, number>;
   };
 }
 
@@ -916,6 +929,8 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
     payments: rows.payments,
   });
   findings.push(...autoTopup.findings);
+  const invoicing = reconcileInvoices({ ledger: ledger.invoicing, rows: rows.invoicing });
+  findings.push(...invoicing.findings);
 
   const paymentsByMethod: Record<string, Record<string, number>> = {};
   for (const payment of rows.payments) {
@@ -942,6 +957,7 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       line: line.checked,
       registration: registration.checked,
       autoTopup: autoTopup.checked,
+      invoicing: invoicing.checked,
     },
   };
 }

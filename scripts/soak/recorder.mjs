@@ -33,6 +33,15 @@ export class Ledger {
   registration = { registrations: [] };
   /** Automatic top-ups switched on for a customer's line (issue 29). */
   autoTopups = [];
+  /** Invoices asked for at /facturacion, with every UUID the pages showed. */
+  invoicing = { invoices: [] };
+
+  /** An invoice about to be asked for; the journey records the UUIDs the pages then show. */
+  invoice({ journey, kind, ref }) {
+    const told = { journey, kind, ref, outcome: "unknown", uuids: [], problems: [] };
+    this.invoicing.invoices.push(told);
+    return told;
+  }
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
   order({ journey, idempotencyKey, method }) {
@@ -125,6 +134,13 @@ export class Recorder {
   /** Line pages of an account and /saldo summaries that showed a line's figures. */
   lineViews = 0;
   balanceViews = 0;
+  /** Invoices shown at /facturacion. */
+  invoicesShown = 0;
+
+  invoiceShown() {
+    this.invoicesShown += 1;
+  }
+
   /** /registro-de-linea: receipts shown, validations refused, registrations refused, by why. */
   registrationsShown = 0;
   registrationValidationsRefused = 0;

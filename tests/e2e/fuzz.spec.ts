@@ -42,6 +42,18 @@ const FORMS: Record<string, string[]> = {
   "/my-account/tarjetas": ["intent", "card_id"],
   "/my-account/lineas/5512345678/recarga-automatica": [...AUTO_TOPUP_FIELDS],
   "/pedido": ["folio", "correo"],
+  // The invoicing lookup, and an unknown receipt's invoice form (a 404 page).
+  "/facturacion": ["folio", "correo"],
+  "/facturacion?recarga=AAAAAAAAAAAAAAAAAAAAAA": [
+    "rfc",
+    "rfc_guardado",
+    "nombre",
+    "regimen",
+    "codigo_postal",
+    "uso",
+    "correo",
+    "tarjeta",
+  ],
   "/saldo": ["intent", "phone_number", "code", "idempotency_key"],
   "/registro-de-linea?tipo=moral": [
     "intent",

@@ -160,15 +160,25 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   await page.getByLabel("Código postal").fill("031");
   await page.getByLabel("Alcaldía o municipio").fill("Benito Juárez");
   await page.getByLabel("Estado").selectOption({ label: validCheckout.state });
+  // The first line keeps its number (issue 34), its NIP mistyped.
+  const keepNumber = page.getByRole("group", { name: "Línea 1: Conecta 200" });
+  await keepNumber.getByRole("checkbox", { name: "Quiero conservar mi número" }).check();
+  await keepNumber
+    .getByLabel("Número que quieres conservar (10 dígitos)")
+    .fill(`33 ${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`);
+  await keepNumber.getByLabel("Compañía actual").selectOption({ label: "Totalplay Móvil" });
+  await keepNumber.getByLabel("NIP de portabilidad (4 dígitos)").fill("12");
   await choosePaymentMethod(page, "card");
   await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
   await submitCheckout(page);
   await expect(
     page.getByText("El código postal debe tener 5 dígitos", { exact: false }),
   ).toBeVisible();
-  await expectFitsEveryWidth(page, "/checkout with long values and a wrong postal code");
+  await expect(keepNumber.getByText("El NIP tiene exactamente 4 dígitos.")).toBeVisible();
+  await expectFitsEveryWidth(page, "/checkout with long values, a wrong postal code and NIP");
 
   await page.getByLabel("Código postal").fill(validCheckout.postal_code);
+  await keepNumber.getByLabel("NIP de portabilidad (4 dígitos)").fill("4821");
   await submitCheckout(page);
   await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
   await page.getByRole("button", { name: /^Pagar / }).click();
@@ -177,7 +187,8 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   // A phone's numeric keypad has no "/": MMAA is accepted.
   await payWithCard(page, TEST_CARDS.approved, { expiry: "1230", holder: LONG_NAME.slice(0, 60) });
   await expect(page.getByText(LONG_EMAIL).first()).toBeVisible();
-  await expectFitsEveryWidth(page, "/confirmation with the long e-mail");
+  await expect(page.getByTestId("order-port-in-folio")).toHaveText(/^POR-/);
+  await expectFitsEveryWidth(page, "/confirmation with the long e-mail and a number kept");
   await expectNoAxeViolations(page);
 });
 

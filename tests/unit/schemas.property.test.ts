@@ -38,6 +38,8 @@ import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { removeCardSchema } from "~/payments/saved-card-schema";
 import { AUTO_TOPUP_FIELDS, autoTopupSchema } from "~/auto-topup/auto-topup-schema";
+import { fiscalDataSchema } from "~/invoicing/fiscal-data";
+import { invoiceLookupSchema } from "~/invoicing/invoice-lookup";
 import { simActivationSchema } from "~/line/sim-activation-schema";
 import { lineCodeWithNumberSchema, lineNumberSchema } from "~/line/line-forms";
 import { isLocaleText } from "../support/locale-texts";
@@ -69,6 +71,20 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
   "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method", "save_card"] },
   "saved card removal": { schema: removeCardSchema, fields: ["intent", "card_id"] },
   "automatic top-up": { schema: autoTopupSchema, fields: [...AUTO_TOPUP_FIELDS] },
+  "invoice's fiscal data": {
+    schema: fiscalDataSchema({ askCardKind: true, savedRfcKind: "moral" }),
+    fields: [
+      "rfc",
+      "rfc_guardado",
+      "nombre",
+      "regimen",
+      "codigo_postal",
+      "uso",
+      "correo",
+      "tarjeta",
+    ],
+  },
+  "invoice lookup": { schema: invoiceLookupSchema, fields: ["folio", "correo"] },
   "SIM activation": { schema: simActivationSchema, fields: ["iccid"] },
   "line number (a code by SMS)": {
     schema: lineNumberSchema,
