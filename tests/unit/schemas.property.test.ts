@@ -259,6 +259,17 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     tope: "2",
     tarjeta: "tj_abcdefghijklmnop",
   },
+  // SAT's published test issuer: a persona moral whose RFC passes every check.
+  "invoice's fiscal data": {
+    rfc: "EKU9003173C9",
+    nombre: "ESCUELA KEMPER URGATE",
+    regimen: "601",
+    codigo_postal: "42501",
+    uso: "G03",
+    correo: "facturas@example.com",
+    tarjeta: "credito",
+  },
+  "invoice lookup": { folio: "PED-2026-000001", correo: "ana@example.com" },
   "SIM activation": { iccid: "8952 0100 0000 0000 0075" },
   "line number (a code by SMS)": {
     phone_number: "55 1234 5678",
