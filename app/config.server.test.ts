@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, environmentSchema, loadConfig } from "./config.server";
+import { ConfigError, environmentSchema, loadConfig, unsupportedRuntime } from "./config.server";
 
 /** What this install lacks of the emulator's packages: nothing, unless a test says otherwise. */
 const install = vi.hoisted(() => ({ missing: [] as string[] }));
@@ -40,6 +40,17 @@ function refusal(env: Record<string, string>): string {
   }
   throw new Error("expected a refusal");
 }
+
+describe("unsupportedRuntime", () => {
+  it("runs on Node 24 and on any Node with Node-API 10, and refuses Node 20 in one line", () => {
+    expect(unsupportedRuntime()).toBeNull();
+    expect(unsupportedRuntime({ node: "24.21.0", napi: "10" })).toBeNull();
+    expect(unsupportedRuntime({ node: "22.14.0", napi: "10" })).toBeNull();
+    const refused = unsupportedRuntime({ node: "20.20.2", napi: "9" });
+    expect(refused).toMatch(/^Unsupported Node\.js v20\.20\.2: run Node 24 /);
+    expect(refused).not.toContain("\n");
+  });
+});
 
 describe("loadConfig", () => {
   it(".env.example names every variable the server reads", () => {

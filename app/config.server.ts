@@ -414,6 +414,20 @@ export interface Config extends Omit<
 
 export class ConfigError extends Error {}
 
+/** better-sqlite3 13 is built for Node-API 10, which Node has from 22.14 (decision 0114). */
+const REQUIRED_NODE_API = 10;
+
+/**
+ * Null on a Node this server runs on; otherwise the one line that says why not. An older Node
+ * (Node 20 has Node-API 9) would not refuse better-sqlite3's binary but crash in it.
+ */
+export function unsupportedRuntime(
+  versions: { node: string; napi?: string } = process.versions,
+): string | null {
+  if (Number(versions.napi ?? 0) >= REQUIRED_NODE_API) return null;
+  return `Unsupported Node.js v${versions.node}: run Node 24 (npm start and the other npm scripts use node_modules/.bin/node, the project's own; a server needs Node 24 installed, 22.14 at the least)`;
+}
+
 const MINIMUM_SECRET_LENGTH = 32;
 
 /**
@@ -421,6 +435,8 @@ const MINIMUM_SECRET_LENGTH = 32;
  * the variable at fault, so an operator sees at once what to fix.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const runtime = unsupportedRuntime();
+  if (runtime) throw new ConfigError(runtime);
   // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const parsed = environmentSchema.safeParse(present);

@@ -101,6 +101,13 @@ Líneas simuladas (solo con BSS_PROVIDER=simulator):
   consumo <número> [--datos 500MB|1.5GB] [--minutos N] [--sms N]
                   Registra consumo de hoy en la línea (baja su saldo como lo haría la red).
 
+Respaldos (con el servidor en marcha; solo leen DATA_DIR y DATABASE_URL):
+  respaldo <archivo>  Copia consistente de la base de datos en un archivo nuevo (nunca sobrescribe):
+                      SQLite con su API de respaldo en línea; PostgreSQL con pg_dump -Fc (necesita
+                      el cliente de PostgreSQL). Dice qué contiene y qué más de DATA_DIR guardar.
+  restaurar <archivo> Pone un respaldo en un DATA_DIR sin base de datos, o en la base vacía de
+                      DATABASE_URL; se niega si ya hay datos. Después arranca el servidor.
+
 Consulta:
   historial <folio>   Estado actual y cambios hechos (PED-, REC- o POR-).
   ayuda               Esta ayuda.
@@ -121,6 +128,8 @@ Ejemplos:
   SESSION_SECRET=nuevo,anterior npm run ops -- recifrar-registros
   npm run ops -- reintentar lj_Ab12Cd34Ef56 --motivo "Paquete dado de alta en el BSS"
   npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
+  npm run ops -- respaldo /respaldos/tienda-2026-03-04.sqlite
+  DATA_DIR=/srv/tienda-nueva npm run ops -- restaurar /respaldos/tienda-2026-03-04.sqlite
   npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
 `;
 
@@ -166,6 +175,10 @@ const COMMANDS = {
     subject: "número",
     run: recordUsage,
   },
+  // These two open the database themselves: a backup reads it as it is, and a restore needs it
+  // empty (or absent), which opening it the usual way (migrating) would not leave it.
+  respaldo: { options: {}, subject: "archivo", ownDatabase: true, run: backup },
+  restaurar: { options: {}, subject: "archivo", ownDatabase: true, run: restore },
 };
 
 const HELP_WORDS = new Set(["ayuda", "help", "--ayuda", "--help", "-h"]);
@@ -472,6 +485,49 @@ async function history(ops, db, { folio }) {
   out(ops.historyText(found));
 }
 
+/** The operator's file name: a relative one is where the command was typed (INIT_CWD). */
+function operatorFile(name) {
+  if (!name.trim()) throw new OpsRefusal("Falta el nombre del archivo.");
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), name);
+}
+
+async function backup(ops, location, { file }) {
+  const outcome = await ops.takeBackup(location, operatorFile(file));
+  if (!outcome.ok) throw new OpsRefusal(outcome.message);
+  out(ops.backupText(outcome));
+}
+
+async function restore(ops, location, { file }) {
+  const outcome = await ops.restoreBackup(location, operatorFile(file));
+  if (!outcome.ok) throw new OpsRefusal(outcome.message);
+  out(ops.restoreText(outcome));
+}
+
+/**
+ * Where the server's database is, from the two variables that say so, without loadConfig: a
+ * restore runs before the server has ever started (and loadConfig would write a new session
+ * secret into the empty DATA_DIR), and a backup from cron needs nothing else.
+ */
+function databaseLocation(ops) {
+  const runtime = ops.unsupportedRuntime();
+  if (runtime) throw new OpsRefusal(runtime);
+  const shape = ops.environmentSchema.shape;
+  const read = (name) => {
+    const parsed = shape[name].safeParse(process.env[name] || undefined);
+    if (!parsed.success) {
+      throw new OpsRefusal(
+        `Configuración no válida: ${name}: ${parsed.error.issues[0]?.message ?? "valor no válido"}`,
+      );
+    }
+    return parsed.data;
+  };
+  return {
+    dataDir: path.resolve(read("DATA_DIR")),
+    databaseUrl: read("DATABASE_URL") ?? null,
+    busyTimeoutMs: read("DB_BUSY_TIMEOUT_MS"),
+  };
+}
+
 async function loadOps() {
   // The app's own code (app/ops, app/db, app/config.server.ts), loaded once a command needs it:
   // help and bad arguments answer without it.
@@ -528,6 +584,17 @@ async function openServerDatabase(ops) {
   };
 }
 
+/** A database that does not answer is said so, in one line; anything else goes on up. */
+function unavailable(ops, error) {
+  if (ops.isDatabaseUnavailable(error)) {
+    throw new Error(
+      `la base de datos no está disponible (${error.code}; ¿otro proceso la tiene bloqueada?). No se cambió nada; inténtalo de nuevo.`,
+      { cause: error },
+    );
+  }
+  throw error;
+}
+
 async function main(argv) {
   const [command, ...args] = argv;
   if (command === undefined || HELP_WORDS.has(command)) {
@@ -554,6 +621,12 @@ async function main(argv) {
     );
   }
   const ops = await loadOps();
+  if (spec.ownDatabase) {
+    await spec
+      .run(ops, databaseLocation(ops), { file: positionals[0], values })
+      .catch((error) => unavailable(ops, error));
+    return;
+  }
   const { db, services } = await openServerDatabase(ops);
   try {
     await spec.run(ops, db, {
@@ -564,13 +637,7 @@ async function main(argv) {
       services,
     });
   } catch (error) {
-    if (ops.isDatabaseUnavailable(error)) {
-      throw new Error(
-        `la base de datos no está disponible (${error.code}; ¿otro proceso la tiene bloqueada?). No se cambió nada; inténtalo de nuevo.`,
-        { cause: error },
-      );
-    }
-    throw error;
+    unavailable(ops, error);
   } finally {
     await db.destroy();
   }

@@ -1,7 +1,7 @@
 // `npm run ops` as the operator runs it: the real script in a child process, on a DATA_DIR the
 // app's own code filled, while this process keeps the database open the way the server does.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -961,6 +961,31 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     const elsewhere = path.join(dataDir, "no-such-dir");
     expectRefusal(await ops(["pedidos"], { DATA_DIR: elsewhere }), /No hay base de datos en/);
     expect(existsSync(elsewhere)).toBe(false);
+  });
+
+  it("backs up the database it finds while open, and restores it only where there is none", async () => {
+    // A relative name is written where the operator typed the command (INIT_CWD).
+    const saved = await ops(["respaldo", "respaldo-prueba.sqlite"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const file = path.join(dataDir, "respaldo-prueba.sqlite");
+    expect(saved.stdout).toContain(`Respaldo escrito en ${file} (`);
+    expect(saved.stdout).toMatch(/Contiene: \d+ pedidos, /);
+    expectRefusal(await ops(["respaldo", file]), /^Ya existe .*: respaldo no sobrescribe/);
+    expectRefusal(
+      await ops(["restaurar", file]),
+      /^Ya hay una base de datos en .*storefront\.sqlite: /,
+    );
+    expectRefusal(await ops(["restaurar"]), /^Falta el archivo/);
+    const restoredDir = path.join(dataDir, "restaurado");
+    const restored = await ops(["restaurar", file], { DATA_DIR: restoredDir });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(
+      /^Restaurado en .*restaurado\/storefront\.sqlite \(SQLite\) desde /,
+    );
+    // The restore writes the database only: no session secret of its own beside it.
+    expect(readdirSync(restoredDir)).toEqual([DATABASE_FILE_NAME]);
+    const listed = await ops(["pedidos"], { DATA_DIR: restoredDir });
+    expect(listed.stdout).toContain(physical.folio);
   });
 
   it("waits only the server's busy timeout for a lock held elsewhere, then changes nothing (exit 2)", async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SAMPLE } from "../../tests/support/cfdi-sample";
-import { buildCfdi, centsOf, cfdiXml, satVerificationUrl } from "./cfdi";
+import { amountOfNumber, buildCfdi, centsOf, cfdiXml, satVerificationUrl } from "./cfdi";
 import { CONCEPT_KEYS, IVA } from "./sat-catalogs";
 import { SANDBOX_LEGEND } from "./sandbox-pac.server";
 
@@ -235,5 +235,14 @@ describe("SAT's verification address", () => {
         sello: "",
       }),
     ).toContain("&tt=199.0&fe=");
+  });
+});
+
+describe("a PAC's total given as a number", () => {
+  it("reads as the CFDI's two-decimal amount, a binary fraction rounded to the cent", () => {
+    expect(amountOfNumber(118)).toBe("118.00");
+    expect(amountOfNumber(118.5)).toBe("118.50");
+    expect(amountOfNumber(0.1 + 0.2)).toBe("0.30");
+    expect(amountOfNumber(1160.01)).toBe("1160.01");
   });
 });

@@ -117,6 +117,11 @@ function twoDecimals(micros: bigint): Amount {
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
 }
 
+/** An amount a PAC's JSON gives as a number (118.5) → the CFDI's two-decimal amount ("118.50"). */
+export function amountOfNumber(value: number): Amount {
+  return twoDecimals(BigInt(Math.round(value * 100)) * 10_000n);
+}
+
 /** Cents of a two-decimal amount ("199.00" → 19900n). */
 export function centsOf(amount: Amount): bigint {
   const [whole, fraction = ""] = amount.split(".");

@@ -1,6 +1,7 @@
 import Facturapi from "facturapi";
 import type { Logger } from "pino";
 import { CONCEPT_KEYS, IVA } from "./sat-catalogs";
+import { amountOfNumber } from "./cfdi";
 import {
   InvoiceProviderUnavailable,
   InvoiceRefused,
@@ -205,7 +206,7 @@ export function createFacturapiPac(options: FacturapiOptions): InvoiceProvider {
       } catch (error) {
         throw error instanceof InvoiceProviderUnavailable ? error : classify(error);
       }
-      const total = invoice.total.toFixed(2);
+      const total = amountOfNumber(invoice.total);
       if (total !== request.cfdi.total) {
         options.logger.error({
           msg: "PAC stamped a total other than the store's",

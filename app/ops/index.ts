@@ -3,11 +3,12 @@
  * command needs it, with the server's own configuration and database code (bundled with the
  * script into dist/ops.js by `npm run build`).
  */
-export { ConfigError, environmentSchema, loadConfig } from "~/config.server";
+export { ConfigError, environmentSchema, loadConfig, unsupportedRuntime } from "~/config.server";
 export { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase } from "~/db/db.server";
 export { escapeControlCharacters } from "~/lib/control-characters";
 export * from "~/lib/mexico-city-days";
 export * from "./auto-topups.server";
+export * from "./backup.server";
 export * from "./changes.server";
 export * from "./csv";
 export * from "./format";
