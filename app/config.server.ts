@@ -169,6 +169,14 @@ export const environmentSchema = z.object({
    */
   RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /**
+   * How often the automatic top-ups' lines are read at the BSS and due charges made (decisions
+   * 0120, 0121); 0 turns the scheduler off (nothing is charged automatically). One process runs
+   * it: a cluster's first worker.
+   */
+  AUTO_TOPUP_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** How long after a declined automatic charge it is tried again (the second and last try). */
+  AUTO_TOPUP_RETRY_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
+  /**
    * How SMS (codes sent to a number) leave: captured under DATA_DIR/sms-outbox and shown at
    * /dev/outbox, or through the operator's SMSC over SMPP 3.4 (decision 0089).
    */

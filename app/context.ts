@@ -6,6 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { IdentityService } from "./auth/identity.server";
+import type { AutoTopupScheduler } from "./auto-topup/scheduler.server";
 import type { Session } from "./auth/session.server";
 import type { Catalogue } from "./catalog/catalog.server";
 import type { Config } from "./config.server";
@@ -60,6 +61,8 @@ export interface Services {
   mailOutboxDir: string | null;
   /** Applies paid top-ups and activates lines at the BSS, queued with what decided them. */
   lineJobs: LineJobs;
+  /** The automatic top-ups' scheduler, when this process runs it (decision 0121); else null. */
+  autoTopups: { scheduler: AutoTopupScheduler | null };
   /** Every sealed cookie, each specified by its capability (sealed-cookies.server.ts). */
   cookies: SealedCookies;
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */

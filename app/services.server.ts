@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { createIdentity, type EmbeddedIdentity } from "./auth/identity.server";
+import { createAutoTopupScheduler } from "./auto-topup/scheduler.server";
 import { createCatalogue } from "./catalog/catalog.server";
 import { PLAN_CATALOGUE } from "./catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
@@ -188,6 +189,9 @@ export async function createServices(
       "createCheckout",
       "retrieve",
       "close",
+      "createCustomer",
+      "chargeSavedCard",
+      "detachCard",
     ]),
     logger,
     voucherHours: config.PAYMENT_VOUCHER_HOURS,
@@ -292,6 +296,20 @@ export async function createServices(
   if (role.runsSweeps !== false && config.RUNNING_OUT_SWEEP_MINUTES > 0) {
     runningOutSweep.start(config.RUNNING_OUT_SWEEP_MINUTES * 60_000);
   }
+  // Automatic top-ups (decisions 0120, 0121): one process schedules, as for the sweeps; each
+  // automatic top-up is claimed in the database with a lease, so a scheduler on another machine
+  // (or one restarted) never charges a line twice for one period.
+  const autoTopupScheduler = createAutoTopupScheduler({
+    db,
+    bss,
+    payments,
+    logger,
+    retryMinutes: config.AUTO_TOPUP_RETRY_MINUTES,
+    onMailQueued: () => mailer.nudge(),
+    onPaid: () => lineJobs.nudge(),
+  });
+  const schedulesAutoTopups = role.runsSweeps !== false && config.AUTO_TOPUP_SWEEP_SECONDS > 0;
+  if (schedulesAutoTopups) autoTopupScheduler.start(config.AUTO_TOPUP_SWEEP_SECONDS * 1000);
   metrics?.watch({ databasePool: () => databasePool(db) });
   if (metrics && role.runsSweeps !== false) {
     // Read from the database, the same in every process: one process reads them (as it sweeps).
@@ -328,6 +346,7 @@ export async function createServices(
     mailer,
     mailOutboxDir,
     lineJobs,
+    autoTopups: { scheduler: schedulesAutoTopups ? autoTopupScheduler : null },
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,
@@ -339,6 +358,7 @@ export async function createServices(
       () => lineJobs.stop(),
       () => activationRegistrations.stop(),
       () => runningOutSweep.stop(),
+      () => autoTopupScheduler.stop(),
       () => transport.close?.(),
       () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),

@@ -48,6 +48,14 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
+Recargas automáticas:
+  recargas-automaticas [--estado activa|detenida|desactivada] [--csv …]
+                  Las recargas automáticas de las líneas: línea y tarjeta incompletas (55 •••• 5678,
+                  Visa •••• 4242), monto, cuándo (al vencer el paquete o con pocos datos), tope
+                  mensual, estado (activa, en pausa sin tarjeta, detenida tras dos cobros
+                  rechazados), cobros del mes, último y próximo cobro. Al final, cómo va el
+                  programador: su última revisión y si hay cobros vencidos sin hacer.
+
 Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
   enviar <folio> --guia <número> [--paqueteria <nombre>] [--iccid <ICCID>[,<ICCID>…]]
                   [--motivo <texto>]
@@ -115,6 +123,7 @@ Ejemplos:
   npm run ops -- lineas --estado activa --csv lineas.csv
   npm run ops -- trabajos --estado rechazado
   npm run ops -- cancelar-factura FAC-2026-000012 --motivo 02 --razon "RFC equivocado"
+  npm run ops -- recargas-automaticas --estado detenida
   npm run ops -- registros --desde 2026-06-01 --hasta 2026-06-30 --csv registros-junio.csv
   SESSION_SECRET=nuevo,anterior npm run ops -- recifrar-registros
   npm run ops -- reintentar lj_Ab12Cd34Ef56 --motivo "Paquete dado de alta en el BSS"
@@ -139,6 +148,11 @@ const COMMANDS = {
   lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
   trabajos: { options: { estado: string, csv: string }, subject: null, run: listLineJobs },
   registros: { options: LIST_OPTIONS, subject: null, run: listLineRegistrations },
+  "recargas-automaticas": {
+    options: { estado: string, csv: string },
+    subject: null,
+    run: listAutoTopups,
+  },
   "recifrar-registros": { options: {}, subject: null, run: rekeyLineRegistrations },
   enviar: {
     options: { guia: string, paqueteria: string, iccid: string, ...REASON },
@@ -402,6 +416,20 @@ async function listLineRegistrations(ops, db, { values, services }) {
   // The count of every state now (whatever the filters), after the table; a CSV stays a CSV.
   if (values.csv === undefined) {
     out(ops.registrationCountsText(await ops.registrationStateCounts(db)));
+  }
+}
+
+async function listAutoTopups(ops, db, { values }) {
+  const rows = await ops.listAutoTopups(db, {
+    state: wordOption(values, "estado", ops.AUTO_TOPUP_STATE_WORDS),
+  });
+  printList(ops, values, ops.AUTO_TOPUP_COLUMNS, rows, [
+    "recarga automática",
+    "recargas automáticas",
+  ]);
+  // After the table, how the scheduler stands; a CSV stays a CSV.
+  if (values.csv === undefined) {
+    out(ops.autoTopupSchedulerText(await ops.autoTopupSchedulerStats(db)));
   }
 }
 

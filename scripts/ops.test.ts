@@ -40,6 +40,8 @@ import {
   registerLine,
 } from "~/registration/registrations.server";
 import type { Topup } from "~/topup/topups.server";
+import { saveAutoTopup } from "~/auto-topup/auto-topups.server";
+import { recordSavedCard } from "~/payments/saved-cards.server";
 import { buildCfdi } from "~/invoicing/cfdi";
 import { claimInvoice, recordIssued } from "~/invoicing/invoices.server";
 import { topupPurchase } from "~/invoicing/purchases.server";
@@ -890,6 +892,70 @@ describe("npm run ops", { timeout: 60_000 }, () => {
       rmSync(rotationDir, { recursive: true, force: true });
     }
   });
+
+  it(
+    "lists the automatic top-ups in Spanish, the line and the card masked, and how the scheduler stands",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      // Ana's line pays itself with a Visa she saved (decisions 0119, 0120).
+      await db
+        .insertInto("payment_customers")
+        .values({
+          account_sub: "sub-ana",
+          provider: "sandbox",
+          customer_ref: "scus_ops",
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const card = await recordSavedCard(db, "sandbox", {
+        customerRef: "scus_ops",
+        methodRef: "spm_ops",
+        brand: "visa",
+        last4: "4242",
+        expMonth: 12,
+        expYear: 2030,
+      });
+      await saveAutoTopup(db, {
+        accountSub: "sub-ana",
+        number: line,
+        amount: 150,
+        trigger: "low_data",
+        thresholdMb: 1024,
+        monthlyMax: 2,
+        savedCardId: card!.id,
+        email: "ana@example.mx",
+        now: new Date(),
+      });
+      const all = await ops(["recargas-automaticas"]);
+      expect(all.code).toBe(0);
+      const masked = `${line.slice(0, 2)} •••• ${line.slice(6)}`;
+      const rows = all.stdout.split("\n");
+      expect(rows[0]).toMatch(/^Línea\s+Monto\s+Cuándo\s+Tope\s+Tarjeta\s+Estado\s+Cobros del mes/);
+      expect(rows[2]).toContain(masked);
+      expect(rows[2]).toContain("$150.00");
+      expect(rows[2]).toContain("Menos de 1 GB");
+      expect(rows[2]).toContain("2 al mes");
+      expect(rows[2]).toContain("Visa •••• 4242 (12/30)");
+      expect(rows[2]).toContain("Activa");
+      expect(all.stdout).not.toContain(line);
+      expect(all.stdout).toContain("1 recarga automática.");
+      expect(all.stdout).toContain("Programador: aún no ha revisado ninguna línea");
+      expect(all.stdout).toContain("Ningún cobro vencido sin hacer.");
+      const stopped = await ops(["recargas-automaticas", "--estado", "detenida"]);
+      expect(stopped.stdout).toContain("No hay recargas automáticas con esos filtros.");
+      const csv = await ops(["recargas-automaticas", "--csv", "-"]);
+      expect(csv.stdout.split("\r\n")[0]).toBe(
+        "\uFEFFLínea,Monto,Cuándo,Tope,Tarjeta,Estado,Cobros del mes,Último cobro,Próximo cobro,Revisada,Cambiada",
+      );
+      expect(csv.stdout).not.toContain(line);
+      expectRefusal(
+        await ops(["recargas-automaticas", "--estado", "rota"]),
+        /--estado: "rota" no es válido/,
+      );
+    },
+  );
 
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {
     const elsewhere = path.join(dataDir, "no-such-dir");

@@ -39,6 +39,11 @@ const MAX_LOG_LINES_REPORTED = 10;
 const USAGE_INTERVAL_MS = 1_500;
 /** After the customers, how long the line jobs (top-ups, activations) may take to finish. */
 const LINE_JOBS_DRAIN_MS = 60_000;
+/**
+ * The automatic top-ups' scheduler runs every 2 s here (scripts/soak/server.mjs): a round or two
+ * after the customers stop charges what is due, whose top-ups the line-jobs worker then applies.
+ */
+const AUTO_TOPUP_SETTLE_MS = 5_000;
 
 // Portability numbers carry the customer's index in three digits (scripts/soak/customer-data.mjs).
 if (!Number.isInteger(CLIENTS) || CLIENTS < 1 || CLIENTS > 999) {
@@ -259,6 +264,7 @@ async function main() {
   const elapsedSeconds = await runCustomers(server, accounts, recorder);
   const serverCpuAfter = processCpuSeconds(server.child.pid);
   const customersCpu = process.cpuUsage(customersCpuBefore);
+  await sleep(AUTO_TOPUP_SETTLE_MS);
   const lineJobs = await waitForLineJobs(server);
   const peakRss = peakRssMb(server.child.pid);
 

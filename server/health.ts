@@ -1,5 +1,6 @@
 import type express from "express";
 import type { Config } from "~/config.server";
+import { autoTopupStats } from "~/auto-topup/scheduler.server";
 import type { Services } from "~/context";
 
 const READINESS_TIMEOUT_MS = 2_000;
@@ -17,6 +18,16 @@ export function healthz(workerIndex: number | null): express.RequestHandler {
       uptimeSeconds: Math.round(process.uptime()),
       ...workerField(workerIndex),
     });
+  };
+}
+
+async function autoTopupReadiness(services: Pick<Services, "db" | "autoTopups">) {
+  const scheduler = services.autoTopups.scheduler;
+  const stats = await autoTopupStats(services.db).catch(() => null);
+  return {
+    schedulerHere: scheduler !== null,
+    ...(scheduler ? scheduler.status() : {}),
+    ...(stats ?? { unknown: true }),
   };
 }
 
@@ -61,7 +72,7 @@ export async function readinessResults(
 
 /** GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 and which one otherwise). */
 export function readyz(
-  services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs">,
+  services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs" | "db" | "autoTopups">,
   config: Pick<Config, "testDoubles" | "isTestEnvironment">,
   workerIndex: number | null,
 ): express.RequestHandler {
@@ -83,6 +94,9 @@ export function readyz(
         mail: await services.mailer.stats().catch(() => null),
         // Top-ups waiting for the BSS, and those it refused (for the operator): the same.
         lineJobs: await services.lineJobs.stats().catch(() => null),
+        // Automatic top-ups (decision 0121): whether this process schedules them and its last
+        // round; what is due or waiting for a customer, whichever process charges it.
+        autoTopups: await autoTopupReadiness(services),
       });
   };
 }

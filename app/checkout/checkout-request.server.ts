@@ -9,6 +9,7 @@ import { setFlash } from "~/lib/flash.server";
 import { replyWithFormKey } from "~/lib/form-key";
 import { isOwnFormKey } from "~/lib/form-key.server";
 import { payFor } from "~/payments/pay-for.server";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { numbersInProcess } from "~/portability/requests.server";
 import {
   checkoutSchema,
@@ -63,7 +64,7 @@ function simTypesFor(cart: PricedCart): SimType[] {
  * What the checkout form needs: the priced cart, its SIM types, and this browser's key for this
  * cart. An empty cart has nothing to check out: back to the cart, saying so.
  */
-export function loadCheckoutForm(context: AppLoadContext) {
+export async function loadCheckoutForm(context: AppLoadContext) {
   const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
   if (cart.lines.length === 0) throw emptyCartRedirect(context);
@@ -74,6 +75,7 @@ export function loadCheckoutForm(context: AppLoadContext) {
     portableSims: portableSimsOf(cart),
     idempotencyKey: checkoutKey(context, items),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    paymentOptions: await loadPaymentOptions(context),
   };
 }
 
@@ -105,7 +107,7 @@ export async function submitCheckout(
 
   const {
     idempotency_key: idempotencyKey,
-    payment_method: method,
+    payment,
     holder,
     port_ins: portIns,
     ...customer
@@ -162,7 +164,7 @@ export async function submitCheckout(
     });
     saveOrderAccess(context, rememberOrder(readOrderAccess(context), order.ref));
     // A paid order's form sent again only shows the order.
-    return await payFor(context, orderPayment(order), method);
+    return await payFor(context, orderPayment(order), payment);
   } catch (error) {
     // The order is written in one transaction, and the same key finds it on the next try.
     return databaseBusyOrRethrow(

@@ -4,7 +4,12 @@ import { withoutControlCharacters } from "~/lib/control-characters";
 import { FORM_KEY_PATTERN } from "~/lib/form-key";
 import "~/lib/zod-without-eval";
 import { SIM_TYPES, type SimType } from "~/catalog/terms";
-import { PAYMENT_METHODS } from "~/payments/provider";
+import {
+  paymentChoiceField,
+  saveCardField,
+  toPaymentChoice,
+  type PaymentChoice,
+} from "~/payments/payment-choice";
 import { numberToPortSchema, type NumberToPort } from "~/portability/portability-schema";
 import { checkoutHolderSchema, type CheckoutHolder } from "~/registration/holder";
 import { REGISTRATION_RULES } from "~/registration/registration-rules";
@@ -84,8 +89,10 @@ const orderFields = {
   holder: checkoutHolderSchema,
   // One per SIM, in the order of the cart's lines ("ports[0].keep"…); absent: none kept.
   ports: z.array(portChoice).optional(),
-  // The form offers card checked: a request without a choice pays by card.
-  payment_method: z.enum(PAYMENT_METHODS, required("paymentMethodRequired")).default("card"),
+  // The form offers card checked: a request without a choice pays by card. Signed in, a saved
+  // card is a choice too, and the box saves the card typed on the provider's page (0119).
+  payment_method: paymentChoiceField(required("paymentMethodRequired").error),
+  save_card: saveCardField,
   accept_terms: z.literal("on", required("acceptTerms")),
   // The shared form key's shape; whether it is this browser's own is the action's to check.
   idempotency_key: z.string(required("expired")).regex(FORM_KEY_PATTERN, required("expired")),
@@ -125,7 +132,8 @@ export interface CheckoutInput {
   sim_type: SimType;
   /** Where a physical SIM goes; null for an eSIM, which needs no address. */
   delivery: DeliveryAddress | null;
-  payment_method: (typeof PAYMENT_METHODS)[number];
+  /** How the customer pays: a method, a saved card, and whether to save the card. */
+  payment: PaymentChoice;
   idempotency_key: string;
 }
 
@@ -227,7 +235,7 @@ export function checkoutSchema(
         phone_number: value.phone_number,
         holder: value.holder,
         port_ins: keptNumbers(value.ports),
-        payment_method: value.payment_method,
+        payment: toPaymentChoice(value.payment_method, value.save_card === "on"),
         idempotency_key: value.idempotency_key,
       };
       if (value.sim_type === "esim") return { ...common, sim_type: "esim", delivery: null };
@@ -271,7 +279,7 @@ export const CHECKOUT_FIELDS = [
     "ports[1].nip",
   ] as const),
   ...(Object.keys(deliveryFields) as Array<keyof DeliveryAddress>),
-  ...(["payment_method", "accept_terms", "idempotency_key"] as const),
+  ...(["payment_method", "save_card", "accept_terms", "idempotency_key"] as const),
 ];
 
 /** The SIM types every plan of the cart can be had with (none: the cart mixes exclusive plans). */

@@ -62,7 +62,7 @@ export function newOrderRef(): string {
 
 export interface PlaceOrderInput {
   idempotencyKey: string;
-  customer: Omit<CheckoutInput, "idempotency_key" | "payment_method" | "holder" | "port_ins">;
+  customer: Omit<CheckoutInput, "idempotency_key" | "payment" | "holder" | "port_ins">;
   /**
    * Who will hold the order's lines, kept sealed by app/registration in the order's transaction
    * until they are registered (decision 0101). Absent only for orders made outside the checkout

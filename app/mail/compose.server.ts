@@ -12,9 +12,18 @@ import { type Bss, isBssUnavailable } from "~/line/bss";
 import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
+import { LINES_PATH } from "~/line/paths";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
+import {
+  chargeOfTopup,
+  findAutoTopupById,
+  findCharge,
+  paidThisMonth,
+  type AutoTopup,
+} from "~/auto-topup/auto-topups.server";
+import { findSavedCardById } from "~/payments/saved-cards.server";
 import { invoiceDocument } from "~/invoicing/invoice-document.server";
 import { findInvoice } from "~/invoicing/invoices.server";
 import { maskRfc } from "~/invoicing/fiscal-data";
@@ -22,6 +31,7 @@ import type { SupportContact } from "./layout";
 import {
   renderMail,
   type MailContext,
+  type AutoTopupMailView,
   type MailModels,
   type OrderView,
   type RenderedMail,
@@ -83,6 +93,14 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
     packageKey: z.string().min(1).max(300),
   }),
   line_registered: z.object({ registrationId: id }),
+  auto_topup_notice: z.object({ chargeId: id }),
+  auto_topup_declined: z.object({
+    chargeId: id,
+    attempt: z.number().int().min(1).max(10),
+    stopped: z.boolean(),
+  }),
+  auto_topup_action_required: z.object({ chargeId: id }),
+  auto_topup_cap: z.object({ autoTopupId: id, month: z.string().regex(/^\d{4}-\d{2}$/) }),
   invoice_issued: z.object({ invoiceId: id }),
 };
 
@@ -105,6 +123,28 @@ function toOrderView(order: Order): OrderView {
     total: order.total,
     delivery: order.delivery,
   };
+}
+
+/** What the automatic top-up's e-mails say of it: its settings and its card, as they are now. */
+async function autoTopupMailView(db: Db, autoTopup: AutoTopup): Promise<AutoTopupMailView> {
+  const card = await findSavedCardById(db, autoTopup.savedCardId);
+  return {
+    phoneNumber: autoTopup.number,
+    amount: autoTopup.amount,
+    trigger: autoTopup.trigger,
+    thresholdMb: autoTopup.thresholdMb,
+    monthlyMax: autoTopup.monthlyMax,
+    card: card ? { brand: card.brand, last4: card.last4 } : null,
+    // The account's lines, not the line's own address: an e-mail writes a number masked only.
+    settingsPath: LINES_PATH,
+  };
+}
+
+/** A charge and its automatic top-up, or why the e-mail about it cannot be written. */
+async function chargeAndAutoTopup(db: Db, chargeId: string) {
+  const charge = await findCharge(db, chargeId);
+  const autoTopup = charge ? await findAutoTopupById(db, charge.autoTopupId) : null;
+  return charge && autoTopup ? { charge, autoTopup } : null;
 }
 
 type Outcome<T extends MailTemplate> =
@@ -235,6 +275,7 @@ const loaders: Loaders = {
       amount: topup.amount,
       paidAt: topup.paidAt,
       paidWith: await approvedPayment(db, "topup", topup.id),
+      automatic: (await chargeOfTopup(db, topup.id)) ? { settingsPath: LINES_PATH } : null,
     });
   },
 
@@ -326,6 +367,59 @@ const loaders: Loaders = {
       holderName: registration.holderName,
       holderKeyMasked: registration.holderKeyMasked,
       registeredAt: registration.registeredAt,
+    });
+  },
+
+  async auto_topup_notice({ db }, { chargeId }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found) return permanent("automatic top-up charge not found");
+    const { charge, autoTopup } = found;
+    // Superseded before it went (the line topped up otherwise): nothing will be charged.
+    if (charge.state === "skipped" && charge.lastResult !== "cap") {
+      return obsolete("charge no longer due");
+    }
+    const ending = charge.period.startsWith("paquete:");
+    const reason = !ending ? "ended" : autoTopup.trigger === "low_data" ? "data" : "ending";
+    return model<"auto_topup_notice">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      reason,
+      chargeAt: charge.dueAt,
+      endsAt: ending ? charge.period.slice("paquete:".length) : null,
+    });
+  },
+
+  async auto_topup_declined({ db }, { chargeId, stopped }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found) return permanent("automatic top-up charge not found");
+    const { charge, autoTopup } = found;
+    return model<"auto_topup_declined">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      declineReason: charge.lastResult ?? "card_declined",
+      retryAt: stopped ? null : charge.dueAt,
+      stopped,
+      topupId: charge.topupId,
+    });
+  },
+
+  async auto_topup_action_required({ db }, { chargeId }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found?.charge.topupId) return permanent("automatic top-up charge not found");
+    const topup = await findTopup(db, found.charge.topupId);
+    // Paid meanwhile (the customer followed the receipt before the e-mail went).
+    if (topup?.status !== "pending_payment") return obsolete("top-up no longer waiting");
+    return model<"auto_topup_action_required">({
+      autoTopup: await autoTopupMailView(db, found.autoTopup),
+      topupId: topup.id,
+    });
+  },
+
+  async auto_topup_cap({ db }, { autoTopupId, month }) {
+    const autoTopup = await findAutoTopupById(db, autoTopupId);
+    if (!autoTopup) return permanent("automatic top-up not found");
+    return model<"auto_topup_cap">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      // Mid-month: the month the cap was reached in, whenever the e-mail goes.
+      chargedThisMonth: await paidThisMonth(db, autoTopup.id, new Date(`${month}-15T12:00:00Z`)),
     });
   },
 };

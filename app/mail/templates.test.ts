@@ -4,6 +4,7 @@ import type { MailTemplate } from "~/mail-queue/mail-queue.server";
 import {
   mailTemplates,
   renderMail,
+  type AutoTopupMailView,
   type MailContext,
   type MailModels,
   type OrderView,
@@ -16,6 +17,16 @@ const context: MailContext = {
 };
 
 const HOSTILE = `<script>alert("x")</script> & 'co'`;
+
+const autoTopupView: AutoTopupMailView = {
+  phoneNumber: "5599000001",
+  amount: 150,
+  trigger: "expiry",
+  thresholdMb: null,
+  monthlyMax: 2,
+  card: { brand: "visa", last4: "4242" },
+  settingsPath: "/my-account/lineas",
+};
 
 const physicalOrder: OrderView = {
   folio: "PED-2026-000123",
@@ -165,6 +176,7 @@ const samples: Array<
       amount: 100,
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: { method: "card", cardBrand: "mastercard", cardLast4: "4444" },
+      automatic: null,
     },
   },
   {
@@ -177,6 +189,7 @@ const samples: Array<
       amount: 20,
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: null,
+      automatic: { settingsPath: "/my-account/lineas" },
     },
   },
   {
@@ -254,6 +267,58 @@ const samples: Array<
       holderKeyMasked: "GOMA••••••••••••07",
       registeredAt: "2026-03-03T20:05:00.000Z",
     },
+  },
+  {
+    name: "automatic top-up coming at the package's end",
+    template: "auto_topup_notice",
+    model: {
+      autoTopup: autoTopupView,
+      reason: "ending",
+      chargeAt: "2026-11-26T17:00:00.000Z",
+      endsAt: "2026-11-26T18:00:00.000Z",
+    },
+  },
+  {
+    name: "automatic top-up made for low data",
+    template: "auto_topup_notice",
+    model: {
+      autoTopup: { ...autoTopupView, trigger: "low_data", thresholdMb: 1024 },
+      reason: "data",
+      chargeAt: "2026-11-25T17:00:00.000Z",
+      endsAt: "2026-12-20T18:00:00.000Z",
+    },
+  },
+  {
+    name: "automatic top-up declined, tried again",
+    template: "auto_topup_declined",
+    model: {
+      autoTopup: autoTopupView,
+      declineReason: "insufficient_funds",
+      retryAt: "2026-11-25T23:00:00.000Z",
+      stopped: false,
+      topupId: "tp_auto1",
+    },
+  },
+  {
+    name: "automatic top-up stopped after two declines",
+    template: "auto_topup_declined",
+    model: {
+      autoTopup: autoTopupView,
+      declineReason: "card_declined",
+      retryAt: null,
+      stopped: true,
+      topupId: "tp_auto1",
+    },
+  },
+  {
+    name: "automatic top-up the bank wants authenticated",
+    template: "auto_topup_action_required",
+    model: { autoTopup: autoTopupView, topupId: "tp_auto2" },
+  },
+  {
+    name: "automatic top-up past the month's cap",
+    template: "auto_topup_cap",
+    model: { autoTopup: autoTopupView, chargedThisMonth: 2 },
   },
   {
     name: "invoice issued, sandbox",
@@ -354,6 +419,46 @@ describe("every e-mail template", () => {
 });
 
 describe("what each e-mail says", () => {
+  it("an automatic top-up: before the charge, what, when and with which card, masked", async () => {
+    const { subject, text } = await renderMail(
+      "auto_topup_notice",
+      {
+        autoTopup: autoTopupView,
+        reason: "ending",
+        chargeAt: "2026-11-26T17:00:00.000Z",
+        endsAt: "2026-11-26T18:00:00.000Z",
+      },
+      context,
+    );
+    expect(subject).toBe("Mañana recargamos tu línea 55 •••• 0001 automáticamente");
+    expect(text).toContain(`Tu paquete vence el ${formatDateTime("2026-11-26T18:00:00.000Z")}.`);
+    expect(text).toContain("cargaremos $150.00\u00a0MXN a tu Visa terminada en 4242");
+    expect(text).toContain("Máximo al mes: 2 recargas (hasta $300.00\u00a0MXN)");
+    expect(text).toContain("https://www.conectamovil.mx/my-account/lineas");
+    expect(text).not.toContain("5599000001");
+    const declined = await renderMail(
+      "auto_topup_declined",
+      {
+        autoTopup: autoTopupView,
+        declineReason: "card_declined",
+        retryAt: null,
+        stopped: true,
+        topupId: "tp_auto1",
+      },
+      context,
+    );
+    expect(declined.subject).toBe("Desactivamos la recarga automática de tu línea 55 •••• 0001");
+    expect(declined.text).toContain("el banco rechazó la tarjeta.");
+    expect(declined.text).toContain("https://www.conectamovil.mx/recarga/tp_auto1");
+    const action = await renderMail(
+      "auto_topup_action_required",
+      { autoTopup: autoTopupView, topupId: "tp_auto2" },
+      context,
+    );
+    expect(action.text).toContain("(3-D Secure)");
+    expect(action.text).toContain("https://www.conectamovil.mx/recarga/tp_auto2");
+  });
+
   it("a line running out: which line (masked), what is left, its vigencia, and the way to the account's lines", async () => {
     const { subject, text } = await renderMail(
       "line_running_out",

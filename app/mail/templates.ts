@@ -117,6 +117,8 @@ export interface MailModels {
     amount: number;
     paidAt: string;
     paidWith: PaidWith | null;
+    /** Made by the line's automatic top-up (decision 0120): where to change it (the account's lines). */
+    automatic: { settingsPath: string } | null;
   };
   portability_received: {
     folio: string;
@@ -148,6 +150,29 @@ export interface MailModels {
     holderKeyMasked: string;
     registeredAt: string;
   };
+  auto_topup_notice: {
+    autoTopup: AutoTopupMailView;
+    /**
+     * ending: the package ends within a day and is charged at `chargeAt`; data: the line has
+     * less data than asked, charged now; ended: the package ended, charged now.
+     */
+    reason: "ending" | "data" | "ended";
+    chargeAt: string;
+    /** The end of the package in force, for "ending". */
+    endsAt: string | null;
+  };
+  auto_topup_declined: {
+    autoTopup: AutoTopupMailView;
+    /** A key of commerce:payment.declineReasons. */
+    declineReason: string;
+    /** When it is tried again; null once stopped. */
+    retryAt: string | null;
+    stopped: boolean;
+    /** The top-up left unpaid, payable from its receipt. */
+    topupId: string | null;
+  };
+  auto_topup_action_required: { autoTopup: AutoTopupMailView; topupId: string };
+  auto_topup_cap: { autoTopup: AutoTopupMailView; chargedThisMonth: number };
   invoice_issued: {
     folio: string;
     uuid: string;
@@ -162,6 +187,18 @@ export interface MailModels {
     xml: string;
     pdf: Buffer;
   };
+}
+
+/** What the automatic top-up's e-mails say of it (decision 0120). */
+export interface AutoTopupMailView {
+  phoneNumber: string;
+  amount: number;
+  trigger: "expiry" | "low_data";
+  thresholdMb: number | null;
+  monthlyMax: number;
+  card: { brand: CardBrand; last4: string } | null;
+  /** Where its settings are reached: the account's lines (a path without the number). */
+  settingsPath: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,6 +704,15 @@ async function topupReceipt(
           ]
         : []),
       ...(paidText ? [paragraph(paidText, "muted")] : []),
+      ...(model.automatic
+        ? [
+            paragraph(
+              mailT("topupReceipt.automatic", {
+                url: `${context.origin}${model.automatic.settingsPath}`,
+              }),
+            ),
+          ]
+        : []),
       {
         kind: "button",
         lead: mailT("topupReceipt.receiptLink"),
@@ -861,6 +907,171 @@ async function lineRegistered(
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Automatic top-ups (decision 0120)
+
+function cardText(card: AutoTopupMailView["card"]): string {
+  if (!card) return mailT("autoTopup.noCard");
+  return mailT("autoTopup.card", {
+    brand: mailT(`commerce:payment.brands.${card.brand}`),
+    last4: card.last4,
+  });
+}
+
+function autoTopupFacts(view: AutoTopupMailView): Fact[] {
+  return [
+    { label: mailT("labels.line"), value: maskPhoneNumber(view.phoneNumber) },
+    { label: mailT("labels.amount"), value: formatTotal(view.amount) },
+    { label: mailT("autoTopup.cardLabel"), value: cardText(view.card) },
+    {
+      label: mailT("autoTopup.whenLabel"),
+      value:
+        view.trigger === "expiry"
+          ? mailT("autoTopup.when.expiry")
+          : mailT("autoTopup.when.lowData", { data: dataText(view.thresholdMb ?? 0) }),
+    },
+    {
+      label: mailT("autoTopup.capLabel"),
+      value: mailT("autoTopup.capValue", {
+        count: view.monthlyMax,
+        total: formatTotal(view.amount * view.monthlyMax),
+      }),
+    },
+  ];
+}
+
+function settingsButton(view: AutoTopupMailView, context: MailContext): Block {
+  return {
+    kind: "button",
+    lead: mailT("autoTopup.settingsLead"),
+    label: mailT("autoTopup.settingsButton"),
+    href: `${context.origin}${view.settingsPath}`,
+  };
+}
+
+async function autoTopupNotice(
+  model: MailModels["auto_topup_notice"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  const values = {
+    line,
+    amount: formatTotal(view.amount),
+    card: cardText(view.card),
+    date: model.endsAt ? formatDateTime(model.endsAt) : "",
+    chargeAt: formatDateTime(model.chargeAt),
+    data: dataText(view.thresholdMb ?? 0),
+  };
+  return compose(
+    mailT(`autoTopup.notice.subject.${model.reason}`, values),
+    null,
+    [
+      { kind: "heading", text: mailT(`autoTopup.notice.heading.${model.reason}`) },
+      paragraph(mailT(`autoTopup.notice.lead.${model.reason}`, values)),
+      { kind: "facts", rows: autoTopupFacts(view) },
+      settingsButton(view, context),
+      paragraph(mailT(`autoTopup.notice.after.${model.reason}`), "muted"),
+    ],
+    context,
+  );
+}
+
+async function autoTopupDeclined(
+  model: MailModels["auto_topup_declined"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  const reasonKey = `commerce:payment.declineReasons.${model.declineReason}`;
+  const reason = mailT(
+    hasMailText(reasonKey) ? reasonKey : "commerce:payment.declineReasons.card_declined",
+  );
+  const state = model.stopped ? "stopped" : "retrying";
+  return compose(
+    mailT(`autoTopup.declined.subject.${state}`, { line }),
+    null,
+    [
+      { kind: "heading", text: mailT(`autoTopup.declined.heading.${state}`) },
+      paragraph(
+        mailT("autoTopup.declined.lead", {
+          amount: formatTotal(view.amount),
+          card: cardText(view.card),
+          line,
+          reason,
+        }),
+      ),
+      paragraph(
+        model.stopped
+          ? mailT("autoTopup.declined.stopped")
+          : mailT("autoTopup.declined.retry", { date: formatDateTime(model.retryAt ?? "") }),
+      ),
+      { kind: "facts", rows: autoTopupFacts(view) },
+      ...(model.topupId
+        ? [
+            {
+              kind: "button" as const,
+              lead: mailT("autoTopup.declined.payLead"),
+              label: mailT("autoTopup.declined.payButton"),
+              href: topupReceiptUrl(context.origin, model.topupId),
+            },
+          ]
+        : []),
+      settingsButton(view, context),
+    ],
+    context,
+  );
+}
+
+async function autoTopupActionRequired(
+  model: MailModels["auto_topup_action_required"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  return compose(
+    mailT("autoTopup.actionRequired.subject", { line }),
+    null,
+    [
+      { kind: "heading", text: mailT("autoTopup.actionRequired.heading") },
+      paragraph(
+        mailT("autoTopup.actionRequired.lead", {
+          amount: formatTotal(view.amount),
+          card: cardText(view.card),
+          line,
+        }),
+      ),
+      {
+        kind: "button",
+        lead: mailT("autoTopup.actionRequired.payLead"),
+        label: mailT("autoTopup.actionRequired.payButton"),
+        href: topupReceiptUrl(context.origin, model.topupId),
+      },
+      paragraph(mailT("autoTopup.actionRequired.after"), "muted"),
+    ],
+    context,
+  );
+}
+
+async function autoTopupCap(
+  model: MailModels["auto_topup_cap"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  return compose(
+    mailT("autoTopup.cap.subject", { line }),
+    null,
+    [
+      { kind: "heading", text: mailT("autoTopup.cap.heading") },
+      paragraph(mailT("autoTopup.cap.lead", { line, count: model.chargedThisMonth })),
+      { kind: "facts", rows: autoTopupFacts(view) },
+      settingsButton(view, context),
+    ],
+    context,
+  );
+}
+
 /** A CFDI issued: its XML and PDF attached (files, not inline), and where to see it again. */
 async function invoiceIssued(
   model: MailModels["invoice_issued"],
@@ -919,6 +1130,10 @@ export const mailTemplates: {
   portability_status: portabilityStatus,
   line_running_out: lineRunningOut,
   line_registered: lineRegistered,
+  auto_topup_notice: autoTopupNotice,
+  auto_topup_declined: autoTopupDeclined,
+  auto_topup_action_required: autoTopupActionRequired,
+  auto_topup_cap: autoTopupCap,
   invoice_issued: invoiceIssued,
 };
 

@@ -9,11 +9,13 @@ import {
   PaymentProviderUnavailable,
   toCardBrand,
   type CardBrand,
+  type DeclineReason,
   type PaymentInstructions,
   type PaymentMethod,
   type PaymentOutcome,
   type PaymentProvider,
 } from "./provider";
+import { recordSavedCard, type SavedCard } from "./saved-cards.server";
 
 export type Payment = PaymentsTable;
 
@@ -43,7 +45,32 @@ export interface BeginPaymentInput {
   origin: string;
   /** Where the provider may send its own receipt or voucher. */
   customerEmail: string | null;
+  /** A card payment whose card is saved to this provider customer (decision 0119); null: not. */
+  saveCardFor?: string | null;
 }
+
+export interface ChargeSavedCardInput {
+  purpose: string;
+  reference: string;
+  amount: number;
+  description: string;
+  card: SavedCard;
+  /** true: nobody is at the page (an automatic top-up). */
+  offSession: boolean;
+  /**
+   * The provider's idempotency key; default one per payment. An automatic top-up gives one per
+   * line, period and attempt (decision 0120).
+   */
+  idempotencyKey?: string;
+}
+
+export type ChargeSavedCardResult =
+  | { kind: "approved"; payment: Payment }
+  | { kind: "declined"; reason: DeclineReason; payment: Payment }
+  /** The provider has not decided yet: its notification settles it. */
+  | { kind: "pending"; payment: Payment }
+  /** Paid before this charge was asked for (by another way, or an earlier answer). */
+  | { kind: "already_paid"; payment: Payment };
 
 export type BeginPaymentResult =
   | { kind: "redirect"; url: string; payment: Payment }
@@ -72,6 +99,13 @@ export interface PaymentService {
   refresh(payment: Payment): Promise<Payment>;
   /** Asks the provider about every voucher past its date; answers how many were asked about. */
   refreshOverdue(now?: Date): Promise<number>;
+  /**
+   * Charges a saved card at once, on a new payment of the thing (a payment left pending with
+   * another way of paying is closed first), or resumes the charge of the same card left without
+   * an answer (a process that died mid-call): the same payment and idempotency key, so the
+   * provider charges once. Throws PaymentProviderUnavailable when the provider cannot be reached.
+   */
+  chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeSavedCardResult>;
 }
 
 const instructionsSchema: z.ZodType<PaymentInstructions> = z.discriminatedUnion("method", [
@@ -162,7 +196,10 @@ export function createPaymentService(options: {
     );
   }
 
-  async function openOrResume(input: BeginPaymentInput): Promise<Payment> {
+  async function openOrResume(
+    input: Pick<BeginPaymentInput, "purpose" | "reference" | "amount" | "method">,
+    savedCardId: string | null = null,
+  ): Promise<Payment> {
     let begun = false;
     try {
       const payment = await db.transaction().execute(async (trx) => {
@@ -196,6 +233,7 @@ export function createPaymentService(options: {
           instructions: null,
           instruction_reference: null,
           expires_at: null,
+          saved_card_id: savedCardId,
         };
         await trx.insertInto("payments").values(payment).execute();
         begun = true;
@@ -338,6 +376,9 @@ export function createPaymentService(options: {
         return "duplicate";
       }
       const settled = { ...payment, status: outcome.status, settled_at: now };
+      if (outcome.status === "approved" && outcome.savedCard) {
+        await recordSavedCard(trx, provider.name, outcome.savedCard);
+      }
       if (outcome.status === "approved") await handler.onApproved(trx, settled);
       // A voucher or transfer issued and not paid in time ends what it paid for; a provider's
       // page left unfinished (no voucher issued) only ends this payment: the customer may pay again.
@@ -391,8 +432,49 @@ export function createPaymentService(options: {
     });
   }
 
+  async function chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeSavedCardResult> {
+    if (!purposes.has(input.purpose)) throw new Error(`Unknown payment purpose ${input.purpose}`);
+    const wanted = { ...input, method: "card" as const };
+    let payment = await openOrResume(wanted, input.card.id);
+    if (payment.status === "approved") return { kind: "already_paid", payment };
+    if (payment.saved_card_id !== input.card.id) {
+      // Another way of paying is open (a provider's page, a voucher): closed first, so that the
+      // thing cannot be paid twice.
+      if ((await replace(payment)) === "paid") {
+        return { kind: "already_paid", payment: (await findPayment(payment.id)) ?? payment };
+      }
+      payment = await openOrResume(wanted, input.card.id);
+      if (payment.status === "approved") return { kind: "already_paid", payment };
+    }
+    const opened = payment;
+    const outcome = await reach(() =>
+      provider.chargeSavedCard({
+        paymentId: opened.id,
+        amount: Number(opened.amount),
+        currency: "MXN",
+        description: input.description,
+        customerRef: input.card.customerRef,
+        methodRef: input.card.methodRef,
+        offSession: input.offSession,
+        idempotencyKey: input.idempotencyKey ?? `saved-card-${opened.id}`,
+      }),
+    );
+    await settle(outcome);
+    const now = (await findPayment(opened.id)) ?? opened;
+    if (now.status === "approved") return { kind: "approved", payment: now };
+    if (now.status === "declined") {
+      return {
+        kind: "declined",
+        reason: (now.decline_reason as DeclineReason | null) ?? "card_declined",
+        payment: now,
+      };
+    }
+    return { kind: "pending", payment: now };
+  }
+
   return {
     provider,
+    chargeSavedCard,
     registerPurpose(purpose, handler) {
       purposes.set(purpose, handler);
     },
@@ -400,7 +482,8 @@ export function createPaymentService(options: {
       if (!purposes.has(input.purpose)) throw new Error(`Unknown payment purpose ${input.purpose}`);
       let payment = await openOrResume(input);
       if (payment.status === "approved") return { kind: "already_paid", payment };
-      if (payment.method !== input.method) {
+      // Another method, or a saved card's charge left without an answer: closed first.
+      if (payment.method !== input.method || payment.saved_card_id !== null) {
         if ((await replace(payment)) === "paid") {
           return { kind: "already_paid", payment: (await findPayment(payment.id)) ?? payment };
         }
@@ -421,6 +504,7 @@ export function createPaymentService(options: {
           notifyUrl: `${input.origin}/payments/webhook/${provider.name}`,
           expiresAt: deadline,
           customerEmail: input.customerEmail,
+          saveCardFor: input.method === "card" ? (input.saveCardFor ?? null) : null,
         }),
       );
       const stored = {

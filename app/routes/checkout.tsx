@@ -33,10 +33,10 @@ export const meta = titleMeta;
 
 export { headers } from "~/lib/route-headers";
 
-export function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ context }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.checkout.title"),
-    ...loadCheckoutForm(context),
+    ...(await loadCheckoutForm(context)),
     countries: nationalityOptions(),
   };
 }
@@ -230,6 +230,7 @@ export default function CheckoutPage() {
     municipality: t("checkout.fields.municipality"),
     state: t("checkout.fields.state"),
     payment_method: t("payment.methods.legend"),
+    save_card: t("payment.saveCardLabel"),
     accept_terms: t("checkout.fields.accept_terms"),
   });
   const holderFields = fields.holder.getFieldset();
@@ -323,7 +324,12 @@ export default function CheckoutPage() {
               options={MEXICAN_STATES.map((code) => ({ value: code, label: t(`states.${code}`) }))}
             />
           </fieldset>
-          <PaymentMethodChoice {...field.payment_method} voucherHours={loaded.voucherHours} />
+          <PaymentMethodChoice
+            {...field.payment_method}
+            voucherHours={loaded.voucherHours}
+            savedCards={loaded.paymentOptions.savedCards}
+            saveCard={loaded.paymentOptions.offerToSaveCard ? field.save_card : null}
+          />
           <Checkbox meta={field.accept_terms.meta}>
             {t("checkout.fields.accept_terms_before")}{" "}
             {pdfLink("contrato-de-adhesion", t("checkout.fields.accept_terms_contract"))}{" "}

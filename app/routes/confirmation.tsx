@@ -15,6 +15,7 @@ import { loadOrderPortIns } from "~/portability/order-port-in-page.server";
 import { esimView } from "~/esim/esim-view.server";
 import { shippedSimLines } from "~/line/order-sim-lines.server";
 import { PendingPayment } from "~/components/payments/pending-payment";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { currentPayment } from "~/payments/pay-for.server";
@@ -55,6 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     order,
     payment: paymentView(payment),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    paymentOptions: await loadPaymentOptions(context),
     esim:
       order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null,
     simLines: await shippedSimLines(context.db, order),
@@ -67,7 +69,8 @@ export function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmationPage() {
-  const { order, payment, voucherHours, esim, simLines, portIns } = useLoaderData<typeof loader>();
+  const { order, payment, voucherHours, paymentOptions, esim, simLines, portIns } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const esimProblem = answer && "esimProblem" in answer ? answer.esimProblem : null;
   const lastResult = answer && !("esimProblem" in answer) ? answer : undefined;
@@ -132,6 +135,7 @@ export default function ConfirmationPage() {
           declined={declined}
           instructions={instructions}
           voucherHours={voucherHours}
+          options={paymentOptions}
           lastResult={lastResult}
           refreshTo={confirmationPath(order.ref)}
           declinedTestId="payment-declined"

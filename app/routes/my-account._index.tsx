@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { INVOICING_PATH } from "~/invoicing/paths";
+import { SAVED_CARDS_PATH } from "~/payments/paths";
 import { useTranslation } from "~/i18n/react";
 import { mfaPreferenceSchema } from "~/auth/schemas";
 import { asOrderOwner } from "~/auth/email-trust.server";
@@ -129,6 +130,14 @@ export default function AccountOverviewPage() {
               </dd>
             </div>
           </dl>
+          <p className="mt-4">
+            <Link
+              to={SAVED_CARDS_PATH}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("auth:account.savedCards")}
+            </Link>
+          </p>
           <Form method="post" action="/auth/sign-out" className="mt-6">
             <SubmitButton variant="outline" pendingLabel={t("auth:account.signingOut")}>
               {t("auth:account.signOut")}

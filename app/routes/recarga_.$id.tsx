@@ -10,6 +10,7 @@ import { findTopupAmount, topupBenefits } from "~/topup/amounts";
 import { addDays, formatDate, formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "~/topup/phone";
 import { PendingPayment } from "~/components/payments/pending-payment";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { paymentState } from "~/payments/payment-state";
 import { receiptPath, TOPUP_PATH } from "~/topup/paths";
 import { currentPayment } from "~/payments/pay-for.server";
@@ -69,6 +70,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
       application,
       payment: paymentView(payment),
       voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+      paymentOptions: await loadPaymentOptions(context),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -79,7 +81,8 @@ export function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function TopupReceiptPage() {
-  const { receipt, application, payment, voucherHours } = useLoaderData<typeof loader>();
+  const { receipt, application, payment, voucherHours, paymentOptions } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("topup");
   const { paid, cancelled, pending, declined, instructions, statusKey, statusTone } = paymentState(
@@ -161,6 +164,7 @@ export default function TopupReceiptPage() {
           declined={declined}
           instructions={instructions}
           voucherHours={voucherHours}
+          options={paymentOptions}
           lastResult={lastResult}
           refreshTo={receiptPath(receipt.id)}
           declinedTestId="topup-declined"

@@ -84,6 +84,10 @@ const APPLICATION_STATES = {
   refused: "No pudimos aplicar esta recarga a tu línea",
 };
 const LINES_PAGE = "/my-account/lineas";
+/** What the automatic top-up's page says once it is on (public/locales/es/topup.json). */
+const AUTO_TOPUP_ON = "Listo: tu recarga automática está activa.";
+/** The triggers a customer picks; a line without a package is charged at once under either. */
+const AUTO_TOPUP_WHEN = ["vence", "datos-1024", "datos-2048"];
 const BALANCE_PAGE = "/saldo";
 const REGISTRATION_PAGE = "/registro-de-linea";
 
@@ -120,6 +124,7 @@ const JOURNEY_WEIGHTS = [
   ["line", 7],
   ["balance", 4],
   ["register", 5],
+  ["autoTopup", 4],
 ];
 export const JOURNEY_KINDS = JOURNEY_WEIGHTS.map(([kind]) => kind);
 
@@ -238,6 +243,8 @@ export class SimulatedCustomer {
     this.registeredNumbers = [];
     this.collector = index % COLLECTOR_EVERY === COLLECTOR_OFFSET;
     this.limitRefused = false;
+    /** Whether this customer saved a card (a top-up paid by card with the box ticked). */
+    this.savedCard = false;
   }
 
   /** Signed in as a browser knows it: the session cookie is there (it may be in chunks). */
@@ -516,8 +523,10 @@ export class SimulatedCustomer {
    * The top-up form (the public /recarga, signed in or not, or the account's), the sandbox payment
    * (card) or the voucher (cash, SPEI), the receipt at its unguessable address.
    */
-  async topup(journey) {
-    const formPath = chance(PUBLIC_TOPUP_PROBABILITY) ? "/recarga" : "/my-account/recarga";
+  async topup(journey, { saveCard = false } = {}) {
+    // Saving a card: in the account, by card, the box ticked (decision 0119).
+    const formPath =
+      saveCard || !chance(PUBLIC_TOPUP_PROBABILITY) ? "/my-account/recarga" : "/recarga";
     let form = await this.get(formPath);
     if (form.status === 303) {
       // Not signed in (or the session ended): the account's page sends the customer to sign in.
@@ -533,11 +542,12 @@ export class SimulatedCustomer {
     );
     const phoneNumber = pick(this.lines);
     const amount = pick(TOPUP_AMOUNTS);
-    const method = weighted(PAYMENT_METHOD_WEIGHTS);
+    const method = saveCard ? "card" : weighted(PAYMENT_METHOD_WEIGHTS);
     const fields = {
       amount: String(amount),
       idempotency_key: idempotencyKey,
       payment_method: method,
+      ...(saveCard ? { save_card: "on" } : {}),
     };
     // Without an account the form asks for an optional e-mail for the receipt.
     if (/name="email"/.test(form.body) && chance(0.5)) fields.email = this.account.email;
@@ -606,6 +616,46 @@ export class SimulatedCustomer {
       told.shownPaid = told.shownStatus === "Pagada";
       told.shownCancelled = told.shownStatus === "Cancelada";
     }
+  }
+
+  /**
+   * An automatic top-up for one of this customer's lines (issue 29): a card saved first (a
+   * top-up paid by card with the box ticked), then the line's automatic top-up switched on with it.
+   * The scheduler charges it (every 2 s in the soak) when the line has no package or runs low;
+   * the operator's usage drives lines down meanwhile.
+   */
+  async autoTopup(journey) {
+    if (this.addedLines.size === 0) return this.line(journey);
+    if (!this.savedCard) {
+      await this.topup(journey, { saveCard: true });
+      this.savedCard = this.recorder.ledger.topups.at(-1)?.shownPaid === true;
+      if (!this.savedCard) return;
+    }
+    const number = pick([...this.addedLines]);
+    const path = `${LINES_PAGE}/${number}/recarga-automatica`;
+    let page = await this.get(path);
+    if (page.status === 303) {
+      expectRedirect(page, /^\/auth\/sign-in/);
+      await this.signInWithForm(path);
+      page = await this.get(path);
+    }
+    expectStatus(page, 200);
+    const cards = inputValues(page.body, "tarjeta");
+    if (cards.length === 0) throw new HttpError(`${journey}: a saved card, but none offered`, page);
+    const told = this.recorder.ledger.autoTopup({ journey, customer: this.index, number });
+    const answers = await this.submit(path, {
+      intent: "activar",
+      amount: "150",
+      cuando: pick(AUTO_TOPUP_WHEN),
+      tope: "2",
+      tarjeta: pick(cards),
+    });
+    for (const answer of answers) expectRedirect(answer, new RegExp(`^${path}$`));
+    const settings = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+    if (!settings.body.includes(AUTO_TOPUP_ON)) {
+      throw new HttpError(`${journey}: the automatic top-up was not said to be on`, settings);
+    }
+    told.outcome = "told";
   }
 
   /**

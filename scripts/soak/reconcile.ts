@@ -30,6 +30,14 @@ import {
   type LineSubject,
 } from "./reconcile-lines";
 import {
+  isAutomaticTopupKey,
+  reconcileAutoTopups,
+  type AutoTopupFindingKind,
+  type AutoTopupReconciliation,
+  type AutoTopupRows,
+  type ToldAutoTopup,
+} from "./reconcile-auto-topups";
+import {
   reconcileRegistrations,
   type RegistrationFindingKind,
   type RegistrationLedger,
@@ -128,6 +136,8 @@ export interface ClientLedger {
   line: LineLedger;
   /** Lines registered to their holders at /registro-de-linea (issue 27). */
   registration: RegistrationLedger;
+  /** Automatic top-ups customers switched on for their lines (issue 29). */
+  autoTopups: readonly ToldAutoTopup[];
   /** Invoices asked for at /facturacion (scripts/soak/reconcile-invoices.ts). */
   invoicing: InvoiceLedger;
 }
@@ -168,6 +178,8 @@ export interface StoredRows {
   line: LineRows;
   /** The registrations of lines to their holders and the identity validations tried. */
   registration: RegistrationRows;
+  /** The automatic top-ups, their charges and the provider's saved-card charges. */
+  autoTopup: AutoTopupRows;
   /** The invoices, their e-mails and the approved payments they invoice. */
   invoicing: InvoiceRows;
 }
@@ -210,6 +222,7 @@ export type FindingKind =
   | "provider-mismatch"
   | LineFindingKind
   | RegistrationFindingKind
+  | AutoTopupFindingKind
   | InvoiceFindingKind;
 
 export type Subject =
@@ -220,6 +233,7 @@ export type Subject =
   | "sandbox checkout"
   | LineSubject
   | RegistrationSubject
+  | "automatic top-up"
   | "invoice";
 
 export interface Finding {
@@ -252,6 +266,7 @@ export interface ReconciliationReport {
     reorders: number;
     line: LineReconciliation["checked"];
     registration: RegistrationReconciliation["checked"];
+    autoTopup: AutoTopupReconciliation["checked"];
     invoicing: Record<string, number>;
   };
 }
@@ -838,10 +853,11 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
   }
   reconcileOrderLines(rows, findings);
 
+  // The scheduler's top-ups are no customer's submission: reconciled with their charges below.
   reconcileSubmissions(
     "top-up",
     ledger.topups,
-    rows.topups,
+    rows.topups.filter((topup) => !isAutomaticTopupKey(topup.idempotency_key)),
     (row, told, mismatch) => {
       for (const entry of told) {
         if (entry.amount !== Number(row.amount))
@@ -906,6 +922,13 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
     rows: rows.registration,
   });
   findings.push(...registration.findings);
+  const autoTopup = reconcileAutoTopups({
+    ledger: ledger.autoTopups,
+    rows: rows.autoTopup,
+    topups: rows.topups,
+    payments: rows.payments,
+  });
+  findings.push(...autoTopup.findings);
   const invoicing = reconcileInvoices({ ledger: ledger.invoicing, rows: rows.invoicing });
   findings.push(...invoicing.findings);
 
@@ -933,6 +956,7 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       reorders,
       line: line.checked,
       registration: registration.checked,
+      autoTopup: autoTopup.checked,
       invoicing: invoicing.checked,
     },
   };

@@ -31,6 +31,8 @@ export class Ledger {
   line = { added: [], installs: [], usage: [] };
   /** Lines registered to their holders at /registro-de-linea. */
   registration = { registrations: [] };
+  /** Automatic top-ups switched on for a customer's line (issue 29). */
+  autoTopups = [];
   /** Invoices asked for at /facturacion, with every UUID the pages showed. */
   invoicing = { invoices: [] };
 
@@ -98,6 +100,13 @@ export class Ledger {
       refusal: null,
     };
     this.registration.registrations.push(told);
+    return told;
+  }
+
+  /** An automatic top-up's form about to be sent; "told" once the page says it is on. */
+  autoTopup({ journey, customer, number }) {
+    const told = { journey, customer, number, outcome: "unknown" };
+    this.autoTopups.push(told);
     return told;
   }
 

@@ -216,6 +216,9 @@ export function buildReport({
     lineParagraph({ recorder, line: checked.line, lineJobs }),
     "",
     registrationParagraph({ recorder, registration: checked.registration }),
+    "",
+    autoTopupParagraph(checked.autoTopup),
+    "",
     invoicingParagraph(checked.invoicing),
   ];
   const listed = (title, items, format) =>
@@ -275,6 +278,17 @@ function lineParagraph({ recorder, line, lineJobs }) {
     "The reconciliation checks that every paid top-up was applied exactly once (to its number, for its amount, its job done) and nothing else was, " +
     "that every line's data granted is the sum of its packages by the catalogue and its data, minutes and messages used are the usage recorded (never more than asked), " +
     "that packages bought ahead start when the one before ends, that every line added is in its customer's account alone, and that every eSIM installed became a line with its plan."
+  );
+}
+
+/** What the automatic top-ups charged (issue 29), and what the reconciliation compared of them. */
+function autoTopupParagraph(autoTopup) {
+  return (
+    `Automatic top-ups: ${autoTopup.told} switched on by customers, ${autoTopup.autoTopups} stored; ` +
+    `${autoTopup.charges} charges over ${autoTopup.periods} line periods, ${autoTopup.paidCharges} paid. ` +
+    "The reconciliation checks that no line was charged twice for one period (the store's approved payments, and the provider's approved charges under the period's idempotency keys), " +
+    "that every top-up the scheduler made is its charge's and a charge is paid exactly when its top-up is, that no automatic top-up was charged more often in a month than its cap, " +
+    "and that every one a customer was told is on is stored."
   );
 }
 

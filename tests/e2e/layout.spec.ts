@@ -12,6 +12,7 @@ import {
   TOPUP_RECEIPT_URL,
   validCheckout,
 } from "./support/commerce";
+import { saveCardWhileToppingUp, savedCardRadio } from "./support/saved-cards";
 import { createCustomer, signInTo } from "./support/customers";
 import { askForCode, smsCode, typeCode, uniqueLineNumber } from "./support/lines";
 
@@ -330,6 +331,35 @@ test("the account's lines, adding one with its code, a line's page and /saldo fi
   await typeCode(page, await smsCode(page.request, number, 1), "Ver mi saldo");
   await expect(page.getByTestId("line-figures")).toBeVisible();
   await expectFitsEveryWidth(page, "/saldo with a line shown");
+});
+
+test("saved cards, the payment choice with a saved card, and a line's automatic top-up fit a phone", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const customer = await longEmailCustomer(page);
+  await signInTo(page, customer, "/my-account/recarga");
+  await saveCardWhileToppingUp(page, uniqueLineNumber());
+  await page.goto("/my-account/recarga");
+  await expect(savedCardRadio(page)).toBeVisible();
+  await expectFitsEveryWidth(page, "/my-account/recarga with a saved card");
+  await page.goto("/my-account/tarjetas");
+  await expect(page.getByTestId("saved-card")).toBeVisible();
+  await expectFitsEveryWidth(page, "/my-account/tarjetas");
+
+  const number = uniqueLineNumber();
+  await page.goto("/my-account/lineas");
+  await askForCode(page, number);
+  await typeCode(page, await smsCode(page.request, number), "Agregar la línea");
+  await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+  await page.getByTestId("auto-topup-settings").click();
+  await expectFitsEveryWidth(page, "a line's automatic top-up, off");
+  await page.getByRole("button", { name: "Activar la recarga automática" }).click();
+  await expect(page.getByTestId("auto-topup-state")).toContainText("Activa");
+  await expectFitsEveryWidth(page, "a line's automatic top-up, on");
+  await page.goto(`/my-account/lineas/${number}`);
+  await expect(page.getByTestId("auto-topup-summary")).toHaveAttribute("data-state", "active");
+  await expectFitsEveryWidth(page, "a line's page with its automatic top-up");
 });
 
 /** The desktop bar's items whose text runs over more than one line, or that sit below the first. */

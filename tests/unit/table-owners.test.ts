@@ -47,6 +47,13 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   /** CFDI invoices, one per payment, and the fiscal data saved for the next (decision 0116). */
   invoices: ["app/invoicing/"],
   invoice_profiles: ["app/invoicing/"],
+  /** Saved cards (decision 0119): the provider's customer and cards, the sandbox's vault. */
+  payment_customers: ["app/payments/"],
+  saved_cards: ["app/payments/"],
+  sandbox_payment_methods: ["app/payments/sandbox/"],
+  /** Automatic top-ups and their charges, one per line and period (decisions 0120, 0121). */
+  auto_topups: ["app/auto-topup/"],
+  auto_topup_charges: ["app/auto-topup/"],
 
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],

@@ -16,6 +16,7 @@ import * as lineRegistrations from "./0016-line-registrations";
 import * as holdersAwaitingRegistration from "./0017-holders-awaiting-registration";
 import * as orderPortIns from "./0018-order-port-ins";
 import * as invoices from "./0019-invoices";
+import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-topups";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0017-holders-awaiting-registration": holdersAwaitingRegistration,
   "0018-order-port-ins": orderPortIns,
   "0019-invoices": invoices,
+  "0020-saved-cards-and-automatic-topups": savedCardsAndAutomaticTopups,
 };
