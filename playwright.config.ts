@@ -24,8 +24,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
-  use: { baseURL: BASE_URL, locale: "es-MX", trace: "retain-on-failure" },
+  // The JSON report keeps every test's duration: where the suite's time goes (docs/performance.md).
+  reporter: [["list"], ["json", { outputFile: "playwright-report/e2e-results.json" }]],
+  use: { baseURL: BASE_URL, locale: "es-MX", trace: "on-first-retry" },
   projects: [
     { name: "js-enabled", use: { ...chromium, javaScriptEnabled: true } },
     { name: "js-disabled", use: { ...chromium, javaScriptEnabled: false } },

@@ -4,9 +4,11 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
+import { createMetrics } from "./app/observability/metrics.server";
+import { BUILD_VERSION_PATH } from "./app/lib/new-build";
 import { createServices } from "./app/services.server";
 import { clusterRole, processRole, runPrimary } from "./server/cluster.server";
-import { healthz, readyz } from "./server/health";
+import { buildVersion, healthz, readinessResults, readyz } from "./server/health";
 import { createHtmlCaches } from "./server/html-caches";
 import { createLogger } from "./server/logging";
 import {
@@ -22,6 +24,17 @@ import {
   securityHeadersWithNonce,
   unhandledErrors,
 } from "./server/middlewares";
+import {
+  closeMetricsServer,
+  labelRoute,
+  listenForMetrics,
+  metricsEndpoint,
+  registryText,
+  routeLabeller,
+  STEP_LABELS,
+  stepLabel,
+  workerMetrics,
+} from "./server/metrics";
 import { remixHandler } from "./server/remix-handler";
 import { CLOSE_GRACE_MS, SHUTDOWN_GRACE_MS, shutDownGracefully } from "./server/shutdown";
 
@@ -61,12 +74,37 @@ if (role.kind === "primary") {
 }
 /** This process's number in the health answers (null when not clustered). */
 const workerIndex = role.kind === "worker" ? role.index : null;
-const services = await createServices(config, logger, processRole(role));
+// Measured only where the operator reads it (decision 0110): off, a request pays nothing for it.
+const metrics = config.metrics.serve === "off" ? null : createMetrics({ processMetrics: true });
+const services = await createServices(config, logger, processRole(role), metrics);
 const buildPath = config.SERVER_BUILD_PATH
   ? path.resolve(config.SERVER_BUILD_PATH)
   : path.join(projectRoot, "build", "index.js");
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-const htmlCaches = createHtmlCaches({ config, services, routes: build.routes });
+const htmlCaches = createHtmlCaches({
+  config,
+  services,
+  routes: build.routes,
+  metrics: metrics ?? undefined,
+});
+metrics?.watch({
+  readiness: async () =>
+    Object.fromEntries(
+      Object.entries(await readinessResults(services.readinessChecks)).map(([check, result]) => [
+        check,
+        result === "ok",
+      ]),
+    ),
+});
+// Clustered, the primary adds up every worker's metrics (server/cluster.server.ts); alone, this
+// process's registry is the whole answer.
+const metricsText =
+  metrics &&
+  (role.kind === "worker" ? workerMetrics(metrics.registry) : registryText(metrics.registry));
+if (metricsText && config.metrics.serve === "port" && role.kind === "single") {
+  const metricsServer = listenForMetrics({ ...config.metrics, text: metricsText, logger });
+  services.closers.unshift(() => closeMetricsServer(metricsServer));
+}
 
 /**
  * Other sites a form's answer may lead to: the payment provider's hosted page, and with social
@@ -84,7 +122,7 @@ app.disable("x-powered-by");
 // Only the proxies the operator named: X-Forwarded-For's first entries are the client's to write.
 if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
-app.use(requestLog(logger));
+app.use(requestLog(logger, metrics ?? undefined));
 app.use(securityHeadersWithNonce(config, formTargets));
 // Refused before anything reads them: malformed addresses, other hosts, other sites' forms.
 app.use(refuseBrokenEscapes(logger));
@@ -93,16 +131,26 @@ app.use(refuseCrossSiteWrites(logger, config.allowedOrigins));
 app.use(refuseHostOriginMismatch(logger));
 app.use(checkFormRequests(logger));
 app.use(compression());
-app.get("/healthz", healthz(workerIndex));
-app.get("/readyz", readyz(services, config, workerIndex));
+app.get("/healthz", stepLabel(STEP_LABELS.healthz), healthz(workerIndex));
+app.get("/readyz", stepLabel(STEP_LABELS.readyz), readyz(services, config, workerIndex));
+app.get(
+  BUILD_VERSION_PATH,
+  stepLabel(STEP_LABELS.buildVersion),
+  buildVersion(build.assets.version),
+);
+if (metricsText && config.metrics.serve === "public") {
+  app.get("/metrics", metricsEndpoint({ token: config.metrics.token, text: metricsText, logger }));
+}
 // After the health checks (a load balancer asks by address), before anything sets a cookie.
 if (config.isProduction) app.use(redirectToPublicHost(logger, config));
 app.use(publicFiles(path.join(projectRoot, "public")));
 app.use(languageCookie(config));
+// Every page and data request is measured and reported by its route, never its path.
+app.use(labelRoute(routeLabeller(build.routes)));
 // Pages kept in memory answer here; what Remix renders below may be kept (decision 0084).
 app.use(htmlCaches.pages);
 app.all("*", remixHandler({ build, config, services, logger, htmlCaches }));
-app.use(unhandledErrors(logger));
+app.use(unhandledErrors(logger, services.errors));
 
 const server = app.listen(config.PORT, config.host, () => {
   logger.info({

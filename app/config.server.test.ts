@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, environmentSchema, loadConfig } from "./config.server";
+import { ConfigError, environmentSchema, loadConfig, unsupportedRuntime } from "./config.server";
 
 /** What this install lacks of the emulator's packages: nothing, unless a test says otherwise. */
 const install = vi.hoisted(() => ({ missing: [] as string[] }));
@@ -27,6 +27,7 @@ const productionTestEnvironment = {
   ALLOW_SIMULATED_BSS: "true",
   ALLOW_CAPTURED_SMS: "true",
   ALLOW_SANDBOX_ID_VALIDATION: "true",
+  ALLOW_SANDBOX_INVOICES: "true",
 };
 
 /** The one-line message loadConfig refuses with. */
@@ -39,6 +40,17 @@ function refusal(env: Record<string, string>): string {
   }
   throw new Error("expected a refusal");
 }
+
+describe("unsupportedRuntime", () => {
+  it("runs on Node 24 and on any Node with Node-API 10, and refuses Node 20 in one line", () => {
+    expect(unsupportedRuntime()).toBeNull();
+    expect(unsupportedRuntime({ node: "24.21.0", napi: "10" })).toBeNull();
+    expect(unsupportedRuntime({ node: "22.14.0", napi: "10" })).toBeNull();
+    const refused = unsupportedRuntime({ node: "20.20.2", napi: "9" });
+    expect(refused).toMatch(/^Unsupported Node\.js v20\.20\.2: run Node 24 /);
+    expect(refused).not.toContain("\n");
+  });
+});
 
 describe("loadConfig", () => {
   it(".env.example names every variable the server reads", () => {
@@ -192,6 +204,7 @@ describe("loadConfig", () => {
       "bss",
       "sms",
       "id-validation",
+      "invoices",
     ]);
     expect(config.isTestEnvironment).toBe(true);
     const development = loadConfig({ DATA_DIR: tempDir() });
@@ -203,8 +216,65 @@ describe("loadConfig", () => {
       "bss",
       "sms",
       "id-validation",
+      "invoices",
     ]);
     expect(development.isTestEnvironment).toBe(false);
+  });
+
+  it("stamps invoices at Facturapi only with its key, as the issuer configured, over https in production", () => {
+    const issuer = {
+      INVOICE_ISSUER_RFC: "CNM980114PI2",
+      INVOICE_ISSUER_NAME: "CONECTA MOVIL TELECOMUNICACIONES",
+      INVOICE_ISSUER_REGIMEN: "601",
+      INVOICE_ISSUER_POSTAL_CODE: "06600",
+    };
+    const facturapi = {
+      ...productionTestEnvironment,
+      ALLOW_SANDBOX_INVOICES: "false",
+      INVOICE_PROVIDER: "facturapi",
+      FACTURAPI_KEY: "sk_live_AbCdEf123456",
+      ...issuer,
+    };
+    const { FACTURAPI_KEY: _k, ...withoutKey } = facturapi;
+    expect(refusal(withoutKey)).toBe(
+      "Invalid configuration: FACTURAPI_KEY: required when INVOICE_PROVIDER=facturapi",
+    );
+    const malformed = refusal({ ...facturapi, FACTURAPI_KEY: "pk_live_secreta" });
+    expect(malformed).toMatch(/^Invalid configuration: FACTURAPI_KEY: /);
+    expect(malformed).not.toContain("pk_live_secreta");
+    const { INVOICE_ISSUER_NAME: _n, ...withoutName } = facturapi;
+    expect(refusal(withoutName)).toMatch(
+      /^Invalid configuration: INVOICE_ISSUER_NAME: required in production with INVOICE_PROVIDER=facturapi/,
+    );
+    expect(refusal({ ...facturapi, INVOICE_ISSUER_RFC: "CNM980114PI3" })).toBe(
+      "Invalid configuration: INVOICE_ISSUER_RFC: not a valid RFC (check-digit)",
+    );
+    expect(refusal({ ...facturapi, INVOICE_ISSUER_REGIMEN: "612" })).toBe(
+      "Invalid configuration: INVOICE_ISSUER_REGIMEN: not a régimen of SAT's catalogue for a persona moral",
+    );
+    expect(refusal({ ...facturapi, FACTURAPI_API_URL: "http://facturapi.interno" })).toMatch(
+      /^Invalid configuration: FACTURAPI_API_URL: must be an https address/,
+    );
+    const live = loadConfig({ ...facturapi, DATA_DIR: tempDir() });
+    expect(live.testDoubles).not.toContain("invoices");
+    expect(live).toMatchObject({
+      INVOICE_ISSUER_RFC: "CNM980114PI2",
+      INVOICE_ISSUER_REGIMEN: "601",
+    });
+    // A test key stamps nothing at SAT: a test environment, by opt-in only.
+    const testKey = { ...facturapi, FACTURAPI_KEY: "sk_test_AbCdEf123456" };
+    expect(refusal(testKey)).toContain("a live Facturapi key");
+    expect(
+      loadConfig({ ...testKey, ALLOW_SANDBOX_INVOICES: "true", DATA_DIR: tempDir() }).testDoubles,
+    ).toContain("invoices");
+    // The sandbox in production: by opt-in, on SAT's test issuer unless one is set.
+    const { ALLOW_SANDBOX_INVOICES: _a, ...sandboxWithoutOptIn } = productionTestEnvironment;
+    expect(refusal(sandboxWithoutOptIn)).toContain(
+      "a real invoicing provider (INVOICE_PROVIDER=facturapi; ALLOW_SANDBOX_INVOICES=true runs a test environment on invoices without fiscal validity)",
+    );
+    expect(loadConfig({ ...productionTestEnvironment, DATA_DIR: tempDir() })).toMatchObject({
+      INVOICE_ISSUER_RFC: "EKU9003173C9",
+    });
   });
 
   it("validates identities at the operator's service only with its address and key, over https in production", () => {
@@ -239,7 +309,15 @@ describe("loadConfig", () => {
       /^Invalid configuration: ID_VALIDATION_PROVIDER: /,
     );
     const real = loadConfig({ ...http, DATA_DIR: tempDir() });
-    expect(real.testDoubles).toEqual(["payments", "identity", "esim", "mail", "bss", "sms"]);
+    expect(real.testDoubles).toEqual([
+      "payments",
+      "identity",
+      "esim",
+      "mail",
+      "bss",
+      "sms",
+      "invoices",
+    ]);
     expect(real.ID_VALIDATION_TIMEOUT_MS).toBe(8_000);
     // Outside production a local stand-in may speak plain http; the sandbox needs nothing.
     expect(
@@ -302,6 +380,7 @@ describe("loadConfig", () => {
       "bss",
       "sms",
       "id-validation",
+      "invoices",
     ]);
   });
 
@@ -325,7 +404,15 @@ describe("loadConfig", () => {
     expect(malformed).not.toContain("pk_live_publishable");
 
     const live = loadConfig({ ...stripe, DATA_DIR: tempDir() });
-    expect(live.testDoubles).toEqual(["identity", "esim", "mail", "bss", "sms", "id-validation"]);
+    expect(live.testDoubles).toEqual([
+      "identity",
+      "esim",
+      "mail",
+      "bss",
+      "sms",
+      "id-validation",
+      "invoices",
+    ]);
     const testMode = { ...stripe, STRIPE_SECRET_KEY: "sk_test_51AbCdEf" };
     expect(refusal(testMode)).toContain("a live Stripe key");
     const allowed = loadConfig({
@@ -341,6 +428,7 @@ describe("loadConfig", () => {
       "bss",
       "sms",
       "id-validation",
+      "invoices",
     ]);
     expect(allowed.isTestEnvironment).toBe(true);
     expect(refusal({ ...stripe, STRIPE_API_URL: "http://stripe-stub.interno:12111" })).toMatch(
@@ -548,5 +636,72 @@ describe("social sign-in configuration", () => {
         SOCIAL_PROVIDERS: "google",
       }),
     ).toMatch(/^Refusing to start in production without a real identity pool/);
+  });
+});
+
+describe("metrics and error reports (decisions 0110, 0111)", () => {
+  const token = "m".repeat(32);
+
+  it("serves /metrics on the public port outside production, and nowhere in production unless told", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).metrics).toEqual({ serve: "public", token: null });
+    expect(loadConfig({ DATA_DIR: tempDir(), ...productionTestEnvironment }).metrics).toEqual({
+      serve: "off",
+    });
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), ...productionTestEnvironment, METRICS_TOKEN: token })
+        .metrics,
+    ).toEqual({ serve: "public", token });
+  });
+
+  it("serves them on METRICS_PORT, on loopback unless told, and never on PORT", () => {
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), ...productionTestEnvironment, METRICS_PORT: "9464" })
+        .metrics,
+    ).toEqual({ serve: "port", host: "127.0.0.1", port: 9464, token: null });
+    expect(refusal({ PORT: "3000", METRICS_PORT: "3000" })).toMatch(
+      /^Invalid configuration: METRICS_PORT: must differ from PORT/,
+    );
+    expect(refusal({ METRICS_PORT: "70000" })).toMatch(/^Invalid configuration: METRICS_PORT:/);
+  });
+
+  it("requires the token for a metrics port on another interface in production", () => {
+    const exposed = { ...productionTestEnvironment, METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" };
+    expect(refusal(exposed)).toMatch(
+      /^Invalid configuration: METRICS_TOKEN: required when METRICS_HOST \(0\.0\.0\.0\) is not loopback in production/,
+    );
+    expect(loadConfig({ DATA_DIR: tempDir(), ...exposed, METRICS_TOKEN: token }).metrics).toEqual({
+      serve: "port",
+      host: "0.0.0.0",
+      port: 9464,
+      token,
+    });
+  });
+
+  it("refuses a short or spaced token", () => {
+    expect(refusal({ METRICS_TOKEN: "short" })).toMatch(
+      /^Invalid configuration: METRICS_TOKEN: at least 32 characters/,
+    );
+    expect(refusal({ METRICS_TOKEN: `${token} x` })).toMatch(
+      /^Invalid configuration: METRICS_TOKEN:/,
+    );
+  });
+
+  it("reports errors only to a well-formed DSN, over https in production", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).SENTRY_DSN).toBeUndefined();
+    const dsn = "https://0123456789abcdef@o4500.ingest.sentry.io/4501";
+    expect(loadConfig({ DATA_DIR: tempDir(), SENTRY_DSN: dsn }).SENTRY_DSN).toBe(dsn);
+    expect(refusal({ SENTRY_DSN: "https://sentry.io/4501" })).toMatch(
+      /^Invalid configuration: SENTRY_DSN: a Sentry DSN/,
+    );
+    expect(
+      refusal({ ...productionTestEnvironment, SENTRY_DSN: "http://key@sentry.internal/1" }),
+    ).toMatch(/^Invalid configuration: SENTRY_DSN: must be an https address in production/);
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        ...productionTestEnvironment,
+        SENTRY_DSN: "http://key@127.0.0.1:9000/1",
+      }).SENTRY_DSN,
+    ).toBe("http://key@127.0.0.1:9000/1");
   });
 });

@@ -5,6 +5,8 @@ import path from "node:path";
 import * as z from "zod";
 import { missingEmulatorPackages } from "./auth/emulator/installed.server";
 import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies";
+import { isRegimenFiscal, regimenAllowsKind, type RegimenFiscal } from "./invoicing/sat-catalogs";
+import { checkRfc } from "./registration/rfc";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -178,6 +180,14 @@ export const environmentSchema = z.object({
    */
   RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /**
+   * How often the automatic top-ups' lines are read at the BSS and due charges made (decisions
+   * 0120, 0121); 0 turns the scheduler off (nothing is charged automatically). One process runs
+   * it: a cluster's first worker.
+   */
+  AUTO_TOPUP_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** How long after a declined automatic charge it is tried again (the second and last try). */
+  AUTO_TOPUP_RETRY_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
+  /**
    * How SMS (codes sent to a number) leave: captured under DATA_DIR/sms-outbox and shown at
    * /dev/outbox, or through the operator's SMSC over SMPP 3.4 (decision 0089).
    */
@@ -275,15 +285,85 @@ export const environmentSchema = z.object({
    */
   LINE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   LINE_CODE_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
+  /**
+   * Who stamps the store's CFDI invoices (issue 29, decision 0118): the embedded sandbox (the same
+   * CFDI, no fiscal seal, "sin validez fiscal"), or Facturapi (a PAC) through its official SDK.
+   */
+  INVOICE_PROVIDER: z.enum(["sandbox", "facturapi"]).default("sandbox"),
+  /** Facturapi's secret key (sk_live_… stamps at SAT; sk_test_… is Facturapi's test mode). */
+  FACTURAPI_KEY: z
+    .string()
+    .regex(/^sk_(test|live)_[\w-]+$/, "una clave secreta de Facturapi (sk_live_…, sk_test_…)")
+    .optional(),
+  /** Another address for Facturapi's API (a local stand-in in tests); absent, Facturapi's own. */
+  FACTURAPI_API_URL: optionalUrl,
+  /** How long a call to Facturapi may take before the customer is asked to try again. */
+  FACTURAPI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(30_000).default(15_000),
+  /** Production only: issue invoices on the sandbox anyway (a test environment). */
+  ALLOW_SANDBOX_INVOICES: booleanFlag.default(false),
+  /**
+   * The store as its invoices' issuer (Emisor): its RFC, name as in its Constancia de Situación
+   * Fiscal, régimen fiscal and the código postal of its Lugar de expedición. Required in
+   * production; elsewhere SAT's published test issuer (EKU9003173C9, ESCUELA KEMPER URGATE).
+   */
+  INVOICE_ISSUER_RFC: z.string().optional(),
+  INVOICE_ISSUER_NAME: z.string().trim().min(1).max(254).optional(),
+  INVOICE_ISSUER_REGIMEN: z.string().optional(),
+  INVOICE_ISSUER_POSTAL_CODE: z
+    .string()
+    .regex(/^\d{5}$/, "un código postal de 5 dígitos")
+    .optional(),
+  /**
+   * How many months after the month of the payment a customer may still invoice it (until the
+   * end of that month, Mexico City time); 0: only the month of the payment.
+   */
+  INVOICE_MONTHS_AFTER_PAYMENT: z.coerce.number().int().min(0).max(12).default(1),
   /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
+  /**
+   * GET /metrics (Prometheus, decision 0110) on a port of its own, off the public one; with
+   * WEB_CONCURRENCY > 1 the primary listens there and adds up every worker.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The interface METRICS_PORT listens on: loopback unless the operator says otherwise. */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * The bearer token a scrape must send (`Authorization: Bearer …`). Without METRICS_PORT it is
+   * what opens /metrics on the public port; with it, also required there.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "at least 32 characters")
+    .regex(/^[\x21-\x7e]+$/, "printable characters without spaces (a bearer token)")
+    .optional(),
+  /**
+   * Unexpected errors (a 500, what reaches the error boundary) are reported to Sentry, or any
+   * service that takes its envelopes, at this DSN (decision 0111); absent, nothing is reported.
+   */
+  SENTRY_DSN: z
+    .string()
+    .regex(
+      /^https?:\/\/[^\s/@:]+(:[^\s/@]*)?@[^\s/@]+\/(\S*\/)?\d+$/,
+      "a Sentry DSN (https://<key>@<host>/<project id>)",
+    )
+    .optional(),
+  /** The environment the reports are filed under; default NODE_ENV. */
+  SENTRY_ENVIRONMENT: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
+    .optional(),
+  /** The release the reports are filed under (e.g. a commit or a version); optional. */
+  SENTRY_RELEASE: z
+    .string()
+    .regex(/^[\w.+@-]{1,200}$/, "letters, digits, . _ + @ - (at most 200)")
+    .optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** The stand-ins for real services this server can run on. */
 export type TestDouble =
-  "payments" | "identity" | "esim" | "mail" | "bss" | "sms" | "id-validation";
+  "payments" | "identity" | "esim" | "mail" | "bss" | "sms" | "id-validation" | "invoices";
 
 export interface Config extends Omit<
   Environment,
@@ -293,11 +373,20 @@ export interface Config extends Omit<
   | "TRUST_PROXY"
   | "PASSKEYS_ENABLED"
   | "REMEMBERED_DEVICES_ENABLED"
+  | "INVOICE_ISSUER_RFC"
+  | "INVOICE_ISSUER_NAME"
+  | "INVOICE_ISSUER_REGIMEN"
+  | "INVOICE_ISSUER_POSTAL_CODE"
 > {
   /** Passkeys and the first-factor choice offered (decision 0122). */
   PASSKEYS_ENABLED: boolean;
   /** "Recordar este dispositivo" offered after a second factor (decision 0123). */
   REMEMBERED_DEVICES_ENABLED: boolean;
+  /** The store as its invoices' issuer (checked at start). */
+  INVOICE_ISSUER_RFC: string;
+  INVOICE_ISSUER_NAME: string;
+  INVOICE_ISSUER_REGIMEN: RegimenFiscal;
+  INVOICE_ISSUER_POSTAL_CODE: string;
   isProduction: boolean;
   /** The interface to listen on. */
   host: string;
@@ -329,9 +418,32 @@ export interface Config extends Omit<
   dataDir: string;
   /** The first secret seals new cookies; every listed secret opens old ones (rotation). */
   sessionSecrets: string[];
+  /**
+   * Where GET /metrics is served (decision 0110): on its own port (`port`), on the public port
+   * (`public`), or nowhere (`off`: production with neither METRICS_PORT nor METRICS_TOKEN).
+   * `token`: what a scrape must send, or null.
+   */
+  metrics:
+    | { serve: "port"; host: string; port: number; token: string | null }
+    | { serve: "public"; token: string | null }
+    | { serve: "off" };
 }
 
 export class ConfigError extends Error {}
+
+/** better-sqlite3 13 is built for Node-API 10, which Node has from 22.14 (decision 0114). */
+const REQUIRED_NODE_API = 10;
+
+/**
+ * Null on a Node this server runs on; otherwise the one line that says why not. An older Node
+ * (Node 20 has Node-API 9) would not refuse better-sqlite3's binary but crash in it.
+ */
+export function unsupportedRuntime(
+  versions: { node: string; napi?: string } = process.versions,
+): string | null {
+  if (Number(versions.napi ?? 0) >= REQUIRED_NODE_API) return null;
+  return `Unsupported Node.js v${versions.node}: run Node 24 (npm start and the other npm scripts use node_modules/.bin/node, the project's own; a server needs Node 24 installed, 22.14 at the least)`;
+}
 
 const MINIMUM_SECRET_LENGTH = 32;
 
@@ -340,6 +452,8 @@ const MINIMUM_SECRET_LENGTH = 32;
  * the variable at fault, so an operator sees at once what to fix.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const runtime = unsupportedRuntime();
+  if (runtime) throw new ConfigError(runtime);
   // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const parsed = environmentSchema.safeParse(present);
@@ -372,6 +486,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     "ID_VALIDATION_URL",
     "ID_VALIDATION_API_KEY",
   ]);
+  requireSettings(values, "INVOICE_PROVIDER", "facturapi", ["FACTURAPI_KEY"]);
+  const issuer = resolveInvoiceIssuer(
+    values,
+    isProduction && values.INVOICE_PROVIDER === "facturapi",
+  );
   const testDoubles: TestDouble[] = [
     ...(values.PAYMENT_PROVIDER === "sandbox" || isStripeTestMode(values)
       ? (["payments"] as const)
@@ -382,18 +501,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(values.BSS_PROVIDER === "simulator" ? (["bss"] as const) : []),
     ...(values.SMS_PROVIDER === "outbox" ? (["sms"] as const) : []),
     ...(values.ID_VALIDATION_PROVIDER === "sandbox" ? (["id-validation"] as const) : []),
+    ...(values.INVOICE_PROVIDER === "sandbox" || /^sk_test_/.test(values.FACTURAPI_KEY ?? "")
+      ? (["invoices"] as const)
+      : []),
   ];
   if (isProduction) {
     refuseTestDoublesUnlessAllowed(values, testDoubles);
     requireHttps(values);
   }
   if (identity.identityMode === "embedded") requireEmulatorInstalled();
+  const metrics = resolveMetrics(values, isProduction);
   const {
     SESSION_SECRET: _secret,
     DATA_DIR: _dir,
     HOST: host,
     TRUST_PROXY: trustProxy,
     COGNITO_DOMAIN: _domain,
+    INVOICE_ISSUER_RFC: _issuerRfc,
+    INVOICE_ISSUER_NAME: _issuerName,
+    INVOICE_ISSUER_REGIMEN: _issuerRegimen,
+    INVOICE_ISSUER_POSTAL_CODE: _issuerPostalCode,
     ...rest
   } = values;
   const listening = host ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
@@ -406,6 +533,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     PASSKEYS_ENABLED: values.PASSKEYS_ENABLED ?? identity.identityMode === "embedded",
     REMEMBERED_DEVICES_ENABLED:
       values.REMEMBERED_DEVICES_ENABLED ?? identity.identityMode === "embedded",
+    ...issuer,
     cognitoDomain,
     isProduction,
     host: listening,
@@ -423,8 +551,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isTestEnvironment: isProduction && testDoubles.length > 0,
     dataDir,
     sessionSecrets,
+    metrics,
   };
 }
+
+/**
+ * Metrics tell a competitor the store's sales and a burglar its weak hours, never a customer's
+ * data: in production they are served only where the operator said, on METRICS_PORT (loopback
+ * unless METRICS_HOST names another interface, then with METRICS_TOKEN) or on the public port
+ * behind METRICS_TOKEN. Outside production, /metrics is open on the public port, which then
+ * listens on loopback.
+ */
+function resolveMetrics(values: Environment, isProduction: boolean): Config["metrics"] {
+  const token = values.METRICS_TOKEN ?? null;
+  if (values.METRICS_PORT !== undefined) {
+    if (values.METRICS_PORT === values.PORT) {
+      throw new ConfigError(
+        "Invalid configuration: METRICS_PORT: must differ from PORT (metrics are served off the public port)",
+      );
+    }
+    const host = values.METRICS_HOST;
+    if (isProduction && !token && !LOOPBACK_HOSTS.has(host)) {
+      throw new ConfigError(
+        `Invalid configuration: METRICS_TOKEN: required when METRICS_HOST (${host}) is not loopback in production`,
+      );
+    }
+    return { serve: "port", host, port: values.METRICS_PORT, token };
+  }
+  if (token) return { serve: "public", token };
+  return isProduction ? { serve: "off" } : { serve: "public", token: null };
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /**
  * Outside production, the site's name is the listening address when it is a particular one
@@ -479,6 +637,13 @@ function refuseTestDoublesUnlessAllowed(values: Environment, testDoubles: TestDo
       "the operator's identity validation service (ID_VALIDATION_PROVIDER=http; ALLOW_SANDBOX_ID_VALIDATION=true runs a test environment on the sandbox validation)",
     );
   }
+  if (testDoubles.includes("invoices") && !values.ALLOW_SANDBOX_INVOICES) {
+    missing.push(
+      values.INVOICE_PROVIDER === "facturapi"
+        ? "a live Facturapi key (FACTURAPI_KEY is a test key; ALLOW_SANDBOX_INVOICES=true runs a test environment on it)"
+        : "a real invoicing provider (INVOICE_PROVIDER=facturapi; ALLOW_SANDBOX_INVOICES=true runs a test environment on invoices without fiscal validity)",
+    );
+  }
   if (!values.PUBLIC_BASE_URL) missing.push("PUBLIC_BASE_URL (the site's public https address)");
   if (missing.length > 0) {
     throw new ConfigError(`Refusing to start in production without ${missing.join("; ")}`);
@@ -517,7 +682,9 @@ function requireEs2PlusSettings(values: Environment) {
 }
 
 /** A real adapter's settings: a missing one would only show when a customer needs it. */
-function requireSettings<K extends "BSS_PROVIDER" | "SMS_PROVIDER" | "ID_VALIDATION_PROVIDER">(
+function requireSettings<
+  K extends "BSS_PROVIDER" | "SMS_PROVIDER" | "ID_VALIDATION_PROVIDER" | "INVOICE_PROVIDER",
+>(
   values: Environment,
   switchVariable: K,
   real: Environment[K],
@@ -540,6 +707,54 @@ function isStripeTestMode(values: Environment): boolean {
   );
 }
 
+/** SAT's published test issuer: what development invoices are issued by when none is configured. */
+export const TEST_INVOICE_ISSUER = {
+  INVOICE_ISSUER_RFC: "EKU9003173C9",
+  INVOICE_ISSUER_NAME: "ESCUELA KEMPER URGATE",
+  INVOICE_ISSUER_REGIMEN: "601",
+  INVOICE_ISSUER_POSTAL_CODE: "42501",
+} as const;
+
+/**
+ * The store's issuer data: all four when invoices are stamped for real (production on a PAC: an
+ * invoice names who issues it), SAT's test issuer when none is set for invoices without fiscal
+ * validity (the sandbox); the RFC checked like a customer's, and a régimen its kind may hold.
+ */
+function resolveInvoiceIssuer(values: Environment, stampsForReal: boolean) {
+  const names = [
+    "INVOICE_ISSUER_RFC",
+    "INVOICE_ISSUER_NAME",
+    "INVOICE_ISSUER_REGIMEN",
+    "INVOICE_ISSUER_POSTAL_CODE",
+  ] as const;
+  const given = names.filter((name) => values[name] !== undefined);
+  if (given.length === 0 && !stampsForReal) return TEST_INVOICE_ISSUER;
+  const missing = names.find((name) => values[name] === undefined);
+  if (missing) {
+    throw new ConfigError(
+      `Invalid configuration: ${missing}: required${stampsForReal ? " in production with INVOICE_PROVIDER=facturapi" : " with the other INVOICE_ISSUER_ settings"} (the store's issuer data as in its Constancia de Situación Fiscal)`,
+    );
+  }
+  const rfc = checkRfc(values.INVOICE_ISSUER_RFC!);
+  if (!rfc.ok) {
+    throw new ConfigError(
+      `Invalid configuration: INVOICE_ISSUER_RFC: not a valid RFC (${rfc.fault})`,
+    );
+  }
+  const regimen = values.INVOICE_ISSUER_REGIMEN!;
+  if (!isRegimenFiscal(regimen) || !regimenAllowsKind(regimen, rfc.kind)) {
+    throw new ConfigError(
+      `Invalid configuration: INVOICE_ISSUER_REGIMEN: not a régimen of SAT's catalogue for a persona ${rfc.kind}`,
+    );
+  }
+  return {
+    INVOICE_ISSUER_RFC: rfc.rfc,
+    INVOICE_ISSUER_NAME: values.INVOICE_ISSUER_NAME!,
+    INVOICE_ISSUER_REGIMEN: regimen,
+    INVOICE_ISSUER_POSTAL_CODE: values.INVOICE_ISSUER_POSTAL_CODE!,
+  };
+}
+
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
@@ -556,6 +771,8 @@ function requireHttps(values: Environment) {
     "BSS_BASE_URL",
     "BSS_TOKEN_URL",
     "ID_VALIDATION_URL",
+    "SENTRY_DSN",
+    "FACTURAPI_API_URL",
   ] as const) {
     const value = values[variable];
     if (!value) continue;

@@ -6,6 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { IdentityService } from "./auth/identity.server";
+import type { AutoTopupScheduler } from "./auto-topup/scheduler.server";
 import type { Session } from "./auth/session.server";
 import type { Catalogue } from "./catalog/catalog.server";
 import type { Config } from "./config.server";
@@ -19,9 +20,11 @@ import type { CookieJar } from "./lib/cookie-jar.server";
 import type { RenderMemo } from "./lib/page-caching";
 import type { RateLimiter } from "./lib/rate-limit";
 import type { Mailer } from "./mail/mailer.server";
+import type { ErrorReporter } from "./observability/error-reporter";
 import type { PaymentService } from "./payments/payments.server";
 import type { SandboxGateway } from "./payments/sandbox/sandbox.server";
 import type { PortabilityRequests } from "./portability/requests.server";
+import type { InvoiceProvider } from "./invoicing/provider";
 import type { IdValidator } from "./registration/id-validation";
 import type { RegistrationKeys } from "./registration/registrations.server";
 import type { SealedCookies } from "./sealed-cookies.server";
@@ -48,6 +51,8 @@ export interface Services {
   smsOutboxDir: string | null;
   /** Checks a line holder's identity: the sandbox, or the operator's service over HTTP (0096). */
   idValidator: IdValidator;
+  /** Stamps the CFDI invoices: the sandbox, or Facturapi (decision 0118). */
+  invoicing: InvoiceProvider;
   /** Seal and count the holders' CURP, RFC or passport of line registrations (0097). */
   registrationKeys: RegistrationKeys;
   /** Sends the queued customer e-mails (app/mail), with retries. */
@@ -56,12 +61,16 @@ export interface Services {
   mailOutboxDir: string | null;
   /** Applies paid top-ups and activates lines at the BSS, queued with what decided them. */
   lineJobs: LineJobs;
+  /** The automatic top-ups' scheduler, when this process runs it (decision 0121); else null. */
+  autoTopups: { scheduler: AutoTopupScheduler | null };
   /** Every sealed cookie, each specified by its capability (sealed-cookies.server.ts). */
   cookies: SealedCookies;
   /** Amazon Cognito, or the embedded emulator; rate limits of the auth forms. */
   identity: IdentityService;
   /** Attempt counters of every limited form (sign-in, codes, status lookups). */
   rateLimiter: RateLimiter;
+  /** Unexpected errors told to the error tracker (SENTRY_DSN), or to nobody (decision 0111). */
+  errors: ErrorReporter;
   /** Checks run by GET /readyz; each resolves when its dependency answers. */
   readinessChecks: Record<string, () => Promise<void>>;
   /** Run in order on shutdown. */
@@ -101,6 +110,11 @@ export interface RequestContext extends Services {
   newViewToken: (token?: string) => string;
   /** The view tokens issued so far for this request. */
   viewTokens: readonly string[];
+  /**
+   * Tells the error tracker of an unexpected error of this request (a 500, what reaches the error
+   * boundary), with the request's id, route and method (decision 0111).
+   */
+  reportError: (error: unknown) => void;
 }
 
 declare module "@remix-run/node" {

@@ -2,6 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { getInitialNamespaces } from "remix-i18next/client";
+import { installSiteFetch } from "./lib/data-requests";
 import { loadNamespace, loadedMessages } from "./i18n/browser-messages";
 import { NAMESPACES } from "./i18n/i18n";
 import { TranslationProvider, type TranslatorSource } from "./i18n/react";
@@ -24,6 +25,9 @@ const browserTranslators: TranslatorSource = (namespace) => {
 };
 
 async function hydrate() {
+  // Before the first request of the page: the namespaces below, then every navigation's data.
+  const buildVersion = window.__remixManifest.version;
+  installSiteFetch(window, buildVersion);
   // The matched routes' namespaces before hydration, so the first render matches the server's.
   await Promise.all(["common", ...getInitialNamespaces()].map(loadNamespace));
   startTransition(() => {
@@ -38,6 +42,13 @@ async function hydrate() {
   });
   // The rest in the background, so later navigations find their messages ready.
   for (const namespace of NAMESPACES) void loadNamespace(namespace).catch(() => undefined);
+  // Watching for a deploy matters minutes from now, not for the first tap: out of the first load.
+  const whenIdle = window.requestIdleCallback ?? ((task: () => void) => window.setTimeout(task, 1));
+  whenIdle(() => {
+    void import("./lib/new-build").then(({ watchForNewBuild }) =>
+      watchForNewBuild(window, buildVersion),
+    );
+  });
 }
 
 void hydrate();

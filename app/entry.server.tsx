@@ -86,7 +86,10 @@ export default function handleRequest(
           responseStatusCode = 500;
           // A page that failed half-way must not be served to the next visitor.
           loadContext.setPageCacheable(false);
-          if (shellRendered) loadContext.logger.error({ err: error }, "render error");
+          if (shellRendered) {
+            loadContext.logger.error({ err: error }, "render error");
+            loadContext.reportError(error);
+          }
         },
       },
     );
@@ -120,4 +123,6 @@ export function handleError(
     return;
   }
   context.logger.error({ err: error, requestId: context.requestId }, "unhandled route error");
+  // A thrown response (a 503 while the database is away) is an answer, not a bug to report.
+  if (!isRouteErrorResponse(error)) context.reportError(error);
 }

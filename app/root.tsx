@@ -22,7 +22,9 @@ import { readCart } from "./cart/cart-session.server";
 import { getFixedT } from "./i18n/i18n.server";
 import { reloadAfterChunkError } from "./lib/chunk-reload";
 import { whatsAppLink } from "./lib/external-links";
+import { actionLabelKey } from "./lib/flash";
 import { takeFlash } from "./lib/flash.server";
+import { emptiesCartFirst } from "./checkout/order-access.server";
 import { pageTitle } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
 import type { ShellData } from "./lib/shell";
@@ -38,10 +40,10 @@ export const links: LinksFunction = () => [
 
 export const handle = { i18n: ["common"] };
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context, request }: LoaderFunctionArgs) {
   const t = getFixedT();
   const { config } = context;
-  const flash = takeFlash(context);
+  const flash = emptiesCartFirst(context, new URL(request.url)) ? null : takeFlash(context);
   const cart = priceCart(readCart(context), context.catalogue.find);
   const customer = getCustomer(context);
   const shell: ShellData = {
@@ -55,7 +57,14 @@ export function loader({ context }: LoaderFunctionArgs) {
     cartItems: cart.lines.map((line) => ({ id: line.plan.id, quantity: line.quantity })),
     // The id tells this message's toast from the next one's: a value of this page view alone.
     flash: flash
-      ? { ...flash, id: context.newViewToken(), message: t(flash.key, flash.values ?? {}) }
+      ? {
+          ...flash,
+          id: context.newViewToken(),
+          message: t(flash.key, flash.values ?? {}),
+          action: flash.action
+            ? { href: flash.action.href, label: t(actionLabelKey(flash.action)) }
+            : null,
+        }
       : null,
     links: {
       physicalSim: whatsAppLink(config.WHATSAPP_NUMBER, t("nav.physicalSimMessage")),

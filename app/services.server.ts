@@ -1,12 +1,13 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { createIdentity, type EmbeddedIdentity } from "./auth/identity.server";
+import { createAutoTopupScheduler } from "./auto-topup/scheduler.server";
 import { createCatalogue } from "./catalog/catalog.server";
 import { PLAN_CATALOGUE } from "./catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
 import type { Config } from "./config.server";
 import type { Services } from "./context";
-import { checkDatabase, databaseDriver, openDatabase } from "./db/db.server";
+import { checkDatabase, databaseDriver, databasePool, openDatabase } from "./db/db.server";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
@@ -20,12 +21,14 @@ import { operatorBss } from "./line/operator-bss.server";
 import { createRunningOutSweep } from "./line/running-out-sweep.server";
 import { RateLimiter } from "./lib/rate-limit";
 import { createMailer } from "./mail/mailer.server";
+import { createErrorReporter } from "./observability/error-reports.server";
+import { measuredCalls, type CallOutcome, type Metrics } from "./observability/metrics.server";
 import {
   createOutboxTransport,
   createSmtpTransport,
   type MailTransport,
 } from "./mail/transport.server";
-import { createPaymentService } from "./payments/payments.server";
+import { createPaymentService, pendingPaymentsByMethod } from "./payments/payments.server";
 import { createSandboxGateway } from "./payments/sandbox/sandbox.server";
 import { deriveNotificationKey } from "./payments/sandbox/signature.server";
 import { createStripeProvider, type StripeProviderOptions } from "./payments/stripe/stripe.server";
@@ -33,6 +36,7 @@ import { createNipBox, createPortabilityRequests } from "./portability/requests.
 import type { IdValidator } from "./registration/id-validation";
 import { createHttpIdValidator } from "./registration/id-validation-http.server";
 import { createSandboxIdValidator } from "./registration/id-validation-sandbox.server";
+import { invoiceProvider } from "./invoicing/invoice-provider.server";
 import { createRegistrationKeys } from "./registration/registrations.server";
 import { createSealedCookies } from "./sealed-cookies.server";
 import { createSmsOutbox } from "./sms/outbox.server";
@@ -115,7 +119,8 @@ export interface ProcessRole {
   runsSweeps?: boolean;
 }
 
-function openConfiguredDatabase(config: Config, logger: Logger) {
+function openConfiguredDatabase(config: Config, logger: Logger, metrics?: Metrics | null) {
+  const engine = config.DATABASE_URL ? "postgres" : "sqlite";
   return openDatabase({
     dataDir: config.dataDir,
     logger,
@@ -123,7 +128,18 @@ function openConfiguredDatabase(config: Config, logger: Logger) {
     databaseUrl: config.DATABASE_URL ?? null,
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    onTimeout: metrics ? (kind) => metrics.databaseTimeout(engine, kind) : undefined,
   });
+}
+
+/**
+ * An SMTP server's answer: a 5xx reply refuses the message for good, anything else (no
+ * connection, a 4xx "try later", a timeout) is the server out of reach for now.
+ */
+function smtpOutcome(error: unknown): CallOutcome {
+  const responseCode = (error as { responseCode?: unknown } | null)?.responseCode;
+  if (typeof responseCode === "number") return responseCode >= 500 ? "refused" : "unavailable";
+  return "unavailable";
 }
 
 /**
@@ -143,8 +159,17 @@ export async function createServices(
   config: Config,
   logger: Logger,
   role: ProcessRole = {},
+  /** The server's metrics (decision 0110); absent, nothing is measured. */
+  metrics: Metrics | null = null,
 ): Promise<Services> {
-  const db = await openConfiguredDatabase(config, logger);
+  const db = await openConfiguredDatabase(config, logger, metrics);
+  /** Each outside system timed and counted at its interface (a no-op without metrics). */
+  const measured = <T extends object>(
+    system: Parameters<typeof measuredCalls>[1],
+    adapter: T,
+    operations: ReadonlyArray<keyof T & string>,
+    classify?: (error: unknown) => CallOutcome,
+  ): T => (metrics ? measuredCalls(metrics, system, adapter, operations, classify) : adapter);
   const catalogue = createCatalogue(db);
   await catalogue.seed(PLAN_CATALOGUE);
   const sandbox =
@@ -160,9 +185,17 @@ export async function createServices(
       : null;
   const payments = createPaymentService({
     db,
-    provider: sandbox ?? createStripeProvider(stripeOptions(config)),
+    provider: measured("payments", sandbox ?? createStripeProvider(stripeOptions(config)), [
+      "createCheckout",
+      "retrieve",
+      "close",
+      "createCustomer",
+      "chargeSavedCard",
+      "detachCard",
+    ]),
     logger,
     voucherHours: config.PAYMENT_VOUCHER_HOURS,
+    onStateChange: metrics ? (method, state) => metrics.payment(method, state) : undefined,
   });
   payments.registerPurpose(ORDER_PAYMENT_PURPOSE, orderPaymentPurpose);
   payments.registerPurpose(TOPUP_PAYMENT_PURPOSE, topupPaymentPurpose);
@@ -181,15 +214,38 @@ export async function createServices(
         }, OVERDUE_SWEEP_MS);
   overdueSweep?.unref();
   // In the database, so that every worker and every machine counts against one limit (0075).
-  const rateLimiter = await RateLimiter.shared(databaseDriver(db));
-  const identity = createIdentity(config, logger, rateLimiter, role.embeddedIdentity);
-  const esim = esimProvisioner(config);
-  const { bss, bssSimulator } = operatorBss(config, db);
-  const { sms, smsOutboxDir } = smsSender(config, logger);
+  const rateLimiter = await RateLimiter.shared(databaseDriver(db), {
+    onRefused: metrics ? (key) => metrics.rateLimitRefused(key) : undefined,
+  });
+  const identity = createIdentity(
+    config,
+    logger,
+    rateLimiter,
+    role.embeddedIdentity,
+    metrics
+      ? ({ operation, outcome, seconds }) =>
+          metrics.outsideCall("identity", operation, outcome, seconds)
+      : undefined,
+  );
+  const esim = measured("esim", esimProvisioner(config), ["issue", "cancel"]);
+  const operator = operatorBss(config, db);
+  const bss = measured("bss", operator.bss, [
+    "findLine",
+    "usageByDay",
+    "applyTopup",
+    "activateLine",
+    "recordRegistration",
+  ]);
+  const { bssSimulator } = operator;
+  const { sms: smsAdapter, smsOutboxDir } = smsSender(config, logger);
+  const sms = measured("sms", smsAdapter, ["send"]);
   const mailOutboxDir = config.SMTP_URL ? null : path.join(config.dataDir, "outbox");
-  const transport: MailTransport = config.SMTP_URL
-    ? createSmtpTransport(config.SMTP_URL)
-    : createOutboxTransport(mailOutboxDir!);
+  const transport: MailTransport = measured(
+    "smtp",
+    config.SMTP_URL ? createSmtpTransport(config.SMTP_URL) : createOutboxTransport(mailOutboxDir!),
+    ["send"],
+    smtpOutcome,
+  );
   const mailer = createMailer({
     db,
     transport,
@@ -209,7 +265,7 @@ export async function createServices(
   // Each line an activation brings is registered to its holder (decision 0101): tried at once
   // after the activation, then again with backoff while the validation service does not answer.
   const registrationKeys = createRegistrationKeys(config.sessionSecrets);
-  const lineIdValidator = idValidator(config, logger);
+  const lineIdValidator = measured("id-validation", idValidator(config, logger), ["validate"]);
   const activationRegistrations = createActivationRegistrations({
     db,
     keys: registrationKeys,
@@ -240,6 +296,37 @@ export async function createServices(
   if (role.runsSweeps !== false && config.RUNNING_OUT_SWEEP_MINUTES > 0) {
     runningOutSweep.start(config.RUNNING_OUT_SWEEP_MINUTES * 60_000);
   }
+  // Automatic top-ups (decisions 0120, 0121): one process schedules, as for the sweeps; each
+  // automatic top-up is claimed in the database with a lease, so a scheduler on another machine
+  // (or one restarted) never charges a line twice for one period.
+  const autoTopupScheduler = createAutoTopupScheduler({
+    db,
+    bss,
+    payments,
+    logger,
+    retryMinutes: config.AUTO_TOPUP_RETRY_MINUTES,
+    onMailQueued: () => mailer.nudge(),
+    onPaid: () => lineJobs.nudge(),
+  });
+  const schedulesAutoTopups = role.runsSweeps !== false && config.AUTO_TOPUP_SWEEP_SECONDS > 0;
+  if (schedulesAutoTopups) autoTopupScheduler.start(config.AUTO_TOPUP_SWEEP_SECONDS * 1000);
+  metrics?.watch({ databasePool: () => databasePool(db) });
+  if (metrics && role.runsSweeps !== false) {
+    // Read from the database, the same in every process: one process reads them (as it sweeps).
+    metrics.watch({
+      mailQueue: () => mailer.stats(),
+      lineJobs: async () => {
+        const stats = await lineJobs.stats();
+        return {
+          pending: stats.pending,
+          failed: stats.refused,
+          oldestPendingSeconds: stats.oldestPendingSeconds,
+        };
+      },
+      pendingPayments: () => pendingPaymentsByMethod(db),
+    });
+  }
+  const errors = await createErrorReporter(config, logger);
   return {
     config,
     logger,
@@ -254,13 +341,16 @@ export async function createServices(
     sms,
     smsOutboxDir,
     idValidator: lineIdValidator,
+    invoicing: invoiceProvider(config, logger),
     registrationKeys,
     mailer,
     mailOutboxDir,
     lineJobs,
+    autoTopups: { scheduler: schedulesAutoTopups ? autoTopupScheduler : null },
     cookies: createSealedCookies({ secrets: config.sessionSecrets, secure: config.isProduction }),
     identity,
     rateLimiter,
+    errors,
     readinessChecks: { database: () => checkDatabase(db), identity: () => identity.ready() },
     closers: [
       () => clearInterval(overdueSweep),
@@ -268,9 +358,11 @@ export async function createServices(
       () => lineJobs.stop(),
       () => activationRegistrations.stop(),
       () => runningOutSweep.stop(),
+      () => autoTopupScheduler.stop(),
       () => transport.close?.(),
       () => ("close" in sms && typeof sms.close === "function" ? sms.close() : undefined),
       () => identity.close(),
+      () => errors.flush(2_000),
       () => db.destroy(),
     ],
   };

@@ -8,30 +8,15 @@ import { mkdirSync, readFileSync, readdirSync, createWriteStream } from "node:fs
 import path from "node:path";
 import PDFDocument from "pdfkit";
 import brand from "../app/brand/brand.json" with { type: "json" };
+import { drawLogo as drawBrandLogo } from "../app/brand/pdf-logo.mjs";
 
 const sourceDir = path.resolve("content/legal");
 const outputDir = path.resolve("public/docs");
 const COMPANY = "Conecta Móvil Telecomunicaciones, S.A. de C.V.";
 
-/** The brand's mark (app/brand/brand.json) and wordmark at the top left of the first page. */
+/** The brand's mark and wordmark at the top left of the first page (app/brand/pdf-logo.mjs). */
 export function drawLogo(pdf, x, y, size = 28) {
-  const { colors, mark } = brand;
-  pdf
-    .save()
-    .translate(x, y)
-    .scale(size / mark.size);
-  pdf.path(mark.tile).fill(colors.primary);
-  pdf.path(mark.dot).fill(colors.onPrimary);
-  pdf.lineWidth(mark.strokeWidth).lineCap("round");
-  pdf.path(mark.innerArc).stroke(colors.onPrimary);
-  pdf.path(mark.outerArc).stroke(colors.arcAccent);
-  pdf.restore();
-  const baseline = y + size * 0.2;
-  pdf.font("Helvetica-Bold").fontSize(size * 0.62);
-  pdf.fillColor(colors.primaryDark).text("Conecta ", x + size + 8, baseline, { continued: true });
-  pdf.fillColor(colors.secondary).text("Móvil");
-  pdf.x = x;
-  pdf.y = y + size + 10;
+  drawBrandLogo(pdf, brand, x, y, size);
 }
 
 export function parseLegalSource(text) {

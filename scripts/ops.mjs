@@ -48,6 +48,14 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
+Recargas automáticas:
+  recargas-automaticas [--estado activa|detenida|desactivada] [--csv …]
+                  Las recargas automáticas de las líneas: línea y tarjeta incompletas (55 •••• 5678,
+                  Visa •••• 4242), monto, cuándo (al vencer el paquete o con pocos datos), tope
+                  mensual, estado (activa, en pausa sin tarjeta, detenida tras dos cobros
+                  rechazados), cobros del mes, último y próximo cobro. Al final, cómo va el
+                  programador: su última revisión y si hay cobros vencidos sin hacer.
+
 Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
   enviar <folio> --guia <número> [--paqueteria <nombre>] [--iccid <ICCID>[,<ICCID>…]]
                   [--motivo <texto>]
@@ -62,6 +70,17 @@ Cambios (cada uno queda en el historial y pone en cola el correo al cliente):
                   solicitud ya completada sin ICCID: completar <folio> --iccid … activa su línea.
   rechazar <folio> --motivo <texto>
                   Recibida o Programada → Rechazada. El cliente lee el motivo: escríbelo para él.
+
+Facturas (CFDI):
+  facturas        [--desde …] [--hasta …] [--estado vigente|cancelada|sin-emitir] [--csv …]
+                  Las facturas emitidas en /facturacion: folio FAC-, fecha, estado, compra, UUID,
+                  RFC del receptor incompleto (el CSV lo lleva completo, con nombre, régimen, uso,
+                  forma de pago y cancelación), total y PAC.
+  cancelar-factura <UUID|folio FAC-> --motivo 01|02|03|04 [--sustituye <UUID>] [--razon <texto>]
+                  Cancela la factura en el PAC con un motivo del SAT: 01 comprobante con errores
+                  con relación (requiere --sustituye, el UUID de la factura que la reemplaza),
+                  02 con errores sin relación, 03 no se llevó a cabo la operación, 04 operación
+                  nominativa en una factura global. El cliente lo ve en /facturacion y en el PDF.
 
 Registro de líneas:
   recifrar-registros
@@ -82,6 +101,13 @@ Líneas simuladas (solo con BSS_PROVIDER=simulator):
   consumo <número> [--datos 500MB|1.5GB] [--minutos N] [--sms N]
                   Registra consumo de hoy en la línea (baja su saldo como lo haría la red).
 
+Respaldos (con el servidor en marcha; solo leen DATA_DIR y DATABASE_URL):
+  respaldo <archivo>  Copia consistente de la base de datos en un archivo nuevo (nunca sobrescribe):
+                      SQLite con su API de respaldo en línea; PostgreSQL con pg_dump -Fc (necesita
+                      el cliente de PostgreSQL). Dice qué contiene y qué más de DATA_DIR guardar.
+  restaurar <archivo> Pone un respaldo en un DATA_DIR sin base de datos, o en la base vacía de
+                      DATABASE_URL; se niega si ya hay datos. Después arranca el servidor.
+
 Consulta:
   historial <folio>   Estado actual y cambios hechos (PED-, REC- o POR-).
   ayuda               Esta ayuda.
@@ -96,10 +122,14 @@ Ejemplos:
   npm run ops -- consumo 5599000001 --datos 500MB --minutos 12
   npm run ops -- lineas --estado activa --csv lineas.csv
   npm run ops -- trabajos --estado rechazado
+  npm run ops -- cancelar-factura FAC-2026-000012 --motivo 02 --razon "RFC equivocado"
+  npm run ops -- recargas-automaticas --estado detenida
   npm run ops -- registros --desde 2026-06-01 --hasta 2026-06-30 --csv registros-junio.csv
   SESSION_SECRET=nuevo,anterior npm run ops -- recifrar-registros
   npm run ops -- reintentar lj_Ab12Cd34Ef56 --motivo "Paquete dado de alta en el BSS"
   npm run ops -- programar POR-2026-000045 --fecha 2026-03-10
+  npm run ops -- respaldo /respaldos/tienda-2026-03-04.sqlite
+  DATA_DIR=/srv/tienda-nueva npm run ops -- restaurar /respaldos/tienda-2026-03-04.sqlite
   npm run ops -- rechazar POR-2026-000046 --motivo "El NIP no corresponde al número; solicita uno nuevo."
 `;
 
@@ -118,6 +148,11 @@ const COMMANDS = {
   lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
   trabajos: { options: { estado: string, csv: string }, subject: null, run: listLineJobs },
   registros: { options: LIST_OPTIONS, subject: null, run: listLineRegistrations },
+  "recargas-automaticas": {
+    options: { estado: string, csv: string },
+    subject: null,
+    run: listAutoTopups,
+  },
   "recifrar-registros": { options: {}, subject: null, run: rekeyLineRegistrations },
   enviar: {
     options: { guia: string, paqueteria: string, iccid: string, ...REASON },
@@ -129,11 +164,21 @@ const COMMANDS = {
   rechazar: { options: REASON, subject: "folio", run: reject },
   historial: { options: {}, subject: "folio", run: history },
   reintentar: { options: REASON, subject: "trabajo", run: retryLineJob },
+  facturas: { options: LIST_OPTIONS, subject: null, run: listInvoices },
+  "cancelar-factura": {
+    options: { motivo: string, sustituye: string, razon: string },
+    subject: "factura",
+    run: cancelInvoice,
+  },
   consumo: {
     options: { datos: string, minutos: string, sms: string },
     subject: "número",
     run: recordUsage,
   },
+  // These two open the database themselves: a backup reads it as it is, and a restore needs it
+  // empty (or absent), which opening it the usual way (migrating) would not leave it.
+  respaldo: { options: {}, subject: "archivo", ownDatabase: true, run: backup },
+  restaurar: { options: {}, subject: "archivo", ownDatabase: true, run: restore },
 };
 
 const HELP_WORDS = new Set(["ayuda", "help", "--ayuda", "--help", "-h"]);
@@ -374,6 +419,20 @@ async function listLineRegistrations(ops, db, { values, services }) {
   }
 }
 
+async function listAutoTopups(ops, db, { values }) {
+  const rows = await ops.listAutoTopups(db, {
+    state: wordOption(values, "estado", ops.AUTO_TOPUP_STATE_WORDS),
+  });
+  printList(ops, values, ops.AUTO_TOPUP_COLUMNS, rows, [
+    "recarga automática",
+    "recargas automáticas",
+  ]);
+  // After the table, how the scheduler stands; a CSV stays a CSV.
+  if (values.csv === undefined) {
+    out(ops.autoTopupSchedulerText(await ops.autoTopupSchedulerStats(db)));
+  }
+}
+
 async function rekeyLineRegistrations(ops, db, { services }) {
   const outcome = await ops.rekeyRegistrationRows(db, services.registrationKeys);
   out(ops.rekeyText(outcome));
@@ -391,6 +450,28 @@ async function retryLineJob(ops, db, { job, values }) {
   out(ops.lineJobRetryText(result));
 }
 
+async function listInvoices(ops, db, { values }) {
+  const rows = await ops.listInvoiceRows(db, {
+    ...rangeOptions(ops, values),
+    state: wordOption(values, "estado", ops.INVOICE_STATE_WORDS),
+  });
+  printList(ops, values, ops.INVOICE_COLUMNS, rows, ["factura", "facturas"]);
+}
+
+async function cancelInvoice(ops, db, { folio, values, services }) {
+  const motive = ops.cancellationMotiveOf(required(values, "motivo", "01|02|03|04"));
+  if (!motive)
+    throw new OpsRefusal("--motivo: usa 01, 02, 03 o 04 (motivos de cancelación del SAT).");
+  const result = await ops.cancelInvoiceForOperator(db, services.invoicing, folio, {
+    motive,
+    substituteUuid: values.sustituye ?? null,
+    reason: values.razon ?? null,
+    actor: ops.opsActor(),
+  });
+  if (!result.ok) throw new OpsRefusal(result.message);
+  out(ops.invoiceCancellationText(result));
+}
+
 async function recordUsage(ops, _db, { number, values, services }) {
   const outcome = await ops.recordLineUsage(services.bssSimulator, { number, ...values });
   if (!outcome.ok) throw new OpsRefusal(outcome.message);
@@ -402,6 +483,49 @@ async function history(ops, db, { folio }) {
   if (!found)
     throw new OpsRefusal(`No existe ningún pedido, recarga o solicitud con folio ${folio}.`);
   out(ops.historyText(found));
+}
+
+/** The operator's file name: a relative one is where the command was typed (INIT_CWD). */
+function operatorFile(name) {
+  if (!name.trim()) throw new OpsRefusal("Falta el nombre del archivo.");
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), name);
+}
+
+async function backup(ops, location, { file }) {
+  const outcome = await ops.takeBackup(location, operatorFile(file));
+  if (!outcome.ok) throw new OpsRefusal(outcome.message);
+  out(ops.backupText(outcome));
+}
+
+async function restore(ops, location, { file }) {
+  const outcome = await ops.restoreBackup(location, operatorFile(file));
+  if (!outcome.ok) throw new OpsRefusal(outcome.message);
+  out(ops.restoreText(outcome));
+}
+
+/**
+ * Where the server's database is, from the two variables that say so, without loadConfig: a
+ * restore runs before the server has ever started (and loadConfig would write a new session
+ * secret into the empty DATA_DIR), and a backup from cron needs nothing else.
+ */
+function databaseLocation(ops) {
+  const runtime = ops.unsupportedRuntime();
+  if (runtime) throw new OpsRefusal(runtime);
+  const shape = ops.environmentSchema.shape;
+  const read = (name) => {
+    const parsed = shape[name].safeParse(process.env[name] || undefined);
+    if (!parsed.success) {
+      throw new OpsRefusal(
+        `Configuración no válida: ${name}: ${parsed.error.issues[0]?.message ?? "valor no válido"}`,
+      );
+    }
+    return parsed.data;
+  };
+  return {
+    dataDir: path.resolve(read("DATA_DIR")),
+    databaseUrl: read("DATABASE_URL") ?? null,
+    busyTimeoutMs: read("DB_BUSY_TIMEOUT_MS"),
+  };
 }
 
 async function loadOps() {
@@ -454,8 +578,21 @@ async function openServerDatabase(ops) {
     services: {
       ...ops.operatorBss(config, db),
       registrationKeys: ops.createRegistrationKeys(config.sessionSecrets),
+      // The PAC the server stamps at: an invoice is cancelled where it was issued.
+      invoicing: ops.invoiceProvider(config, { warn: () => {}, error: () => {} }),
     },
   };
+}
+
+/** A database that does not answer is said so, in one line; anything else goes on up. */
+function unavailable(ops, error) {
+  if (ops.isDatabaseUnavailable(error)) {
+    throw new Error(
+      `la base de datos no está disponible (${error.code}; ¿otro proceso la tiene bloqueada?). No se cambió nada; inténtalo de nuevo.`,
+      { cause: error },
+    );
+  }
+  throw error;
 }
 
 async function main(argv) {
@@ -484,6 +621,12 @@ async function main(argv) {
     );
   }
   const ops = await loadOps();
+  if (spec.ownDatabase) {
+    await spec
+      .run(ops, databaseLocation(ops), { file: positionals[0], values })
+      .catch((error) => unavailable(ops, error));
+    return;
+  }
   const { db, services } = await openServerDatabase(ops);
   try {
     await spec.run(ops, db, {
@@ -494,13 +637,7 @@ async function main(argv) {
       services,
     });
   } catch (error) {
-    if (ops.isDatabaseUnavailable(error)) {
-      throw new Error(
-        `la base de datos no está disponible (${error.code}; ¿otro proceso la tiene bloqueada?). No se cambió nada; inténtalo de nuevo.`,
-        { cause: error },
-      );
-    }
-    throw error;
+    unavailable(ops, error);
   } finally {
     await db.destroy();
   }

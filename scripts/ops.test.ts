@@ -1,7 +1,7 @@
 // `npm run ops` as the operator runs it: the real script in a child process, on a DATA_DIR the
 // app's own code filled, while this process keeps the database open the way the server does.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +40,13 @@ import {
   registerLine,
 } from "~/registration/registrations.server";
 import type { Topup } from "~/topup/topups.server";
+import { saveAutoTopup } from "~/auto-topup/auto-topups.server";
+import { recordSavedCard } from "~/payments/saved-cards.server";
+import { buildCfdi } from "~/invoicing/cfdi";
+import { claimInvoice, recordIssued } from "~/invoicing/invoices.server";
+import { topupPurchase } from "~/invoicing/purchases.server";
+import { createSandboxPac } from "~/invoicing/sandbox-pac.server";
+import { SAMPLE } from "../tests/support/cfdi-sample";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 const ACTOR = `ops:${os.userInfo().username}`;
@@ -299,6 +306,77 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     );
     expect(keys).toHaveLength(4);
   });
+
+  it(
+    "lists the invoices, the RFC masked on screen, and cancels one with SAT's reason, 01 only with its substitute",
+    { timeout: 240_000 },
+    async () => {
+      const purchase = await topupPurchase(db, topup);
+      const claim = await claimInvoice(db, {
+        purchase,
+        fiscal: {
+          rfc: "CACX7605101P8",
+          kind: "fisica",
+          name: "Xochilt Casas Chavez",
+          regimen: "612",
+          postalCode: "10740",
+          uso: "G03",
+          email: "xochilt@example.com",
+          cardKind: null,
+        },
+        formaPago: "03",
+        accountSub: null,
+      });
+      if (claim.kind !== "claimed") throw new Error("expected a claim");
+      const cfdi = buildCfdi({
+        ...SAMPLE,
+        items: purchase.items,
+        folio: claim.claim.invoice.folio.slice(4),
+      });
+      const stamped = await createSandboxPac().stamp({
+        cfdi,
+        items: purchase.items,
+        idempotencyKey: claim.claim.idempotencyKey,
+        resuming: false,
+      });
+      await recordIssued(db, claim.claim, { cfdi, stamped, saveProfileFor: null });
+      const folio = claim.claim.invoice.folio;
+
+      const listed = await ops(["facturas", "--estado", "vigente"]);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(folio);
+      expect(listed.stdout).toContain(stamped.uuid);
+      expect(listed.stdout).toContain("CACX•••••••P8");
+      expect(listed.stdout).not.toContain("CACX7605101P8");
+      const csv = await ops(["facturas", "--csv", "-"]);
+      expect(csv.stdout).toContain("CACX7605101P8");
+
+      expectRefusal(await ops(["cancelar-factura", folio, "--motivo", "01"]), /--sustituye/);
+      const cancelled = await ops([
+        "cancelar-factura",
+        stamped.uuid,
+        "--motivo",
+        "02",
+        "--razon",
+        "RFC equivocado",
+      ]);
+      expect(cancelled.code).toBe(0);
+      expect(cancelled.stdout).toContain(
+        `Factura ${folio} (UUID ${stamped.uuid}) cancelada ante el SAT.`,
+      );
+      expect(cancelled.stdout).toContain("Motivo: 02 Comprobante emitido con errores sin relación");
+      expectRefusal(await ops(["cancelar-factura", folio, "--motivo", "02"]), /ya está cancelada/);
+      const audit = (await statusChanges(db)).filter((row) => row.subject === "invoice");
+      expect(audit).toMatchObject([
+        {
+          subject_id: claim.claim.invoice.id,
+          to_status: "cancelled",
+          reason: "RFC equivocado",
+          actor: ACTOR,
+        },
+      ]);
+    },
+  );
 
   it("shows a record's history", async () => {
     const run = await ops(["historial", toSchedule.folio]);
@@ -815,10 +893,99 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     }
   });
 
+  it(
+    "lists the automatic top-ups in Spanish, the line and the card masked, and how the scheduler stands",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      // Ana's line pays itself with a Visa she saved (decisions 0119, 0120).
+      await db
+        .insertInto("payment_customers")
+        .values({
+          account_sub: "sub-ana",
+          provider: "sandbox",
+          customer_ref: "scus_ops",
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const card = await recordSavedCard(db, "sandbox", {
+        customerRef: "scus_ops",
+        methodRef: "spm_ops",
+        brand: "visa",
+        last4: "4242",
+        expMonth: 12,
+        expYear: 2030,
+      });
+      await saveAutoTopup(db, {
+        accountSub: "sub-ana",
+        number: line,
+        amount: 150,
+        trigger: "low_data",
+        thresholdMb: 1024,
+        monthlyMax: 2,
+        savedCardId: card!.id,
+        email: "ana@example.mx",
+        now: new Date(),
+      });
+      const all = await ops(["recargas-automaticas"]);
+      expect(all.code).toBe(0);
+      const masked = `${line.slice(0, 2)} •••• ${line.slice(6)}`;
+      const rows = all.stdout.split("\n");
+      expect(rows[0]).toMatch(/^Línea\s+Monto\s+Cuándo\s+Tope\s+Tarjeta\s+Estado\s+Cobros del mes/);
+      expect(rows[2]).toContain(masked);
+      expect(rows[2]).toContain("$150.00");
+      expect(rows[2]).toContain("Menos de 1 GB");
+      expect(rows[2]).toContain("2 al mes");
+      expect(rows[2]).toContain("Visa •••• 4242 (12/30)");
+      expect(rows[2]).toContain("Activa");
+      expect(all.stdout).not.toContain(line);
+      expect(all.stdout).toContain("1 recarga automática.");
+      expect(all.stdout).toContain("Programador: aún no ha revisado ninguna línea");
+      expect(all.stdout).toContain("Ningún cobro vencido sin hacer.");
+      const stopped = await ops(["recargas-automaticas", "--estado", "detenida"]);
+      expect(stopped.stdout).toContain("No hay recargas automáticas con esos filtros.");
+      const csv = await ops(["recargas-automaticas", "--csv", "-"]);
+      expect(csv.stdout.split("\r\n")[0]).toBe(
+        "\uFEFFLínea,Monto,Cuándo,Tope,Tarjeta,Estado,Cobros del mes,Último cobro,Próximo cobro,Revisada,Cambiada",
+      );
+      expect(csv.stdout).not.toContain(line);
+      expectRefusal(
+        await ops(["recargas-automaticas", "--estado", "rota"]),
+        /--estado: "rota" no es válido/,
+      );
+    },
+  );
+
   it("never creates a database of its own: a wrong DATA_DIR is refused", async () => {
     const elsewhere = path.join(dataDir, "no-such-dir");
     expectRefusal(await ops(["pedidos"], { DATA_DIR: elsewhere }), /No hay base de datos en/);
     expect(existsSync(elsewhere)).toBe(false);
+  });
+
+  it("backs up the database it finds while open, and restores it only where there is none", async () => {
+    // A relative name is written where the operator typed the command (INIT_CWD).
+    const saved = await ops(["respaldo", "respaldo-prueba.sqlite"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const file = path.join(dataDir, "respaldo-prueba.sqlite");
+    expect(saved.stdout).toContain(`Respaldo escrito en ${file} (`);
+    expect(saved.stdout).toMatch(/Contiene: \d+ pedidos, /);
+    expectRefusal(await ops(["respaldo", file]), /^Ya existe .*: respaldo no sobrescribe/);
+    expectRefusal(
+      await ops(["restaurar", file]),
+      /^Ya hay una base de datos en .*storefront\.sqlite: /,
+    );
+    expectRefusal(await ops(["restaurar"]), /^Falta el archivo/);
+    const restoredDir = path.join(dataDir, "restaurado");
+    const restored = await ops(["restaurar", file], { DATA_DIR: restoredDir });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(
+      /^Restaurado en .*restaurado\/storefront\.sqlite \(SQLite\) desde /,
+    );
+    // The restore writes the database only: no session secret of its own beside it.
+    expect(readdirSync(restoredDir)).toEqual([DATABASE_FILE_NAME]);
+    const listed = await ops(["pedidos"], { DATA_DIR: restoredDir });
+    expect(listed.stdout).toContain(physical.folio);
   });
 
   it("waits only the server's busy timeout for a lock held elsewhere, then changes nothing (exit 2)", async () => {

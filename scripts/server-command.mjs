@@ -26,6 +26,7 @@ export function productionTestEnvironment(publicOrigin) {
     ALLOW_SIMULATED_BSS: "true",
     ALLOW_CAPTURED_SMS: "true",
     ALLOW_SANDBOX_ID_VALIDATION: "true",
+    ALLOW_SANDBOX_INVOICES: "true",
     ALLOW_EMBEDDED_IDENTITY: "true",
     PUBLIC_BASE_URL: publicOrigin,
   };

@@ -19,18 +19,12 @@ import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import { npmScriptArgs, serverArgs } from "./server-command.mjs";
 import { createSoakDatabase, readStoredRows } from "./soak/database.mjs";
-import { createCustomers, inspectIdentityStore } from "./soak/identity.mjs";
+import { inspectIdentityStore, prepareCustomers } from "./soak/identity.mjs";
 import { SimulatedCustomer } from "./soak/journeys.mjs";
 import { Recorder } from "./soak/recorder.mjs";
 import { createSmsReader } from "./soak/sms.mjs";
 import { buildReport, writeLastRun } from "./soak/report.mjs";
-import {
-  generateSessionSecret,
-  killEveryServer,
-  startServer,
-  stopServer,
-  waitForLogLine,
-} from "./soak/server.mjs";
+import { generateSessionSecret, killEveryServer, startServer, stopServer } from "./soak/server.mjs";
 
 // dist/server.js, the build and docs/ are named from the project root, whatever the caller's cwd.
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
@@ -40,12 +34,16 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 /** Journeys under way at the deadline are finished; past this, they are cut off. */
 const DRAIN_GRACE_MS = 20_000;
 const REPORT_FILE = "docs/reliability.md";
-const EMULATOR_STARTED = "embedded identity emulator (cognito-local) started";
 const MAX_LOG_LINES_REPORTED = 10;
 /** How often the operator records usage on a line customers topped up (`npm run ops -- consumo`). */
 const USAGE_INTERVAL_MS = 1_500;
 /** After the customers, how long the line jobs (top-ups, activations) may take to finish. */
 const LINE_JOBS_DRAIN_MS = 60_000;
+/**
+ * The automatic top-ups' scheduler runs every 2 s here (scripts/soak/server.mjs): a round or two
+ * after the customers stop charges what is due, whose top-ups the line-jobs worker then applies.
+ */
+const AUTO_TOPUP_SETTLE_MS = 5_000;
 
 // Portability numbers carry the customer's index in three digits (scripts/soak/customer-data.mjs).
 if (!Number.isInteger(CLIENTS) || CLIENTS < 1 || CLIENTS > 999) {
@@ -120,31 +118,6 @@ function processCpuSeconds(pid) {
   } catch {
     return null;
   }
-}
-
-async function prepareCustomers(sessionSecret, extraEnv) {
-  // The emulator listens on a port of its own chosen at each start, and only its startup line
-  // (at info) names it; this short first start reads it, creates the accounts and stops. The
-  // measured run then starts on the same DATA_DIR, where the pool and its users persist.
-  const server = await startServer({ dataDir, sessionSecret, logLevel: "info", extraEnv });
-  let prepared;
-  try {
-    const { endpoint, userPoolId } = await waitForLogLine(server, EMULATOR_STARTED);
-    const runId = Date.now().toString(36);
-    const started = performance.now();
-    const accounts = await createCustomers({ endpoint, userPoolId }, CLIENTS, runId);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    log(`${accounts.length} accounts created in ${seconds} s`);
-    prepared = { accounts, userPoolId };
-  } finally {
-    await stopServer(server);
-  }
-  // The accounts must be on disk for the measured start to find them: a clean stop.
-  const stopped = await server.exited;
-  if (stopped.code !== 0) {
-    throw new Error(`the preparation server stopped with ${JSON.stringify(stopped)}`);
-  }
-  return prepared;
 }
 
 /**
@@ -273,7 +246,13 @@ async function main() {
     extraEnv.DATABASE_URL = database.url;
     log(`on PostgreSQL: database ${database.name}`);
   }
-  const { accounts, userPoolId } = await prepareCustomers(sessionSecret, extraEnv);
+  const { accounts, userPoolId } = await prepareCustomers({
+    dataDir,
+    sessionSecret,
+    extraEnv,
+    count: CLIENTS,
+    log,
+  });
 
   const server = await startServer({ dataDir, sessionSecret, logLevel: "warn", extraEnv });
   log(`server on ${server.origin}; ${CLIENTS} customers for ${SECONDS} s`);
@@ -285,6 +264,7 @@ async function main() {
   const elapsedSeconds = await runCustomers(server, accounts, recorder);
   const serverCpuAfter = processCpuSeconds(server.child.pid);
   const customersCpu = process.cpuUsage(customersCpuBefore);
+  await sleep(AUTO_TOPUP_SETTLE_MS);
   const lineJobs = await waitForLineJobs(server);
   const peakRss = peakRssMb(server.child.pid);
 

@@ -5,6 +5,7 @@ import { Outbox, type OutboxEntry } from "~/auth/emulator/outbox.server";
 import type { CognitoTarget } from "~/auth/cognito.server";
 import type { Config } from "~/config.server";
 import { prepareSharedStores, type ProcessRole } from "~/services.server";
+import { closeMetricsServer, listenForMetrics, primaryMetrics } from "./metrics";
 
 /**
  * WEB_CONCURRENCY > 1: one primary process forks that many workers that share the port
@@ -95,6 +96,14 @@ export async function runPrimary(options: {
     handedOver = { target: started.target, hostedOrigin: started.hostedOrigin };
   }
 
+  // One scrape, every worker (decision 0110): the primary adds up their registries, for a worker
+  // scraped on the public port and on METRICS_PORT, which the primary serves itself.
+  const metricsText = config.metrics.serve === "off" ? null : primaryMetrics();
+  const metricsServer =
+    metricsText && config.metrics.serve === "port"
+      ? listenForMetrics({ ...config.metrics, text: metricsText, logger })
+      : null;
+
   const indexOf = new Map<Worker, number>();
   const served = new WeakSet<Worker>();
   let stopping = false;
@@ -136,6 +145,7 @@ export async function runPrimary(options: {
       ),
     );
     await (await identity?.emulator.catch(() => null))?.close();
+    if (metricsServer) await closeMetricsServer(metricsServer);
     logger.info({ msg: "stopped" });
     process.exit(code);
   }

@@ -1,5 +1,6 @@
 import type express from "express";
 import type { Config } from "~/config.server";
+import { autoTopupStats } from "~/auto-topup/scheduler.server";
 import type { Services } from "~/context";
 
 const READINESS_TIMEOUT_MS = 2_000;
@@ -20,31 +21,64 @@ export function healthz(workerIndex: number | null): express.RequestHandler {
   };
 }
 
+async function autoTopupReadiness(services: Pick<Services, "db" | "autoTopups">) {
+  const scheduler = services.autoTopups.scheduler;
+  const stats = await autoTopupStats(services.db).catch(() => null);
+  return {
+    schedulerHere: scheduler !== null,
+    ...(scheduler ? scheduler.status() : {}),
+    ...(stats ?? { unknown: true }),
+  };
+}
+
+/**
+ * GET /build-version: the build this process serves, which an open tab compares with its own
+ * (decision 0108). Never kept by a cache: the answer changes with a deploy at the same address.
+ */
+export function buildVersion(version: string): express.RequestHandler {
+  return (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ version });
+  };
+}
+
+/**
+ * Runs every readiness check, each within READINESS_TIMEOUT_MS: "ok", or why not. Shared by
+ * /readyz and the `storefront_readiness_check` metric.
+ */
+export async function readinessResults(
+  checks: Services["readinessChecks"],
+): Promise<Record<string, string>> {
+  const results: Record<string, string> = {};
+  await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error("timeout")), READINESS_TIMEOUT_MS);
+          }),
+        ]);
+        results[name] = "ok";
+      } catch (error) {
+        results[name] = error instanceof Error ? error.message : "error";
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return results;
+}
+
 /** GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 and which one otherwise). */
 export function readyz(
-  services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs">,
+  services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs" | "db" | "autoTopups">,
   config: Pick<Config, "testDoubles" | "isTestEnvironment">,
   workerIndex: number | null,
 ): express.RequestHandler {
   return async (_req, res) => {
-    const results: Record<string, string> = {};
-    let ready = true;
-    await Promise.all(
-      Object.entries(services.readinessChecks).map(async ([name, check]) => {
-        try {
-          await Promise.race([
-            check(),
-            new Promise((_, reject) =>
-              setTimeout(() => reject(new Error("timeout")), READINESS_TIMEOUT_MS),
-            ),
-          ]);
-          results[name] = "ok";
-        } catch (error) {
-          ready = false;
-          results[name] = error instanceof Error ? error.message : "error";
-        }
-      }),
-    );
+    const results = await readinessResults(services.readinessChecks);
+    const ready = Object.values(results).every((result) => result === "ok");
     res
       .status(ready ? 200 : 503)
       .set("Cache-Control", "no-store")
@@ -60,6 +94,9 @@ export function readyz(
         mail: await services.mailer.stats().catch(() => null),
         // Top-ups waiting for the BSS, and those it refused (for the operator): the same.
         lineJobs: await services.lineJobs.stats().catch(() => null),
+        // Automatic top-ups (decision 0121): whether this process schedules them and its last
+        // round; what is due or waiting for a customer, whichever process charges it.
+        autoTopups: await autoTopupReadiness(services),
       });
   };
 }

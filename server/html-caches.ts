@@ -3,6 +3,7 @@ import type express from "express";
 import { LRUCache } from "lru-cache";
 import type { Config } from "~/config.server";
 import { everyMatchedRouteOptsIn, type RenderMemo } from "~/lib/page-caching";
+import type { Metrics, PageCacheName } from "~/observability/metrics.server";
 import type { Services } from "~/context";
 import { LANGUAGE_COOKIE } from "./middlewares";
 import {
@@ -229,10 +230,13 @@ export function createHtmlCaches({
   config,
   services,
   routes,
+  metrics,
 }: {
   config: Pick<Config, "PAGE_CACHE_SECONDS">;
   services: Pick<Services, "cookies">;
   routes: ServerBuild["routes"];
+  /** Hits and misses of each cache, and what each holds (decision 0110). */
+  metrics?: Pick<Metrics, "pageCacheLookup" | "watch">;
 }) {
   const cacheOf = (maxBytes: number) =>
     config.PAGE_CACHE_SECONDS > 0
@@ -246,6 +250,17 @@ export function createHtmlCaches({
   const forAnyone = cacheOf(HTML_CACHE_BUDGET.anyone);
   const forCartHolders = cacheOf(HTML_CACHE_BUDGET.cartHolders);
   const renderedPages = cacheOf(HTML_CACHE_BUDGET.renderMemo);
+  const cacheName = new Map<PageCache | null, PageCacheName>([
+    [forAnyone, "anyone"],
+    [forCartHolders, "cart-holders"],
+  ]);
+  metrics?.watch({
+    pageCacheBytes: () => ({
+      ...(forAnyone ? { anyone: forAnyone.bytes } : {}),
+      ...(forCartHolders ? { "cart-holders": forCartHolders.bytes } : {}),
+      ...(renderedPages ? { "render-memo": renderedPages.bytes } : {}),
+    }),
+  });
 
   const { cookies } = services;
   // The form-key secret is left out: no page shows anything of it, and a page that issues a key
@@ -297,6 +312,7 @@ export function createHtmlCaches({
     if (!cache) return next();
     const nonce = res.locals.cspNonce as string;
     const cached = cache.get(key);
+    metrics?.pageCacheLookup(cacheName.get(cache)!, cached !== undefined);
     if (cached) {
       res.locals.pageCacheHit = true;
       res.status(cached.status).set("Content-Type", cached.contentType);
@@ -340,6 +356,7 @@ export function createHtmlCaches({
       if (!pageKey) return null;
       const perAnswer = [nonce, ...pageKey.viewTokens];
       const kept = renderedPages.get(pageKey.key);
+      metrics?.pageCacheLookup("render-memo", kept !== undefined);
       return {
         kept: kept && pageWith(kept, perAnswer),
         keep(html) {

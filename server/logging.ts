@@ -1,6 +1,30 @@
-import { destination, pino, type Logger } from "pino";
+import { destination, pino, stdSerializers, type Logger } from "pino";
 import type { Config } from "~/config.server";
+import { redactSecrets } from "~/observability/redact.server";
 import { logBase, type ClusterRole } from "./cluster.server";
+
+const ERRORS_AS_PINO_WRITES_THEM = { serializeError: stdSerializers.err };
+
+/** Errors as pino writes them (type, message, stack, causes), then without their secrets. */
+const redactedError = (error: unknown) => redactSecrets(stdSerializers.err(error as Error));
+
+/**
+ * What every log line goes through: the value of any key that may hold a secret or a customer's
+ * address (`email`, `authorization`, `*token*`, `*key*`, `DATABASE_URL`, `nip`, `curp`…) is
+ * replaced, at any depth (decision 0111). Request logs never carry these; a careless log call, or
+ * an error with a library's request on it, must not either.
+ */
+export const logRedaction = {
+  formatters: {
+    log: (object: Record<string, unknown>) => {
+      if (object.err === undefined) return redactSecrets(object, ERRORS_AS_PINO_WRITES_THEM);
+      // `err` is left to its serializer below, which pino applies after this.
+      const { err, ...rest } = object;
+      return { ...redactSecrets(rest, ERRORS_AS_PINO_WRITES_THEM), err };
+    },
+  },
+  serializers: { err: redactedError },
+};
 
 /**
  * One JSON line per event on stdout. Synchronous writes with no flush at exit: pino's exit-time
@@ -26,11 +50,7 @@ export function createLogger(config: Pick<Config, "LOG_LEVEL">, role: ClusterRol
       level: config.LOG_LEVEL,
       // Clustered, each line names its process: `worker` 0 is the primary, 1…N the workers.
       base: logBase(role) ?? undefined,
-      // Belt and braces: request logs never carry these, but a careless log call must not either.
-      redact: {
-        paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie", "nip", "*.nip"],
-        censor: "[oculto]",
-      },
+      ...logRedaction,
     },
     logDestination,
   );

@@ -4,7 +4,10 @@ import express from "express";
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import type { ErrorReporter } from "~/observability/error-reporter";
+import { methodLabel, type Metrics } from "~/observability/metrics.server";
 import { formRequestProblem, readsAsEmptyForm } from "./form-requests";
+import { STEP_LABELS } from "./metrics";
 import {
   hasBrokenEscape,
   hostDiffersFromOrigin,
@@ -33,14 +36,27 @@ export function loggedPath(path: string): string {
   return path.replace(/(?<!\d)(\d{2})\d{4}(\d{4})(?!\d)/g, "$1••••$2");
 }
 
-/** Every answer names its request (X-Request-Id) and is logged once, path only, when finished. */
-export function requestLog(logger: Logger): express.RequestHandler {
+/**
+ * Every answer names its request (X-Request-Id) and is logged once, path only, when finished; it
+ * is measured then too, by its route's label (server/metrics.ts), never its path (decision 0110).
+ */
+export function requestLog(
+  logger: Logger,
+  metrics?: Pick<Metrics, "observeRequest">,
+): express.RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const requestId = (req.get("x-request-id") ?? "").slice(0, 64) || randomUUID();
     res.locals.requestId = requestId;
     res.set("X-Request-Id", requestId);
     res.on("finish", () => {
+      const elapsedNs = process.hrtime.bigint() - started;
+      metrics?.observeRequest(
+        (res.locals.metricsRoute as string | undefined) ?? STEP_LABELS.unrouted,
+        req.method,
+        res.statusCode,
+        Number(elapsedNs) / 1e9,
+      );
       // Path only: query strings, cookies and bodies can hold personal data or secrets.
       logger.info({
         msg: "request",
@@ -48,7 +64,7 @@ export function requestLog(logger: Logger): express.RequestHandler {
         method: req.method,
         path: loggedPath(req.path),
         status: res.statusCode,
-        durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        durationMs: Number(elapsedNs / 1000n) / 1000,
         // Whether the page came from memory: how an operator sees the page caches at work.
         ...(res.locals.pageCacheHit === true ? { pageCache: "hit" } : {}),
       });
@@ -190,6 +206,11 @@ export function checkFormRequests(logger: Logger): express.RequestHandler {
 /** The files of public/: bundles, locales, images, documents. */
 export function publicFiles(publicDir: string): express.Router {
   const router = express.Router();
+  // A file answered here is measured as one; a path that is no file goes on to its route.
+  router.use((_req, res, next) => {
+    res.locals.metricsRoute = STEP_LABELS.static;
+    next();
+  });
   // Fingerprinted bundles never change under the same name.
   router.use(
     "/build",
@@ -218,12 +239,21 @@ export function languageCookie(config: Pick<Config, "isProduction">): express.Re
 }
 
 /**
- * Anything thrown past the routes: logged with its stack in the JSON log, and a plain Spanish page
- * for the customer, never Express's own page with the stack in it.
+ * Anything thrown past the routes: logged with its stack in the JSON log, told to the error
+ * tracker (decision 0111), and a plain Spanish page for the customer, never Express's own page
+ * with the stack in it.
  */
-export function unhandledErrors(logger: Logger): express.ErrorRequestHandler {
-  return (error: unknown, _req, res, next) => {
+export function unhandledErrors(
+  logger: Logger,
+  errors: Pick<ErrorReporter, "report">,
+): express.ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
     logger.error({ err: error, requestId: res.locals.requestId }, "unhandled server error");
+    errors.report(error, {
+      requestId: res.locals.requestId as string,
+      route: (res.locals.metricsRoute as string | undefined) ?? STEP_LABELS.unrouted,
+      method: methodLabel(req.method),
+    });
     if (res.headersSent) return next(error);
     refuse(res, 500, "errors.serverErrorMessage");
   };

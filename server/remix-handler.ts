@@ -9,11 +9,14 @@ import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { withDatabaseOutagePages } from "~/db/database-unavailable-pages.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { withNewBuildDocumentLoads } from "~/lib/new-build.server";
 import type { RenderMemo } from "~/lib/page-caching";
+import { methodLabel } from "~/observability/metrics.server";
 import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
 import type { Services } from "~/context";
 import { clientAddressKey } from "./client-address";
 import { FORM_BODY_LIMIT_BYTES } from "./form-requests";
+import { STEP_LABELS } from "./metrics";
 import { discardThenHangUp, isReadableMultipart, readBodyWithin } from "./request-body.server";
 
 /**
@@ -33,8 +36,12 @@ export function remixHandler(options: {
   };
 }): express.RequestHandler {
   const { build, config, services, logger, htmlCaches } = options;
-  // A page whose loader finds the database unavailable answers 503 "try again", never a 500.
-  const handleRemixRequest = createRequestHandler(withDatabaseOutagePages(build), build.mode);
+  // A page whose loader finds the database unavailable answers 503 "try again", never a 500; a
+  // navigation from a page of an earlier build loads this one (decision 0108).
+  const handleRemixRequest = createRequestHandler(
+    withDatabaseOutagePages(withNewBuildDocumentLoads(build)),
+    build.mode,
+  );
   return async (req, res, next) => {
     try {
       // A path only: an absolute-form request target names a host of the client's choosing.
@@ -64,10 +71,11 @@ export function remixHandler(options: {
         body,
         signal: controller.signal,
       });
+      const requestId = res.locals.requestId as string;
       const context = await createRequestContext(services, {
         cookieHeader: req.get("cookie") ?? null,
         cspNonce: res.locals.cspNonce as string,
-        requestId: res.locals.requestId as string,
+        requestId,
         clientAddressKey: clientAddressKey(
           req.ip ?? req.socket.remoteAddress,
           config.RATE_LIMIT_IPV6_PREFIX,
@@ -76,6 +84,12 @@ export function remixHandler(options: {
           res.locals.pageCacheAllowed = cacheable;
         },
         renderMemo: htmlCaches.renderMemo,
+        reportError: (error) =>
+          services.errors.report(error, {
+            requestId,
+            route: (res.locals.metricsRoute as string | undefined) ?? STEP_LABELS.unrouted,
+            method: methodLabel(req.method),
+          }),
       });
       const response = await handleRemixRequest(request, context);
       const redirect = isRedirectStatus(response.status);

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { CognitoError } from "./cognito-error";
+import { CognitoError, isCognitoError } from "./cognito-error";
 import { NETWORK_ERROR, type CognitoOperation } from "./errors";
 import { answerDeviceChallenge, srpPasswordVerifier, type RememberedDevice } from "./srp.server";
 import type { AuthenticationResult, AuthResponse } from "./steps";
@@ -73,6 +73,15 @@ export interface CognitoClientOptions {
   logger: Logger;
   /** For tests: the fetch to use. */
   fetch?: typeof fetch;
+  /**
+   * Told of every call when it ends (the server's metrics): answered, refused (Cognito said no:
+   * a wrong password, a used code), or unavailable (unreachable, too slow, or its own error).
+   */
+  onCall?: (call: {
+    operation: string;
+    outcome: "ok" | "refused" | "unavailable";
+    seconds: number;
+  }) => void;
 }
 
 export type CognitoClient = ReturnType<typeof createCognitoClient>;
@@ -80,7 +89,23 @@ export type CognitoClient = ReturnType<typeof createCognitoClient>;
 export function createCognitoClient(options: CognitoClientOptions) {
   const doFetch = options.fetch ?? fetch;
 
+  /** Every request to the identity service, timed once for the metrics. */
   async function call<T>(operation: CognitoOperation | string, body: object): Promise<T> {
+    if (!options.onCall) return request<T>(operation, body);
+    const started = performance.now();
+    let outcome: "ok" | "refused" | "unavailable" = "ok";
+    try {
+      return await request<T>(operation, body);
+    } catch (error) {
+      const status = isCognitoError(error) ? error.status : 0;
+      outcome = status >= 400 && status < 500 ? "refused" : "unavailable";
+      throw error;
+    } finally {
+      options.onCall({ operation, outcome, seconds: (performance.now() - started) / 1000 });
+    }
+  }
+
+  async function request<T>(operation: CognitoOperation | string, body: object): Promise<T> {
     let target: CognitoTarget;
     try {
       target = await options.target();

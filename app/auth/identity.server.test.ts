@@ -180,6 +180,7 @@ describe("the embedded cognito-local", () => {
       ALLOW_SIMULATED_BSS: "true",
       ALLOW_CAPTURED_SMS: "true",
       ALLOW_SANDBOX_ID_VALIDATION: "true",
+      ALLOW_SANDBOX_INVOICES: "true",
     });
     expect(identity.outbox).toBeNull();
     await identity.ready();

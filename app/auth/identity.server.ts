@@ -1,6 +1,11 @@
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
-import { createCognitoClient, type CognitoClient, type CognitoTarget } from "./cognito.server";
+import {
+  createCognitoClient,
+  type CognitoClient,
+  type CognitoClientOptions,
+  type CognitoTarget,
+} from "./cognito.server";
 import type { EmbeddedCognito } from "./emulator/emulator.server";
 import { Outbox } from "./emulator/outbox.server";
 import { RateLimiter, type RateLimitRule } from "~/lib/rate-limit";
@@ -102,6 +107,8 @@ export function createIdentity(
   rateLimiter: RateLimiter,
   /** The primary's emulator when clustered; otherwise this process starts its own. */
   embedded?: EmbeddedIdentity,
+  /** Told of every call to the identity service (the server's metrics). */
+  onCall?: CognitoClientOptions["onCall"],
 ): IdentityService {
   const passwordPolicy = passwordPolicyFrom(config);
   const windowMs = config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
@@ -131,6 +138,7 @@ export function createIdentity(
         authFlow: config.cognitoAuthFlow,
         timeoutMs: config.COGNITO_TIMEOUT_MS,
         logger,
+        onCall,
       }),
       embeddedTarget: async () => null,
       hostedUi: async () =>
@@ -166,6 +174,7 @@ export function createIdentity(
       authFlow: config.cognitoAuthFlow,
       timeoutMs: config.COGNITO_TIMEOUT_MS,
       logger,
+      onCall,
     }),
     embeddedTarget: async () => (await emulator).target,
     async hostedUi() {

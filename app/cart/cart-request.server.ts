@@ -41,6 +41,9 @@ export async function submitCartChange(context: AppLoadContext, request: Request
     kind: "success",
     key: flashKeys[intent],
     values: plan ? { name: plan.name } : undefined,
+    // Added from a plan's card, away from the cart: the message leads there.
+    action:
+      intent === "add" ? { href: "/cart", labelKey: "commerce:cart.flash.viewCart" } : undefined,
   });
   if (form.get("response") === "data") return data<CartActionData>({ ok: true, error: null });
   return redirect(sameSitePath(form.get("redirectTo"), "/cart"), { status: 303 });

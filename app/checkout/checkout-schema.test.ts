@@ -244,3 +244,123 @@ describe("the checkout schema", () => {
     expect(submission.status).toBe("success");
   });
 });
+
+describe("keeping a number (issue 34)", () => {
+  /** Every SIM's fields as the page posts them: empty, the box unchecked. */
+  const untouched = (sims: number) =>
+    Object.fromEntries(
+      Array.from({ length: sims }, (_, index) =>
+        ["phone_number", "current_carrier", "nip"].map((field) => [`ports[${index}].${field}`, ""]),
+      ).flat(),
+    );
+  const kept = (index: number, values: Partial<Record<string, string>> = {}) => ({
+    [`ports[${index}].keep`]: "on",
+    [`ports[${index}].phone_number`]: "33 1234 5678",
+    [`ports[${index}].current_carrier`]: "telcel",
+    [`ports[${index}].nip`]: "4821",
+    ...Object.fromEntries(
+      Object.entries(values).map(([field, value]) => [`ports[${index}].${field}`, value!]),
+    ),
+  });
+  const portabilityMessages = resources.portability as { errors: Record<string, string> };
+  const expectPortabilityMessage = (errors: string[], key: string) => {
+    expect(errors).toEqual([`portability:errors.${key}`]);
+    expect(portabilityMessages.errors[key], `Spanish text for ${key}`).toBeTruthy();
+  };
+
+  it("is opt-in: a form without it, or with every box unchecked, keeps none, whatever the fields hold", () => {
+    for (const overrides of [
+      {},
+      untouched(2),
+      { ...untouched(1), "ports[0].phone_number": "12", "ports[0].nip": "x" },
+    ]) {
+      const submission = submit(overrides);
+      expect(submission.status).toBe("success");
+      if (submission.status === "success") expect(submission.value.port_ins).toEqual([]);
+    }
+  });
+
+  it("keeps the number, carrier and NIP of each checked SIM, with its position, the digits normalised", () => {
+    const submission = submit(
+      {
+        ...untouched(3),
+        ...kept(1, { phone_number: "(33) 1234-5678" }),
+        ...kept(2, { phone_number: "81 2345 6789", current_carrier: "att", nip: " 0001 " }),
+      },
+      checkoutSchema(undefined, 3),
+    );
+    expect(submission.status).toBe("success");
+    if (submission.status !== "success") return;
+    expect(submission.value.port_ins).toEqual([
+      { position: 1, phone_number: "3312345678", current_carrier: "telcel", nip: "4821" },
+      { position: 2, phone_number: "8123456789", current_carrier: "att", nip: "0001" },
+    ]);
+  });
+
+  it("checks a kept number, carrier and NIP as the portability form does, each message beside its field", () => {
+    expectPortabilityMessage(
+      errorsOf(kept(0, { phone_number: "" }), "ports[0].phone_number"),
+      "phoneRequired",
+    );
+    expectPortabilityMessage(
+      errorsOf(kept(0, { phone_number: "1234567890" }), "ports[0].phone_number"),
+      "phoneFormat",
+    );
+    expectPortabilityMessage(
+      errorsOf(kept(0, { phone_number: "55 1234" }), "ports[0].phone_number"),
+      "phoneFormat",
+    );
+    expectPortabilityMessage(
+      errorsOf(kept(0, { current_carrier: "" }), "ports[0].current_carrier"),
+      "carrierRequired",
+    );
+    expectPortabilityMessage(
+      errorsOf(kept(0, { current_carrier: "verizon" }), "ports[0].current_carrier"),
+      "carrierRequired",
+    );
+    expectPortabilityMessage(errorsOf(kept(0, { nip: "" }), "ports[0].nip"), "nipRequired");
+    expectPortabilityMessage(errorsOf(kept(0, { nip: "12345" }), "ports[0].nip"), "nipFormat");
+    expectPortabilityMessage(errorsOf(kept(0, { nip: "12a4" }), "ports[0].nip"), "nipFormat");
+    // Every wrong field at once, each beside its own; the rest of the form is not refused.
+    const submission = submit(kept(0, { phone_number: "1", current_carrier: "", nip: "1" }));
+    expect(submission.status).toBe("error");
+    const errors = submission.status === "error" ? (submission.error ?? {}) : {};
+    expect(Object.keys(errors).sort()).toEqual([
+      "ports[0].current_carrier",
+      "ports[0].nip",
+      "ports[0].phone_number",
+    ]);
+  });
+
+  it("refuses a box sent with another value than a checkbox's", () => {
+    expectMessage(errorsOf({ "ports[0].keep": "yes" }, "ports[0].keep"), "keepNumberInvalid");
+  });
+
+  it("refuses the same number kept for two SIMs of the order, beside the second", () => {
+    const errors = errorsOf(
+      { ...kept(0), ...kept(1, { phone_number: "3312345678" }) },
+      "ports[1].phone_number",
+      checkoutSchema(undefined, 2),
+    );
+    expectMessage(errors, "keepNumberRepeated");
+  });
+
+  it("refuses a number kept for a SIM the cart no longer has", () => {
+    expectMessage(
+      errorsOf(kept(1), "ports[1].keep", checkoutSchema(undefined, 1)),
+      "keepNumberNoSim",
+    );
+  });
+
+  it("needs the holder's CURP: a foreigner without a CURP temporal is asked for it", () => {
+    const foreigner = {
+      "holder.holder_kind": "extranjera",
+      "holder.curp": "",
+      "holder.passport_number": "G12345678",
+      "holder.nationality": "US",
+    };
+    expect(submit(foreigner).status).toBe("success");
+    expectMessage(errorsOf({ ...foreigner, ...kept(0) }, "holder.curp"), "keepNumberNeedsCurp");
+    expect(submit({ ...foreigner, ...kept(0), "holder.curp": HOLDER_CURP }).status).toBe("success");
+  });
+});

@@ -4,6 +4,7 @@ import { newBrowser } from "../../tests/support/browser-requests";
 import {
   canSeeOrder,
   checkoutKey,
+  emptiesCartFirst,
   isDraftKey,
   markCartCleared,
   orderAccessSchema,
@@ -108,5 +109,22 @@ describe("the checkout's key", () => {
       markCartCleared(rememberOrder(readOrderAccess(paying), ref(1)), ref(1)),
     );
     expect(checkoutKey(browser.request(), cart)).not.toBe(key);
+  });
+});
+
+describe("the first view of an order placed here", () => {
+  it("is its page until the cart was emptied there: the waiting message is for the view after", () => {
+    const browser = newBrowser();
+    saveOrderAccess(browser.request(), rememberOrder(empty, ref(1)));
+    const page = (path: string) =>
+      emptiesCartFirst(browser.request(), new URL(path, "http://localhost"));
+    expect(page(`/confirmation?pedido=${ref(1)}`)).toBe(true);
+    expect(page(`/confirmation?pedido=${ref(1)}&_data=root`)).toBe(true);
+    expect(page(`/confirmation?pedido=${ref(2)}`)).toBe(false);
+    expect(page(`/pedido?pedido=${ref(1)}`)).toBe(false);
+    expect(page("/confirmation")).toBe(false);
+
+    saveOrderAccess(browser.request(), markCartCleared(rememberOrder(empty, ref(1)), ref(1)));
+    expect(page(`/confirmation?pedido=${ref(1)}`)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { cartFingerprint } from "~/cart/cart-lines";
 import type { StoredCartItem } from "~/cart/cart";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
+import { CONFIRMATION_PATHNAME } from "./paths";
 import {
   FORM_KEY_NONCE_PATTERN,
   formKeyNonce,
@@ -76,6 +77,18 @@ export function markCartCleared(access: OrderAccess, ref: string): OrderAccess {
     ),
     draft: null,
   };
+}
+
+/**
+ * This address is the first view here of an order this browser placed: its page empties the cart
+ * and redirects to itself (decision 0105), so a message waiting for it (the flash) is for the view
+ * after that redirect. With JavaScript the root's data is fetched apart from the page's, and
+ * taking the message there would lose it before the page is shown.
+ */
+export function emptiesCartFirst(context: AppLoadContext, url: URL): boolean {
+  const ref = url.pathname === CONFIRMATION_PATHNAME ? url.searchParams.get("pedido") : null;
+  if (!ref) return false;
+  return readOrderAccess(context).placed.some((entry) => entry.ref === ref && !entry.cartCleared);
 }
 
 export function saveOrderAccess(context: AppLoadContext, access: OrderAccess) {

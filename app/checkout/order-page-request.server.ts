@@ -53,5 +53,5 @@ export async function submitOrderPage(context: AppLoadContext, request: Request)
   }
   const submission = parseWithZod(formData, { schema: paymentChoiceSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return payFor(context, orderPayment(order), submission.value.payment_method);
+  return payFor(context, orderPayment(order), submission.value);
 }

@@ -3,6 +3,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { Payable } from "~/payments/pay-for.server";
 import type { PaymentPurpose } from "~/payments/payments.server";
+import { fileOrderPortIns, forgetOrderPortIns } from "~/portability/order-port-ins.server";
 import { forgetOrderHolder } from "~/registration/activation-registrations.server";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
 import { confirmationPath } from "./paths";
@@ -10,13 +11,17 @@ import { confirmationPath } from "./paths";
 export const ORDER_PAYMENT_PURPOSE = "order";
 
 /**
- * An approved payment of an order marks the order paid and queues its e-mails (paid; eSIM codes);
- * a voucher or transfer that expired unpaid cancels it; one issued is e-mailed. Each in the
- * transaction that settles the payment, so an e-mail exists exactly when what it tells does.
+ * An approved payment of an order marks the order paid, files the numbers it keeps as
+ * portability requests (decision 0106) and queues its e-mails (paid; eSIM codes); a voucher or
+ * transfer that expired unpaid cancels it and forgets its holder and numbers; one issued is
+ * e-mailed. Each in the transaction that settles the payment, so an e-mail exists exactly when
+ * what it tells does, and a request is filed exactly when its order is paid.
  */
 export const orderPaymentPurpose: PaymentPurpose = {
   async onApproved(trx, payment) {
-    if (!(await markOrderPaid(trx, payment.reference, nowIso()))) return;
+    const paidAt = nowIso();
+    if (!(await markOrderPaid(trx, payment.reference, paidAt))) return;
+    await fileOrderPortIns(trx, payment.reference, new Date(paidAt));
     const order = await trx
       .selectFrom("orders")
       .select(["id", "email", "sim_type"])
@@ -38,9 +43,11 @@ export const orderPaymentPurpose: PaymentPurpose = {
     }
   },
   async onExpired(trx, payment) {
-    // Unpaid, its lines will never be activated: the holder it named is not kept (decision 0101).
+    // Unpaid, its lines will never be activated: the holder it named is not kept (decision 0101),
     if (await cancelOrder(trx, payment.reference, nowIso())) {
       await forgetOrderHolder(trx, payment.reference);
+      // Nor the numbers it would have kept, their NIPs with them.
+      await forgetOrderPortIns(trx, payment.reference);
     }
   },
   async onInstructions(trx, payment) {

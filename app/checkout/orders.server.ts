@@ -6,7 +6,9 @@ import { nextFolio } from "~/db/folio-counter.server";
 import type { OrderStatus, OrdersTable } from "~/db/schema";
 import { isSimType, type SimType } from "~/catalog/terms";
 import type { CheckoutInput } from "./checkout-schema";
+import type { SealedBox } from "~/lib/sealed-box.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
+import { keepOrderPortIns } from "~/portability/order-port-ins.server";
 import { keepOrderHolder } from "~/registration/activation-registrations.server";
 import type { CheckoutHolder } from "~/registration/holder";
 import type { RegistrationKeys } from "~/registration/registrations.server";
@@ -60,13 +62,19 @@ export function newOrderRef(): string {
 
 export interface PlaceOrderInput {
   idempotencyKey: string;
-  customer: Omit<CheckoutInput, "idempotency_key" | "payment_method" | "holder">;
+  customer: Omit<CheckoutInput, "idempotency_key" | "payment" | "holder" | "port_ins">;
   /**
    * Who will hold the order's lines, kept sealed by app/registration in the order's transaction
    * until they are registered (decision 0101). Absent only for orders made outside the checkout
    * form (tests, fixtures): their lines are left without registration when activated.
    */
   holder?: { holder: CheckoutHolder; keys: RegistrationKeys };
+  /**
+   * The numbers to keep, one per SIM that keeps one, kept by app/portability in the order's
+   * transaction with their NIP sealed, and filed as portability requests when the order is paid
+   * (decision 0106). They are requested in the holder's name and with the holder's CURP.
+   */
+  portIns?: { choices: CheckoutInput["port_ins"]; nipBox: SealedBox };
   lines: readonly CartLine[];
   /** The signed-in customer's Cognito `sub`, so the order shows in their account. */
   customerSub?: string | null;
@@ -140,6 +148,18 @@ export async function placeOrder(
           orderRef: row.id,
           holder: input.holder.holder,
           lines: input.lines.reduce((sum, line) => sum + line.quantity, 0),
+          now: new Date(now),
+        });
+      }
+      const portIns = input.portIns?.choices ?? [];
+      if (portIns.length > 0) {
+        const holder = input.holder?.holder;
+        // The checkout's schema asks a CURP of a holder whose order keeps a number.
+        if (!holder?.curp) throw new Error("A number to keep needs the holder's CURP");
+        await keepOrderPortIns(trx, input.portIns!.nipBox, {
+          orderRef: row.id,
+          holder: { full_name: holder.full_name, curp: holder.curp },
+          portIns,
           now: new Date(now),
         });
       }

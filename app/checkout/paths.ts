@@ -1,6 +1,8 @@
+export const CONFIRMATION_PATHNAME = "/confirmation";
+
 /** The order's page: reachable with its unguessable reference (decision 0014). */
 export function confirmationPath(ref: string): string {
-  return `/confirmation?pedido=${encodeURIComponent(ref)}`;
+  return `${CONFIRMATION_PATHNAME}?pedido=${encodeURIComponent(ref)}`;
 }
 
 /** Where a one-time order link opens (decision 0082): the secret in the query, out of every log. */

@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, sql, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, type Dialect, type SqliteDatabase } from "kysely";
 import pg from "pg";
 import type { Logger } from "pino";
+import { CountingDialect, type PoolCounters } from "./counting-dialect.server";
 import { migrations } from "./migrations";
 import { ImmediateSqliteDialect } from "./sqlite-immediate.server";
 import type { Database } from "./schema";
@@ -40,6 +41,63 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: the longest a statement may run, and the longest the wait for a connection. */
   statementTimeoutMs?: number;
+  /**
+   * Told of every statement that gave up waiting (the server's metrics, decision 0110); given,
+   * the connections in use and waiting are counted too (`databasePool`).
+   */
+  onTimeout?: (kind: DatabaseTimeout) => void;
+}
+
+/** What a statement that gave up was waiting for (databaseTimeout). */
+export type DatabaseTimeout = "statement" | "lock" | "connection";
+
+/**
+ * Whether an error is a statement that gave up waiting, and on what: PostgreSQL's
+ * statement_timeout (57014) or lock_timeout (55P03), SQLite's busy_timeout (another process held
+ * the lock), or no pooled connection free in time. Every other error is null.
+ */
+export function databaseTimeout(error: unknown): DatabaseTimeout | null {
+  if (!error || typeof error !== "object") return null;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === "57014") return "statement";
+  if (code === "55P03") return "lock";
+  if (typeof code === "string" && /^SQLITE_BUSY(_|$)/.test(code)) return "lock";
+  if (
+    typeof message === "string" &&
+    message.startsWith("timeout exceeded when trying to connect")
+  ) {
+    return "connection";
+  }
+  return null;
+}
+
+const pools = new WeakMap<Db, { engine: "sqlite" | "postgres"; counters: PoolCounters }>();
+
+/**
+ * The connections in use and the queries waiting for one, for a database opened with
+ * `onTimeout`; null otherwise. SQLite has one connection, which a transaction holds throughout.
+ */
+export function databasePool(
+  db: Db,
+): { engine: "sqlite" | "postgres"; inUse: number; waiting: number } | null {
+  const pool = pools.get(db);
+  return pool ? { engine: pool.engine, ...pool.counters } : null;
+}
+
+/** Kysely on `dialect`, counted when the opener wants its timeouts told. */
+function kyselyOn(
+  dialect: Dialect,
+  engine: "sqlite" | "postgres",
+  onTimeout: OpenDatabaseOptions["onTimeout"],
+): Db {
+  if (!onTimeout) return new Kysely<Database>({ dialect });
+  const counting = new CountingDialect(dialect, (error) => {
+    const kind = databaseTimeout(error);
+    if (kind) onTimeout(kind);
+  });
+  const db = new Kysely<Database>({ dialect: counting });
+  pools.set(db, { engine, counters: counting.counters });
+  return db;
 }
 
 /**
@@ -75,9 +133,11 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   connection.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 500)}`);
   connection.pragma("foreign_keys = ON");
   connection.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withPreparedStatementCache(connection) }),
-  });
+  const db = kyselyOn(
+    new ImmediateSqliteDialect({ database: withPreparedStatementCache(connection) }),
+    "sqlite",
+    options.onTimeout,
+  );
   drivers.set(db, { engine: "sqlite", connection });
   return db;
 }
@@ -123,7 +183,7 @@ function openPostgres(connectionString: string, options: OpenDatabaseOptions): D
   // the process. The query in progress fails on its own (503 for the customer) and the pool
   // drops the client when it comes back, so nothing more is needed here.
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = kyselyOn(new PostgresDialect({ pool }), "postgres", options.onTimeout);
   drivers.set(db, { engine: "postgres", pool });
   return db;
 }

@@ -36,6 +36,14 @@ export interface Database {
   registration_locks: RegistrationLocksTable;
   order_holders: OrderHoldersTable;
   pending_registrations: PendingRegistrationsTable;
+  order_port_ins: OrderPortInsTable;
+  invoices: InvoicesTable;
+  invoice_profiles: InvoiceProfilesTable;
+  payment_customers: PaymentCustomersTable;
+  saved_cards: SavedCardsTable;
+  sandbox_payment_methods: SandboxPaymentMethodsTable;
+  auto_topups: AutoTopupsTable;
+  auto_topup_charges: AutoTopupChargesTable;
 }
 
 /** 0 or 1: booleans stored the same way in every database. */
@@ -127,7 +135,7 @@ export interface MailQueueTable {
 /** A change made by the operator, with its time and reason (the audit trail). */
 export interface StatusChangesTable {
   id: string;
-  subject: "order" | "topup" | "portability" | "line_job";
+  subject: "order" | "topup" | "portability" | "line_job" | "invoice";
   /** The order's, top-up's or request's id; a line job's id. */
   subject_id: string;
   from_status: string | null;
@@ -231,6 +239,8 @@ export interface PaymentsTable {
   instruction_reference: string | null;
   /** When a voucher or transfer stops being payable (ISO-8601). */
   expires_at: string | null;
+  /** A charge of a saved card (saved_cards.id, decision 0119); null for the provider's page. */
+  saved_card_id: string | null;
 }
 
 /** A provider notification already applied (its id), so that a repeat changes nothing. */
@@ -264,6 +274,14 @@ export interface SandboxCheckoutsTable {
   /** The CLABE a transfer goes to (one per checkout). */
   clabe: string | null;
   expires_at: string | null;
+  /** A card checkout whose card is saved, on its way, to this customer of the sandbox (0119). */
+  save_for_customer: string | null;
+  /** The saved method a charge used, or the one the card was saved as. */
+  payment_method_id: string | null;
+  /** A charge of a saved card: the store's key, as Stripe's Idempotency-Key (one charge per key). */
+  idempotency_key: string | null;
+  /** 1: a charge of a saved card made with nobody at the page (an automatic top-up). */
+  off_session: Flag;
 }
 
 /**
@@ -550,5 +568,197 @@ export interface PendingRegistrationsTable {
   attempts: number;
   next_attempt_at: string;
   created_at: string;
+  updated_at: string;
+}
+
+/** The payment provider's customer of an account (a Stripe Customer), decision 0119. */
+export interface PaymentCustomersTable {
+  account_sub: string;
+  provider: string;
+  customer_ref: string;
+  created_at: string;
+}
+
+/**
+ * A card an account saved at the provider (decision 0119): only the provider's ids, the brand,
+ * the last four digits and the expiry; never the number.
+ */
+export interface SavedCardsTable {
+  /** Ours ("tj_…"): what forms and automatic top-ups name. */
+  id: string;
+  account_sub: string;
+  provider: string;
+  customer_ref: string;
+  /** The provider's saved payment method (Stripe `pm_…`, the sandbox's `spm_…`). */
+  method_ref: string;
+  /** A CardBrand (app/payments/provider.ts). */
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  created_at: string;
+}
+
+/** What a saved sandbox card does when charged later (its test card's rule, never its number). */
+export type SandboxCardBehaviour = "approve" | "decline" | "insufficient_funds" | "authenticate";
+
+/** The sandbox provider's saved cards, as a real provider keeps them in its vault. */
+export interface SandboxPaymentMethodsTable {
+  id: string;
+  customer_ref: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  behaviour: SandboxCardBehaviour;
+  created_at: string;
+  detached_at: string | null;
+}
+
+/** "Recargar cuando mi paquete venza" or "cuando me queden menos de X MB". */
+export type AutoTopupTrigger = "expiry" | "low_data";
+
+/** off: switched off by the customer; stopped: by the store (two failed charges, line moved). */
+export type AutoTopupState = "active" | "stopped" | "off";
+
+/** An automatic top-up of a line of an account (decision 0120). */
+export interface AutoTopupsTable {
+  id: string;
+  account_sub: string;
+  number: string;
+  /** One of the offered top-up amounts (app/topup/amounts.ts). */
+  amount: number;
+  trigger: AutoTopupTrigger;
+  /** low_data: below this many megabytes; null for expiry. */
+  threshold_mb: number | null;
+  /** At most this many charges in a calendar month (Mexico City). */
+  monthly_max: number;
+  saved_card_id: string;
+  /** Where its e-mails go: the account's address when it was set. */
+  email: string;
+  state: AutoTopupState;
+  /** Why the store stopped it: "failures" (two declined charges) or "line_moved". */
+  stop_reason: string | null;
+  /** Declined charges in a row; two stop it. */
+  failures: number;
+  /** The scheduler that holds it now, and until when (decision 0121). */
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** When a scheduler last looked at its line. */
+  checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * scheduled: due at `due_at` (its notice sent); retrying: declined once, tried again at
+ * `due_at`; paid (by the scheduler, or by the customer from the link of an awaiting_customer);
+ * failed: declined twice (the automatic top-up stopped); awaiting_customer: the bank asked for
+ * authentication, the customer was sent a link to pay; skipped: not charged (the monthly cap, the
+ * line topped up otherwise, a link left unpaid).
+ */
+export type AutoTopupChargeState =
+  "scheduled" | "retrying" | "paid" | "failed" | "awaiting_customer" | "skipped";
+
+/** One period of an automatic top-up: at most one per line and period (decision 0120). */
+export interface AutoTopupChargesTable {
+  id: string;
+  auto_topup_id: string;
+  number: string;
+  /** "vence:<ISO end of the vigencia>" or "sin-paquete:<YYYY-MM-DD>". */
+  period: string;
+  amount: number;
+  state: AutoTopupChargeState;
+  /** The top-up it pays, once made. */
+  topup_id: string | null;
+  /** Charges tried (a provider out of reach is not one). */
+  attempts: number;
+  due_at: string;
+  /** A decline's reason, or why it was skipped. */
+  last_result: string | null;
+  created_at: string;
+  updated_at: string;
+  settled_at: string | null;
+}
+
+export type OrderPortInState = "waiting" | "filed" | "refused";
+
+/**
+ * A number a checkout asked to keep, for one SIM of the order (decision 0106): waiting for the
+ * order's payment, filed as the portability request with the same id, or refused (the number had
+ * a request in process when the order was paid).
+ */
+export interface OrderPortInsTable {
+  id: string;
+  order_ref: string;
+  position: number;
+  phone_number: string;
+  current_carrier: string;
+  state: OrderPortInState;
+  reason: string | null;
+  /** Only while waiting: the NIP sealed as a request's, bound to `id`. */
+  nip_sealed: string | null;
+  full_name: string | null;
+  curp: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** stamping: claimed, the PAC being asked; waiting: not issued yet (refused, or the PAC out of reach). */
+export type InvoiceState = "stamping" | "waiting" | "issued" | "cancelled";
+
+/** A CFDI invoice of a paid order or top-up: one per payment (issue 29, decision 0116). */
+export interface InvoicesTable {
+  id: string;
+  /** "order:<order ref>" or "topup:<top-up id>": unique. */
+  payment_key: string;
+  purpose: "order" | "topup";
+  reference: string;
+  purchase_folio: string;
+  /** FAC-YYYY-NNNNNN. */
+  folio: string;
+  account_sub: string | null;
+  state: InvoiceState;
+  attempt: number;
+  attempt_refused: Flag;
+  claim_token: string | null;
+  claimed_at: string | null;
+  receiver_rfc: string | null;
+  receiver_name: string | null;
+  receiver_regimen: string | null;
+  receiver_postal_code: string | null;
+  uso: string | null;
+  email: string | null;
+  forma_pago: string | null;
+  last_refusal: string | null;
+  provider: string | null;
+  provider_invoice_id: string | null;
+  uuid: string | null;
+  subtotal: string | null;
+  total_tax: string | null;
+  total: string | null;
+  /** JSON of the CFDI as built (app/invoicing/cfdi.ts). */
+  cfdi: string | null;
+  /** JSON of the seal's parts (app/invoicing/provider.ts StampDetails). */
+  stamp: string | null;
+  xml: string | null;
+  issued_at: string | null;
+  cancellation_status: "pending" | "accepted" | null;
+  cancel_motive: string | null;
+  substitute_uuid: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fiscal data an account saved for its next invoice. */
+export interface InvoiceProfilesTable {
+  account_sub: string;
+  rfc: string;
+  name: string;
+  regimen: string;
+  postal_code: string;
+  uso: string;
+  email: string;
   updated_at: string;
 }

@@ -3,6 +3,7 @@ import { simsOfOrder } from "~/checkout/order-sims";
 import { findOrder, type Order } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
 import { queueEsimActivation } from "~/line/activations.server";
+import { portInForSim } from "~/portability/order-port-ins.server";
 import {
   isEsimProvisioningUnavailable,
   type EsimActivation,
@@ -154,7 +155,8 @@ export async function ensureEsimActivations(
  * Records that a phone installed the eSIM at this position: its code is never shown again, and
  * its line is activated with the plan bought — queued in the same transaction, for the account
  * the order was placed from (a guest's order: none). Once: answers false when it was already
- * installed or has no code yet.
+ * installed or has no code yet. An eSIM bought to receive a number being ported gets no line of
+ * its own: the completed port brings it (or, the port rejected, its own then; decision 0106).
  */
 export async function markEsimInstalled(
   db: Db,
@@ -174,6 +176,7 @@ export async function markEsimInstalled(
       .returning("iccid")
       .executeTakeFirst();
     if (!installed) return false;
+    if (await portInForSim(trx, order.ref, position)) return true;
     await queueEsimActivation(
       trx,
       {

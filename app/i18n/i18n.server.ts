@@ -7,6 +7,7 @@ import portability from "../../public/locales/es/portability.json";
 import line from "../../public/locales/es/line.json";
 import topup from "../../public/locales/es/topup.json";
 import registration from "../../public/locales/es/registration.json";
+import invoicing from "../../public/locales/es/invoicing.json";
 import type { Namespace } from "./i18n";
 import type { TranslatorSource } from "./react";
 import { createTranslator, type Messages, type TFunction } from "./translate";
@@ -22,6 +23,7 @@ export const resources: Record<Namespace, Messages> = {
   line,
   activation,
   registration,
+  invoicing,
 };
 
 const messagesOf = (namespace: string): Messages | undefined =>

@@ -9,6 +9,7 @@ export const NAMESPACES = [
   "line",
   "activation",
   "registration",
+  "invoicing",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

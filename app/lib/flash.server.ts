@@ -7,6 +7,16 @@ export const flashSchema: z.ZodType<Flash> = z.object({
   kind: z.enum(["success", "error", "info"]),
   key: z.string().max(200),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  // A page of this site only: a path, never another host ("//host" included).
+  action: z
+    .object({
+      href: z
+        .string()
+        .max(200)
+        .regex(/^\/(?![/\\])/),
+      labelKey: z.string().max(200).optional(),
+    })
+    .optional(),
 });
 
 /** A message for the next page: read once, within a minute. */

@@ -124,3 +124,12 @@ export function mexicoCityRange(range: { from?: string; to?: string }): {
     toInstant: range.to ? mexicoCityDayStart(addDaysToDate(range.to, 1)) : undefined,
   };
 }
+
+/**
+ * "2026-03-04T10:05:09": an instant as Mexico City's wall clock, to the second, without an offset
+ * (how a CFDI's Fecha is written: local time where it was issued).
+ */
+export function mexicoCityTimestamp(instant: Date | string): string {
+  const clock = wallClock(new Date(instant));
+  return `${dateOf(clock)}T${pad(clock.hour)}:${pad(clock.minute)}:${pad(clock.second)}`;
+}

@@ -146,6 +146,18 @@ describe(`RateLimiter shared through the database (${databaseEngine()})`, () => 
     expect((await first.check(key, rule)).allowed).toBe(true);
   });
 
+  it("starts in many processes at once on a new database: each finds the one table", async () => {
+    if (databaseEngine() !== "postgres") return;
+    const url = await createPostgresDatabase();
+    const starting = Array.from({ length: 8 }, () => {
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      pools.push(pool);
+      return RateLimiter.shared({ engine: "postgres", pool });
+    });
+    const limiters = await Promise.all(starting);
+    expect((await limiters[7]!.consume([{ key: "ip:1", rule }])).allowed).toBe(true);
+  });
+
   it("rejects with the store's own error when the database cannot answer", async () => {
     const db = await openDatabase({ dataDir: null });
     const limiter = await RateLimiter.shared(databaseDriver(db));

@@ -40,23 +40,35 @@ function refused(msBeforeNext: number): RateLimitVerdict {
 type LimiterOptions = { points: number; duration: number; keyPrefix: string };
 type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
+export interface RateLimiterOptions {
+  /** Told of each key found over its rule (the server's metrics count them by limiter). */
+  onRefused?: (key: string) => void;
+}
+
 export class RateLimiter {
   /** One library limiter per rule (its points and window); they share one table. */
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  private constructor(private readonly createLimiter: LimiterFactory) {}
+  private constructor(
+    private readonly createLimiter: LimiterFactory,
+    private readonly onRefused: (key: string) => void = () => undefined,
+  ) {}
 
   /** Counters in this process's memory: unit tests only. */
-  static inMemory(): RateLimiter {
-    return new RateLimiter((options) => new RateLimiterMemory(options));
+  static inMemory(options: RateLimiterOptions = {}): RateLimiter {
+    return new RateLimiter((limiter) => new RateLimiterMemory(limiter), options.onRefused);
   }
 
   /**
    * Counters in the database behind `driver`. The library creates its table if it is missing
    * (CREATE TABLE IF NOT EXISTS); this resolves once it exists, so no request meets a store that
-   * is not ready. Several processes may start together: the statement is idempotent.
+   * is not ready. Several processes may start together: on PostgreSQL the loser of that race is
+   * answered with an error although the table exists, and tries once more.
    */
-  static async shared(driver: DatabaseDriver): Promise<RateLimiter> {
+  static async shared(
+    driver: DatabaseDriver,
+    limiterOptions: RateLimiterOptions = {},
+  ): Promise<RateLimiter> {
     const storeOptions =
       driver.engine === "sqlite"
         ? { storeClient: driver.connection, storeType: "better-sqlite3" as const }
@@ -79,12 +91,19 @@ export class RateLimiter {
         ? new RateLimiterSQLite(common, ready)
         : new RateLimiterPostgres(common, ready);
     };
-    await new Promise<void>((resolve, reject) => {
-      create({ points: 1, duration: 1, keyPrefix: "" }, false, (error) =>
-        error ? reject(error) : resolve(),
-      );
+    const createTable = () =>
+      new Promise<void>((resolve, reject) => {
+        create({ points: 1, duration: 1, keyPrefix: "" }, false, (error) =>
+          error ? reject(error) : resolve(),
+        );
+      });
+    await createTable().catch((error: unknown) => {
+      // PostgreSQL: two processes creating the table at once, one loses on the table's row type
+      // (duplicate_object or unique_violation) although IF NOT EXISTS; the table exists by then.
+      if (!isConcurrentCreation(error)) throw error;
+      return createTable();
     });
-    return new RateLimiter((options) => create(options, true));
+    return new RateLimiter((options) => create(options, true), limiterOptions.onRefused);
   }
 
   private limiterFor(rule: RateLimitRule): RateLimiterAbstract {
@@ -115,8 +134,9 @@ export class RateLimiter {
             () => 0,
             (rejection: unknown) => {
               // Over the limit: the library rejects with the counter; anything else is the store.
-              if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
-              throw rejection;
+              if (!(rejection instanceof RateLimiterRes)) throw rejection;
+              this.onRefused(key);
+              return Math.max(1, rejection.msBeforeNext);
             },
           ),
       ),
@@ -129,6 +149,7 @@ export class RateLimiter {
   async check(key: string, rule: RateLimitRule): Promise<RateLimitVerdict> {
     const counter = await this.limiterFor(rule).get(key);
     if (!counter || counter.consumedPoints < rule.limit) return ALLOWED;
+    this.onRefused(key);
     return refused(counter.msBeforeNext);
   }
 
@@ -138,4 +159,10 @@ export class RateLimiter {
       this.limiters.values().next().value ?? this.limiterFor({ limit: 1, windowMs: 1000 });
     await any.delete(key);
   }
+}
+
+/** PostgreSQL's answer to a CREATE TABLE IF NOT EXISTS that raced another one. */
+function isConcurrentCreation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "42710" || code === "23505" || code === "42P07";
 }

@@ -21,9 +21,11 @@ export async function createRequestContext(
     clientAddressKey: string;
     setPageCacheable: (cacheable: boolean) => void;
     renderMemo: RenderMemo | null;
+    /** This request's errors to the tracker (server/remix-handler.ts); default: nobody. */
+    reportError?: (error: unknown) => void;
   },
 ): Promise<AppLoadContext> {
-  const { cookieHeader, ...rest } = request;
+  const { cookieHeader, reportError = () => undefined, ...rest } = request;
   const jar = createCookieJar(cookieHeader);
   await dropRevokedAccess(services, jar);
   const viewTokens: string[] = [];
@@ -31,6 +33,7 @@ export async function createRequestContext(
     ...services,
     ...rest,
     jar,
+    reportError,
     session: await loadSession(services, jar),
     viewTokens,
     newViewToken(token = randomUUID()) {

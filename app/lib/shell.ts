@@ -14,7 +14,14 @@ export interface ShellData {
   cartCount: number;
   /** The cart's plan ids and quantities, so that pending cart actions show at once. */
   cartItems: Array<{ id: string; quantity: number }>;
-  flash: (Flash & { id: string; message: string }) | null;
+  /** The pending message, its action's label translated (null when it offers none). */
+  flash:
+    | (Omit<Flash, "action"> & {
+        id: string;
+        message: string;
+        action: { href: string; label: string } | null;
+      })
+    | null;
   links: {
     physicalSim: string;
     chat: string;

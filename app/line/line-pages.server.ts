@@ -2,6 +2,8 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import type { Customer } from "~/auth/tokens";
 import { isDatabaseUnavailable } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { autoTopupSummary } from "~/auto-topup/auto-topup-view.server";
+import { autoTopupPath } from "~/auto-topup/paths";
 import { lineRegistrationView } from "~/registration/activation-registrations.server";
 import { receiptPath } from "~/topup/paths";
 import { paidTopupsOfLine } from "~/topup/topups.server";
@@ -115,11 +117,17 @@ export async function loadLinePage(
   }
   const now = new Date();
   const { from, to } = lastDays(USAGE_HISTORY_DAYS, now);
-  const [read, usage, topups, registration] = await Promise.all([
+  const [read, usage, topups, registration, autoTopup] = await Promise.all([
     readLineFigures(context, number, now),
     readUsage(context, number, from, to),
     paidTopupsOfLine(context.db, number),
     lineRegistrationView(context.db, number),
+    autoTopupSummary(context.db, {
+      accountSub: customer.sub,
+      number,
+      provider: context.payments.provider.name,
+      now,
+    }),
   ]);
   if (read.line) await noticeRunningOut(context, customer, read.line, now);
   return data(
@@ -129,6 +137,9 @@ export async function loadLinePage(
       figures: read.figures,
       /** Its registration to its holder: the folio, or pendiente de registro (issue 27). */
       registration,
+      /** Its automatic top-up, if ever set (decision 0120). */
+      autoTopup,
+      autoTopupPath: autoTopupPath(number),
       usage,
       topups: topups.map((topup): LineTopupView => ({
         folio: topup.folio,

@@ -5,6 +5,7 @@ import type { Customer } from "~/auth/tokens";
 import { customerOwnsOrder } from "~/checkout/orders.server";
 import { findShippedSim, type ShippedSim } from "~/checkout/shipped-sims.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
+import { portInForSim } from "~/portability/order-port-ins.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
 import { readStartedActivations, rememberActivation } from "./activation-access.server";
 import {
@@ -137,8 +138,17 @@ export async function submitSimActivation(
         { status: 404 },
       );
     }
+    const portedOnto = await portInOnto(context, sim.iccid);
+    // A SIM bought to receive a number being ported waits for the port: activated now, with a
+    // new number, it could not take the ported one (decisions 0092, 0106).
+    if (!portedOnto && (await portInForSim(context.db, sim.orderRef, sim.position))) {
+      return data(
+        { result: submission.reply({ formErrors: ["activation:errors.awaitingPortIn"] }) },
+        { status: 409 },
+      );
+    }
     const jobId =
-      (await portInOnto(context, sim.iccid)) ??
+      portedOnto ??
       (await queueSimActivation(
         context.db,
         {

@@ -33,6 +33,16 @@ export interface MailData {
   line_running_out: { number: string; accountSub: string; packageKey: string };
   /** A line registered to its holder online: its folio, to the address the holder gave. */
   line_registered: { registrationId: string };
+  /** An automatic top-up's charge coming (a day before the package ends, or just before). */
+  auto_topup_notice: { chargeId: string };
+  /** An automatic top-up's charge declined: tried again later, or (`stopped`) switched off. */
+  auto_topup_declined: { chargeId: string; attempt: number; stopped: boolean };
+  /** The bank asked to authenticate an automatic charge: a link to pay the top-up instead. */
+  auto_topup_action_required: { chargeId: string };
+  /** The month's cap of automatic charges reached: this period was not charged. */
+  auto_topup_cap: { autoTopupId: string; month: string };
+  /** A CFDI issued for a paid order or top-up: its XML and PDF attached, to the address given. */
+  invoice_issued: { invoiceId: string };
 }
 
 export type MailTemplate = keyof MailData;

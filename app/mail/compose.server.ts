@@ -6,22 +6,34 @@ import type { Db } from "~/db/db.server";
 import type { MailQueueTable } from "~/db/schema";
 import { ensureEsimActivations } from "~/esim/activations.server";
 import type { EsimProvisioner } from "~/esim/provisioning";
-import { paymentInstructions } from "~/payments/payments.server";
-import { isPaymentMethod, toCardBrand } from "~/payments/provider";
+import { approvedPayment, paymentInstructions } from "~/payments/payments.server";
 import { findTopup } from "~/topup/topups.server";
 import { type Bss, isBssUnavailable } from "~/line/bss";
 import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
+import { LINES_PATH } from "~/line/paths";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
+import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
+import {
+  chargeOfTopup,
+  findAutoTopupById,
+  findCharge,
+  paidThisMonth,
+  type AutoTopup,
+} from "~/auto-topup/auto-topups.server";
+import { findSavedCardById } from "~/payments/saved-cards.server";
+import { invoiceDocument } from "~/invoicing/invoice-document.server";
+import { findInvoice } from "~/invoicing/invoices.server";
+import { maskRfc } from "~/invoicing/fiscal-data";
 import type { SupportContact } from "./layout";
 import {
   renderMail,
   type MailContext,
+  type AutoTopupMailView,
   type MailModels,
   type OrderView,
-  type PaidWith,
   type RenderedMail,
 } from "./templates";
 
@@ -81,6 +93,15 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
     packageKey: z.string().min(1).max(300),
   }),
   line_registered: z.object({ registrationId: id }),
+  auto_topup_notice: z.object({ chargeId: id }),
+  auto_topup_declined: z.object({
+    chargeId: id,
+    attempt: z.number().int().min(1).max(10),
+    stopped: z.boolean(),
+  }),
+  auto_topup_action_required: z.object({ chargeId: id }),
+  auto_topup_cap: z.object({ autoTopupId: id, month: z.string().regex(/^\d{4}-\d{2}$/) }),
+  invoice_issued: z.object({ invoiceId: id }),
 };
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -104,22 +125,26 @@ function toOrderView(order: Order): OrderView {
   };
 }
 
-/** How the approved payment of an order or a top-up was made, if one was. */
-async function paidWith(db: Db, purpose: string, reference: string): Promise<PaidWith | null> {
-  const payment = await db
-    .selectFrom("payments")
-    .select(["method", "card_brand", "card_last4"])
-    .where("purpose", "=", purpose)
-    .where("reference", "=", reference)
-    .where("status", "=", "approved")
-    .orderBy("settled_at", "desc")
-    .executeTakeFirst();
-  if (!payment || !isPaymentMethod(payment.method)) return null;
+/** What the automatic top-up's e-mails say of it: its settings and its card, as they are now. */
+async function autoTopupMailView(db: Db, autoTopup: AutoTopup): Promise<AutoTopupMailView> {
+  const card = await findSavedCardById(db, autoTopup.savedCardId);
   return {
-    method: payment.method,
-    cardBrand: payment.card_brand ? toCardBrand(payment.card_brand) : null,
-    cardLast4: payment.card_last4,
+    phoneNumber: autoTopup.number,
+    amount: autoTopup.amount,
+    trigger: autoTopup.trigger,
+    thresholdMb: autoTopup.thresholdMb,
+    monthlyMax: autoTopup.monthlyMax,
+    card: card ? { brand: card.brand, last4: card.last4 } : null,
+    // The account's lines, not the line's own address: an e-mail writes a number masked only.
+    settingsPath: LINES_PATH,
   };
+}
+
+/** A charge and its automatic top-up, or why the e-mail about it cannot be written. */
+async function chargeAndAutoTopup(db: Db, chargeId: string) {
+  const charge = await findCharge(db, chargeId);
+  const autoTopup = charge ? await findAutoTopupById(db, charge.autoTopupId) : null;
+  return charge && autoTopup ? { charge, autoTopup } : null;
 }
 
 type Outcome<T extends MailTemplate> =
@@ -182,7 +207,11 @@ const loaders: Loaders = {
     if (order.status !== "paid") return permanent(`order ${order.status}`);
     return model<"order_paid">({
       order: toOrderView(order),
-      paidWith: await paidWith(db, "order", order.ref),
+      paidWith: await approvedPayment(db, "order", order.ref),
+      portIns: (await orderPortIns(db, order.ref)).map((portIn) => ({
+        phoneNumber: portIn.phoneNumber,
+        folio: portIn.request?.folio ?? null,
+      })),
     });
   },
 
@@ -245,7 +274,8 @@ const loaders: Loaders = {
       phoneNumber: topup.phoneNumber,
       amount: topup.amount,
       paidAt: topup.paidAt,
-      paidWith: await paidWith(db, "topup", topup.id),
+      paidWith: await approvedPayment(db, "topup", topup.id),
+      automatic: (await chargeOfTopup(db, topup.id)) ? { settingsPath: LINES_PATH } : null,
     });
   },
 
@@ -325,6 +355,8 @@ const loaders: Loaders = {
     });
   },
 
+  invoice_issued: (deps, data, now) => invoiceLoader(deps, data, now),
+
   async line_registered({ db }, { registrationId }) {
     const registration = await findRegistration(db, registrationId);
     if (!registration) return permanent("registration not found");
@@ -337,6 +369,79 @@ const loaders: Loaders = {
       registeredAt: registration.registeredAt,
     });
   },
+
+  async auto_topup_notice({ db }, { chargeId }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found) return permanent("automatic top-up charge not found");
+    const { charge, autoTopup } = found;
+    // Superseded before it went (the line topped up otherwise): nothing will be charged.
+    if (charge.state === "skipped" && charge.lastResult !== "cap") {
+      return obsolete("charge no longer due");
+    }
+    const ending = charge.period.startsWith("paquete:");
+    const reason = !ending ? "ended" : autoTopup.trigger === "low_data" ? "data" : "ending";
+    return model<"auto_topup_notice">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      reason,
+      chargeAt: charge.dueAt,
+      endsAt: ending ? charge.period.slice("paquete:".length) : null,
+    });
+  },
+
+  async auto_topup_declined({ db }, { chargeId, stopped }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found) return permanent("automatic top-up charge not found");
+    const { charge, autoTopup } = found;
+    return model<"auto_topup_declined">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      declineReason: charge.lastResult ?? "card_declined",
+      retryAt: stopped ? null : charge.dueAt,
+      stopped,
+      topupId: charge.topupId,
+    });
+  },
+
+  async auto_topup_action_required({ db }, { chargeId }) {
+    const found = await chargeAndAutoTopup(db, chargeId);
+    if (!found?.charge.topupId) return permanent("automatic top-up charge not found");
+    const topup = await findTopup(db, found.charge.topupId);
+    // Paid meanwhile (the customer followed the receipt before the e-mail went).
+    if (topup?.status !== "pending_payment") return obsolete("top-up no longer waiting");
+    return model<"auto_topup_action_required">({
+      autoTopup: await autoTopupMailView(db, found.autoTopup),
+      topupId: topup.id,
+    });
+  },
+
+  async auto_topup_cap({ db }, { autoTopupId, month }) {
+    const autoTopup = await findAutoTopupById(db, autoTopupId);
+    if (!autoTopup) return permanent("automatic top-up not found");
+    return model<"auto_topup_cap">({
+      autoTopup: await autoTopupMailView(db, autoTopup),
+      // Mid-month: the month the cap was reached in, whenever the e-mail goes.
+      chargedThisMonth: await paidThisMonth(db, autoTopup.id, new Date(`${month}-15T12:00:00Z`)),
+    });
+  },
+};
+
+const invoiceLoader: Loaders["invoice_issued"] = async ({ db }, { invoiceId }) => {
+  const invoice = await findInvoice(db, invoiceId);
+  if (!invoice) return permanent("invoice not found");
+  if (invoice.state === "cancelled") return obsolete("invoice cancelled");
+  const document = invoiceDocument(invoice);
+  if (!document || !invoice.receiver || !invoice.total) return permanent("invoice not issued");
+  return model<"invoice_issued">({
+    folio: invoice.folio,
+    uuid: document.uuid,
+    purchase: { kind: invoice.purpose, ref: invoice.reference, folio: invoice.purchaseFolio },
+    receiverName: invoice.receiver.name,
+    receiverRfcMasked: maskRfc(invoice.receiver.rfc),
+    total: invoice.total,
+    issuedAt: document.issuedAt,
+    sandbox: document.stamp.sandbox,
+    xml: document.xml,
+    pdf: await document.pdf(),
+  });
 };
 
 async function composeTemplate<T extends MailTemplate>(

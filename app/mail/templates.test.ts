@@ -4,6 +4,7 @@ import type { MailTemplate } from "~/mail-queue/mail-queue.server";
 import {
   mailTemplates,
   renderMail,
+  type AutoTopupMailView,
   type MailContext,
   type MailModels,
   type OrderView,
@@ -16,6 +17,16 @@ const context: MailContext = {
 };
 
 const HOSTILE = `<script>alert("x")</script> & 'co'`;
+
+const autoTopupView: AutoTopupMailView = {
+  phoneNumber: "5599000001",
+  amount: 150,
+  trigger: "expiry",
+  thresholdMb: null,
+  monthlyMax: 2,
+  card: { brand: "visa", last4: "4242" },
+  settingsPath: "/my-account/lineas",
+};
 
 const physicalOrder: OrderView = {
   folio: "PED-2026-000123",
@@ -49,6 +60,19 @@ const esimOrder: OrderView = {
 };
 
 const link = { token: "k".repeat(43), expiresAt: "2026-11-25T18:30:00.000Z" };
+
+const invoiceModel: MailModels["invoice_issued"] = {
+  folio: "FAC-2026-000007",
+  uuid: "3C8F1D2A-1B2C-4D5E-8F90-123456789ABC",
+  purchase: { kind: "topup", ref: "r".repeat(22), folio: "REC-2026-000045" },
+  receiverName: "Comercializadora del Norte",
+  receiverRfcMasked: "CNO0••••••B1",
+  total: "200.00",
+  issuedAt: "2026-03-03T20:05:00.000Z",
+  sandbox: true,
+  xml: "<cfdi:Comprobante/>",
+  pdf: Buffer.from("%PDF-1.3 sample"),
+};
 
 /** One model per template and variant: every one is rendered by every check below. */
 const samples: Array<
@@ -152,6 +176,7 @@ const samples: Array<
       amount: 100,
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: { method: "card", cardBrand: "mastercard", cardLast4: "4444" },
+      automatic: null,
     },
   },
   {
@@ -164,6 +189,7 @@ const samples: Array<
       amount: 20,
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: null,
+      automatic: { settingsPath: "/my-account/lineas" },
     },
   },
   {
@@ -241,6 +267,63 @@ const samples: Array<
       holderKeyMasked: "GOMA••••••••••••07",
       registeredAt: "2026-03-03T20:05:00.000Z",
     },
+  },
+  {
+    name: "automatic top-up coming at the package's end",
+    template: "auto_topup_notice",
+    model: {
+      autoTopup: autoTopupView,
+      reason: "ending",
+      chargeAt: "2026-11-26T17:00:00.000Z",
+      endsAt: "2026-11-26T18:00:00.000Z",
+    },
+  },
+  {
+    name: "automatic top-up made for low data",
+    template: "auto_topup_notice",
+    model: {
+      autoTopup: { ...autoTopupView, trigger: "low_data", thresholdMb: 1024 },
+      reason: "data",
+      chargeAt: "2026-11-25T17:00:00.000Z",
+      endsAt: "2026-12-20T18:00:00.000Z",
+    },
+  },
+  {
+    name: "automatic top-up declined, tried again",
+    template: "auto_topup_declined",
+    model: {
+      autoTopup: autoTopupView,
+      declineReason: "insufficient_funds",
+      retryAt: "2026-11-25T23:00:00.000Z",
+      stopped: false,
+      topupId: "tp_auto1",
+    },
+  },
+  {
+    name: "automatic top-up stopped after two declines",
+    template: "auto_topup_declined",
+    model: {
+      autoTopup: autoTopupView,
+      declineReason: "card_declined",
+      retryAt: null,
+      stopped: true,
+      topupId: "tp_auto1",
+    },
+  },
+  {
+    name: "automatic top-up the bank wants authenticated",
+    template: "auto_topup_action_required",
+    model: { autoTopup: autoTopupView, topupId: "tp_auto2" },
+  },
+  {
+    name: "automatic top-up past the month's cap",
+    template: "auto_topup_cap",
+    model: { autoTopup: autoTopupView, chargedThisMonth: 2 },
+  },
+  {
+    name: "invoice issued, sandbox",
+    template: "invoice_issued",
+    model: invoiceModel,
   },
 ];
 
@@ -322,9 +405,11 @@ describe("every e-mail template", () => {
 
       it("references each inline image it attaches", async () => {
         const { html, attachments = [] } = await rendered();
+        // Files to keep (an invoice's XML and PDF) are attachments, not images in the text.
+        const inline = attachments.filter((attachment) => attachment.cid !== undefined);
         const cids = [...html.matchAll(/src="cid:([^"]+)"/g)].map((match) => match[1]);
-        expect(cids.sort()).toEqual(attachments.map((attachment) => attachment.cid).sort());
-        for (const attachment of attachments) {
+        expect(cids.sort()).toEqual(inline.map((attachment) => attachment.cid).sort());
+        for (const attachment of inline) {
           expect(attachment.contentType).toBe("image/png");
           expect(attachment.content.subarray(1, 4).toString()).toBe("PNG");
         }
@@ -334,6 +419,46 @@ describe("every e-mail template", () => {
 });
 
 describe("what each e-mail says", () => {
+  it("an automatic top-up: before the charge, what, when and with which card, masked", async () => {
+    const { subject, text } = await renderMail(
+      "auto_topup_notice",
+      {
+        autoTopup: autoTopupView,
+        reason: "ending",
+        chargeAt: "2026-11-26T17:00:00.000Z",
+        endsAt: "2026-11-26T18:00:00.000Z",
+      },
+      context,
+    );
+    expect(subject).toBe("Mañana recargamos tu línea 55 •••• 0001 automáticamente");
+    expect(text).toContain(`Tu paquete vence el ${formatDateTime("2026-11-26T18:00:00.000Z")}.`);
+    expect(text).toContain("cargaremos $150.00\u00a0MXN a tu Visa terminada en 4242");
+    expect(text).toContain("Máximo al mes: 2 recargas (hasta $300.00\u00a0MXN)");
+    expect(text).toContain("https://www.conectamovil.mx/my-account/lineas");
+    expect(text).not.toContain("5599000001");
+    const declined = await renderMail(
+      "auto_topup_declined",
+      {
+        autoTopup: autoTopupView,
+        declineReason: "card_declined",
+        retryAt: null,
+        stopped: true,
+        topupId: "tp_auto1",
+      },
+      context,
+    );
+    expect(declined.subject).toBe("Desactivamos la recarga automática de tu línea 55 •••• 0001");
+    expect(declined.text).toContain("el banco rechazó la tarjeta.");
+    expect(declined.text).toContain("https://www.conectamovil.mx/recarga/tp_auto1");
+    const action = await renderMail(
+      "auto_topup_action_required",
+      { autoTopup: autoTopupView, topupId: "tp_auto2" },
+      context,
+    );
+    expect(action.text).toContain("(3-D Secure)");
+    expect(action.text).toContain("https://www.conectamovil.mx/recarga/tp_auto2");
+  });
+
   it("a line running out: which line (masked), what is left, its vigencia, and the way to the account's lines", async () => {
     const { subject, text } = await renderMail(
       "line_running_out",
@@ -390,6 +515,43 @@ describe("what each e-mail says", () => {
     expect(`${text}${html}`).not.toContain("5599000001");
   });
 
+  it("an invoice: its folio, UUID and receiver (the RFC masked), the XML and PDF attached as files, the page to see it again", async () => {
+    const { subject, text, html, attachments } = await renderMail(
+      "invoice_issued",
+      invoiceModel,
+      context,
+    );
+    expect(subject).toBe("Tu factura FAC-2026-000007 de la compra REC-2026-000045");
+    expect(text).toContain("Folio fiscal (UUID): 3C8F1D2A-1B2C-4D5E-8F90-123456789ABC");
+    expect(text).toContain("RFC: CNO0••••••B1");
+    expect(text).toContain("no tiene validez fiscal");
+    expect(text).toContain(`${context.origin}/facturacion?recarga=${"r".repeat(22)}`);
+    expect(attachments).toEqual([
+      {
+        filename: "factura-FAC-2026-000007.xml",
+        contentType: "application/xml",
+        content: Buffer.from("<cfdi:Comprobante/>"),
+      },
+      {
+        filename: "factura-FAC-2026-000007.pdf",
+        contentType: "application/pdf",
+        content: invoiceModel.pdf,
+      },
+    ]);
+    // An order's e-mail links the lookup by folio: the order's page needs this browser or an account.
+    const order = await renderMail(
+      "invoice_issued",
+      {
+        ...invoiceModel,
+        purchase: { kind: "order", ref: "o".repeat(22), folio: "PED-2026-000123" },
+      },
+      context,
+    );
+    expect(order.text).toContain(`${context.origin}/facturacion?folio=PED-2026-000123`);
+    expect(`${order.text}${order.html}`).not.toContain("o".repeat(22));
+    expect(html).not.toContain("cid:");
+  });
+
   it("an order: folio, lines with prices, total, SIM type, address and how to find it again", async () => {
     const { subject, text, html } = await renderMail(
       "order_received",
@@ -419,6 +581,33 @@ describe("what each e-mail says", () => {
     expect(text).toContain("Tipo de SIM: eSIM");
     expect(text).toContain("código QR");
     expect(text).not.toContain("Dirección de entrega");
+  });
+
+  it("a paid order keeping numbers: each request's folio, or that it was not filed and why", async () => {
+    const { text } = await renderMail(
+      "order_paid",
+      {
+        order: { ...esimOrder, status: "paid" },
+        paidWith: null,
+        portIns: [
+          { phoneNumber: "3312345678", folio: "POR-2026-000042" },
+          { phoneNumber: "8112345678", folio: null },
+        ],
+      },
+      context,
+    );
+    expect(text).toContain("Los números que conservas");
+    expect(text).toContain(
+      "Tu número 33 •••• 5678: enviamos la solicitud de portabilidad POR-2026-000042",
+    );
+    expect(text).toContain("Tu número 81 •••• 5678: no enviamos la solicitud");
+    expect(text).not.toContain("3312345678");
+    const plain = await renderMail(
+      "order_paid",
+      { order: { ...esimOrder, status: "paid" }, paidWith: null },
+      context,
+    );
+    expect(plain.text).not.toContain("Los números que conservas");
   });
 
   it("a cash voucher: amount, reference, where to pay, expiry, and a barcode to scan", async () => {

@@ -17,6 +17,7 @@ import { maskPhoneNumber } from "~/topup/phone";
 import { orderLinkPath } from "~/checkout/paths";
 import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import type { MailTemplate } from "~/mail-queue/mail-queue.server";
+import { invoiceLookupPath, invoicePath } from "~/invoicing/paths";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
 
@@ -96,7 +97,15 @@ export interface MailModels {
       | { kind: "order"; folio: string; customerName: string }
       | { kind: "topup"; id: string; folio: string; phoneNumber: string };
   };
-  order_paid: { order: OrderView; paidWith: PaidWith | null };
+  /**
+   * `portIns`: the numbers the order keeps, each with its request's folio, or null when it was
+   * not filed because the number already had a request in process (decision 0106).
+   */
+  order_paid: {
+    order: OrderView;
+    paidWith: PaidWith | null;
+    portIns?: Array<{ phoneNumber: string; folio: string | null }>;
+  };
   /** `count`: how many eSIMs the link shows the codes of. */
   esim_activation: { order: OrderView; count: number; link: OrderLinkView };
   order_link: { order: { folio: string; customerName: string }; link: OrderLinkView };
@@ -108,6 +117,8 @@ export interface MailModels {
     amount: number;
     paidAt: string;
     paidWith: PaidWith | null;
+    /** Made by the line's automatic top-up (decision 0120): where to change it (the account's lines). */
+    automatic: { settingsPath: string } | null;
   };
   portability_received: {
     folio: string;
@@ -139,6 +150,55 @@ export interface MailModels {
     holderKeyMasked: string;
     registeredAt: string;
   };
+  auto_topup_notice: {
+    autoTopup: AutoTopupMailView;
+    /**
+     * ending: the package ends within a day and is charged at `chargeAt`; data: the line has
+     * less data than asked, charged now; ended: the package ended, charged now.
+     */
+    reason: "ending" | "data" | "ended";
+    chargeAt: string;
+    /** The end of the package in force, for "ending". */
+    endsAt: string | null;
+  };
+  auto_topup_declined: {
+    autoTopup: AutoTopupMailView;
+    /** A key of commerce:payment.declineReasons. */
+    declineReason: string;
+    /** When it is tried again; null once stopped. */
+    retryAt: string | null;
+    stopped: boolean;
+    /** The top-up left unpaid, payable from its receipt. */
+    topupId: string | null;
+  };
+  auto_topup_action_required: { autoTopup: AutoTopupMailView; topupId: string };
+  auto_topup_cap: { autoTopup: AutoTopupMailView; chargedThisMonth: number };
+  invoice_issued: {
+    folio: string;
+    uuid: string;
+    purchase: { kind: "order" | "topup"; ref: string; folio: string };
+    receiverName: string;
+    /** "GOMA•••••••B1". */
+    receiverRfcMasked: string;
+    total: string;
+    issuedAt: string;
+    /** The sandbox's: no fiscal validity, said in the e-mail too. */
+    sandbox: boolean;
+    xml: string;
+    pdf: Buffer;
+  };
+}
+
+/** What the automatic top-up's e-mails say of it (decision 0120). */
+export interface AutoTopupMailView {
+  phoneNumber: string;
+  amount: number;
+  trigger: "expiry" | "low_data";
+  thresholdMb: number | null;
+  monthlyMax: number;
+  card: { brand: CardBrand; last4: string } | null;
+  /** Where its settings are reached: the account's lines (a path without the number). */
+  settingsPath: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,6 +212,30 @@ export function orderLookupUrl(origin: string, folio: string): string {
 /** Where a one-time order link leads: its secret in the query, which logs never keep. */
 export function orderLinkUrl(origin: string, token: string): string {
   return `${origin}${orderLinkPath(token)}`;
+}
+
+/**
+ * Where a purchase is invoiced, from an e-mail: a top-up's page by its receipt's key (the receipt
+ * e-mail already carries it), an order's lookup by its folio (the order's page needs this browser
+ * or an account, decision 0082).
+ */
+export function invoicingUrl(
+  origin: string,
+  purchase: { kind: "order" | "topup"; ref: string; folio: string },
+): string {
+  return `${origin}${purchase.kind === "topup" ? invoicePath(purchase) : invoiceLookupPath(purchase.folio)}`;
+}
+
+function invoicingButton(
+  context: MailContext,
+  purchase: { kind: "order" | "topup"; ref: string; folio: string },
+): Block {
+  return {
+    kind: "button",
+    lead: mailT("invoicing.requestLead"),
+    label: mailT("invoicing.requestButton"),
+    href: invoicingUrl(context.origin, purchase),
+  };
 }
 
 export function topupReceiptUrl(origin: string, topupId: string): string {
@@ -438,8 +522,27 @@ async function paymentVoucher(
   );
 }
 
+/** The numbers a paid order keeps: each request's folio (its own e-mail follows), or why not. */
+function keptNumbers(portIns: NonNullable<MailModels["order_paid"]["portIns"]>): Block[] {
+  if (portIns.length === 0) return [];
+  return [
+    { kind: "heading", level: 2, text: mailT("commerce:confirmation.keepNumber.heading") },
+    {
+      kind: "list",
+      items: portIns.map((portIn) =>
+        portIn.folio
+          ? mailT("orderPaid.keepNumberFiled", {
+              line: maskPhoneNumber(portIn.phoneNumber),
+              folio: portIn.folio,
+            })
+          : mailT("orderPaid.keepNumberInProcess", { line: maskPhoneNumber(portIn.phoneNumber) }),
+      ),
+    },
+  ];
+}
+
 async function orderPaid(
-  { order, paidWith }: MailModels["order_paid"],
+  { order, paidWith, portIns = [] }: MailModels["order_paid"],
   context: MailContext,
 ): Promise<RenderedMail> {
   const paidText = paidWithText(paidWith);
@@ -460,9 +563,11 @@ async function orderPaid(
       orderLines(order, mailT("labels.totalPaid")),
       ...(paidText ? [paragraph(paidText, "muted")] : []),
       ...(order.delivery ? [deliveryBlock(order)] : []),
+      ...keptNumbers(portIns),
       { kind: "heading", level: 2, text: mailT("commerce:confirmation.nextStepsHeading") },
       { kind: "list", items: [...steps, activationStep()] },
       findOrderButton(context, order.folio),
+      invoicingButton(context, { kind: "order", ref: "", folio: order.folio }),
     ],
     context,
   );
@@ -599,12 +704,22 @@ async function topupReceipt(
           ]
         : []),
       ...(paidText ? [paragraph(paidText, "muted")] : []),
+      ...(model.automatic
+        ? [
+            paragraph(
+              mailT("topupReceipt.automatic", {
+                url: `${context.origin}${model.automatic.settingsPath}`,
+              }),
+            ),
+          ]
+        : []),
       {
         kind: "button",
         lead: mailT("topupReceipt.receiptLink"),
         label: mailT("topupReceipt.receiptButton"),
         href: topupReceiptUrl(context.origin, model.id),
       },
+      invoicingButton(context, { kind: "topup", ref: model.id, folio: model.folio }),
     ],
     context,
   );
@@ -792,6 +907,215 @@ async function lineRegistered(
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Automatic top-ups (decision 0120)
+
+function cardText(card: AutoTopupMailView["card"]): string {
+  if (!card) return mailT("autoTopup.noCard");
+  return mailT("autoTopup.card", {
+    brand: mailT(`commerce:payment.brands.${card.brand}`),
+    last4: card.last4,
+  });
+}
+
+function autoTopupFacts(view: AutoTopupMailView): Fact[] {
+  return [
+    { label: mailT("labels.line"), value: maskPhoneNumber(view.phoneNumber) },
+    { label: mailT("labels.amount"), value: formatTotal(view.amount) },
+    { label: mailT("autoTopup.cardLabel"), value: cardText(view.card) },
+    {
+      label: mailT("autoTopup.whenLabel"),
+      value:
+        view.trigger === "expiry"
+          ? mailT("autoTopup.when.expiry")
+          : mailT("autoTopup.when.lowData", { data: dataText(view.thresholdMb ?? 0) }),
+    },
+    {
+      label: mailT("autoTopup.capLabel"),
+      value: mailT("autoTopup.capValue", {
+        count: view.monthlyMax,
+        total: formatTotal(view.amount * view.monthlyMax),
+      }),
+    },
+  ];
+}
+
+function settingsButton(view: AutoTopupMailView, context: MailContext): Block {
+  return {
+    kind: "button",
+    lead: mailT("autoTopup.settingsLead"),
+    label: mailT("autoTopup.settingsButton"),
+    href: `${context.origin}${view.settingsPath}`,
+  };
+}
+
+async function autoTopupNotice(
+  model: MailModels["auto_topup_notice"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  const values = {
+    line,
+    amount: formatTotal(view.amount),
+    card: cardText(view.card),
+    date: model.endsAt ? formatDateTime(model.endsAt) : "",
+    chargeAt: formatDateTime(model.chargeAt),
+    data: dataText(view.thresholdMb ?? 0),
+  };
+  return compose(
+    mailT(`autoTopup.notice.subject.${model.reason}`, values),
+    null,
+    [
+      { kind: "heading", text: mailT(`autoTopup.notice.heading.${model.reason}`) },
+      paragraph(mailT(`autoTopup.notice.lead.${model.reason}`, values)),
+      { kind: "facts", rows: autoTopupFacts(view) },
+      settingsButton(view, context),
+      paragraph(mailT(`autoTopup.notice.after.${model.reason}`), "muted"),
+    ],
+    context,
+  );
+}
+
+async function autoTopupDeclined(
+  model: MailModels["auto_topup_declined"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  const reasonKey = `commerce:payment.declineReasons.${model.declineReason}`;
+  const reason = mailT(
+    hasMailText(reasonKey) ? reasonKey : "commerce:payment.declineReasons.card_declined",
+  );
+  const state = model.stopped ? "stopped" : "retrying";
+  return compose(
+    mailT(`autoTopup.declined.subject.${state}`, { line }),
+    null,
+    [
+      { kind: "heading", text: mailT(`autoTopup.declined.heading.${state}`) },
+      paragraph(
+        mailT("autoTopup.declined.lead", {
+          amount: formatTotal(view.amount),
+          card: cardText(view.card),
+          line,
+          reason,
+        }),
+      ),
+      paragraph(
+        model.stopped
+          ? mailT("autoTopup.declined.stopped")
+          : mailT("autoTopup.declined.retry", { date: formatDateTime(model.retryAt ?? "") }),
+      ),
+      { kind: "facts", rows: autoTopupFacts(view) },
+      ...(model.topupId
+        ? [
+            {
+              kind: "button" as const,
+              lead: mailT("autoTopup.declined.payLead"),
+              label: mailT("autoTopup.declined.payButton"),
+              href: topupReceiptUrl(context.origin, model.topupId),
+            },
+          ]
+        : []),
+      settingsButton(view, context),
+    ],
+    context,
+  );
+}
+
+async function autoTopupActionRequired(
+  model: MailModels["auto_topup_action_required"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  return compose(
+    mailT("autoTopup.actionRequired.subject", { line }),
+    null,
+    [
+      { kind: "heading", text: mailT("autoTopup.actionRequired.heading") },
+      paragraph(
+        mailT("autoTopup.actionRequired.lead", {
+          amount: formatTotal(view.amount),
+          card: cardText(view.card),
+          line,
+        }),
+      ),
+      {
+        kind: "button",
+        lead: mailT("autoTopup.actionRequired.payLead"),
+        label: mailT("autoTopup.actionRequired.payButton"),
+        href: topupReceiptUrl(context.origin, model.topupId),
+      },
+      paragraph(mailT("autoTopup.actionRequired.after"), "muted"),
+    ],
+    context,
+  );
+}
+
+async function autoTopupCap(
+  model: MailModels["auto_topup_cap"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const view = model.autoTopup;
+  const line = maskPhoneNumber(view.phoneNumber);
+  return compose(
+    mailT("autoTopup.cap.subject", { line }),
+    null,
+    [
+      { kind: "heading", text: mailT("autoTopup.cap.heading") },
+      paragraph(mailT("autoTopup.cap.lead", { line, count: model.chargedThisMonth })),
+      { kind: "facts", rows: autoTopupFacts(view) },
+      settingsButton(view, context),
+    ],
+    context,
+  );
+}
+
+/** A CFDI issued: its XML and PDF attached (files, not inline), and where to see it again. */
+async function invoiceIssued(
+  model: MailModels["invoice_issued"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const base = `factura-${model.folio}`;
+  return compose(
+    mailT("invoiceIssued.subject", { folio: model.folio, purchase: model.purchase.folio }),
+    null,
+    [
+      { kind: "heading", text: mailT("invoiceIssued.heading") },
+      paragraph(mailT("invoiceIssued.lead", { purchase: model.purchase.folio })),
+      ...(model.sandbox ? [paragraph(mailT("invoiceIssued.sandbox"), "notice" as const)] : []),
+      {
+        kind: "facts",
+        rows: [
+          { label: mailT("invoiceIssued.folio"), value: model.folio, mono: true },
+          { label: mailT("invoiceIssued.uuid"), value: model.uuid, mono: true },
+          { label: mailT("invoiceIssued.receiver"), value: model.receiverName },
+          { label: mailT("invoiceIssued.rfc"), value: model.receiverRfcMasked, mono: true },
+          { label: mailT("invoiceIssued.total"), value: formatTotal(Number(model.total)) },
+          { label: mailT("invoiceIssued.issuedAt"), value: formatDateTime(model.issuedAt) },
+        ],
+      },
+      paragraph(mailT("invoiceIssued.attached", { xml: `${base}.xml`, pdf: `${base}.pdf` })),
+      {
+        kind: "button",
+        lead: mailT("invoiceIssued.pageLead"),
+        label: mailT("invoiceIssued.pageButton"),
+        href: invoicingUrl(context.origin, model.purchase),
+      },
+    ],
+    context,
+    [
+      {
+        filename: `${base}.xml`,
+        contentType: "application/xml",
+        content: Buffer.from(model.xml, "utf8"),
+      },
+      { filename: `${base}.pdf`, contentType: "application/pdf", content: model.pdf },
+    ],
+  );
+}
+
 export const mailTemplates: {
   [T in MailTemplate]: (model: MailModels[T], context: MailContext) => Promise<RenderedMail>;
 } = {
@@ -806,6 +1130,11 @@ export const mailTemplates: {
   portability_status: portabilityStatus,
   line_running_out: lineRunningOut,
   line_registered: lineRegistered,
+  auto_topup_notice: autoTopupNotice,
+  auto_topup_declined: autoTopupDeclined,
+  auto_topup_action_required: autoTopupActionRequired,
+  auto_topup_cap: autoTopupCap,
+  invoice_issued: invoiceIssued,
 };
 
 export function renderMail<T extends MailTemplate>(

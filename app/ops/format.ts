@@ -6,6 +6,12 @@ import type { CsvCell } from "./csv";
 import { mexicoCityDate, mexicoCityDateTime } from "~/lib/mexico-city-days";
 import type { PortInOutcome } from "~/portability/progress.server";
 import type { UsageOutcome } from "./line-usage.server";
+import {
+  SUMMARY_TABLES,
+  type BackupContents,
+  type BackupOutcome,
+  type RestoreOutcome,
+} from "./backup.server";
 import type { LineJobRow } from "./line-jobs.server";
 import type { LineRow } from "./lines.server";
 import type {
@@ -144,6 +150,7 @@ export const PORTABILITY_COLUMNS: Column<PortabilityRow>[] = [
   },
   { header: "ICCID", csv: (row) => row.iccid },
   { header: "Actualizada el", csv: (row) => at(row.updatedAt) },
+  { header: "Pedido", csv: (row) => row.orderFolio ?? null },
 ];
 
 const lineStatus = (row: LineRow) =>
@@ -384,6 +391,7 @@ const SUBJECT_NAMES: Record<Subject, string> = {
   topup: "recarga",
   portability: "solicitud de portabilidad",
   line_job: "trabajo del BSS",
+  invoice: "factura",
 };
 
 function describeDetail(detail: Record<string, unknown> | null): string {
@@ -540,4 +548,57 @@ export function rekeyText(outcome: RekeyOutcome): string {
     );
   }
   return lines.map((line) => `${line}\n`).join("");
+}
+
+const count = new Intl.NumberFormat("es-MX");
+
+/** The main tables' rows (`12 pedidos, 30 pagos…`), then how many tables and rows in all. */
+function contentsText(contents: BackupContents): string {
+  const counted = SUMMARY_TABLES.filter(([table]) => table in contents.rowsByTable).map(
+    ([table, one, many]) => {
+      const rows = contents.rowsByTable[table]!;
+      return `${count.format(rows)} ${rows === 1 ? one : many}`;
+    },
+  );
+  const tables = Object.keys(contents.rowsByTable).length;
+  const rows = Object.values(contents.rowsByTable).reduce((sum, each) => sum + each, 0);
+  return `${counted.join(", ")} (${count.format(tables)} tablas, ${count.format(rows)} filas en total)`;
+}
+
+function schemaText(contents: BackupContents): string {
+  const last = contents.migrations.at(-1);
+  return `${contents.migrations.length} migraciones${last ? `, la última ${last}` : ""}`;
+}
+
+const ENGINE_NAMES = { sqlite: "SQLite", postgres: "PostgreSQL" } as const;
+
+/** What `respaldo` wrote, and what the operator must keep beside it. */
+export function backupText(outcome: Extract<BackupOutcome, { ok: true }>): string {
+  const megabytes = (outcome.bytes / 1_048_576).toLocaleString("es-MX", {
+    maximumFractionDigits: 1,
+  });
+  const lines = [
+    `Respaldo escrito en ${outcome.file} (${megabytes} MB, ${ENGINE_NAMES[outcome.contents.engine]}, ${schemaText(outcome.contents)}).`,
+    `Contiene: ${contentsText(outcome.contents)}.`,
+  ];
+  if (outcome.outsideBackup.length > 0) {
+    lines.push(
+      `No van en este archivo (cópialos aparte de DATA_DIR): ${outcome.outsideBackup.join(", ")}.`,
+    );
+  }
+  lines.push(
+    "Guarda también SESSION_SECRET (o DATA_DIR/session-secret): sin él no se leen los NIP ni los registros de titular del respaldo.",
+  );
+  return lines.map((line) => `${line}\n`).join("");
+}
+
+/** What `restaurar` put back, and how to start the server on it. */
+export function restoreText(outcome: Extract<RestoreOutcome, { ok: true }>): string {
+  const engine = ENGINE_NAMES[outcome.contents.engine];
+  return [
+    `Restaurado en ${outcome.restoredInto} (${engine}) desde ${outcome.file}: ${contentsText(outcome.contents)}; ${schemaText(outcome.contents)}.`,
+    "Arranca el servidor con esta configuración y el mismo SESSION_SECRET que tenía al hacer el respaldo; aplica al arrancar las migraciones que falten.",
+  ]
+    .map((line) => `${line}\n`)
+    .join("");
 }

@@ -38,11 +38,21 @@ export const LINE_JOB_KIND_NAMES: Record<LineJobKind, string> = {
   "record-registration": "Informar registro de la línea",
 };
 
+/** An invoice's states as the operator reads them (app/invoicing). */
+export const INVOICE_STATE_NAMES: Record<string, string> = {
+  stamping: "Timbrando",
+  waiting: "Sin emitir",
+  issued: "Vigente",
+  cancelling: "Cancelación en proceso",
+  cancelled: "Cancelada",
+};
+
 const STATUS_NAMES: Record<Subject, Record<string, string>> = {
   order: ORDER_STATUS_NAMES,
   topup: TOPUP_STATUS_NAMES,
   portability: PORTABILITY_STATUS_NAMES,
   line_job: LINE_JOB_STATE_NAMES,
+  invoice: INVOICE_STATE_NAMES,
 };
 
 /** A status as the operator reads it; an unknown one as stored. */

@@ -69,11 +69,14 @@ export interface PortabilityRow {
   email: string;
   /** An id of app/portability/carriers.ts. */
   currentCarrier: string;
+  /** The request's; for one filed with an order, its SIM's once reserved or shipped. */
   iccid: string | null;
   /** YYYY-MM-DD, once scheduled. */
   scheduledFor: string | null;
   rejectionReason: string | null;
   updatedAt: string;
+  /** The order it was filed with ("Quiero conservar mi número" at checkout), if any. */
+  orderFolio?: string | null;
 }
 
 /** The instants of the range; a malformed date or an inverted range throws a RangeError. */
@@ -190,25 +193,48 @@ export async function listPortabilityRequests(
   const { fromInstant, toInstant } = instants(filter);
   let query = db
     .selectFrom("portability_requests")
+    // A request filed with an order (decision 0106): the order, and its SIM's ICCID once known.
+    .leftJoin("order_port_ins", (join) =>
+      join
+        .onRef("order_port_ins.id", "=", "portability_requests.id")
+        .on("order_port_ins.state", "=", "filed"),
+    )
+    .leftJoin("orders", "orders.id", "order_port_ins.order_ref")
+    .leftJoin("esim_activations", (join) =>
+      join
+        .onRef("esim_activations.order_id", "=", "order_port_ins.order_ref")
+        .onRef("esim_activations.position", "=", "order_port_ins.position"),
+    )
+    .leftJoin("shipped_sims", (join) =>
+      join
+        .onRef("shipped_sims.order_id", "=", "order_port_ins.order_ref")
+        .onRef("shipped_sims.position", "=", "order_port_ins.position"),
+    )
     // Everything but the sealed NIP: it is for the porting process, never for a list or a file.
     .select([
-      "id",
-      "folio",
-      "created_at",
-      "updated_at",
-      "status",
-      "phone_number",
-      "full_name",
-      "email",
-      "current_carrier",
-      "iccid",
-      "scheduled_for",
-      "rejection_reason",
+      "portability_requests.id",
+      "portability_requests.folio",
+      "portability_requests.created_at",
+      "portability_requests.updated_at",
+      "portability_requests.status",
+      "portability_requests.phone_number",
+      "portability_requests.full_name",
+      "portability_requests.email",
+      "portability_requests.current_carrier",
+      "portability_requests.iccid",
+      "portability_requests.scheduled_for",
+      "portability_requests.rejection_reason",
+      "orders.folio as order_folio",
+      "esim_activations.iccid as esim_iccid",
+      "shipped_sims.iccid as shipped_iccid",
     ]);
-  if (fromInstant) query = query.where("created_at", ">=", fromInstant);
-  if (toInstant) query = query.where("created_at", "<", toInstant);
-  if (filter.status) query = query.where("status", "=", filter.status);
-  const rows = await query.orderBy("created_at", "desc").orderBy("folio", "desc").execute();
+  if (fromInstant) query = query.where("portability_requests.created_at", ">=", fromInstant);
+  if (toInstant) query = query.where("portability_requests.created_at", "<", toInstant);
+  if (filter.status) query = query.where("portability_requests.status", "=", filter.status);
+  const rows = await query
+    .orderBy("portability_requests.created_at", "desc")
+    .orderBy("portability_requests.folio", "desc")
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     folio: row.folio,
@@ -218,10 +244,11 @@ export async function listPortabilityRequests(
     fullName: row.full_name,
     email: row.email,
     currentCarrier: row.current_carrier,
-    iccid: row.iccid,
+    iccid: row.iccid ?? row.esim_iccid ?? row.shipped_iccid ?? null,
     scheduledFor: row.scheduled_for,
     rejectionReason: row.rejection_reason,
     updatedAt: row.updated_at,
+    orderFolio: row.order_folio ?? null,
   }));
 }
 

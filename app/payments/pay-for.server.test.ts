@@ -26,6 +26,7 @@ function contextBeginning(begin: () => Promise<BeginPaymentResult>) {
 }
 
 const payment = { provider: "fake", provider_reference: null } as never;
+const byCard = { method: "card", savedCardId: null, saveCard: false } as const;
 
 describe("paying for an order or a top-up", () => {
   it("sends the customer to the provider's page, coming back to the thing's own page", async () => {
@@ -34,7 +35,7 @@ describe("paying for an order or a top-up", () => {
       url: "https://pagos.test/pay_1",
       payment,
     }));
-    const answer = await payFor(context, payable, "card");
+    const answer = await payFor(context, payable, byCard);
     expect(answer.status).toBe(303);
     expect(answer.headers.get("Location")).toBe("https://pagos.test/pay_1");
     expect(context.payments.begin).toHaveBeenCalledWith(
@@ -51,7 +52,7 @@ describe("paying for an order or a top-up", () => {
 
   it("shows a voucher or a transfer on the thing's own page", async () => {
     const { context } = contextBeginning(async () => ({ kind: "instructions", payment }));
-    const answer = await payFor(context, payable, "cash");
+    const answer = await payFor(context, payable, { ...byCard, method: "cash" });
     expect(answer.headers.get("Location")).toBe(payable.path);
   });
 
@@ -59,7 +60,7 @@ describe("paying for an order or a top-up", () => {
     const { context } = contextBeginning(async () => {
       throw new Error("not called");
     });
-    const answer = await payFor(context, { ...payable, awaitingPayment: false }, "card");
+    const answer = await payFor(context, { ...payable, awaitingPayment: false }, byCard);
     expect(answer.headers.get("Location")).toBe(payable.path);
     expect(context.payments.begin).not.toHaveBeenCalled();
   });
@@ -68,7 +69,7 @@ describe("paying for an order or a top-up", () => {
     const { context, flash } = contextBeginning(async () => {
       throw new PaymentProviderUnavailable("down");
     });
-    const answer = await payFor(context, payable, "card");
+    const answer = await payFor(context, payable, byCard);
     expect(answer.headers.get("Location")).toBe(payable.path);
     expect(flash).toHaveBeenCalledWith("flash", {
       kind: "error",
@@ -80,6 +81,6 @@ describe("paying for an order or a top-up", () => {
     const { context } = contextBeginning(async () => {
       throw new TypeError("bug");
     });
-    await expect(payFor(context, payable, "card")).rejects.toThrow("bug");
+    await expect(payFor(context, payable, byCard)).rejects.toThrow("bug");
   });
 });

@@ -1,8 +1,10 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
+import type { PaymentChoice } from "./payment-choice";
 import type { Payment } from "./payments.server";
-import { isPaymentProviderUnavailable, type PaymentMethod } from "./provider";
+import { isPaymentProviderUnavailable } from "./provider";
 import { rememberSandboxPayer } from "./sandbox/page-access.server";
+import { ensurePaymentCustomer, findSavedCard } from "./saved-cards.server";
 
 /** Something the customer pays for (an order, a top-up), as the payment service needs it. */
 export interface Payable {
@@ -26,38 +28,97 @@ export interface Payable {
 }
 
 /**
- * Where the customer goes to pay by this method, the one way the store starts paying: the
- * provider's page, or the thing's own page with the voucher or transfer details. The payment in
- * flight is resumed rather than doubled. A provider out of reach leaves it pending, and its page
- * says so in Spanish with the way to try again. With the sandbox, this browser is the one
- * remembered as allowed on the payment's page (decision 0081).
+ * Where the customer goes to pay as they chose, the one way the store starts paying: the
+ * provider's page, or the thing's own page with the voucher or transfer details, or — a saved
+ * card (decision 0119) — the thing's own page, paid at once. The payment in flight is resumed
+ * rather than doubled. A provider out of reach leaves it pending, and its page says so in
+ * Spanish with the way to try again. With the sandbox, this browser is the one remembered as
+ * allowed on the payment's page (decision 0081).
  */
 export async function payFor(
   context: AppLoadContext,
   payable: Payable,
-  method: PaymentMethod,
+  choice: PaymentChoice,
 ): Promise<Response> {
   if (!payable.awaitingPayment) return redirect(payable.path, { status: 303 });
-  // From configuration only: a Host header is the client's to write (decision 0058).
-  const origin = context.config.publicOrigin;
   try {
-    const result = await context.payments.begin({
-      purpose: payable.purpose,
-      reference: payable.reference,
-      amount: payable.amount,
-      method,
-      description: payable.description,
-      returnUrl: `${origin}${payable.path}`,
-      origin,
-      customerEmail: payable.customerEmail,
-    });
-    rememberSandboxPayer(context, result.payment);
-    return redirect(result.kind === "redirect" ? result.url : payable.path, { status: 303 });
+    if (choice.savedCardId) return await payWithSavedCard(context, payable, choice.savedCardId);
+    // Saving the card: only for an account, whose customer at the provider it is saved to.
+    const account = context.session?.customer ?? null;
+    const saveCardFor =
+      choice.saveCard && choice.method === "card" && account
+        ? await ensurePaymentCustomer(context.db, context.payments.provider, {
+            sub: account.sub,
+            email: account.email,
+          })
+        : null;
+    return await toProvider(context, payable, choice.method, saveCardFor);
   } catch (error) {
     if (!isPaymentProviderUnavailable(error)) throw error;
     setFlash(context, { kind: "error", key: "commerce:payment.unavailable" });
     return redirect(payable.path, { status: 303 });
   }
+}
+
+async function toProvider(
+  context: AppLoadContext,
+  payable: Payable,
+  method: PaymentChoice["method"],
+  saveCardFor: string | null,
+): Promise<Response> {
+  // From configuration only: a Host header is the client's to write (decision 0058).
+  const origin = context.config.publicOrigin;
+  const result = await context.payments.begin({
+    purpose: payable.purpose,
+    reference: payable.reference,
+    amount: payable.amount,
+    method,
+    description: payable.description,
+    returnUrl: `${origin}${payable.path}`,
+    origin,
+    customerEmail: payable.customerEmail,
+    saveCardFor,
+  });
+  rememberSandboxPayer(context, result.payment);
+  return redirect(result.kind === "redirect" ? result.url : payable.path, { status: 303 });
+}
+
+/**
+ * One form: the saved card is charged at once and the thing's page shows it paid (or declined,
+ * with the bank's reason). A bank that asks the cardholder to authenticate (3-D Secure) gets
+ * its answer on the provider's page: the customer is sent there to pay by card instead.
+ */
+async function payWithSavedCard(
+  context: AppLoadContext,
+  payable: Payable,
+  cardId: string,
+): Promise<Response> {
+  const account = context.session?.customer ?? null;
+  const card = account
+    ? await findSavedCard(context.db, {
+        accountSub: account.sub,
+        id: cardId,
+        provider: context.payments.provider.name,
+      })
+    : null;
+  if (!card) {
+    // Removed meanwhile (another tab), or not this account's: nothing is charged.
+    setFlash(context, { kind: "error", key: "commerce:payment.savedCardGone" });
+    return redirect(payable.path, { status: 303 });
+  }
+  const charged = await context.payments.chargeSavedCard({
+    purpose: payable.purpose,
+    reference: payable.reference,
+    amount: payable.amount,
+    description: payable.description,
+    card,
+    offSession: false,
+  });
+  if (charged.kind === "declined" && charged.reason === "authentication_required") {
+    setFlash(context, { kind: "info", key: "commerce:payment.authenticationFallback" });
+    return toProvider(context, payable, "card", null);
+  }
+  return redirect(payable.path, { status: 303 });
 }
 
 /**

@@ -4,13 +4,18 @@ import * as z from "zod";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import type { PaymentsTable } from "~/db/schema";
 import {
+  isPaymentMethod,
   isPaymentProviderUnavailable,
   PaymentProviderUnavailable,
+  toCardBrand,
+  type CardBrand,
+  type DeclineReason,
   type PaymentInstructions,
   type PaymentMethod,
   type PaymentOutcome,
   type PaymentProvider,
 } from "./provider";
+import { recordSavedCard, type SavedCard } from "./saved-cards.server";
 
 export type Payment = PaymentsTable;
 
@@ -40,7 +45,32 @@ export interface BeginPaymentInput {
   origin: string;
   /** Where the provider may send its own receipt or voucher. */
   customerEmail: string | null;
+  /** A card payment whose card is saved to this provider customer (decision 0119); null: not. */
+  saveCardFor?: string | null;
 }
+
+export interface ChargeSavedCardInput {
+  purpose: string;
+  reference: string;
+  amount: number;
+  description: string;
+  card: SavedCard;
+  /** true: nobody is at the page (an automatic top-up). */
+  offSession: boolean;
+  /**
+   * The provider's idempotency key; default one per payment. An automatic top-up gives one per
+   * line, period and attempt (decision 0120).
+   */
+  idempotencyKey?: string;
+}
+
+export type ChargeSavedCardResult =
+  | { kind: "approved"; payment: Payment }
+  | { kind: "declined"; reason: DeclineReason; payment: Payment }
+  /** The provider has not decided yet: its notification settles it. */
+  | { kind: "pending"; payment: Payment }
+  /** Paid before this charge was asked for (by another way, or an earlier answer). */
+  | { kind: "already_paid"; payment: Payment };
 
 export type BeginPaymentResult =
   | { kind: "redirect"; url: string; payment: Payment }
@@ -69,6 +99,13 @@ export interface PaymentService {
   refresh(payment: Payment): Promise<Payment>;
   /** Asks the provider about every voucher past its date; answers how many were asked about. */
   refreshOverdue(now?: Date): Promise<number>;
+  /**
+   * Charges a saved card at once, on a new payment of the thing (a payment left pending with
+   * another way of paying is closed first), or resumes the charge of the same card left without
+   * an answer (a process that died mid-call): the same payment and idempotency key, so the
+   * provider charges once. Throws PaymentProviderUnavailable when the provider cannot be reached.
+   */
+  chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeSavedCardResult>;
 }
 
 const instructionsSchema: z.ZodType<PaymentInstructions> = z.discriminatedUnion("method", [
@@ -129,8 +166,14 @@ export function createPaymentService(options: {
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** How long a cash voucher or a transfer may be paid. */
   voucherHours?: number;
+  /**
+   * Told when a payment reaches a state, once committed: `pending` when begun, then `approved`,
+   * `declined`, `expired` or `replaced` (the server's metrics).
+   */
+  onStateChange?: (method: string, state: Payment["status"]) => void;
 }): PaymentService {
   const { db, provider, logger } = options;
+  const stateChanged = options.onStateChange ?? (() => undefined);
   const voucherHours = options.voucherHours ?? 72;
   const purposes = new Map<string, PaymentPurpose>();
 
@@ -153,9 +196,13 @@ export function createPaymentService(options: {
     );
   }
 
-  async function openOrResume(input: BeginPaymentInput): Promise<Payment> {
+  async function openOrResume(
+    input: Pick<BeginPaymentInput, "purpose" | "reference" | "amount" | "method">,
+    savedCardId: string | null = null,
+  ): Promise<Payment> {
+    let begun = false;
     try {
-      return await db.transaction().execute(async (trx) => {
+      const payment = await db.transaction().execute(async (trx) => {
         const inFlight = await trx
           .selectFrom("payments")
           .selectAll()
@@ -186,10 +233,14 @@ export function createPaymentService(options: {
           instructions: null,
           instruction_reference: null,
           expires_at: null,
+          saved_card_id: savedCardId,
         };
         await trx.insertInto("payments").values(payment).execute();
+        begun = true;
         return payment;
       });
+      if (begun) stateChanged(payment.method, "pending");
+      return payment;
     } catch (error) {
       // Another request opened the pending payment first (unique index): resume that one.
       if (!isUniqueViolation(error)) throw error;
@@ -232,18 +283,20 @@ export function createPaymentService(options: {
       }
     }
     const now = nowIso();
-    await db
+    const replaced = await db
       .updateTable("payments")
       .set({ status: "replaced", settled_at: now, updated_at: now })
       .where("id", "=", payment.id)
       .where("status", "=", "pending")
-      .execute();
+      .executeTakeFirst();
+    if (Number(replaced.numUpdatedRows) === 1) stateChanged(payment.method, "replaced");
     logger.info({ msg: "payment replaced by another method", paymentId: payment.id });
     return "replaced";
   }
 
   async function settle(outcome: PaymentOutcome, eventId?: string | null): Promise<SettleResult> {
-    return db.transaction().execute(async (trx) => {
+    let settledMethod = null as string | null;
+    const result = await db.transaction().execute(async (trx): Promise<SettleResult> => {
       if (eventId) {
         const recorded = await trx
           .insertInto("payment_events")
@@ -323,6 +376,9 @@ export function createPaymentService(options: {
         return "duplicate";
       }
       const settled = { ...payment, status: outcome.status, settled_at: now };
+      if (outcome.status === "approved" && outcome.savedCard) {
+        await recordSavedCard(trx, provider.name, outcome.savedCard);
+      }
       if (outcome.status === "approved") await handler.onApproved(trx, settled);
       // A voucher or transfer issued and not paid in time ends what it paid for; a provider's
       // page left unfinished (no voucher issued) only ends this payment: the customer may pay again.
@@ -330,8 +386,11 @@ export function createPaymentService(options: {
         await handler.onExpired(trx, settled);
       }
       logger.info({ msg: "payment settled", paymentId: payment.id, status: outcome.status });
+      settledMethod = payment.method;
       return "applied";
     });
+    if (settledMethod !== null) stateChanged(settledMethod, outcome.status);
+    return result;
   }
 
   /** Never throws for the provider: a page that asks shows what is known here instead. */
@@ -373,8 +432,49 @@ export function createPaymentService(options: {
     });
   }
 
+  async function chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeSavedCardResult> {
+    if (!purposes.has(input.purpose)) throw new Error(`Unknown payment purpose ${input.purpose}`);
+    const wanted = { ...input, method: "card" as const };
+    let payment = await openOrResume(wanted, input.card.id);
+    if (payment.status === "approved") return { kind: "already_paid", payment };
+    if (payment.saved_card_id !== input.card.id) {
+      // Another way of paying is open (a provider's page, a voucher): closed first, so that the
+      // thing cannot be paid twice.
+      if ((await replace(payment)) === "paid") {
+        return { kind: "already_paid", payment: (await findPayment(payment.id)) ?? payment };
+      }
+      payment = await openOrResume(wanted, input.card.id);
+      if (payment.status === "approved") return { kind: "already_paid", payment };
+    }
+    const opened = payment;
+    const outcome = await reach(() =>
+      provider.chargeSavedCard({
+        paymentId: opened.id,
+        amount: Number(opened.amount),
+        currency: "MXN",
+        description: input.description,
+        customerRef: input.card.customerRef,
+        methodRef: input.card.methodRef,
+        offSession: input.offSession,
+        idempotencyKey: input.idempotencyKey ?? `saved-card-${opened.id}`,
+      }),
+    );
+    await settle(outcome);
+    const now = (await findPayment(opened.id)) ?? opened;
+    if (now.status === "approved") return { kind: "approved", payment: now };
+    if (now.status === "declined") {
+      return {
+        kind: "declined",
+        reason: (now.decline_reason as DeclineReason | null) ?? "card_declined",
+        payment: now,
+      };
+    }
+    return { kind: "pending", payment: now };
+  }
+
   return {
     provider,
+    chargeSavedCard,
     registerPurpose(purpose, handler) {
       purposes.set(purpose, handler);
     },
@@ -382,7 +482,8 @@ export function createPaymentService(options: {
       if (!purposes.has(input.purpose)) throw new Error(`Unknown payment purpose ${input.purpose}`);
       let payment = await openOrResume(input);
       if (payment.status === "approved") return { kind: "already_paid", payment };
-      if (payment.method !== input.method) {
+      // Another method, or a saved card's charge left without an answer: closed first.
+      if (payment.method !== input.method || payment.saved_card_id !== null) {
         if ((await replace(payment)) === "paid") {
           return { kind: "already_paid", payment: (await findPayment(payment.id)) ?? payment };
         }
@@ -403,6 +504,7 @@ export function createPaymentService(options: {
           notifyUrl: `${input.origin}/payments/webhook/${provider.name}`,
           expiresAt: deadline,
           customerEmail: input.customerEmail,
+          saveCardFor: input.method === "card" ? (input.saveCardFor ?? null) : null,
         }),
       );
       const stored = {
@@ -459,5 +561,62 @@ export function createPaymentService(options: {
       }
       return overdue.length;
     },
+  };
+}
+
+/**
+ * Payments pending now, by method, and how many of them are past their expiry (vouchers and
+ * transfers the overdue sweep has not closed yet): for the server's metrics. One indexed read
+ * (payments_pending_by_expiry).
+ */
+export async function pendingPaymentsByMethod(
+  db: Db,
+  now = new Date(),
+): Promise<Array<{ method: string; pending: number; pastExpiry: number }>> {
+  const rows = await db
+    .selectFrom("payments")
+    .select((eb) => [
+      "method",
+      eb.fn.countAll<number>().as("pending"),
+      eb.fn
+        .sum<number>(eb.case().when("expires_at", "<", now.toISOString()).then(1).else(0).end())
+        .as("pastExpiry"),
+    ])
+    .where("status", "=", "pending")
+    .groupBy("method")
+    .execute();
+  return rows.map((row) => ({
+    method: row.method,
+    pending: Number(row.pending),
+    pastExpiry: Number(row.pastExpiry ?? 0),
+  }));
+}
+
+/** How the approved payment of an order or a top-up was made: the method, and a card's brand and last four. */
+export interface ApprovedPayment {
+  method: PaymentMethod;
+  cardBrand: CardBrand | null;
+  cardLast4: string | null;
+}
+
+/** The latest approved payment of one thing paid for (its purpose and reference), if there is one. */
+export async function approvedPayment(
+  db: Db,
+  purpose: string,
+  reference: string,
+): Promise<ApprovedPayment | null> {
+  const row = await db
+    .selectFrom("payments")
+    .select(["method", "card_brand", "card_last4"])
+    .where("purpose", "=", purpose)
+    .where("reference", "=", reference)
+    .where("status", "=", "approved")
+    .orderBy("settled_at", "desc")
+    .executeTakeFirst();
+  if (!row || !isPaymentMethod(row.method)) return null;
+  return {
+    method: row.method,
+    cardBrand: row.card_brand ? toCardBrand(row.card_brand) : null,
+    cardLast4: row.card_last4,
   };
 }

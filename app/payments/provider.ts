@@ -27,6 +27,8 @@ export const DECLINE_REASONS = [
   "insufficient_funds",
   "test_card_required",
   "payment_failed",
+  /** The bank asks the cardholder to authenticate (3-D Secure): not charged without them. */
+  "authentication_required",
 ] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
@@ -70,6 +72,42 @@ export interface CreateCheckoutInput {
   expiresAt: Date;
   /** Where the provider may send its own receipt or voucher; null when unknown. */
   customerEmail: string | null;
+  /**
+   * A card payment whose card the customer asked to save: the provider's customer it is saved
+   * to, for later charges with nobody at the page (Stripe's `setup_future_usage: off_session`).
+   * null: not saved.
+   */
+  saveCardFor: string | null;
+}
+
+/** A card the provider keeps for one of its customers: its ids and what the customer reads of it. */
+export interface ProviderCard {
+  customerRef: string;
+  /** The provider's saved payment method (Stripe `pm_…`). */
+  methodRef: string;
+  brand: CardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** A charge of a saved card (decision 0119). */
+export interface SavedCardChargeInput {
+  /** The store's payment id. */
+  paymentId: string;
+  amount: number;
+  currency: "MXN";
+  description: string;
+  customerRef: string;
+  methodRef: string;
+  /**
+   * true: nobody is at the page (an automatic top-up), so a bank that asks for authentication
+   * gets no answer and the charge fails with "authentication_required"; false: the customer is
+   * paying now.
+   */
+  offSession: boolean;
+  /** The same key charges once however often it is sent (Stripe's Idempotency-Key). */
+  idempotencyKey: string;
 }
 
 export interface HostedCheckout {
@@ -94,6 +132,8 @@ export interface PaymentOutcome {
   card: { brand: CardBrand; last4: string } | null;
   /** A voucher or transfer the customer chose at the provider's page, once known. */
   instructions: PaymentInstructions | null;
+  /** An approved card payment that asked to save its card: the card as the provider keeps it. */
+  savedCard?: ProviderCard | null;
 }
 
 /** What a verified notification says: its id (to apply it once) and the outcome, if any. */
@@ -121,6 +161,18 @@ export interface PaymentProvider {
    * Resolves "closed", or "paid" when it was paid meanwhile (the store then applies that).
    */
   close(providerReference: string): Promise<"closed" | "paid">;
+  /**
+   * The provider's customer for one of the store's accounts, made once per `accountKey` (a
+   * repeat with the same key answers the same customer).
+   */
+  createCustomer(input: { accountKey: string; email: string | null }): Promise<string>;
+  /**
+   * Charges a saved card at once: approved, declined (with its reason; "authentication_required"
+   * when the bank asks for 3-D Secure), or pending when the provider has not decided yet.
+   */
+  chargeSavedCard(input: SavedCardChargeInput): Promise<PaymentOutcome>;
+  /** Forgets a saved card at the provider (Stripe: detaches the PaymentMethod); a repeat is harmless. */
+  detachCard(methodRef: string): Promise<void>;
 }
 
 /** A provider that cannot be reached (or answers with its own failure): the customer retries. */

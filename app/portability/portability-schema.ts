@@ -26,13 +26,27 @@ export const mexicanNumber = (requiredKey: string, formatKey: string) =>
         .regex(MEXICAN_MOBILE_NUMBER, message(formatKey)),
     );
 
-export const portabilitySchema = z.object({
+/**
+ * What identifies the number to bring: the number, the NIP the 051 sent to it, and the carrier it
+ * is with. The request form asks them, and so does the checkout for each line that keeps its
+ * number (decision 0106), with these very checks and messages.
+ */
+export const numberToPortFields = {
   phone_number: mexicanNumber("phoneRequired", "phoneFormat"),
   nip: z
     .string(message("nipRequired"))
     .trim()
     .min(1, { ...message("nipRequired"), abort: true })
     .regex(/^\d{4}$/, message("nipFormat")),
+  current_carrier: z.enum(CARRIER_IDS, message("carrierRequired")),
+};
+
+export const numberToPortSchema = z.object(numberToPortFields);
+export type NumberToPort = z.infer<typeof numberToPortSchema>;
+
+export const portabilitySchema = z.object({
+  phone_number: numberToPortFields.phone_number,
+  nip: numberToPortFields.nip,
   full_name: z
     .string(message("fullNameRequired"))
     .trim()
@@ -57,7 +71,7 @@ export const portabilitySchema = z.object({
         .length(18, { ...message("curpLength"), abort: true })
         .refine(isValidCurp, message("curpInvalid")),
     ),
-  current_carrier: z.enum(CARRIER_IDS, message("carrierRequired")),
+  current_carrier: numberToPortFields.current_carrier,
   iccid: z
     .string()
     .optional()

@@ -18,6 +18,7 @@ import { isWellFormedIccid } from "~/esim/provisioning";
 import { portInActivationRef, queuePortInActivation } from "~/line/activations.server";
 import { activationJobId, lineJobOutcome } from "~/line/line-jobs.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
+import { orderSimIccid, releaseOrderSim } from "./order-port-ins.server";
 import { PORTABILITY_STATUS_NAMES } from "./status-names";
 
 /**
@@ -297,14 +298,17 @@ export async function completePortability(
         ? `La solicitud ${found} está recibida: prográmala con una fecha antes de completarla.`
         : `La solicitud ${found} ya está ${statusName(status)}; solo se completa una solicitud programada.`,
     alsoInTransaction: async (trx, request, at) => {
-      if (given !== null && request.iccid === null) {
+      // A request filed with an order goes to that order's SIM (decision 0106): its ICCID is
+      // read from the order now, known since the eSIM was reserved or the SIM shipped.
+      const iccid = request.iccid ?? given ?? (await orderSimIccid(trx, request.id));
+      if (iccid !== null && request.iccid === null) {
         await trx
           .updateTable("portability_requests")
-          .set({ iccid: given })
+          .set({ iccid })
           .where("id", "=", request.id)
           .execute();
       }
-      portIn = await queuePortIn(trx, request, request.iccid ?? given, at);
+      portIn = await queuePortIn(trx, request, iccid, at);
     },
   });
   return result.ok ? { ...result, portIn } : result;
@@ -392,5 +396,7 @@ export async function rejectPortability(
     actor: input.actor,
     refusal: (found, status) =>
       `La solicitud ${found} ya está ${statusName(status)}; solo se rechaza una solicitud recibida o programada.`,
+    // The order's SIM that waited for the number gets a line of its own (decision 0106).
+    alsoInTransaction: (trx, request, at) => releaseOrderSim(trx, request.id, at),
   });
 }

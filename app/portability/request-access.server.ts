@@ -18,7 +18,8 @@ export interface PortabilityAccess {
 /** The requests themselves show for an hour; the cookie outlives them by a day at most. */
 export const PORTABILITY_ACCESS_MAX_AGE_SECONDS = 24 * 60 * 60;
 const SUBMITTED_VISIBLE_MS = 60 * 60 * 1000;
-const MAX_REMEMBERED_REQUESTS = 5;
+/** As many as one order may keep (MAX_PORT_INS): its page remembers each of them. */
+const MAX_REMEMBERED_REQUESTS = 10;
 
 /** A cookie from before decision 0086 also holds the form's secret: left out when read. */
 export const portabilityAccessSchema: z.ZodType<PortabilityAccess> = z.object({

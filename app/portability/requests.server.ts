@@ -54,6 +54,35 @@ export interface PortabilityRequests {
   findSubmitted(folio: string, ids: readonly string[]): Promise<PortabilityRequest | null>;
   /** The NIP, for the porting process only; never for a page or a log line. */
   revealNip(id: string): Promise<string | null>;
+  /**
+   * The NIP's seal, for the checkout: an order's numbers to keep wait for its payment with their
+   * NIP sealed as a request's (decision 0106).
+   */
+  readonly nipBox: SealedBox;
+}
+
+/**
+ * Writes a request and queues its "received" e-mail, in the caller's transaction. `ifFree`: a
+ * number with a request in process (or a key already used) writes nothing, without the error
+ * that would end the caller's transaction on PostgreSQL; answers whether it was written.
+ */
+export async function recordRequest(
+  trx: Db,
+  values: PortabilityRequestsTable,
+  { ifFree = false }: { ifFree?: boolean } = {},
+): Promise<boolean> {
+  const insert = trx.insertInto("portability_requests").values(values);
+  const written = ifFree
+    ? await insert.onConflict((conflict) => conflict.doNothing()).executeTakeFirst()
+    : await insert.executeTakeFirst();
+  if (Number(written.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+  await enqueueMail(trx, {
+    dedupeKey: `portability-received:${values.id}`,
+    to: values.email,
+    template: "portability_received",
+    data: { requestId: values.id },
+  });
+  return true;
 }
 
 /** The NIP's key: derived from the session secrets, for this column only. */
@@ -121,6 +150,7 @@ export function createPortabilityRequests({
   }
 
   return {
+    nipBox,
     async submit(input, requester = { customerSub: null }) {
       const existing = await byKey(input.idempotency_key);
       if (existing) return { kind: "accepted", request: existing, created: false };
@@ -149,13 +179,7 @@ export function createPortabilityRequests({
             rejection_reason: null,
             customer_sub: requester.customerSub,
           };
-          await trx.insertInto("portability_requests").values(values).execute();
-          await enqueueMail(trx, {
-            dedupeKey: `portability-received:${id}`,
-            to: values.email,
-            template: "portability_received",
-            data: { requestId: id },
-          });
+          await recordRequest(trx, values);
           return values;
         });
         return { kind: "accepted", request: toRequest(row), created: true };
@@ -193,6 +217,21 @@ export function createPortabilityRequests({
       return row ? nipBox.open(row.nip_sealed, id) : null;
     },
   };
+}
+
+/**
+ * Which of these numbers have a request in process: the checkout tells its customer before the
+ * order is placed, as the request form does (without the folio: it may be a stranger's).
+ */
+export async function numbersInProcess(db: Db, numbers: readonly string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("portability_requests")
+    .select("phone_number")
+    .where("phone_number", "in", numbers)
+    .where("status", "in", OPEN_STATUSES)
+    .execute();
+  return new Set(rows.map((row) => row.phone_number));
 }
 
 /** One of a customer's portability requests, as their account lists it. */

@@ -11,6 +11,7 @@ import { ChoiceGroup } from "~/components/ui/choice-group";
 import { checkoutConstraint, checkoutSchema } from "~/checkout/checkout-schema";
 import { loadCheckoutForm, submitCheckout } from "~/checkout/checkout-request.server";
 import { MEXICAN_STATES } from "~/checkout/mexican-states";
+import { KeepNumberFieldset, useKeepNumberFields } from "~/components/commerce/keep-number-fields";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { KeptData, PersonFields } from "~/components/registration/holder-form";
 import { Alert } from "~/components/ui/alert";
@@ -26,16 +27,16 @@ import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { titleMeta } from "~/lib/meta";
 import { CHECKOUT_HOLDER_KINDS, nationalityOptions } from "~/registration/holder";
 
-export const handle = { i18n: ["commerce", "registration"] };
+export const handle = { i18n: ["commerce", "registration", "portability"] };
 
 export const meta = titleMeta;
 
 export { headers } from "~/lib/route-headers";
 
-export function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ context }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.checkout.title"),
-    ...loadCheckoutForm(context),
+    ...(await loadCheckoutForm(context)),
     countries: nationalityOptions(),
   };
 }
@@ -198,9 +199,9 @@ function HolderFieldset({
 export default function CheckoutPage() {
   const loaded = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const { cart, simTypes } = loaded;
+  const { cart, simTypes, portableSims } = loaded;
   const { t } = useTranslation("commerce");
-  const schema = checkoutSchema(simTypes);
+  const schema = checkoutSchema(simTypes, portableSims.length);
   const [form, fields] = useForm({
     lastResult,
     // A physical SIM works in any phone: it is the safe choice when both are possible.
@@ -208,6 +209,8 @@ export default function CheckoutPage() {
       payment_method: "card",
       sim_type: simTypes[0],
       holder: { holder_kind: "fisica" },
+      // One "Quiero conservar mi número" per SIM offered, none checked: keeping one is opt-in.
+      ports: portableSims.map(() => ({ keep: "" })),
     },
     constraint: checkoutConstraint,
     shouldValidate: "onBlur",
@@ -227,6 +230,7 @@ export default function CheckoutPage() {
     municipality: t("checkout.fields.municipality"),
     state: t("checkout.fields.state"),
     payment_method: t("payment.methods.legend"),
+    save_card: t("payment.saveCardLabel"),
     accept_terms: t("checkout.fields.accept_terms"),
   });
   const holderFields = fields.holder.getFieldset();
@@ -238,8 +242,20 @@ export default function CheckoutPage() {
     passport_number: t("checkout.holder.passportNumber"),
     nationality: t("checkout.holder.nationality"),
   });
-  // The error summary lists the holder's fields where the page shows them: after the contact.
-  const summaryInPageOrder = [...summary.slice(0, 3), ...holderSummary, ...summary.slice(3)];
+  const portFieldsets = fields.ports.getFieldList().map((port) => port.getFieldset());
+  const { lines: keepNumberLines, summary: keepNumberSummary } = useKeepNumberFields(
+    portFieldsets,
+    portableSims,
+  );
+  // The error summary lists the fields where the page shows them: the holder's after the
+  // contact, the numbers to keep after the SIM type.
+  const summaryInPageOrder = [
+    ...summary.slice(0, 3),
+    ...holderSummary,
+    ...summary.slice(3, 4),
+    ...keepNumberSummary,
+    ...summary.slice(4),
+  ];
   const pdfLink = (slug: LegalDocument, label: string) => (
     <a
       href={legalDocumentPath(slug)}
@@ -280,6 +296,11 @@ export default function CheckoutPage() {
           </fieldset>
           <HolderFieldset field={holder} countries={loaded.countries} />
           <SimTypeChoice field={field.sim_type} cart={cart} simTypes={simTypes} />
+          <KeepNumberFieldset
+            lines={keepNumberLines}
+            simCount={cart.lines.reduce((sum, line) => sum + line.quantity, 0)}
+            answered={lastResult !== undefined}
+          />
           {/* Hidden by CSS while eSIM is chosen (tailwind.css), with or without JavaScript. */}
           <fieldset className="grid gap-4 sm:grid-cols-2" data-delivery-fields>
             <legend className="mb-2 text-xl font-bold text-slate-900">
@@ -303,7 +324,12 @@ export default function CheckoutPage() {
               options={MEXICAN_STATES.map((code) => ({ value: code, label: t(`states.${code}`) }))}
             />
           </fieldset>
-          <PaymentMethodChoice {...field.payment_method} voucherHours={loaded.voucherHours} />
+          <PaymentMethodChoice
+            {...field.payment_method}
+            voucherHours={loaded.voucherHours}
+            savedCards={loaded.paymentOptions.savedCards}
+            saveCard={loaded.paymentOptions.offerToSaveCard ? field.save_card : null}
+          />
           <Checkbox meta={field.accept_terms.meta}>
             {t("checkout.fields.accept_terms_before")}{" "}
             {pdfLink("contrato-de-adhesion", t("checkout.fields.accept_terms_contract"))}{" "}

@@ -10,9 +10,12 @@ import { findOrder } from "~/checkout/orders.server";
 import { isSettling, useRefreshWhileActivating } from "~/components/activation/line-activation";
 import { ShippedSimLines } from "~/components/activation/shipped-sim-lines";
 import { EsimActivations } from "~/components/commerce/esim-activations";
+import { OrderPortIns } from "~/components/commerce/order-port-ins";
+import { loadOrderPortIns } from "~/portability/order-port-in-page.server";
 import { esimView } from "~/esim/esim-view.server";
 import { shippedSimLines } from "~/line/order-sim-lines.server";
 import { PendingPayment } from "~/components/payments/pending-payment";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { paymentState } from "~/payments/payment-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { currentPayment } from "~/payments/pay-for.server";
@@ -23,8 +26,10 @@ import { formatDate } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { SubmitButton } from "~/components/ui/button";
 import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.server";
+import { InvoicingLink } from "~/components/invoicing/invoicing-link";
+import { invoicePath } from "~/invoicing/paths";
 
-export const handle = { i18n: ["commerce", "activation"], query: ["pedido"] };
+export const handle = { i18n: ["commerce", "activation", "portability"], query: ["pedido"] };
 
 export const meta = titleMeta;
 
@@ -51,9 +56,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     order,
     payment: paymentView(payment),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    paymentOptions: await loadPaymentOptions(context),
     esim:
       order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null,
     simLines: await shippedSimLines(context.db, order),
+    portIns: await loadOrderPortIns(context, order),
   };
 }
 
@@ -62,7 +69,8 @@ export function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmationPage() {
-  const { order, payment, voucherHours, esim, simLines } = useLoaderData<typeof loader>();
+  const { order, payment, voucherHours, paymentOptions, esim, simLines, portIns } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const esimProblem = answer && "esimProblem" in answer ? answer.esimProblem : null;
   const lastResult = answer && !("esimProblem" in answer) ? answer : undefined;
@@ -74,7 +82,11 @@ export default function ConfirmationPage() {
   const shownStatus = paid && order.shipment ? "shipped" : statusKey;
   const { delivery } = order;
   useRefreshWhileActivating(
-    [...(esim?.activations ?? []), ...(simLines ?? [])].some((sim) => isSettling(sim.line)),
+    [
+      ...(esim?.activations ?? []),
+      ...(simLines ?? []),
+      ...portIns.map((portIn) => ({ line: portIn.portedLine })),
+    ].some((sim) => isSettling(sim.line)),
   );
 
   return (
@@ -123,11 +135,14 @@ export default function ConfirmationPage() {
           declined={declined}
           instructions={instructions}
           voucherHours={voucherHours}
+          options={paymentOptions}
           lastResult={lastResult}
           refreshTo={confirmationPath(order.ref)}
           declinedTestId="payment-declined"
         />
       ) : null}
+
+      <OrderPortIns portIns={portIns} refreshTo={confirmationPath(order.ref)} />
 
       {esim ? (
         <EsimActivations {...esim} problem={esimProblem} refreshTo={confirmationPath(order.ref)} />
@@ -135,6 +150,13 @@ export default function ConfirmationPage() {
 
       {simLines ? (
         <ShippedSimLines sims={simLines} refreshTo={confirmationPath(order.ref)} />
+      ) : null}
+
+      {paid ? (
+        <InvoicingLink
+          to={invoicePath({ kind: "order", ref: order.ref })}
+          testId="order-invoice-link"
+        />
       ) : null}
 
       {cancelled ? (

@@ -41,6 +41,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
+        // Files attached (an invoice's XML and PDF), not the images shown inline.
+        attachments: mail.attachments
+          .filter((attachment) => !attachment.cid)
+          .map((attachment) => `${attachment.filename} (${attachment.contentType})`),
       })),
       sms: sms.map((message) => ({
         id: message.id,
@@ -155,6 +159,13 @@ export default function OutboxPage() {
                     >
                       {t("outbox.showHtml")}
                     </a>
+                    {mail.attachments.length ? (
+                      <ul className="mt-1 text-sm" data-testid="outbox-mail-attachments">
+                        {mail.attachments.map((attachment) => (
+                          <li key={attachment}>{attachment}</li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </>
                 ),
               },

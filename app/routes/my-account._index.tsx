@@ -2,6 +2,8 @@ import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { INVOICING_PATH } from "~/invoicing/paths";
+import { SAVED_CARDS_PATH } from "~/payments/paths";
 import { useTranslation } from "~/i18n/react";
 import { mfaPreferenceSchema } from "~/auth/schemas";
 import { asOrderOwner } from "~/auth/email-trust.server";
@@ -79,6 +81,22 @@ export default function AccountOverviewPage() {
       ) : null}
       <div className="grid gap-6 md:grid-cols-2">
         <section
+          className="rounded-lg border border-slate-200 p-6 md:col-span-2"
+          aria-labelledby="account-invoicing"
+        >
+          <h2 id="account-invoicing" className="text-xl font-bold">
+            {t("common:invoicing.accountHeading")}
+          </h2>
+          <p className="mt-2 text-slate-800">{t("common:invoicing.accountLead")}</p>
+          <Link
+            to={INVOICING_PATH}
+            className="mt-3 inline-block font-medium text-secondary underline underline-offset-4"
+            data-testid="account-invoicing-link"
+          >
+            {t("common:invoicing.accountLink")}
+          </Link>
+        </section>
+        <section
           className="rounded-lg border border-slate-200 p-6"
           aria-labelledby="account-details"
         >
@@ -112,6 +130,14 @@ export default function AccountOverviewPage() {
               </dd>
             </div>
           </dl>
+          <p className="mt-4">
+            <Link
+              to={SAVED_CARDS_PATH}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("auth:account.savedCards")}
+            </Link>
+          </p>
           <Form method="post" action="/auth/sign-out" className="mt-6">
             <SubmitButton variant="outline" pendingLabel={t("auth:account.signingOut")}>
               {t("auth:account.signOut")}

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireCustomer } from "~/auth/session.server";
 import { formatTotal } from "~/catalog/money";
+import { AutoTopupSummaryView } from "~/components/auto-topup/auto-topup-summary";
 import { LineFiguresView } from "~/components/line/line-figures";
 import { LineRegistrationState } from "~/components/activation/line-activation";
 import { RegisterLineLink } from "~/components/line/register-line-link";
@@ -33,7 +34,8 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
 const linkClass = "font-medium text-secondary underline underline-offset-4";
 
 export default function LinePage() {
-  const { number, figures, registration, usage, topups } = useLoaderData<typeof loader>();
+  const { number, figures, registration, autoTopup, autoTopupPath, usage, topups } =
+    useLoaderData<typeof loader>();
   const { t } = useTranslation("line");
   return (
     <>
@@ -50,6 +52,7 @@ export default function LinePage() {
         </div>
       ) : null}
       <RegisterLineLink />
+      <AutoTopupSummaryView summary={autoTopup} settingsPath={autoTopupPath} />
       <section className="mt-10" aria-labelledby="line-usage">
         <h2 id="line-usage" className="mb-4 text-2xl font-bold text-slate-900">
           {t("page.usageHeading")}

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { orderLookupSchema } from "~/checkout/order-lookup";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
@@ -13,6 +13,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { submitOrderLookup } from "~/checkout/order-lookup-request.server";
+import { INVOICING_PATH } from "~/invoicing/paths";
 
 export const handle = { i18n: ["commerce"], query: ["folio"] };
 
@@ -72,6 +73,16 @@ export default function OrderLookupPage() {
         </SubmitButton>
       </Form>
       <p className="max-w-xl text-slate-700">{t("lookup.signedInHint")}</p>
+      <p className="mt-4 max-w-xl text-slate-700" data-testid="lookup-invoicing">
+        {t("common:invoicing.pedidoHint")}{" "}
+        <Link
+          to={INVOICING_PATH}
+          className="font-medium text-secondary underline underline-offset-4"
+        >
+          {t("common:invoicing.accountHeading")}
+        </Link>
+        .
+      </p>
     </>
   );
 }

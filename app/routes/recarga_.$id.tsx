@@ -10,6 +10,7 @@ import { findTopupAmount, topupBenefits } from "~/topup/amounts";
 import { addDays, formatDate, formatDateTime } from "~/lib/dates";
 import { maskPhoneNumber } from "~/topup/phone";
 import { PendingPayment } from "~/components/payments/pending-payment";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { paymentState } from "~/payments/payment-state";
 import { receiptPath, TOPUP_PATH } from "~/topup/paths";
 import { currentPayment } from "~/payments/pay-for.server";
@@ -22,6 +23,8 @@ import {
 } from "~/topup/receipt-request.server";
 import { TopupApplicationNotice } from "~/components/topup/topup-application";
 import { TopupBenefits } from "~/components/topup/topup-benefits";
+import { InvoicingLink } from "~/components/invoicing/invoicing-link";
+import { invoicePath } from "~/invoicing/paths";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -67,6 +70,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
       application,
       payment: paymentView(payment),
       voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+      paymentOptions: await loadPaymentOptions(context),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -77,7 +81,8 @@ export function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function TopupReceiptPage() {
-  const { receipt, application, payment, voucherHours } = useLoaderData<typeof loader>();
+  const { receipt, application, payment, voucherHours, paymentOptions } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation("topup");
   const { paid, cancelled, pending, declined, instructions, statusKey, statusTone } = paymentState(
@@ -159,9 +164,17 @@ export default function TopupReceiptPage() {
           declined={declined}
           instructions={instructions}
           voucherHours={voucherHours}
+          options={paymentOptions}
           lastResult={lastResult}
           refreshTo={receiptPath(receipt.id)}
           declinedTestId="topup-declined"
+        />
+      ) : null}
+
+      {paid ? (
+        <InvoicingLink
+          to={invoicePath({ kind: "topup", ref: receipt.id })}
+          testId="topup-invoice-link"
         />
       ) : null}
 

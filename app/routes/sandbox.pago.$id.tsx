@@ -41,6 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       reference: checkout.reference,
       clabe: checkout.clabe ? formatClabe(checkout.clabe) : null,
       expires: checkout.expires_at ? formatDateTime(checkout.expires_at) : null,
+      savesCard: checkout.save_for_customer !== null,
     },
   };
 }
@@ -134,6 +135,11 @@ function SandboxCheckoutPage({ checkout }: { checkout: LoadedCheckout }) {
             <Field {...field.card_cvc} inputMode="numeric" autoComplete="cc-csc" />
           </div>
           <Field {...field.cardholder_name} autoComplete="cc-name" />
+          {checkout.savesCard ? (
+            <p className="text-slate-800" data-testid="sandbox-saves-card">
+              {t("sandbox.savesCard")}
+            </p>
+          ) : null}
           <div className="flex flex-wrap items-center gap-4">
             <SubmitButton size="lg" width="blockOnPhone" pendingLabel={t("sandbox.paying")}>
               {t("sandbox.pay", { amount: formatTotal(checkout.amount) })}
@@ -169,6 +175,11 @@ function TestCards() {
     { number: TEST_CARDS.approved, outcome: t("sandbox.testCards.approved") },
     { number: TEST_CARDS.declined, outcome: t("sandbox.testCards.declined") },
     { number: TEST_CARDS.insufficientFunds, outcome: t("sandbox.testCards.insufficientFunds") },
+    {
+      number: TEST_CARDS.authenticationRequired,
+      outcome: t("sandbox.testCards.authenticationRequired"),
+    },
+    { number: TEST_CARDS.declinesLater, outcome: t("sandbox.testCards.declinesLater") },
   ];
   return (
     <>

@@ -31,7 +31,7 @@ export async function submitReceiptPayment(
   }
   const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return payFor(context, topupPayment(topup), submission.value.payment_method);
+  return payFor(context, topupPayment(topup), submission.value);
 }
 
 /** What a paid top-up did to its line, as its receipt shows it. */

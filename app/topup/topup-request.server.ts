@@ -12,6 +12,7 @@ import { TOPUP_NUMBER_PARAM } from "./paths";
 import { normalisePhoneNumber } from "./phone";
 import { type TopupAnswer, topupSchema } from "./topup-schema";
 import { payFor } from "~/payments/pay-for.server";
+import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { createTopup, savedLines, topupKeyUsed, topupPayment } from "./topups.server";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -46,6 +47,7 @@ export async function loadTopupForm(context: AppLoadContext, customer: Customer 
     signedIn: customer !== null,
     idempotencyKey: issueFormKey(context, "topup"),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
+    paymentOptions: await loadPaymentOptions(context),
   };
 }
 
@@ -65,7 +67,7 @@ export async function submitTopup(
     schema: topupSchema({ savedLines: lines, askEmail: customer === null }),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { phoneNumber, amount, idempotencyKey, method, email, fromSavedLine } = submission.value;
+  const { phoneNumber, amount, idempotencyKey, payment, email, fromSavedLine } = submission.value;
   const { unregisteredAcknowledged } = submission.value;
   if (!isOwnFormKey(context, "topup", idempotencyKey)) {
     // A key this browser was not given (copied from elsewhere, or its secret expired) opens
@@ -132,7 +134,7 @@ export async function submitTopup(
       return data(submission.reply({ formErrors: ["topup:errors.conflict"] }), { status: 400 });
     }
     // The form sent again finds its top-up: paid or cancelled, the receipt is all there is to show.
-    return await payFor(context, topupPayment(created.topup), method);
+    return await payFor(context, topupPayment(created.topup), payment);
   } catch (error) {
     return databaseBusyOrRethrow(
       context,

@@ -30,7 +30,7 @@ describe("the top-up form", () => {
       amount: 100,
       idempotencyKey: KEY,
       fromSavedLine: false,
-      method: "card",
+      payment: { method: "card", savedCardId: null, saveCard: false },
       email: null,
       unregisteredAcknowledged: null,
     });
@@ -119,7 +119,7 @@ describe("the top-up form", () => {
       amount: 50,
       idempotencyKey: KEY,
       fromSavedLine: true,
-      method: "card",
+      payment: { method: "card", savedCardId: null, saveCard: false },
       email: null,
       unregisteredAcknowledged: null,
     });
@@ -191,10 +191,29 @@ describe("masked lines", () => {
         ...base,
         payment_method: method,
       });
-      expect(parsed.success && parsed.data.method).toBe(method);
+      expect(parsed.success && parsed.data.payment).toEqual({
+        method,
+        savedCardId: null,
+        saveCard: false,
+      });
     }
     const none = topupSchema({ savedLines: [], askEmail: false }).safeParse(base);
-    expect(none.success && none.data.method).toBe("card");
+    expect(none.success && none.data.payment.method).toBe("card");
+    const saved = topupSchema({ savedLines: [], askEmail: false }).safeParse({
+      ...base,
+      payment_method: "guardada:tj_abcdefghijklmnop",
+    });
+    expect(saved.success && saved.data.payment).toEqual({
+      method: "card",
+      savedCardId: "tj_abcdefghijklmnop",
+      saveCard: false,
+    });
+    const saving = topupSchema({ savedLines: [], askEmail: false }).safeParse({
+      ...base,
+      payment_method: "card",
+      save_card: "on",
+    });
+    expect(saving.success && saving.data.payment.saveCard).toBe(true);
     const unknown = topupSchema({ savedLines: [], askEmail: false }).safeParse({
       ...base,
       payment_method: "bitcoin",

@@ -2,7 +2,12 @@ import type { SubmissionResult } from "@conform-to/react";
 import * as z from "zod";
 import "~/lib/zod-without-eval";
 import { FORM_KEY_PATTERN } from "~/lib/form-key";
-import { isPaymentMethod, type PaymentMethod } from "~/payments/provider";
+import {
+  isPaymentChoiceValue,
+  SAVE_CARD_FIELD,
+  toPaymentChoice,
+  type PaymentChoice,
+} from "~/payments/payment-choice";
 import { OFFERED_AMOUNTS } from "./amounts";
 import { normalisePhoneNumber } from "./phone";
 
@@ -18,7 +23,8 @@ export interface TopupInput {
   idempotencyKey: string;
   /** True when the customer picked a line they had topped up before. */
   fromSavedLine: boolean;
-  method: PaymentMethod;
+  /** A method or a saved card (signed in), and whether to save the card typed (decision 0119). */
+  payment: PaymentChoice;
   /** Where to send the receipt; null when not asked or left empty. */
   email: string | null;
   /**
@@ -60,6 +66,7 @@ export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
       amount: z.string().optional(),
       idempotency_key: z.string().optional(),
       payment_method: z.string().optional(),
+      [SAVE_CARD_FIELD]: z.string().optional(),
       email: z.string().optional(),
       [UNREGISTERED_ACK_FIELD]: z.string().optional(),
     })
@@ -95,7 +102,7 @@ export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
         issue("email", "emailInvalid");
       }
       // The form offers card checked: a request without a choice pays by card.
-      if (raw.payment_method !== undefined && !isPaymentMethod(raw.payment_method)) {
+      if (raw.payment_method !== undefined && !isPaymentChoiceValue(raw.payment_method)) {
         issue("payment_method", "paymentMethodRequired");
       }
     })
@@ -106,7 +113,7 @@ export function topupSchema({ savedLines, askEmail }: TopupFormOptions) {
         amount: Number(raw.amount),
         idempotencyKey: raw.idempotency_key ?? "",
         fromSavedLine: chosen !== null,
-        method: isPaymentMethod(raw.payment_method) ? raw.payment_method : "card",
+        payment: toPaymentChoice(raw.payment_method, raw[SAVE_CARD_FIELD] === "on"),
         email: askEmail ? raw.email?.trim() || null : null,
         unregisteredAcknowledged: raw[UNREGISTERED_ACK_FIELD] || null,
       };

@@ -47,6 +47,11 @@ const provider: PaymentProvider = {
   parseNotification: async () => "invalid",
   retrieve: async () => null,
   close: async () => "closed",
+  createCustomer: async () => "cus_fake",
+  chargeSavedCard: async () => {
+    throw new Error("no saved cards here");
+  },
+  detachCard: async () => undefined,
 };
 
 let db: Db;
@@ -269,18 +274,22 @@ describe("paying a top-up", () => {
     const cancelled = await created(ANA);
     expect(await cancelTopup(db, cancelled.id, "2026-11-24T12:00:00.000Z")).toBe(true);
     for (const method of ["cash", "card"] as const) {
-      const again = await payFor(
-        context,
-        topupPayment({ ...cancelled, status: "cancelled" }),
+      const again = await payFor(context, topupPayment({ ...cancelled, status: "cancelled" }), {
         method,
-      );
+        savedCardId: null,
+        saveCard: false,
+      });
       expect(again.status).toBe(303);
       expect(again.headers.get("Location")).toBe(receiptPath(cancelled.id));
     }
     expect(await paymentsOf(cancelled)).toEqual([]);
 
     const pending = await created(ANA);
-    const toPay = await payFor(context, topupPayment(pending), "card");
+    const toPay = await payFor(context, topupPayment(pending), {
+      method: "card",
+      savedCardId: null,
+      saveCard: false,
+    });
     expect(toPay.headers.get("Location")).toMatch(/^https:\/\/pagos\.test\/pay_/);
     expect(await paymentsOf(pending)).toEqual([{ status: "pending" }]);
   });

@@ -153,3 +153,21 @@ export function registrationNumber(customerIndex, serial) {
 
 export const spacedNumber = (number) =>
   `${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
+
+const { rfcCheckDigit } = await tsImport("../../app/registration/rfc.ts", import.meta.url);
+
+/**
+ * /facturacion's form as a company fills it: a persona moral's RFC with its check digit (the
+ * invoicing sandbox compares no company's name), régimen 601, a use that régimen takes.
+ */
+export function invoiceForm(email) {
+  const body = `CNO${pad(Math.floor(Math.random() * 26), 2)}${pad(1 + Math.floor(Math.random() * 12), 2)}${pad(1 + Math.floor(Math.random() * 28), 2)}${pick(["A", "B", "C"])}${1 + Math.floor(Math.random() * 9)}`;
+  return {
+    rfc: body + rfcCheckDigit(body),
+    nombre: "Comercializadora del Norte",
+    regimen: "601",
+    codigo_postal: "64000",
+    uso: pick(["G03", "I06", "G01"]),
+    correo: email,
+  };
+}

@@ -41,7 +41,24 @@ const REGISTRATION_QUERIES = {
   registrationAttempts: "SELECT number, outcome, channel, attempted_at FROM registration_attempts",
 };
 
-/** Runs every query of QUERIES, LINE_QUERIES and REGISTRATION_QUERIES with `all(sql)`: StoredRows. */
+/** The automatic top-ups' rows (scripts/soak/reconcile-auto-topups.ts's AutoTopupRows). */
+const AUTO_TOPUP_QUERIES = {
+  autoTopups: "SELECT id, account_sub, number, monthly_max, state FROM auto_topups",
+  charges: `SELECT id, auto_topup_id, number, period, state, topup_id, settled_at
+              FROM auto_topup_charges`,
+  providerCharges: `SELECT id, merchant_reference, status, idempotency_key
+                      FROM sandbox_checkouts WHERE idempotency_key IS NOT NULL`,
+};
+
+/** The invoices' rows (scripts/soak/reconcile-invoices.ts's InvoiceRows). */
+const INVOICE_QUERIES = {
+  invoices: `SELECT id, payment_key, purpose, reference, folio, state, uuid, total, xml IS NOT NULL AS has_xml
+               FROM invoices`,
+  invoiceMails: "SELECT data FROM mail_queue WHERE template = 'invoice_issued'",
+  approvedPayments: "SELECT purpose, reference, amount FROM payments WHERE status = 'approved'",
+};
+
+/** Runs every query of QUERIES and the capabilities' own with `all(sql)`: StoredRows. */
 async function readAll(all) {
   const rows = {};
   for (const [name, sql] of Object.entries(QUERIES)) rows[name] = await all(sql);
@@ -51,6 +68,12 @@ async function readAll(all) {
   for (const [name, sql] of Object.entries(REGISTRATION_QUERIES)) {
     rows.registration[name] = await all(sql);
   }
+  rows.autoTopup = {};
+  for (const [name, sql] of Object.entries(AUTO_TOPUP_QUERIES)) {
+    rows.autoTopup[name] = await all(sql);
+  }
+  rows.invoicing = {};
+  for (const [name, sql] of Object.entries(INVOICE_QUERIES)) rows.invoicing[name] = await all(sql);
   return rows;
 }
 

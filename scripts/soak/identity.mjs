@@ -3,6 +3,9 @@
 // The same two calls as tests/e2e/support/customers.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { startServer, stopServer, waitForLogLine } from "./server.mjs";
+
+const EMULATOR_STARTED = "embedded identity emulator (cognito-local) started";
 
 /**
  * Several calls at once, as an operator's script would make them: the emulator's pool file must
@@ -88,4 +91,38 @@ export function inspectIdentityStore(dataDir, userPoolId, accounts) {
   return lost.length === 0
     ? { ok: true, detail: `readable, all ${accounts.length} accounts on disk` }
     : { ok: false, detail: `${lost.length} of ${accounts.length} accounts are gone from ${file}` };
+}
+
+/**
+ * `count` customer accounts in the identity emulator of a server on `dataDir`, before the
+ * measured run. The emulator listens on a port of its own chosen at each start, and only its
+ * startup line (at info) names it; this short first start reads it, creates the accounts and
+ * stops. The measured run then starts on the same DATA_DIR, where the pool and its users persist.
+ */
+export async function prepareCustomers({
+  dataDir,
+  sessionSecret,
+  extraEnv,
+  count,
+  log = () => {},
+}) {
+  const server = await startServer({ dataDir, sessionSecret, logLevel: "info", extraEnv });
+  let prepared;
+  try {
+    const { endpoint, userPoolId } = await waitForLogLine(server, EMULATOR_STARTED);
+    const runId = Date.now().toString(36);
+    const started = performance.now();
+    const accounts = await createCustomers({ endpoint, userPoolId }, count, runId);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    log(`${accounts.length} accounts created in ${seconds} s`);
+    prepared = { accounts, userPoolId };
+  } finally {
+    await stopServer(server);
+  }
+  // The accounts must be on disk for the measured start to find them: a clean stop.
+  const stopped = await server.exited;
+  if (stopped.code !== 0) {
+    throw new Error(`the preparation server stopped with ${JSON.stringify(stopped)}`);
+  }
+  return prepared;
 }

@@ -8,6 +8,7 @@ import {
   chance,
   checkoutForm,
   HOLDERS_PER_CUSTOMER,
+  invoiceForm,
   mismatchedName,
   pick,
   portabilityNumber,
@@ -75,12 +76,18 @@ const SANDBOX_PAGE = /^\/sandbox\/pago\/chk_/;
 const INSTALL_PROBABILITY = 0.6;
 /** Of the paid top-ups, those whose customer opens the receipt again until it shows them applied. */
 const WATCH_APPLICATION_PROBABILITY = 0.3;
+/** Of the paid orders and top-ups, those whose customer asks for their invoice (CFDI). */
+const INVOICE_PROBABILITY = 0.3;
 const APPLICATION_STATES = {
   applied: "Aplicada a tu línea",
   pending: "Se está aplicando a tu línea",
   refused: "No pudimos aplicar esta recarga a tu línea",
 };
 const LINES_PAGE = "/my-account/lineas";
+/** What the automatic top-up's page says once it is on (public/locales/es/topup.json). */
+const AUTO_TOPUP_ON = "Listo: tu recarga automática está activa.";
+/** The triggers a customer picks; a line without a package is charged at once under either. */
+const AUTO_TOPUP_WHEN = ["vence", "datos-1024", "datos-2048"];
 const BALANCE_PAGE = "/saldo";
 const REGISTRATION_PAGE = "/registro-de-linea";
 
@@ -117,6 +124,7 @@ const JOURNEY_WEIGHTS = [
   ["line", 7],
   ["balance", 4],
   ["register", 5],
+  ["autoTopup", 4],
 ];
 export const JOURNEY_KINDS = JOURNEY_WEIGHTS.map(([kind]) => kind);
 
@@ -235,6 +243,8 @@ export class SimulatedCustomer {
     this.registeredNumbers = [];
     this.collector = index % COLLECTOR_EVERY === COLLECTOR_OFFSET;
     this.limitRefused = false;
+    /** Whether this customer saved a card (a top-up paid by card with the box ticked). */
+    this.savedCard = false;
   }
 
   /** Signed in as a browser knows it: the session cookie is there (it may be in chunks). */
@@ -426,6 +436,9 @@ export class SimulatedCustomer {
     if (told.shownPaid && orderIsEsim && chance(INSTALL_PROBABILITY)) {
       await this.installEsims(journey, page);
     }
+    if (told.shownPaid && chance(INVOICE_PROBABILITY)) {
+      await this.invoice(journey, "order", told.refs.at(-1), method);
+    }
     // Once paid, the confirmation empties the cart; the next checkout starts a new one. Unpaid or
     // cancelled, the cart stays: the next checkout of the same cart resumes that order, or, once
     // cancelled, places it again as a new one.
@@ -510,8 +523,10 @@ export class SimulatedCustomer {
    * The top-up form (the public /recarga, signed in or not, or the account's), the sandbox payment
    * (card) or the voucher (cash, SPEI), the receipt at its unguessable address.
    */
-  async topup(journey) {
-    const formPath = chance(PUBLIC_TOPUP_PROBABILITY) ? "/recarga" : "/my-account/recarga";
+  async topup(journey, { saveCard = false } = {}) {
+    // Saving a card: in the account, by card, the box ticked (decision 0119).
+    const formPath =
+      saveCard || !chance(PUBLIC_TOPUP_PROBABILITY) ? "/my-account/recarga" : "/recarga";
     let form = await this.get(formPath);
     if (form.status === 303) {
       // Not signed in (or the session ended): the account's page sends the customer to sign in.
@@ -527,11 +542,12 @@ export class SimulatedCustomer {
     );
     const phoneNumber = pick(this.lines);
     const amount = pick(TOPUP_AMOUNTS);
-    const method = weighted(PAYMENT_METHOD_WEIGHTS);
+    const method = saveCard ? "card" : weighted(PAYMENT_METHOD_WEIGHTS);
     const fields = {
       amount: String(amount),
       idempotency_key: idempotencyKey,
       payment_method: method,
+      ...(saveCard ? { save_card: "on" } : {}),
     };
     // Without an account the form asks for an optional e-mail for the receipt.
     if (/name="email"/.test(form.body) && chance(0.5)) fields.email = this.account.email;
@@ -585,6 +601,9 @@ export class SimulatedCustomer {
     if (told.shownPaid && chance(WATCH_APPLICATION_PROBABILITY)) {
       await this.watchApplication(receipt.page, told);
     }
+    if (told.shownPaid && chance(INVOICE_PROBABILITY)) {
+      await this.invoice(journey, "topup", told.refs.at(-1), method);
+    }
 
     if (told.providerConfirmedExpired && chance(RESEND_EXPIRED_TOPUP_PROBABILITY)) {
       // The back button, and the same form sent again: the same top-up's receipt, cancelled.
@@ -597,6 +616,74 @@ export class SimulatedCustomer {
       told.shownPaid = told.shownStatus === "Pagada";
       told.shownCancelled = told.shownStatus === "Cancelada";
     }
+  }
+
+  /**
+   * An automatic top-up for one of this customer's lines (issue 29): a card saved first (a
+   * top-up paid by card with the box ticked), then the line's automatic top-up switched on with it.
+   * The scheduler charges it (every 2 s in the soak) when the line has no package or runs low;
+   * the operator's usage drives lines down meanwhile.
+   */
+  async autoTopup(journey) {
+    if (this.addedLines.size === 0) return this.line(journey);
+    if (!this.savedCard) {
+      await this.topup(journey, { saveCard: true });
+      this.savedCard = this.recorder.ledger.topups.at(-1)?.shownPaid === true;
+      if (!this.savedCard) return;
+    }
+    const number = pick([...this.addedLines]);
+    const path = `${LINES_PAGE}/${number}/recarga-automatica`;
+    let page = await this.get(path);
+    if (page.status === 303) {
+      expectRedirect(page, /^\/auth\/sign-in/);
+      await this.signInWithForm(path);
+      page = await this.get(path);
+    }
+    expectStatus(page, 200);
+    const cards = inputValues(page.body, "tarjeta");
+    if (cards.length === 0) throw new HttpError(`${journey}: a saved card, but none offered`, page);
+    const told = this.recorder.ledger.autoTopup({ journey, customer: this.index, number });
+    const answers = await this.submit(path, {
+      intent: "activar",
+      amount: "150",
+      cuando: pick(AUTO_TOPUP_WHEN),
+      tope: "2",
+      tarjeta: pick(cards),
+    });
+    for (const answer of answers) expectRedirect(answer, new RegExp(`^${path}$`));
+    const settings = expectStatus(await this.browser.follow(answers.at(-1)), 200);
+    if (!settings.body.includes(AUTO_TOPUP_ON)) {
+      throw new HttpError(`${journey}: the automatic top-up was not said to be on`, settings);
+    }
+    told.outcome = "told";
+  }
+
+  /**
+   * Asks for a paid order's or top-up's invoice at /facturacion, as a persona moral (the sandbox
+   * does not compare a company's name), once or, an impatient customer, twice at once or in a
+   * row; every UUID the pages showed is recorded: one payment, one invoice, one UUID.
+   */
+  async invoice(journey, kind, ref, method) {
+    const path = `/facturacion?${kind === "order" ? "pedido" : "recarga"}=${encodeURIComponent(ref)}`;
+    const told = this.recorder.ledger.invoice({ journey, kind, ref });
+    const form = expectStatus(await this.get(path), 200);
+    if (!hasTestId(form.body, "invoice") && !/name="rfc"/.test(form.body)) {
+      throw new HttpError(`${journey}: /facturacion shows neither a form nor an invoice`, form);
+    }
+    const fields = {
+      ...invoiceForm(`factura.${this.index}@example.com`),
+      ...(method === "card" ? { tarjeta: chance(0.5) ? "credito" : "debito" } : {}),
+    };
+    const answers = await this.submit(path, fields);
+    for (const answer of answers) {
+      const page =
+        answer.status === 200 ? answer : expectStatus(await this.browser.follow(answer), 200);
+      const uuid = testIdContent(page.body, "invoice-uuid");
+      if (uuid) told.uuids.push(uuid);
+      else told.problems.push(`${path} answered ${answer.status} without an invoice`);
+    }
+    told.outcome = told.uuids.length > 0 ? "told" : "unknown";
+    this.recorder.invoiceShown();
   }
 
   /**

@@ -375,10 +375,18 @@ function cleanRun(): { ledger: ClientLedger; rows: StoredRows } {
     },
     // Its own checks: reconcile-registrations.test.ts.
     registration: { registrations: [], registrationAttempts: [] },
+    // Its own checks: reconcile-auto-topups.test.ts.
+    autoTopup: { autoTopups: [], charges: [], providerCharges: [] },
+    // Its own checks: reconcile-invoices.test.ts.
+    invoicing: { invoices: [], invoiceMails: [], approvedPayments: [] },
   };
   const line = { added: [], installs: [], usage: [] };
   const registration = { registrations: [] };
-  return { ledger: { orders, topups, portabilityRequests, line, registration }, rows };
+  const invoicing = { invoices: [] };
+  return {
+    ledger: { orders, topups, portabilityRequests, line, registration, autoTopups: [], invoicing },
+    rows,
+  };
 }
 
 const kinds = (report: ReturnType<typeof reconcile>): FindingKind[] =>
@@ -439,7 +447,81 @@ describe("reconcile", () => {
         refusedAtLimit: 0,
         refusedInPerson: 0,
       },
+      autoTopup: { told: 0, autoTopups: 0, charges: 0, paidCharges: 0, periods: 0 },
+      invoicing: { invoicesAsked: 0, invoicesShown: 0, invoicesIssued: 0 },
     });
+  });
+
+  it("takes an automatic top-up's top-up for its charge's, not an orphan; charged twice in a period, the run fails", () => {
+    const { ledger, rows } = cleanRun();
+    const period = "sin-paquete:2026-11-25";
+    const automatic: StoredRows = {
+      ...rows,
+      topups: [
+        ...rows.topups,
+        {
+          id: "id-auto-1",
+          folio: "REC-2026-000090",
+          idempotency_key: "auto-topup:rac_1",
+          status: "paid",
+          amount: 150,
+          phone_number: "5500003009",
+        },
+      ],
+      payments: [
+        ...rows.payments,
+        payment({
+          id: "pay_a1",
+          purpose: "topup",
+          reference: "id-auto-1",
+          amount: 150,
+          status: "approved",
+        }),
+      ],
+      autoTopup: {
+        autoTopups: [
+          { id: "ra_1", account_sub: "ana", number: "5500003009", monthly_max: 2, state: "active" },
+        ],
+        charges: [
+          {
+            id: "rac_1",
+            auto_topup_id: "ra_1",
+            number: "5500003009",
+            period,
+            state: "paid",
+            topup_id: "id-auto-1",
+            settled_at: "2026-11-25T18:00:00.000Z",
+          },
+        ],
+        providerCharges: [],
+      },
+    };
+    // (The line's own reconciliation would look for it at the BSS: not part of this fixture.)
+    const automaticKinds = kinds(reconcile(ledger, automatic)).filter(
+      (kind) => kind !== "topup-not-applied",
+    );
+    expect(automaticKinds).toEqual([]);
+    const twice = withPayment(
+      {
+        ...automatic,
+        payments: [
+          ...automatic.payments,
+          payment({
+            id: "pay_a2",
+            purpose: "topup",
+            reference: "id-auto-1",
+            amount: 150,
+            status: "approved",
+          }),
+        ],
+      },
+      "pay_a2",
+      {},
+    );
+    expect(kinds(reconcile(ledger, twice)).filter((kind) => kind !== "topup-not-applied")).toEqual([
+      "auto-topup-charged-twice",
+      "payment-duplicate",
+    ]);
   });
 
   it("reports an order a customer was told about that the database lost", () => {

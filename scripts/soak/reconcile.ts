@@ -30,6 +30,14 @@ import {
   type LineSubject,
 } from "./reconcile-lines";
 import {
+  isAutomaticTopupKey,
+  reconcileAutoTopups,
+  type AutoTopupFindingKind,
+  type AutoTopupReconciliation,
+  type AutoTopupRows,
+  type ToldAutoTopup,
+} from "./reconcile-auto-topups";
+import {
   reconcileRegistrations,
   type RegistrationFindingKind,
   type RegistrationLedger,
@@ -37,6 +45,12 @@ import {
   type RegistrationRows,
   type RegistrationSubject,
 } from "./reconcile-registrations";
+import {
+  reconcileInvoices,
+  type InvoiceFindingKind,
+  type InvoiceLedger,
+  type InvoiceRows,
+} from "./reconcile-invoices";
 
 /**
  * What a submission ended in, as the customer saw it: "told" (a redirect or page named the
@@ -122,6 +136,10 @@ export interface ClientLedger {
   line: LineLedger;
   /** Lines registered to their holders at /registro-de-linea (issue 27). */
   registration: RegistrationLedger;
+  /** Automatic top-ups customers switched on for their lines (issue 29). */
+  autoTopups: readonly ToldAutoTopup[];
+  /** Invoices asked for at /facturacion (scripts/soak/reconcile-invoices.ts). */
+  invoicing: InvoiceLedger;
 }
 
 /** The columns the reconciliation reads (app/db/schema.ts). */
@@ -160,6 +178,10 @@ export interface StoredRows {
   line: LineRows;
   /** The registrations of lines to their holders and the identity validations tried. */
   registration: RegistrationRows;
+  /** The automatic top-ups, their charges and the provider's saved-card charges. */
+  autoTopup: AutoTopupRows;
+  /** The invoices, their e-mails and the approved payments they invoice. */
+  invoicing: InvoiceRows;
 }
 
 export type FindingKind =
@@ -199,7 +221,9 @@ export type FindingKind =
   /** The payment provider's record disagrees with the store's payment. */
   | "provider-mismatch"
   | LineFindingKind
-  | RegistrationFindingKind;
+  | RegistrationFindingKind
+  | AutoTopupFindingKind
+  | InvoiceFindingKind;
 
 export type Subject =
   | "order"
@@ -208,7 +232,9 @@ export type Subject =
   | "payment"
   | "sandbox checkout"
   | LineSubject
-  | RegistrationSubject;
+  | RegistrationSubject
+  | "automatic top-up"
+  | "invoice";
 
 export interface Finding {
   kind: FindingKind;
@@ -240,6 +266,8 @@ export interface ReconciliationReport {
     reorders: number;
     line: LineReconciliation["checked"];
     registration: RegistrationReconciliation["checked"];
+    autoTopup: AutoTopupReconciliation["checked"];
+    invoicing: Record<string, number>;
   };
 }
 
@@ -825,10 +853,11 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
   }
   reconcileOrderLines(rows, findings);
 
+  // The scheduler's top-ups are no customer's submission: reconciled with their charges below.
   reconcileSubmissions(
     "top-up",
     ledger.topups,
-    rows.topups,
+    rows.topups.filter((topup) => !isAutomaticTopupKey(topup.idempotency_key)),
     (row, told, mismatch) => {
       for (const entry of told) {
         if (entry.amount !== Number(row.amount))
@@ -893,6 +922,15 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
     rows: rows.registration,
   });
   findings.push(...registration.findings);
+  const autoTopup = reconcileAutoTopups({
+    ledger: ledger.autoTopups,
+    rows: rows.autoTopup,
+    topups: rows.topups,
+    payments: rows.payments,
+  });
+  findings.push(...autoTopup.findings);
+  const invoicing = reconcileInvoices({ ledger: ledger.invoicing, rows: rows.invoicing });
+  findings.push(...invoicing.findings);
 
   const paymentsByMethod: Record<string, Record<string, number>> = {};
   for (const payment of rows.payments) {
@@ -918,6 +956,8 @@ export function reconcile(ledger: ClientLedger, rows: StoredRows): Reconciliatio
       reorders,
       line: line.checked,
       registration: registration.checked,
+      autoTopup: autoTopup.checked,
+      invoicing: invoicing.checked,
     },
   };
 }

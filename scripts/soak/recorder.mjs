@@ -31,6 +31,17 @@ export class Ledger {
   line = { added: [], installs: [], usage: [] };
   /** Lines registered to their holders at /registro-de-linea. */
   registration = { registrations: [] };
+  /** Automatic top-ups switched on for a customer's line (issue 29). */
+  autoTopups = [];
+  /** Invoices asked for at /facturacion, with every UUID the pages showed. */
+  invoicing = { invoices: [] };
+
+  /** An invoice about to be asked for; the journey records the UUIDs the pages then show. */
+  invoice({ journey, kind, ref }) {
+    const told = { journey, kind, ref, outcome: "unknown", uuids: [], problems: [] };
+    this.invoicing.invoices.push(told);
+    return told;
+  }
 
   /** A checkout form about to be submitted; the journey fills in what the pages then show. */
   order({ journey, idempotencyKey, method }) {
@@ -92,6 +103,13 @@ export class Ledger {
     return told;
   }
 
+  /** An automatic top-up's form about to be sent; "told" once the page says it is on. */
+  autoTopup({ journey, customer, number }) {
+    const told = { journey, customer, number, outcome: "unknown" };
+    this.autoTopups.push(told);
+    return told;
+  }
+
   portability({ journey, idempotencyKey, phoneNumber }) {
     const told = { journey, idempotencyKey, phoneNumber, outcome: "unknown", folios: [] };
     this.portabilityRequests.push(told);
@@ -116,6 +134,13 @@ export class Recorder {
   /** Line pages of an account and /saldo summaries that showed a line's figures. */
   lineViews = 0;
   balanceViews = 0;
+  /** Invoices shown at /facturacion. */
+  invoicesShown = 0;
+
+  invoiceShown() {
+    this.invoicesShown += 1;
+  }
+
   /** /registro-de-linea: receipts shown, validations refused, registrations refused, by why. */
   registrationsShown = 0;
   registrationValidationsRefused = 0;

@@ -216,6 +216,10 @@ export function buildReport({
     lineParagraph({ recorder, line: checked.line, lineJobs }),
     "",
     registrationParagraph({ recorder, registration: checked.registration }),
+    "",
+    autoTopupParagraph(checked.autoTopup),
+    "",
+    invoicingParagraph(checked.invoicing),
   ];
   const listed = (title, items, format) =>
     items.length
@@ -277,6 +281,17 @@ function lineParagraph({ recorder, line, lineJobs }) {
   );
 }
 
+/** What the automatic top-ups charged (issue 29), and what the reconciliation compared of them. */
+function autoTopupParagraph(autoTopup) {
+  return (
+    `Automatic top-ups: ${autoTopup.told} switched on by customers, ${autoTopup.autoTopups} stored; ` +
+    `${autoTopup.charges} charges over ${autoTopup.periods} line periods, ${autoTopup.paidCharges} paid. ` +
+    "The reconciliation checks that no line was charged twice for one period (the store's approved payments, and the provider's approved charges under the period's idempotency keys), " +
+    "that every top-up the scheduler made is its charge's and a charge is paid exactly when its top-up is, that no automatic top-up was charged more often in a month than its cap, " +
+    "and that every one a customer was told is on is stored."
+  );
+}
+
 /** What the run registered at /registro-de-linea (issue 27), and what the reconciliation compared. */
 function registrationParagraph({ recorder, registration }) {
   const refused = recorder.registrationsRefused;
@@ -288,6 +303,15 @@ function registrationParagraph({ recorder, registration }) {
     "The reconciliation checks that no holder has more than 10 current lines and no line two current registrations, that every folio is VIN-YYYY-NNNNNN and on one registration, " +
     "that every replaced registration names a later one of the same number, that no online registration followed three failed validations of its number in the 24 hours before it, " +
     "that every folio shown is a registration of that number to the holder typed, and that nothing refused was stored."
+  );
+}
+
+/** What the run invoiced at /facturacion (issue 29), and what the reconciliation compared. */
+function invoicingParagraph(invoicing) {
+  return (
+    `Invoices: ${invoicing.invoicesAsked} asked for at /facturacion (one in five sent twice), ${invoicing.invoicesShown} shown with a UUID, ` +
+    `${invoicing.invoicesIssued} issued in the database. The reconciliation checks that no payment has two invoices nor a purchase two UUIDs shown, ` +
+    "that every UUID shown is that purchase's invoice, that every invoice is of an approved payment for its amount, with its XML and one e-mail, and that no claim was left behind."
   );
 }
 

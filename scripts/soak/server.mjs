@@ -71,6 +71,10 @@ export function serverEnvironment({ origin, dataDir, sessionSecret, logLevel, ex
     // And for the SMS codes of /saldo and of adding a line.
     LINE_CODE_RATE_LIMIT_PER_IP: "10000000",
     LINE_CODE_RATE_LIMIT_PER_LINE: "10000000",
+    // Automatic top-ups (issue 29): their scheduler every 2 s, a declined charge tried again at
+    // the next round, so that a one-minute run sees charges made, declined and stopped.
+    AUTO_TOPUP_SWEEP_SECONDS: "2",
+    AUTO_TOPUP_RETRY_MINUTES: "0",
     // Worker processes (node:cluster) and the database engine, as the soak was asked to run.
     WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),

@@ -7,9 +7,17 @@ import { freePort, startServer, stopServer, waitForHealth } from "../support/ser
 // WEB_CONCURRENCY (decision 0075): the server process itself, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
-/** One request on a connection of its own, so that consecutive requests land on both workers. */
+/**
+ * One request on a connection of its own, so that consecutive requests land on both workers; by
+ * the site's public name, as a browser would send it (another name's write is refused, decision 0103).
+ */
 async function send(port: number, path: string, form?: Record<string, string>) {
-  const answer = await rawRequest(port, { path, form, ownConnection: true });
+  const answer = await rawRequest(port, {
+    path,
+    form,
+    ownConnection: true,
+    headers: { Host: `localhost:${port}` },
+  });
   return {
     status: answer.status,
     requestId: String(answer.headers["x-request-id"]),

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
+import { AUTO_TOPUP_FIELDS } from "../../app/auto-topup/auto-topup-schema";
 import { CHECKOUT_FIELDS } from "../../app/checkout/checkout-schema";
 import { portabilitySchema } from "../../app/portability/portability-schema";
 import { isLocaleText } from "../support/locale-texts";
@@ -29,13 +30,30 @@ const FORMS: Record<string, string[]> = {
     "saved_line",
     "amount",
     "payment_method",
+    "save_card",
     "idempotency_key",
     "unregistered_ok",
   ],
   // Paying an order or a top-up again (an unknown one: a 404 page), and the sandbox's pages.
   "/confirmation?pedido=ord_fuzz": ["payment_method", "intent", "position"],
-  "/recarga/AAAAAAAAAAAAAAAAAAAAAA": ["payment_method"],
+  "/recarga/AAAAAAAAAAAAAAAAAAAAAA": ["payment_method", "save_card"],
+  // Saved cards and a line's automatic top-up (issue 29): the schema's fields; a number that is not
+  // one of the account's lines is the site's 404.
+  "/my-account/tarjetas": ["intent", "card_id"],
+  "/my-account/lineas/5512345678/recarga-automatica": [...AUTO_TOPUP_FIELDS],
   "/pedido": ["folio", "correo"],
+  // The invoicing lookup, and an unknown receipt's invoice form (a 404 page).
+  "/facturacion": ["folio", "correo"],
+  "/facturacion?recarga=AAAAAAAAAAAAAAAAAAAAAA": [
+    "rfc",
+    "rfc_guardado",
+    "nombre",
+    "regimen",
+    "codigo_postal",
+    "uso",
+    "correo",
+    "tarjeta",
+  ],
   "/saldo": ["intent", "phone_number", "code", "idempotency_key"],
   "/registro-de-linea?tipo=moral": [
     "intent",

@@ -12,6 +12,7 @@ import {
   TOPUP_RECEIPT_URL,
   validCheckout,
 } from "./support/commerce";
+import { saveCardWhileToppingUp, savedCardRadio } from "./support/saved-cards";
 import { createCustomer, signInTo } from "./support/customers";
 import { askForCode, smsCode, typeCode, uniqueLineNumber } from "./support/lines";
 
@@ -159,15 +160,25 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   await page.getByLabel("Código postal").fill("031");
   await page.getByLabel("Alcaldía o municipio").fill("Benito Juárez");
   await page.getByLabel("Estado").selectOption({ label: validCheckout.state });
+  // The first line keeps its number (issue 34), its NIP mistyped.
+  const keepNumber = page.getByRole("group", { name: "Línea 1: Conecta 200" });
+  await keepNumber.getByRole("checkbox", { name: "Quiero conservar mi número" }).check();
+  await keepNumber
+    .getByLabel("Número que quieres conservar (10 dígitos)")
+    .fill(`33 ${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`);
+  await keepNumber.getByLabel("Compañía actual").selectOption({ label: "Totalplay Móvil" });
+  await keepNumber.getByLabel("NIP de portabilidad (4 dígitos)").fill("12");
   await choosePaymentMethod(page, "card");
   await page.getByRole("checkbox", { name: /Acepto el contrato de adhesión/ }).check();
   await submitCheckout(page);
   await expect(
     page.getByText("El código postal debe tener 5 dígitos", { exact: false }),
   ).toBeVisible();
-  await expectFitsEveryWidth(page, "/checkout with long values and a wrong postal code");
+  await expect(keepNumber.getByText("El NIP tiene exactamente 4 dígitos.")).toBeVisible();
+  await expectFitsEveryWidth(page, "/checkout with long values, a wrong postal code and NIP");
 
   await page.getByLabel("Código postal").fill(validCheckout.postal_code);
+  await keepNumber.getByLabel("NIP de portabilidad (4 dígitos)").fill("4821");
   await submitCheckout(page);
   await expect(page).toHaveURL(/\/sandbox\/pago\/chk_/);
   await page.getByRole("button", { name: /^Pagar / }).click();
@@ -176,7 +187,8 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   // A phone's numeric keypad has no "/": MMAA is accepted.
   await payWithCard(page, TEST_CARDS.approved, { expiry: "1230", holder: LONG_NAME.slice(0, 60) });
   await expect(page.getByText(LONG_EMAIL).first()).toBeVisible();
-  await expectFitsEveryWidth(page, "/confirmation with the long e-mail");
+  await expect(page.getByTestId("order-port-in-folio")).toHaveText(/^POR-/);
+  await expectFitsEveryWidth(page, "/confirmation with the long e-mail and a number kept");
   await expectNoAxeViolations(page);
 });
 
@@ -319,6 +331,35 @@ test("the account's lines, adding one with its code, a line's page and /saldo fi
   await typeCode(page, await smsCode(page.request, number, 1), "Ver mi saldo");
   await expect(page.getByTestId("line-figures")).toBeVisible();
   await expectFitsEveryWidth(page, "/saldo with a line shown");
+});
+
+test("saved cards, the payment choice with a saved card, and a line's automatic top-up fit a phone", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const customer = await longEmailCustomer(page);
+  await signInTo(page, customer, "/my-account/recarga");
+  await saveCardWhileToppingUp(page, uniqueLineNumber());
+  await page.goto("/my-account/recarga");
+  await expect(savedCardRadio(page)).toBeVisible();
+  await expectFitsEveryWidth(page, "/my-account/recarga with a saved card");
+  await page.goto("/my-account/tarjetas");
+  await expect(page.getByTestId("saved-card")).toBeVisible();
+  await expectFitsEveryWidth(page, "/my-account/tarjetas");
+
+  const number = uniqueLineNumber();
+  await page.goto("/my-account/lineas");
+  await askForCode(page, number);
+  await typeCode(page, await smsCode(page.request, number), "Agregar la línea");
+  await expect(page).toHaveURL(`/my-account/lineas/${number}`);
+  await page.getByTestId("auto-topup-settings").click();
+  await expectFitsEveryWidth(page, "a line's automatic top-up, off");
+  await page.getByRole("button", { name: "Activar la recarga automática" }).click();
+  await expect(page.getByTestId("auto-topup-state")).toContainText("Activa");
+  await expectFitsEveryWidth(page, "a line's automatic top-up, on");
+  await page.goto(`/my-account/lineas/${number}`);
+  await expect(page.getByTestId("auto-topup-summary")).toHaveAttribute("data-state", "active");
+  await expectFitsEveryWidth(page, "a line's page with its automatic top-up");
 });
 
 /** The desktop bar's items whose text runs over more than one line, or that sit below the first. */

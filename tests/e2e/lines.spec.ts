@@ -232,12 +232,18 @@ test("usage recorded with npm run ops moves the line's data bar and its chart; r
     await expect(page).toHaveURL(`/my-account/lineas/${number}`);
     await expect(page.getByTestId("line-package")).toHaveText("Conecta 150");
     await expect(page.getByTestId("data-left")).toHaveText("Te quedan 5 GB");
-    await expect(page.getByTestId("data-bar")).toHaveAttribute("data-used-percent", "0");
+    // The UI kit's progress bar (spec §9): the data left, out of 100, named for screen readers.
+    const dataBar = page.getByRole("progressbar", { name: "Datos disponibles" });
+    await expect(dataBar).toHaveAttribute("aria-valuenow", "100");
+    await expect(dataBar).toHaveAttribute("aria-valuemax", "100");
+    await expect(dataBar).toHaveAttribute("aria-valuetext", "Te quedan 5 GB");
 
     expect(ops(server, ["consumo", number, "--datos", "2GB"])).toContain("Consumo registrado");
     await page.reload();
     await expect(page.getByTestId("data-used")).toHaveText("Usaste 2 GB de 5 GB");
-    await expect(page.getByTestId("data-bar")).toHaveAttribute("data-used-percent", "40");
+    await expect(dataBar).toHaveAttribute("aria-valuenow", "60");
+    await expect(dataBar).toHaveAttribute("aria-valuetext", "Te quedan 3 GB");
+    await expect(dataBar.locator("rect").last()).toHaveAttribute("width", "60");
     const today = page.getByTestId("usage-bar").last();
     await expect(today).toHaveAttribute("data-mb", "2048");
     await expect(page.getByTestId("usage-table")).toContainText("2 GB");

@@ -139,6 +139,8 @@ test("production refuses to start on the payment sandbox or the identity emulato
     "ALLOW_CAPTURED_SMS=true",
     "ID_VALIDATION_PROVIDER=http",
     "ALLOW_SANDBOX_ID_VALIDATION=true",
+    "INVOICE_PROVIDER=facturapi",
+    "ALLOW_SANDBOX_INVOICES=true",
     "PUBLIC_BASE_URL",
   ]) {
     expect(lines[0]).toContain(named);
@@ -154,7 +156,16 @@ test("a production test environment says so on every page and in /readyz", async
     const ready = await (await fetch(`${baseUrl}/readyz`)).json();
     expect(ready).toMatchObject({
       testEnvironment: true,
-      testDoubles: ["payments", "identity", "esim", "mail", "bss", "sms", "id-validation"],
+      testDoubles: [
+        "payments",
+        "identity",
+        "esim",
+        "mail",
+        "bss",
+        "sms",
+        "id-validation",
+        "invoices",
+      ],
     });
     for (const path of ["/", "/plans", "/help-center", "/auth/sign-in", "/cart"]) {
       // Plain HTTP: the page as a browser without JavaScript gets it.
@@ -176,7 +187,16 @@ test("a production test environment says so on every page and in /readyz", async
     await waitForHealth(base, development);
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
       testEnvironment: false,
-      testDoubles: ["payments", "identity", "esim", "mail", "bss", "sms", "id-validation"],
+      testDoubles: [
+        "payments",
+        "identity",
+        "esim",
+        "mail",
+        "bss",
+        "sms",
+        "id-validation",
+        "invoices",
+      ],
     });
     expect(await (await fetch(`${base}/plans`)).text()).not.toContain("test-environment-banner");
   } finally {

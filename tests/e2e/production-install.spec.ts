@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { DEPLOYED } from "../../scripts/deploy-files.mjs";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import {
   cartWith,
@@ -23,15 +24,13 @@ import {
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "one install is enough");
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-/** What a deploy carries: the manifest and lockfile, the patches npm applies, the build. */
-const DEPLOYED = ["package.json", "package-lock.json", "patches", "build", "dist", "public"];
 /** The embedded defaults' development dependencies, and the dev tools the scripts once needed. */
 const DEV_ONLY = ["aws-sdk", "cognito-local", "stormdb", "otplib", "i18next", "tsx", "esbuild"];
 /**
  * One install directory per checkout, kept between runs: npm brings its node_modules to this
  * lockfile's production tree each time (removing whatever is not in it), so only the first run
- * compiles better-sqlite3 (about two minutes here; the registry's prebuilt binaries are
- * unreachable). Everything else in it is replaced every run.
+ * downloads it. Nothing is compiled (better-sqlite3 ships its Node-API binary in its package).
+ * Everything else in it is replaced every run.
  */
 const installDir = path.join(
   tmpdir(),
@@ -46,15 +45,30 @@ const REAL_POOL = {
 const SESSION_SECRET = "production-install-secret-0123456789-abcdefgh";
 
 /**
+ * The operator's PATH: a Node 24 first (the one running these tests, the `node` package's, stands
+ * for the server's installed Node), then the machine's, without this project's node_modules/.bin.
+ */
+const operatorPath = [
+  path.dirname(process.execPath),
+  ...(process.env.PATH ?? "").split(path.delimiter).filter((dir) => !dir.includes("node_modules")),
+].join(path.delimiter);
+
+/**
  * What the operator's shell passes on: the path, the home (npm's settings and cache) and a proxy,
  * never what the npm running these tests says of this project (npm_config_local_prefix…).
  */
 function operatorEnvironment(extra: Record<string, string> = {}): Record<string, string> {
-  const passed = /^(PATH|HOME|https?_proxy|no_proxy|npm_config_(cache|userconfig|registry))$/i;
+  const passed = /^(HOME|https?_proxy|no_proxy|npm_config_(cache|userconfig|registry))$/i;
   const kept = Object.entries(process.env).filter(
     (entry): entry is [string, string] => entry[1] !== undefined && passed.test(entry[0]),
   );
-  return { ...Object.fromEntries(kept), NODE_ENV: "test", LOG_LEVEL: "info", ...extra };
+  return {
+    ...Object.fromEntries(kept),
+    PATH: operatorPath,
+    NODE_ENV: "test",
+    LOG_LEVEL: "info",
+    ...extra,
+  };
 }
 
 /** `npm <args>` in the install directory, as the operator types it. */
@@ -104,7 +118,12 @@ test("npm install --omit=dev gives a store that runs on a real pool, migrates, a
 }) => {
   test.setTimeout(15 * 60_000);
 
-  await test.step("install without dev dependencies", () => {
+  await test.step("install without dev dependencies, with the operator's Node 24", () => {
+    const node = spawnSync("node", ["--version"], {
+      env: operatorEnvironment() as unknown as NodeJS.ProcessEnv,
+      encoding: "utf8",
+    });
+    expect(node.stdout.trim()).toMatch(/^v24\./);
     deploy();
     const install = npm(
       ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"],

@@ -120,6 +120,9 @@ test("typing someone's e-mail at a provider that does not vouch for it opens non
   browser,
   javaScriptEnabled,
 }) => {
+  // Three customers' journeys in one test: a checkout, a sign-up and two sign-ins. Over a minute
+  // on a machine running the whole suite (CI, stop 39).
+  test.slow();
   const email = uniqueEmail("invitado");
   const guest = await socialBrowser(browser, javaScriptEnabled);
   const owner = await socialBrowser(browser, javaScriptEnabled);

@@ -20,8 +20,12 @@ import {
   choosePaymentMethod,
   fillCheckout,
   submitCheckout,
+  TOPUP_RECEIPT_URL,
   uniqueEmail,
 } from "./support/commerce";
+import { createCustomer, signInTo } from "./support/customers";
+import { uniqueLineNumber } from "./support/lines";
+import { chooseOtherLine, SAVED_CARD, savedCardRadio } from "./support/saved-cards";
 
 // Issue 13: the storefront on Stripe. The server runs with PAYMENT_PROVIDER=stripe and the
 // official SDK pointed at a local stand-in of api.stripe.com and of Stripe's hosted page
@@ -211,3 +215,62 @@ test("the webhook endpoint: Stripe's signature required; the sandbox's endpoint 
   expect(sandbox.status()).toBe(404);
   expect((await request.get(`${base}/sandbox/pago/chk_cualquiera`)).status()).toBe(404);
 });
+
+// Issue 29, saved cards on Stripe (decision 0119): the box at the card step makes the account's
+// Customer and asks Checkout to save the card off-session; the account lists it; one form pays
+// with it (a PaymentIntent confirmed at once, no Stripe page); removing it detaches it at Stripe.
+test("a signed-in customer saves a card on Stripe's page, pays the next top-up with it in one form, and removes it", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const page = await pageOn(browser, testInfo);
+  const customer = await createCustomer(page.request, "stripe-tarjeta");
+  await signInTo(page, customer, "/my-account/recarga");
+  await saveCardAtStripe(page, uniqueLineNumber());
+  const session = [...stub.sessions.values()].at(-1)!;
+  expect(session.customer).toMatch(/^cus_test_/);
+  expect(stub.customers.get(session.customer!)?.email).toBe(customer.email);
+
+  await page.goto("/my-account/tarjetas");
+  await expect(page.getByTestId("saved-card")).toContainText(SAVED_CARD);
+  await expect(page.getByTestId("saved-card")).toContainText("Vence 12/34");
+
+  await page.goto("/my-account/recarga");
+  await chooseOtherLine(page);
+  const line = uniqueLineNumber();
+  await page.getByLabel("Número de celular (10 dígitos)").fill(line);
+  await page.getByLabel("Vuelve a escribir el número").fill(line);
+  await page.getByRole("radio", { name: /^\$100(?![\d.,])/ }).check();
+  await savedCardRadio(page).check();
+  const intentsBefore = stub.intents.size;
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+  await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
+  await expect(page.getByText(`Pagado con ${SAVED_CARD}`)).toBeVisible();
+  const charged = [...stub.intents.values()].slice(intentsBefore);
+  expect(charged).toHaveLength(1);
+  expect(charged[0]).toMatchObject({
+    status: "succeeded",
+    customer: session.customer,
+    metadata: { charge: "saved_card" },
+  });
+
+  await page.goto("/my-account/tarjetas");
+  const methodId = charged[0]!.payment_method!;
+  await page.getByRole("button", { name: `Quitar ${SAVED_CARD}` }).click();
+  await expect(page.getByTestId("saved-cards-empty")).toBeVisible();
+  expect(stub.paymentMethods.get(methodId)?.customer).toBeNull();
+});
+
+async function saveCardAtStripe(page: Page, line: string) {
+  await chooseOtherLine(page);
+  await page.getByLabel("Número de celular (10 dígitos)").fill(line);
+  await page.getByLabel("Vuelve a escribir el número").fill(line);
+  await page.getByRole("radio", { name: /^\$50(?![\d.,])/ }).check();
+  await page.getByLabel(/Guardar esta tarjeta en mi cuenta/).check();
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stub.url}/c/pay/cs_test_`));
+  await page.getByRole("button", { name: "Pagar" }).click();
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+  await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
+}

@@ -36,6 +36,8 @@ export function lineRequests(
     rateLimiter: RateLimiter.inMemory(),
     logger,
     mailer,
+    // The line's page names the automatic top-up's card only if saved with this provider.
+    payments: { provider: { name: "sandbox" } },
     requestId: "test-request",
     config: {
       sessionSecrets: ["line-requests-under-test-".padEnd(40, "s")],

@@ -7,11 +7,20 @@ import { clabeControlDigit } from "../../app/payments/clabe";
 /**
  * A local stand-in for api.stripe.com and for Stripe's hosted Checkout page, speaking Stripe's
  * documented wire format: form-encoded requests with bracketed keys, JSON objects shaped like
- * `Stripe.Checkout.Session` and `Stripe.PaymentIntent`, errors as `{"error":{type,message}}`,
- * and webhooks signed with the SDK's own `generateTestHeaderString`.
+ * `Stripe.Checkout.Session`, `Stripe.PaymentIntent`, `Stripe.Customer` and
+ * `Stripe.PaymentMethod`, errors as `{"error":{type,message}}` (a declined card as a 402
+ * `card_error` carrying its `code`, `decline_code` and PaymentIntent), and webhooks signed with
+ * the SDK's own `generateTestHeaderString`. Saved cards (decision 0119): a Checkout Session with
+ * `customer` and `payment_intent_data[setup_future_usage]=off_session` attaches the card's
+ * PaymentMethod to the Customer; PaymentIntents created with `confirm` (and `off_session`)
+ * charge it, deciding by Stripe's test cards: 4242… succeeds, 4000 0027 6000 3184 always asks
+ * for authentication (`authentication_required` off-session, `requires_action` on-session),
+ * 4000 0000 0000 0341 is declined once saved, 4000 0000 0000 9995 lacks funds. The
+ * `Idempotency-Key` of a create is honoured like Stripe's: the same key answers the first answer.
  *
  * What it cannot be: Stripe's eligibility rules (which methods an account may offer), its
- * decline logic, or its real voucher and CLABE issuing. Those were not tried (README, 0065).
+ * decline logic beyond these cards, its real 3-D Secure pages, or its real voucher and CLABE
+ * issuing. Those were not tried (README, 0065, 0119).
  */
 
 type Params = Record<string, unknown>;
@@ -61,13 +70,49 @@ interface StubIntent {
   latest_charge: string | null;
   customer: string | null;
   metadata: Record<string, string>;
+  payment_method: string | null;
+  setup_future_usage: "off_session" | "on_session" | null;
+  last_payment_error: Params | null;
+  description: string | null;
+}
+
+export interface StubCustomer {
+  id: string;
+  object: "customer";
+  email: string | null;
+  metadata: Record<string, string>;
+  preferred_locales: string[];
+  created: number;
+  livemode: false;
+}
+
+export interface StubPaymentMethod {
+  id: string;
+  object: "payment_method";
+  type: "card";
+  customer: string | null;
+  card: { brand: string; last4: string; exp_month: number; exp_year: number; funding: string };
+  created: number;
+  livemode: false;
+  /** The test card's number, which Stripe never returns (the stand-in decides by it). */
+  testNumber: string;
 }
 
 export type StubEventType =
   | "checkout.session.completed"
   | "checkout.session.async_payment_succeeded"
   | "checkout.session.async_payment_failed"
-  | "checkout.session.expired";
+  | "checkout.session.expired"
+  | "payment_intent.succeeded"
+  | "payment_intent.payment_failed";
+
+/** Stripe's test cards the stand-in knows (docs.stripe.com/testing). */
+export const STRIPE_TEST_CARDS = {
+  succeeds: "4242424242424242",
+  authenticationRequired: "4000002760003184",
+  declinesAfterAttaching: "4000000000000341",
+  insufficientFunds: "4000000000009995",
+} as const;
 
 export interface DeliveredEvent {
   id: string;
@@ -118,6 +163,10 @@ export async function startStripeStub(options: {
 }) {
   const sessions = new Map<string, StubSession>();
   const intents = new Map<string, StubIntent>();
+  const customers = new Map<string, StubCustomer>();
+  const paymentMethods = new Map<string, StubPaymentMethod>();
+  /** The session's saving details: what Checkout read from payment_intent_data. */
+  const sessionIntentData = new Map<string, Params>();
   const charges = new Map<string, Params>();
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const requests: StubRequest[] = [];
@@ -150,7 +199,12 @@ export async function startStripeStub(options: {
       amount_subtotal: amount,
       client_reference_id: (params.client_reference_id as string) ?? null,
       customer_email: (params.customer_email as string) ?? null,
-      customer: params.customer_creation === "always" ? id("cus") : null,
+      customer:
+        typeof params.customer === "string"
+          ? params.customer
+          : params.customer_creation === "always"
+            ? id("cus")
+            : null,
       metadata: (params.metadata as Record<string, string>) ?? {},
       allowed_payment_method_types: methods,
       payment_method_types: methods,
@@ -166,14 +220,68 @@ export async function startStripeStub(options: {
     };
   }
 
-  function intentView(intent: StubIntent, expand: string[]) {
-    if (expand.includes("latest_charge") && intent.latest_charge) {
-      return { ...intent, latest_charge: charges.get(intent.latest_charge) };
-    }
-    return intent;
+  function methodView(method: StubPaymentMethod) {
+    const { testNumber: _number, ...view } = method;
+    return view;
   }
 
-  async function deliver(type: StubEventType, session: StubSession): Promise<DeliveredEvent> {
+  function intentView(intent: StubIntent, expand: string[]) {
+    let view: Record<string, unknown> = { ...intent };
+    if (expand.includes("latest_charge") && intent.latest_charge) {
+      view = { ...view, latest_charge: charges.get(intent.latest_charge) };
+    }
+    const method = intent.payment_method ? paymentMethods.get(intent.payment_method) : undefined;
+    if (expand.includes("payment_method") && method) {
+      view = { ...view, payment_method: methodView(method) };
+    }
+    return view;
+  }
+
+  /** A card typed on the hosted page, as Stripe keeps it: its brand, last four and expiry. */
+  function paymentMethodFor(number: string, customer: string | null): StubPaymentMethod {
+    const method: StubPaymentMethod = {
+      id: id("pm"),
+      object: "payment_method",
+      type: "card",
+      customer,
+      card: {
+        brand: number.startsWith("5") ? "mastercard" : number.startsWith("3") ? "amex" : "visa",
+        last4: number.slice(-4),
+        exp_month: 12,
+        exp_year: 2034,
+        funding: "credit",
+      },
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      testNumber: number,
+    };
+    paymentMethods.set(method.id, method);
+    return method;
+  }
+
+  function chargeOf(method: StubPaymentMethod): string {
+    const charge = id("ch");
+    charges.set(charge, {
+      id: charge,
+      object: "charge",
+      payment_method: method.id,
+      payment_method_details: {
+        type: "card",
+        card: {
+          brand: method.card.brand,
+          last4: method.card.last4,
+          exp_month: method.card.exp_month,
+          exp_year: method.card.exp_year,
+        },
+      },
+    });
+    return charge;
+  }
+
+  async function deliver(
+    type: StubEventType,
+    object: StubSession | Record<string, unknown>,
+  ): Promise<DeliveredEvent> {
     const payload = JSON.stringify(
       {
         id: id("evt"),
@@ -184,7 +292,7 @@ export async function startStripeStub(options: {
         pending_webhooks: 1,
         request: { id: null, idempotency_key: null },
         type,
-        data: { object: session },
+        data: { object },
       },
       null,
       2,
@@ -216,8 +324,14 @@ export async function startStripeStub(options: {
     return event;
   }
 
-  /** What the customer does on Stripe's hosted page: pay by card, or take a voucher or CLABE. */
-  async function confirm(sessionId: string): Promise<StubSession> {
+  /**
+   * What the customer does on Stripe's hosted page: pay by card (4242… unless the page's form
+   * says another test card), or take a voucher or CLABE.
+   */
+  async function confirm(
+    sessionId: string,
+    cardNumber: string = STRIPE_TEST_CARDS.succeeds,
+  ): Promise<StubSession> {
     const session = sessions.get(sessionId);
     if (!session || session.status !== "open") throw new Error(`session ${sessionId} not open`);
     const method = session.allowed_payment_method_types[0];
@@ -231,16 +345,23 @@ export async function startStripeStub(options: {
       next_action: null,
       latest_charge: null,
       customer: session.customer,
-      metadata: {},
+      metadata: ((sessionIntentData.get(session.id)?.metadata as Record<string, string>) ??
+        {}) as Record<string, string>,
+      payment_method: null,
+      setup_future_usage: null,
+      last_payment_error: null,
+      description: (sessionIntentData.get(session.id)?.description as string) ?? null,
     };
     if (method === "card") {
-      const charge = id("ch");
-      charges.set(charge, {
-        id: charge,
-        object: "charge",
-        payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } },
+      // The customer is at the page: a card that asks for authentication is authenticated here.
+      const saving = sessionIntentData.get(session.id)?.setup_future_usage === "off_session";
+      const card = paymentMethodFor(cardNumber, saving ? session.customer : null);
+      Object.assign(intent, {
+        status: "succeeded",
+        latest_charge: chargeOf(card),
+        payment_method: card.id,
+        setup_future_usage: saving ? "off_session" : null,
       });
-      Object.assign(intent, { status: "succeeded", latest_charge: charge });
       Object.assign(session, { status: "complete", payment_status: "paid" });
     } else if (method === "oxxo") {
       const days = Number(
@@ -316,15 +437,63 @@ export async function startStripeStub(options: {
     if (!/^Bearer (sk|rk)_(test|live)_\w+$/.test(auth)) {
       return stripeError(401, "invalid_request_error", "Invalid API Key provided");
     }
-    if (method === "POST" && path === "/v1/checkout/sessions") {
-      const key = String(request.headers["idempotency-key"] ?? "");
-      const earlier = key ? idempotent.get(key) : undefined;
-      if (earlier) return earlier;
-      const session = sessionFromParams(request.params);
-      sessions.set(session.id, session);
-      const answer = { status: 200, body: session };
+    const key = String(request.headers["idempotency-key"] ?? "");
+    if (method === "POST" && key && idempotent.has(key)) return idempotent.get(key)!;
+    const remember = (answer: { status: number; body: unknown }) => {
       if (key) idempotent.set(key, answer);
       return answer;
+    };
+    if (method === "POST" && path === "/v1/checkout/sessions") {
+      if (request.params.customer && !customers.has(String(request.params.customer))) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `No such customer: '${String(request.params.customer)}'`,
+          "resource_missing",
+        );
+      }
+      const session = sessionFromParams(request.params);
+      sessions.set(session.id, session);
+      sessionIntentData.set(session.id, (request.params.payment_intent_data as Params) ?? {});
+      return remember({ status: 200, body: session });
+    }
+    if (method === "POST" && path === "/v1/customers") {
+      const customer: StubCustomer = {
+        id: id("cus"),
+        object: "customer",
+        email: (request.params.email as string) ?? null,
+        metadata: (request.params.metadata as Record<string, string>) ?? {},
+        preferred_locales: (request.params.preferred_locales as string[]) ?? [],
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+      };
+      customers.set(customer.id, customer);
+      return remember({ status: 200, body: customer });
+    }
+    if (method === "POST" && path === "/v1/payment_intents") {
+      return remember(await createIntent(request.params));
+    }
+    const detach = /^\/v1\/payment_methods\/([\w]+)\/detach$/.exec(path);
+    if (detach && method === "POST") {
+      const found = paymentMethods.get(detach[1]);
+      if (!found) {
+        return stripeError(
+          404,
+          "invalid_request_error",
+          `No such PaymentMethod: '${detach[1]}'`,
+          "resource_missing",
+        );
+      }
+      if (!found.customer) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          "The payment method you provided is not attached to a customer so detachment is impossible.",
+          "payment_method_unexpected_state",
+        );
+      }
+      found.customer = null;
+      return { status: 200, body: methodView(found) };
     }
     let match = /^\/v1\/checkout\/sessions\/([\w]+)(\/expire)?$/.exec(path);
     if (match) {
@@ -385,12 +554,98 @@ export async function startStripeStub(options: {
     );
   }
 
+  /**
+   * A PaymentIntent created and confirmed at once with a saved card (the store's charges of a
+   * saved card), as Stripe answers it: 200 with the intent, or 402 with a `card_error`.
+   */
+  async function createIntent(params: Params): Promise<{ status: number; body: unknown }> {
+    const paymentMethod = paymentMethods.get(String(params.payment_method ?? ""));
+    const customer = String(params.customer ?? "");
+    if (!paymentMethod) {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `No such PaymentMethod: '${String(params.payment_method)}'`,
+        "resource_missing",
+      );
+    }
+    if (paymentMethod.customer !== customer) {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        "The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again.",
+        "payment_method_unexpected_state",
+      );
+    }
+    const offSession = params.off_session === "true";
+    const expand = (params.expand as string[] | undefined) ?? [];
+    const intent: StubIntent = {
+      id: id("pi"),
+      object: "payment_intent",
+      amount: Number(params.amount),
+      currency: String(params.currency ?? "mxn"),
+      status: "requires_payment_method",
+      payment_method_types: (params.allowed_payment_method_types as string[] | undefined) ?? [
+        "card",
+      ],
+      next_action: null,
+      latest_charge: null,
+      customer,
+      metadata: (params.metadata as Record<string, string>) ?? {},
+      payment_method: paymentMethod.id,
+      setup_future_usage: null,
+      last_payment_error: null,
+      description: (params.description as string) ?? null,
+    };
+    intents.set(intent.id, intent);
+    const number = paymentMethod.testNumber;
+    const declineOf = (code: string, declineCode: string, message: string) => {
+      const error = {
+        type: "card_error",
+        code,
+        decline_code: declineCode,
+        message,
+        payment_method: methodView(paymentMethod),
+      };
+      Object.assign(intent, { status: "requires_payment_method", last_payment_error: error });
+      void deliver("payment_intent.payment_failed", { ...intent });
+      return { status: 402, body: { error: { ...error, payment_intent: { ...intent } } } };
+    };
+    if (number === STRIPE_TEST_CARDS.authenticationRequired) {
+      if (offSession) {
+        return declineOf(
+          "authentication_required",
+          "authentication_required",
+          "Your card was declined. This transaction requires authentication.",
+        );
+      }
+      Object.assign(intent, {
+        status: "requires_action",
+        next_action: { type: "use_stripe_sdk", use_stripe_sdk: {} },
+      });
+      return { status: 200, body: intentView(intent, expand) };
+    }
+    if (number === STRIPE_TEST_CARDS.declinesAfterAttaching) {
+      return declineOf("card_declined", "generic_decline", "Your card was declined.");
+    }
+    if (number === STRIPE_TEST_CARDS.insufficientFunds) {
+      return declineOf("card_declined", "insufficient_funds", "Your card has insufficient funds.");
+    }
+    Object.assign(intent, { status: "succeeded", latest_charge: chargeOf(paymentMethod) });
+    void deliver("payment_intent.succeeded", { ...intent });
+    return { status: 200, body: intentView(intent, expand) };
+  }
+
   function hostedPage(session: StubSession): string {
     const method = session.allowed_payment_method_types[0];
     const label = method === "card" ? "Pagar" : "Confirmar";
     return `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Stripe Checkout (stand-in)</title></head>
 <body><h1>Stripe Checkout (stand-in)</h1><p data-method="${method}">${session.amount_total / 100} ${session.currency.toUpperCase()}</p>
-<form method="post" action="/c/pay/${session.id}"><button type="submit">${label}</button></form>
+<form method="post" action="/c/pay/${session.id}">${
+      method === "card"
+        ? `<p><label for="card">Número de tarjeta</label> <input id="card" name="card" value="${STRIPE_TEST_CARDS.succeeds}"></p>`
+        : ""
+    }<button type="submit">${label}</button></form>
 <p><a href="${session.cancel_url}">Volver a la tienda</a></p></body></html>`;
   }
 
@@ -404,7 +659,8 @@ export async function startStripeStub(options: {
         return;
       }
       if (request.method === "POST") {
-        await confirm(session.id);
+        const typed = new URLSearchParams(raw).get("card")?.replace(/\s/g, "");
+        await confirm(session.id, typed || STRIPE_TEST_CARDS.succeeds);
         response
           .writeHead(303, {
             Location: session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id),
@@ -457,6 +713,8 @@ export async function startStripeStub(options: {
     faults,
     sessions,
     intents,
+    customers,
+    paymentMethods,
     setWebhookUrl(url: string) {
       webhookUrl = url;
     },

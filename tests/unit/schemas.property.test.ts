@@ -36,6 +36,10 @@ import {
 import { portabilitySchema, statusLookupSchema } from "~/portability/portability-schema";
 import { topupSchema } from "~/topup/topup-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import { removeCardSchema } from "~/payments/saved-card-schema";
+import { AUTO_TOPUP_FIELDS, autoTopupSchema } from "~/auto-topup/auto-topup-schema";
+import { fiscalDataSchema } from "~/invoicing/fiscal-data";
+import { invoiceLookupSchema } from "~/invoicing/invoice-lookup";
 import { simActivationSchema } from "~/line/sim-activation-schema";
 import { lineCodeWithNumberSchema, lineNumberSchema } from "~/line/line-forms";
 import { isLocaleText } from "../support/locale-texts";
@@ -60,10 +64,27 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
       "phone_number_confirm",
       "amount",
       "payment_method",
+      "save_card",
       "idempotency_key",
     ],
   },
-  "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method"] },
+  "payment choice": { schema: paymentChoiceSchema, fields: ["payment_method", "save_card"] },
+  "saved card removal": { schema: removeCardSchema, fields: ["intent", "card_id"] },
+  "automatic top-up": { schema: autoTopupSchema, fields: [...AUTO_TOPUP_FIELDS] },
+  "invoice's fiscal data": {
+    schema: fiscalDataSchema({ askCardKind: true, savedRfcKind: "moral" }),
+    fields: [
+      "rfc",
+      "rfc_guardado",
+      "nombre",
+      "regimen",
+      "codigo_postal",
+      "uso",
+      "correo",
+      "tarjeta",
+    ],
+  },
+  "invoice lookup": { schema: invoiceLookupSchema, fields: ["folio", "correo"] },
   "SIM activation": { schema: simActivationSchema, fields: ["iccid"] },
   "line number (a code by SMS)": {
     schema: lineNumberSchema,
@@ -229,7 +250,26 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     payment_method: "card",
     idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
-  "payment choice": { payment_method: "cash" },
+  "payment choice": { payment_method: "guardada:tj_abcdefghijklmnop" },
+  "saved card removal": { intent: "quitar", card_id: "tj_abcdefghijklmnop" },
+  "automatic top-up": {
+    intent: "activar",
+    amount: "150",
+    cuando: "datos-1024",
+    tope: "2",
+    tarjeta: "tj_abcdefghijklmnop",
+  },
+  // SAT's published test issuer: a persona moral whose RFC passes every check.
+  "invoice's fiscal data": {
+    rfc: "EKU9003173C9",
+    nombre: "ESCUELA KEMPER URGATE",
+    regimen: "601",
+    codigo_postal: "42501",
+    uso: "G03",
+    correo: "facturas@example.com",
+    tarjeta: "credito",
+  },
+  "invoice lookup": { folio: "PED-2026-000001", correo: "ana@example.com" },
   "SIM activation": { iccid: "8952 0100 0000 0000 0075" },
   "line number (a code by SMS)": {
     phone_number: "55 1234 5678",

@@ -44,6 +44,18 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   /** The checkout's holder and the lines waiting for their registration (decision 0101). */
   order_holders: ["app/registration/"],
   pending_registrations: ["app/registration/"],
+  /** The numbers a checkout asked to keep, until the order is paid (decision 0106). */
+  order_port_ins: ["app/portability/"],
+  /** CFDI invoices, one per payment, and the fiscal data saved for the next (decision 0116). */
+  invoices: ["app/invoicing/"],
+  invoice_profiles: ["app/invoicing/"],
+  /** Saved cards (decision 0119): the provider's customer and cards, the sandbox's vault. */
+  payment_customers: ["app/payments/"],
+  saved_cards: ["app/payments/"],
+  sandbox_payment_methods: ["app/payments/sandbox/"],
+  /** Automatic top-ups and their charges, one per line and period (decisions 0120, 0121). */
+  auto_topups: ["app/auto-topup/"],
+  auto_topup_charges: ["app/auto-topup/"],
 
   /** Every folio series' yearly sequence, shared by the capabilities. */
   folio_counters: ["app/db/"],

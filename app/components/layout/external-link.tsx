@@ -1,33 +1,31 @@
-import type { ReactNode } from "react";
+import { forwardRef, type AnchorHTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 
-/** A link to another site, in a new tab, that gives that site no handle on this one. */
-export function ExternalLink({
-  href,
-  className,
-  label,
-  children,
-  onClick,
-}: {
-  href: string;
-  className?: string;
-  onClick?: () => void;
-  /** Accessible name when the visible content is only an icon. */
-  label?: string;
-  children: ReactNode;
-}) {
+/**
+ * A link to another site, in a new tab, that gives that site no handle on this one. Other props
+ * (a tooltip's handlers) reach the link.
+ */
+export const ExternalLink = forwardRef<
+  HTMLAnchorElement,
+  Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "target" | "rel"> & {
+    href: string;
+    /** Accessible name when the visible content is only an icon. */
+    label?: string;
+    children: ReactNode;
+  }
+>(function ExternalLink({ href, label, children, ...rest }, ref) {
   const { t } = useTranslation();
   return (
     <a
+      {...rest}
+      ref={ref}
       href={href}
       target="_blank"
       rel="noopener noreferrer"
-      className={className}
-      onClick={onClick}
       aria-label={label ? `${label} ${t("nav.newTab")}` : undefined}
     >
       {children}
       {label ? null : <span className="sr-only"> {t("nav.newTab")}</span>}
     </a>
   );
-}
+});

@@ -7,3 +7,7 @@ export const flashStyles: Record<ShownFlash["kind"], string> = {
   error: "border-error bg-error-soft text-error",
   info: "border-secondary bg-secondary-soft text-secondary-dark",
 };
+
+/** A message's action, in the page and in a toast: a link that looks like one. */
+export const flashActionClass =
+  "shrink-0 rounded font-semibold underline underline-offset-4 hover:no-underline";

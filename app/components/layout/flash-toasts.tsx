@@ -1,7 +1,7 @@
-import { useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { Suspense, lazy, useEffect, useState } from "react";
 import type { ShellData } from "~/lib/shell";
-import { flashStyles } from "./flash-styles";
+import { flashActionClass, flashStyles } from "./flash-styles";
 
 // Loaded only once a message has to be shown as a toast: most pages never pay for the library.
 const ToastStack = lazy(() => import("./toast-stack"));
@@ -29,10 +29,15 @@ export function FlashToasts({ flash }: { flash: ShellData["flash"] }) {
       {flash && flash.id === arrivedWithPage && location === pageLocation ? (
         <div
           role="status"
-          className={`mx-auto mt-4 max-w-6xl rounded border-l-4 px-4 py-3 ${flashStyles[flash.kind]}`}
+          className={`mx-auto mt-4 flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 rounded border-l-4 px-4 py-3 ${flashStyles[flash.kind]}`}
           data-testid="flash"
         >
-          {flash.message}
+          <span>{flash.message}</span>
+          {flash.action ? (
+            <Link to={flash.action.href} className={flashActionClass}>
+              {flash.action.label}
+            </Link>
+          ) : null}
         </div>
       ) : null}
       {toastsNeeded ? (

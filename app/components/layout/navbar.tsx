@@ -6,6 +6,7 @@ import type { ShellData } from "~/lib/shell";
 import { cartCount as countItems } from "~/cart/cart";
 import { useOptimisticCartItems } from "~/components/commerce/use-optimistic-cart";
 import { Logo } from "~/components/brand/logo";
+import { Tooltip } from "~/components/ui/tooltip";
 import { ExternalLink } from "./external-link";
 import { CartIcon, ChatIcon, MenuIcon } from "./icons";
 
@@ -100,32 +101,36 @@ export function Navbar({ shell }: { shell: ShellData | undefined }) {
 
   const icons = (
     <div className="flex items-center gap-1">
-      <Link
-        to="/cart"
-        prefetch="intent"
-        className="relative rounded p-2 text-slate-800 hover:bg-primary-soft"
-        aria-label={t("nav.cartWithCount", { count: cartCount })}
-        data-testid="cart-link"
-      >
-        <CartIcon />
-        {/* An empty cart shows no "0"; the link's name still says how many plans it holds. */}
-        <span
-          className="absolute -right-1 -top-1 min-w-5 rounded-full bg-primary px-1 text-center text-xs font-bold leading-5 text-white"
-          data-testid="cart-count"
-          aria-hidden="true"
-          hidden={cartCount === 0}
+      <Tooltip content={t("nav.cart")}>
+        <Link
+          to="/cart"
+          prefetch="intent"
+          className="relative rounded p-2 text-slate-800 hover:bg-primary-soft"
+          aria-label={t("nav.cartWithCount", { count: cartCount })}
+          data-testid="cart-link"
         >
-          {cartCount}
-        </span>
-      </Link>
+          <CartIcon />
+          {/* An empty cart shows no "0"; the link's name still says how many plans it holds. */}
+          <span
+            className="absolute -right-1 -top-1 min-w-5 rounded-full bg-primary px-1 text-center text-xs font-bold leading-5 text-white"
+            data-testid="cart-count"
+            aria-hidden="true"
+            hidden={cartCount === 0}
+          >
+            {cartCount}
+          </span>
+        </Link>
+      </Tooltip>
       {shell ? (
-        <ExternalLink
-          href={shell.links.chat}
-          label={t("nav.chat")}
-          className="rounded p-2 text-slate-800 hover:bg-primary-soft"
-        >
-          <ChatIcon />
-        </ExternalLink>
+        <Tooltip content={t("nav.chat")}>
+          <ExternalLink
+            href={shell.links.chat}
+            label={t("nav.chat")}
+            className="rounded p-2 text-slate-800 hover:bg-primary-soft"
+          >
+            <ChatIcon />
+          </ExternalLink>
+        </Tooltip>
       ) : null}
     </div>
   );

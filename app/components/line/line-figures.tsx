@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { formatPrice } from "~/catalog/money";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
+import { Progress } from "~/components/ui/progress";
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import type { AllowanceView, DataView, LineSummary } from "~/line/line-view";
@@ -19,24 +20,18 @@ export function useDataText() {
   };
 }
 
-/**
- * The data as a bar: what is left filled, what was used empty; drawn as SVG so that neither a
- * script nor a style attribute is needed. The text beside it says the same for screen readers.
- */
+/** The data left as a bar (the UI kit's progress): full with the whole package, empty when used up. */
 export function DataBar({ data }: { data: DataView }) {
+  const { t } = useTranslation("line");
+  const text = useDataText();
   return (
-    <svg
-      viewBox="0 0 100 8"
-      preserveAspectRatio="none"
-      className="mt-2 block h-3 w-full overflow-hidden rounded-full"
-      aria-hidden="true"
-      focusable="false"
-      data-testid="data-bar"
-      data-used-percent={data.usedPercent}
-    >
-      <rect width="100" height="8" className="fill-slate-200" />
-      <rect width={100 - data.usedPercent} height="8" className="fill-primary" />
-    </svg>
+    <Progress
+      value={100 - data.usedPercent}
+      label={t("summary.dataBar")}
+      valueText={t("summary.dataLeft", { remaining: text(data.remainingMb) })}
+      className="mt-2"
+      testId="data-bar"
+    />
   );
 }
 

@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
+import type { PaymentOptions } from "~/payments/payment-options.server";
 import type { PaymentView } from "~/payments/payment-view.server";
 import { PaymentMethodChoice } from "./payment-method-choice";
 
@@ -18,9 +19,12 @@ export function PayForm({
   lastResult,
   submitLabel,
   refreshTo,
+  options,
 }: {
   payment: PaymentView | null;
   voucherHours: number;
+  /** The account's saved cards, and whether to offer saving one. */
+  options: PaymentOptions;
   lastResult?: SubmissionResult<string[]>;
   submitLabel: string;
   /** The page itself, to look for news of a payment in progress. */
@@ -35,10 +39,16 @@ export function PayForm({
   });
   const { field } = labelFields(fields, {
     payment_method: payment?.instructions ? t("payment.switchLegend") : t("payment.methods.legend"),
+    save_card: t("payment.saveCardLabel"),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="mb-8 space-y-4 print:hidden">
-      <PaymentMethodChoice {...field.payment_method} voucherHours={voucherHours} />
+      <PaymentMethodChoice
+        {...field.payment_method}
+        voucherHours={voucherHours}
+        savedCards={options.savedCards}
+        saveCard={options.offerToSaveCard ? field.save_card : null}
+      />
       <div className="flex flex-wrap items-center gap-4">
         <SubmitButton pendingLabel={t("confirmation.retrying")}>{submitLabel}</SubmitButton>
         {refreshTo ? (

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "~/i18n/react";
+import type { PaymentOptions } from "~/payments/payment-options.server";
 import type { PaymentView } from "~/payments/payment-view.server";
 import { PayForm } from "./pay-form";
 import { PaymentInstructions } from "./payment-instructions";
@@ -20,6 +21,7 @@ export function PendingPayment({
   lastResult,
   refreshTo,
   declinedTestId,
+  options,
 }: {
   messages: "commerce:confirmation" | "topup:receipt";
   folio: string;
@@ -32,6 +34,7 @@ export function PendingPayment({
   /** The page itself, to look for news of a payment in progress. */
   refreshTo: string;
   declinedTestId: string;
+  options: PaymentOptions;
 }) {
   const { t } = useTranslation("commerce");
   return (
@@ -71,6 +74,7 @@ export function PendingPayment({
               : t(`${messages}.pay`)
         }
         refreshTo={declined ? null : refreshTo}
+        options={options}
       />
     </>
   );

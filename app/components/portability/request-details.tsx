@@ -53,7 +53,8 @@ export function SubmittedRequest({ request }: { request: RequestView }) {
       className="rounded-lg border border-primary bg-primary-soft p-6"
     >
       <h2 id="solicitud-recibida" className="text-2xl font-bold text-slate-900">
-        {t("result.heading")}
+        {/* A request filed with an order may be opened from its page once it moved on. */}
+        {request.status === "received" ? t("result.heading") : t("lookup.resultHeading")}
       </h2>
       <RequestDetails request={request} testId="portability-result" />
       <h3 className="mt-6 text-lg font-bold text-slate-900">{t("result.nextSteps")}</h3>

@@ -16,6 +16,7 @@ import { TopupBenefits } from "~/components/topup/topup-benefits";
 import { TOPUP_PATH } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { REGISTRATION_PATH } from "~/registration/paths";
+import type { PaymentOptions } from "~/payments/payment-options.server";
 import {
   OTHER_LINE,
   type TopupAnswer,
@@ -42,6 +43,8 @@ export interface TopupFormProps {
   askEmail: boolean;
   idempotencyKey: string;
   voucherHours: number;
+  /** The account's saved cards, and whether to offer saving one (decision 0119). */
+  paymentOptions: PaymentOptions;
   lastResult: TopupAnswer | SubmissionResult<string[]> | undefined;
 }
 
@@ -81,6 +84,7 @@ export function TopupForm({
   askEmail,
   idempotencyKey,
   voucherHours,
+  paymentOptions,
   lastResult,
 }: TopupFormProps) {
   const { t } = useTranslation("topup");
@@ -100,6 +104,7 @@ export function TopupForm({
     amount: t("form.amountLegend"),
     email: t("form.email"),
     payment_method: t("commerce:payment.methods.legend"),
+    save_card: t("commerce:payment.saveCardLabel"),
   });
   // With JavaScript: typing a number means "another number", so the saved line is deselected.
   const chooseOtherLine = (event: FocusEvent<HTMLInputElement>) => {
@@ -169,7 +174,12 @@ export function TopupForm({
       {askEmail ? (
         <Field {...field.email} type="email" hint={t("form.email_hint")} autoComplete="email" />
       ) : null}
-      <PaymentMethodChoice {...field.payment_method} voucherHours={voucherHours} />
+      <PaymentMethodChoice
+        {...field.payment_method}
+        voucherHours={voucherHours}
+        savedCards={paymentOptions.savedCards}
+        saveCard={paymentOptions.offerToSaveCard ? field.save_card : null}
+      />
       {lastResult && "unregisteredWarning" in lastResult && lastResult.unregisteredWarning ? (
         <UnregisteredWarning number={lastResult.unregisteredWarning} />
       ) : null}

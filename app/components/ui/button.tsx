@@ -1,5 +1,6 @@
 import { useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
+import { Tooltip } from "./tooltip";
 
 export type ButtonVariant = "primary" | "secondary" | "outline" | "quiet" | "link" | "dangerLink";
 export type ButtonSize = "md" | "lg" | "icon";
@@ -110,7 +111,7 @@ export function SubmitButton({
   const sending = pending ?? (navigation.state !== "idle" && navigation.formMethod === "POST");
   const mine =
     sending && (pending !== undefined || !name || navigation.formData?.get(name) === value);
-  return (
+  const button = (
     <button
       type="submit"
       name={name}
@@ -127,4 +128,6 @@ export function SubmitButton({
       {mine && pendingLabel ? pendingLabel : children}
     </button>
   );
+  // An icon-only button shows its name in a tooltip.
+  return size === "icon" && label ? <Tooltip content={label}>{button}</Tooltip> : button;
 }

@@ -14,6 +14,9 @@ import * as esimActivationsByIccid from "./0014-esim-activations-by-iccid";
 import * as accountEmails from "./0015-account-emails";
 import * as lineRegistrations from "./0016-line-registrations";
 import * as holdersAwaitingRegistration from "./0017-holders-awaiting-registration";
+import * as orderPortIns from "./0018-order-port-ins";
+import * as invoices from "./0019-invoices";
+import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-topups";
 import * as passkeyUses from "./0021-passkey-uses";
 
 /**
@@ -36,5 +39,8 @@ export const migrations: Record<string, Migration> = {
   "0015-account-emails": accountEmails,
   "0016-line-registrations": lineRegistrations,
   "0017-holders-awaiting-registration": holdersAwaitingRegistration,
+  "0018-order-port-ins": orderPortIns,
+  "0019-invoices": invoices,
+  "0020-saved-cards-and-automatic-topups": savedCardsAndAutomaticTopups,
   "0021-passkey-uses": passkeyUses,
 };

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { withoutControlCharacters } from "~/lib/control-characters";
 import "~/lib/zod-without-eval";
+import type { SandboxCardBehaviour } from "~/db/schema";
 import type { CardBrand, DeclineReason } from "../provider";
 import { passesLuhn } from "~/lib/luhn";
 
@@ -12,6 +13,14 @@ export const TEST_CARDS = {
   approved: "4242424242424242",
   declined: "4000000000000002",
   insufficientFunds: "4000000000009995",
+  /**
+   * Stripe's numbers for these two (decision 0119): paid at the page (where the customer
+   * authenticates), its saved card then always asks for 3-D Secure, so a charge with nobody at
+   * the page fails with "authentication_required"…
+   */
+  authenticationRequired: "4000002760003184",
+  /** …and paid at the page, its saved card then declined on every later charge. */
+  declinesLater: "4000000000000341",
 } as const;
 
 export function digitsOnly(value: string): string {
@@ -29,17 +38,54 @@ export function cardBrand(digits: string): CardBrand {
 export function sandboxOutcome(
   digits: string,
 ): { status: "approved" } | { status: "declined"; reason: DeclineReason } {
-  if (digits === TEST_CARDS.approved) return { status: "approved" };
+  if (
+    digits === TEST_CARDS.approved ||
+    digits === TEST_CARDS.authenticationRequired ||
+    digits === TEST_CARDS.declinesLater
+  ) {
+    return { status: "approved" };
+  }
   if (digits === TEST_CARDS.declined) return { status: "declined", reason: "card_declined" };
   if (digits === TEST_CARDS.insufficientFunds)
     return { status: "declined", reason: "insufficient_funds" };
   return { status: "declined", reason: "test_card_required" };
 }
 
+/** What a card saved at the page does when charged later; only approved cards are saved. */
+export function savedCardBehaviour(digits: string): SandboxCardBehaviour {
+  if (digits === TEST_CARDS.authenticationRequired) return "authenticate";
+  if (digits === TEST_CARDS.declinesLater) return "decline";
+  if (digits === TEST_CARDS.insufficientFunds) return "insufficient_funds";
+  return "approve";
+}
+
+/** A saved card charged: its behaviour's verdict. */
+export function savedCardOutcome(
+  behaviour: SandboxCardBehaviour,
+): { status: "approved" } | { status: "declined"; reason: DeclineReason } {
+  switch (behaviour) {
+    case "approve":
+      return { status: "approved" };
+    case "authenticate":
+      // Nobody can answer the bank through the API: the customer pays at the page instead.
+      return { status: "declined", reason: "authentication_required" };
+    case "insufficient_funds":
+      return { status: "declined", reason: "insufficient_funds" };
+    default:
+      return { status: "declined", reason: "card_declined" };
+  }
+}
+
 const error = (key: string) => ({ error: `commerce:sandbox.errors.${key}` });
 
 /** MM/AA or MMAA (spaces around the slash forgiven; no other whitespace, decision 0080). */
 const EXPIRY = /^(0[1-9]|1[0-2]) *\/? *(\d{2})$/;
+
+/** The month and four-digit year of a valid MM/AA; null when it does not read as one. */
+export function expiryParts(value: string): { month: number; year: number } | null {
+  const match = EXPIRY.exec(value.trim());
+  return match ? { month: Number(match[1]), year: 2000 + Number(match[2]) } : null;
+}
 
 /** True when MM/AA (or MMAA) is this month or later (a card is valid through the end of its month). */
 export function expiryIsCurrent(month: number, twoDigitYear: number, now: Date): boolean {

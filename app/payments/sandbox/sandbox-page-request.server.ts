@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
-import { createCardSchema } from "./card-rules";
+import { createCardSchema, expiryParts } from "./card-rules";
 import { mayUseSandboxPage } from "./page-access.server";
 
 /** The sandbox provider's hosted payment page: the part a real provider would serve itself. */
@@ -61,7 +61,11 @@ export async function submitSandboxPayment(
     return data(submission.reply({ hideFields: SENSITIVE_FIELDS }), { status: 400 });
   }
   try {
-    const paid = await context.sandbox!.pay(checkout.id, submission.value.card_number);
+    const paid = await context.sandbox!.pay(
+      checkout.id,
+      submission.value.card_number,
+      expiryParts(submission.value.card_expiry) ?? undefined,
+    );
     return redirect(paid?.return_url ?? checkout.return_url, { status: 303 });
   } catch (error) {
     const reply = submission.reply({

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import { isUniqueViolation, nowIso, type Db } from "~/db/db.server";
 import { nextInSeries } from "~/db/folio-counter.server";
-import type { SandboxCheckoutsTable } from "~/db/schema";
+import type { SandboxCheckoutsTable, SandboxPaymentMethodsTable } from "~/db/schema";
 import { luhnCheckDigit } from "~/lib/luhn";
 import { clabeControlDigit } from "../clabe";
 import {
@@ -12,9 +12,10 @@ import {
   type PaymentInstructions,
   type PaymentOutcome,
   type PaymentProvider,
+  type ProviderCard,
   toCardBrand,
 } from "../provider";
-import { cardBrand, sandboxOutcome } from "./card-rules";
+import { cardBrand, sandboxOutcome, savedCardBehaviour, savedCardOutcome } from "./card-rules";
 import {
   SIGNATURE_HEADER,
   signNotification,
@@ -56,10 +57,15 @@ export function sandboxTransferReference(sequence: number): string {
 export interface SandboxGateway extends PaymentProvider {
   findCheckout(id: string): Promise<SandboxCheckout | null>;
   /**
-   * Charges a validated card to an open card checkout, then notifies the store. Returns the
-   * checkout as it ends up (unchanged when it was no longer open).
+   * Charges a validated card to an open card checkout, then notifies the store. A checkout that
+   * saves its card (decision 0119) keeps what the test card does later, never its number.
+   * Returns the checkout as it ends up (unchanged when it was no longer open).
    */
-  pay(id: string, cardNumberDigits: string): Promise<SandboxCheckout | null>;
+  pay(
+    id: string,
+    cardNumberDigits: string,
+    expiry?: { month: number; year: number },
+  ): Promise<SandboxCheckout | null>;
   /** A voucher paid at a store or a transfer received; or its expiry. Then notifies the store. */
   simulate(id: string, outcome: "paid" | "expired"): Promise<SandboxCheckout | null>;
 }
@@ -76,6 +82,15 @@ interface NotificationBody {
   decline_reason: DeclineReason | null;
   card_brand: string | null;
   card_last4: string | null;
+  /** The card saved with this payment, as the store keeps it. */
+  saved_card: {
+    method_id: string;
+    customer_id: string;
+    brand: string;
+    last4: string;
+    exp_month: number;
+    exp_year: number;
+  } | null;
 }
 
 function isExpired(checkout: SandboxCheckout, now: Date): boolean {
@@ -110,7 +125,21 @@ function instructionsOf(checkout: SandboxCheckout): PaymentInstructions | null {
   return null;
 }
 
-function toOutcome(checkout: SandboxCheckout): PaymentOutcome {
+function providerCard(method: SandboxPaymentMethodsTable): ProviderCard {
+  return {
+    customerRef: method.customer_ref,
+    methodRef: method.id,
+    brand: toCardBrand(method.brand),
+    last4: method.last4,
+    expMonth: Number(method.exp_month),
+    expYear: Number(method.exp_year),
+  };
+}
+
+function toOutcome(
+  checkout: SandboxCheckout,
+  savedCard: SandboxPaymentMethodsTable | null = null,
+): PaymentOutcome {
   return {
     paymentId: checkout.merchant_reference,
     providerReference: checkout.id,
@@ -123,7 +152,21 @@ function toOutcome(checkout: SandboxCheckout): PaymentOutcome {
         ? { brand: toCardBrand(checkout.card_brand), last4: checkout.card_last4 }
         : null,
     instructions: instructionsOf(checkout),
+    savedCard: savedCard ? providerCard(savedCard) : null,
   };
+}
+
+function isSavedCardBody(value: unknown): value is NonNullable<NotificationBody["saved_card"]> {
+  if (!value || typeof value !== "object") return false;
+  const card = value as Record<string, unknown>;
+  return (
+    typeof card.method_id === "string" &&
+    typeof card.customer_id === "string" &&
+    typeof card.brand === "string" &&
+    typeof card.last4 === "string" &&
+    Number.isInteger(card.exp_month) &&
+    Number.isInteger(card.exp_year)
+  );
 }
 
 function parseBody(rawBody: string): { eventId: string; outcome: PaymentOutcome } | null {
@@ -141,10 +184,12 @@ function parseBody(rawBody: string): { eventId: string; outcome: PaymentOutcome 
     !["approved", "declined", "expired"].includes(body.status) ||
     !Number.isInteger(body.amount) ||
     typeof body.currency !== "string" ||
-    (body.decline_reason !== null && !DECLINE_REASONS.includes(body.decline_reason))
+    (body.decline_reason !== null && !DECLINE_REASONS.includes(body.decline_reason)) ||
+    (body.saved_card != null && !isSavedCardBody(body.saved_card))
   ) {
     return null;
   }
+  const saved = body.saved_card ?? null;
   return {
     eventId: body.event_id,
     outcome: {
@@ -159,6 +204,16 @@ function parseBody(rawBody: string): { eventId: string; outcome: PaymentOutcome 
           ? { brand: toCardBrand(body.card_brand), last4: body.card_last4 }
           : null,
       instructions: null,
+      savedCard: saved
+        ? {
+            customerRef: saved.customer_id,
+            methodRef: saved.method_id,
+            brand: toCardBrand(saved.brand),
+            last4: saved.last4,
+            expMonth: saved.exp_month,
+            expYear: saved.exp_year,
+          }
+        : null,
     },
   };
 }
@@ -187,8 +242,28 @@ export function createSandboxGateway(options: {
     return checkout;
   }
 
+  async function findMethod(id: string | null) {
+    if (!id) return null;
+    return (
+      (await db
+        .selectFrom("sandbox_payment_methods")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  /** The checkout's outcome; with the card it saved, when it was an approved saving payment. */
+  async function outcomeOf(checkout: SandboxCheckout): Promise<PaymentOutcome> {
+    const saved =
+      checkout.status === "approved" && checkout.save_for_customer
+        ? await findMethod(checkout.payment_method_id)
+        : null;
+    return toOutcome(checkout, saved);
+  }
+
   async function notify(checkout: SandboxCheckout) {
-    const outcome = toOutcome(checkout);
+    const outcome = await outcomeOf(checkout);
     if (outcome.status === "pending") return;
     const body: NotificationBody = {
       event_id: `evt_${randomBytes(12).toString("base64url")}`,
@@ -200,6 +275,16 @@ export function createSandboxGateway(options: {
       decline_reason: outcome.declineReason,
       card_brand: checkout.card_brand,
       card_last4: checkout.card_last4,
+      saved_card: outcome.savedCard
+        ? {
+            method_id: outcome.savedCard.methodRef,
+            customer_id: outcome.savedCard.customerRef,
+            brand: outcome.savedCard.brand,
+            last4: outcome.savedCard.last4,
+            exp_month: outcome.savedCard.expMonth,
+            exp_year: outcome.savedCard.expYear,
+          }
+        : null,
     };
     const raw = JSON.stringify(body);
     try {
@@ -232,7 +317,9 @@ export function createSandboxGateway(options: {
   /** Moves an open checkout to its outcome, once, and notifies the store; null if it was not open. */
   async function complete(
     id: string,
-    change: Partial<Pick<SandboxCheckout, "decline_reason" | "card_brand" | "card_last4">> & {
+    change: Partial<
+      Pick<SandboxCheckout, "decline_reason" | "card_brand" | "card_last4" | "payment_method_id">
+    > & {
       status: "approved" | "declined" | "expired";
     },
   ): Promise<SandboxCheckout | null> {
@@ -301,6 +388,10 @@ export function createSandboxGateway(options: {
               method: input.method,
               ...(await issue(trx, input.method)),
               expires_at: input.method === "card" ? null : input.expiresAt.toISOString(),
+              save_for_customer: input.method === "card" ? input.saveCardFor : null,
+              payment_method_id: null,
+              idempotency_key: null,
+              off_session: 0,
             };
             await trx.insertInto("sandbox_checkouts").values(row).execute();
             return row;
@@ -329,7 +420,7 @@ export function createSandboxGateway(options: {
     },
     async retrieve(providerReference) {
       const checkout = await findCheckout(providerReference);
-      return checkout ? toOutcome(checkout) : null;
+      return checkout ? outcomeOf(checkout) : null;
     },
     async close(providerReference) {
       const closed = await db
@@ -343,18 +434,114 @@ export function createSandboxGateway(options: {
       return checkout?.status === "approved" ? "paid" : "closed";
     },
     findCheckout,
-    async pay(id, digits) {
+    async pay(id, digits, expiry) {
       const checkout = await findCheckout(id);
       if (!checkout || checkout.method !== "card") return checkout;
       const verdict = sandboxOutcome(digits);
+      const saving =
+        verdict.status === "approved" && checkout.save_for_customer && checkout.status === "open";
+      let methodId: string | null = null;
+      if (saving) {
+        // Its own vault: what the test card does later, and what the customer reads of it.
+        methodId = `spm_${randomBytes(12).toString("base64url")}`;
+        await db
+          .insertInto("sandbox_payment_methods")
+          .values({
+            id: methodId,
+            customer_ref: checkout.save_for_customer!,
+            brand: cardBrand(digits),
+            last4: digits.slice(-4),
+            exp_month: expiry?.month ?? 12,
+            exp_year: expiry?.year ?? new Date().getUTCFullYear() + 4,
+            behaviour: savedCardBehaviour(digits),
+            created_at: nowIso(),
+            detached_at: null,
+          })
+          .execute();
+      }
       return (
         (await complete(id, {
           status: verdict.status,
           decline_reason: verdict.status === "declined" ? verdict.reason : null,
           card_brand: cardBrand(digits),
           card_last4: digits.slice(-4),
+          payment_method_id: methodId,
         })) ?? (await findCheckout(id))
       );
+    },
+    async createCustomer() {
+      // The store keeps one per account (payment_customers): the sandbox needs no record of it.
+      return `scus_${randomBytes(12).toString("base64url")}`;
+    },
+    async chargeSavedCard(input) {
+      const earlier = await db
+        .selectFrom("sandbox_checkouts")
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb("idempotency_key", "=", input.idempotencyKey),
+            eb("merchant_reference", "=", input.paymentId),
+          ]),
+        )
+        .executeTakeFirst();
+      if (earlier) return outcomeOf(earlier);
+      const method = await findMethod(input.methodRef);
+      const usable = method && !method.detached_at && method.customer_ref === input.customerRef;
+      const verdict = usable
+        ? savedCardOutcome(method.behaviour)
+        : { status: "declined" as const, reason: "payment_failed" as const };
+      const now = nowIso();
+      const row: SandboxCheckout = {
+        id: `chk_${randomBytes(12).toString("base64url")}`,
+        merchant_reference: input.paymentId,
+        amount: input.amount,
+        currency: input.currency,
+        description: input.description,
+        return_url: "",
+        notify_url: "",
+        status: verdict.status,
+        decline_reason: verdict.status === "declined" ? verdict.reason : null,
+        card_brand: method?.brand ?? null,
+        card_last4: method?.last4 ?? null,
+        created_at: now,
+        completed_at: now,
+        method: "card",
+        reference: null,
+        clabe: null,
+        expires_at: null,
+        save_for_customer: null,
+        payment_method_id: input.methodRef,
+        idempotency_key: input.idempotencyKey,
+        off_session: input.offSession ? 1 : 0,
+      };
+      try {
+        await db.insertInto("sandbox_checkouts").values(row).execute();
+      } catch (error) {
+        // The same key (or payment) charged by a concurrent call: its charge is the one.
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await db
+          .selectFrom("sandbox_checkouts")
+          .selectAll()
+          .where("idempotency_key", "=", input.idempotencyKey)
+          .executeTakeFirst();
+        if (!winner) throw error;
+        return outcomeOf(winner);
+      }
+      logger.info({
+        msg: "sandbox saved card charged",
+        checkoutId: row.id,
+        status: row.status,
+        offSession: input.offSession,
+      });
+      return toOutcome(row);
+    },
+    async detachCard(methodRef) {
+      await db
+        .updateTable("sandbox_payment_methods")
+        .set({ detached_at: nowIso() })
+        .where("id", "=", methodRef)
+        .where("detached_at", "is", null)
+        .execute();
     },
     async simulate(id, outcome) {
       const checkout = await findCheckout(id);

@@ -7,13 +7,17 @@ import { expect, test, type Page } from "@playwright/test";
  * axe runs as a script, which a JavaScript-disabled page cannot execute. There the page's current
  * HTML (scripts removed, exactly what the customer without JavaScript sees) is checked in a
  * scripting page of its own, loading the same stylesheets from the same server.
+ *
+ * axe runs in the page itself (legacy mode): the same rules and results as the default, which opens
+ * an extra blank page per check to merge results across frames, and our pages have no frames. It
+ * halves the time of a check, about 1.3 s of a busy machine's CPU on every one of them.
  */
 export async function expectNoAxeViolations(page: Page) {
   // A URL assertion passes once a navigation commits; the document may still be arriving.
   await page.waitForLoadState("load");
   const scriptsDisabled = test.info().project.use.javaScriptEnabled === false;
   if (!scriptsDisabled) {
-    expectClean(await new AxeBuilder({ page }).analyze());
+    expectClean(await axe(page).analyze());
     return;
   }
   const html = (await page.content())
@@ -33,10 +37,14 @@ export async function expectNoAxeViolations(page: Page) {
       route.fulfill({ body: html, contentType: "text/html; charset=utf-8" }),
     );
     await copy.goto(url);
-    expectClean(await new AxeBuilder({ page: copy }).analyze());
+    expectClean(await axe(copy).analyze());
   } finally {
     await context.close();
   }
+}
+
+function axe(page: Page) {
+  return new AxeBuilder({ page }).setLegacyMode(true);
 }
 
 function expectClean(results: Awaited<ReturnType<AxeBuilder["analyze"]>>) {
