@@ -76,6 +76,16 @@ async function signInWithTotp(
   await expect(page).toHaveURL(/\/my-account$/);
 }
 
+/**
+ * Signs in on the way to `path` and waits to land there: a page opened while the sign-in form is
+ * still on its way would find the visitor signed out.
+ */
+async function signInTo(page: Page, email: string, path: string) {
+  await page.goto(path);
+  await signIn(page, email);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+}
+
 test.describe("passkeys", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the ceremony needs JavaScript");
 
@@ -86,8 +96,7 @@ test.describe("passkeys", () => {
     await virtualAuthenticator(page);
     const email = uniqueEmail("llave");
     await createAccount(page, request, email);
-    await signIn(page, email);
-    await page.goto("/my-account/seguridad");
+    await signInTo(page, email, "/my-account/seguridad");
     await expect(page.getByTestId("passkeys-empty")).toBeVisible();
     await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
     await expectFlash(page, "Creaste tu llave de acceso");
@@ -126,8 +135,7 @@ test.describe("passkeys", () => {
     await passkeysForAnotherSite(page);
     const email = uniqueEmail("llave-otra");
     await createAccount(page, request, email);
-    await signIn(page, email);
-    await page.goto("/my-account/seguridad");
+    await signInTo(page, email, "/my-account/seguridad");
     await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
     await expect(page.getByTestId("passkey-error")).toHaveText(
       "Esta llave de acceso es de otro sitio y no sirve en Conecta Móvil. Entra con tu contraseña.",
