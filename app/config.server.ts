@@ -111,6 +111,17 @@ export const environmentSchema = z.object({
   ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
   /** false: the store takes no new accounts (the sign-up tab goes, /auth/sign-up is a 404). */
   SIGN_UP_ENABLED: booleanFlag.default(true),
+  /**
+   * Passkeys (WebAuthn through Cognito's USER_AUTH) and the first-factor choice (decision 0122):
+   * on by default with the embedded emulator; with a real pool only when the pool is set up for
+   * them (Essentials tier, relying party, ALLOW_USER_AUTH; README).
+   */
+  PASSKEYS_ENABLED: booleanFlag.optional(),
+  /**
+   * "Recordar este dispositivo" after a second factor (decision 0123): on by default with the
+   * embedded emulator; with a real pool only when its device tracking is on (README).
+   */
+  REMEMBERED_DEVICES_ENABLED: booleanFlag.optional(),
   /** Where eSIM activation codes come from: the app's sandbox, or the operator's SM-DP+ (ES2+). */
   ESIM_PROVIDER: z.enum(["sandbox", "es2plus"]).default("sandbox"),
   /** The SM-DP+'s ES2+ base address (https), e.g. https://smdp.example.com. */
@@ -360,11 +371,17 @@ export interface Config extends Omit<
   | "DATA_DIR"
   | "HOST"
   | "TRUST_PROXY"
+  | "PASSKEYS_ENABLED"
+  | "REMEMBERED_DEVICES_ENABLED"
   | "INVOICE_ISSUER_RFC"
   | "INVOICE_ISSUER_NAME"
   | "INVOICE_ISSUER_REGIMEN"
   | "INVOICE_ISSUER_POSTAL_CODE"
 > {
+  /** Passkeys and the first-factor choice offered (decision 0122). */
+  PASSKEYS_ENABLED: boolean;
+  /** "Recordar este dispositivo" offered after a second factor (decision 0123). */
+  REMEMBERED_DEVICES_ENABLED: boolean;
   /** The store as its invoices' issuer (checked at start). */
   INVOICE_ISSUER_RFC: string;
   INVOICE_ISSUER_NAME: string;
@@ -513,6 +530,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...rest,
     ...identity,
+    PASSKEYS_ENABLED: values.PASSKEYS_ENABLED ?? identity.identityMode === "embedded",
+    REMEMBERED_DEVICES_ENABLED:
+      values.REMEMBERED_DEVICES_ENABLED ?? identity.identityMode === "embedded",
     ...issuer,
     cognitoDomain,
     isProduction,

@@ -5,6 +5,7 @@ import {
   authSessionCookieSpec,
 } from "./auth/session.server";
 import { authOauthCookieSpec } from "./auth/oauth.server";
+import { rememberedDevicesCookieSpec } from "./auth/remembered-devices.server";
 import { cartCookieSpec } from "./cart/cart-session.server";
 import { orderAccessCookieSpec } from "./checkout/order-access.server";
 import { flashCookieSpec } from "./lib/flash.server";
@@ -35,6 +36,7 @@ export const SEALED_COOKIE_SPECS = {
   authPending: authPendingCookieSpec,
   accountTotpSetup: accountTotpSetupCookieSpec,
   authOauth: authOauthCookieSpec,
+  rememberedDevices: rememberedDevicesCookieSpec,
   sandboxPayer: sandboxPayerCookieSpec,
   balance: balanceAccessCookieSpec,
   activations: activationAccessCookieSpec,

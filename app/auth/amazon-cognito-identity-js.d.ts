@@ -15,6 +15,15 @@ declare module "amazon-cognito-identity-js" {
       salt: SrpBigInteger,
       callback: (error: unknown, hkdf: Uint8Array) => void,
     ): void;
+    /** A device's random password, and its verifier and salt (hex), for ConfirmDevice. */
+    generateHashDevice(
+      deviceGroupKey: string,
+      username: string,
+      callback: (error: unknown) => void,
+    ): void;
+    getRandomPassword(): string;
+    getVerifierDevices(): string;
+    getSaltDevices(): string;
   }
   export class DateHelper {
     /** "ddd MMM D HH:mm:ss UTC YYYY", the TIMESTAMP Cognito's PASSWORD_VERIFIER expects. */

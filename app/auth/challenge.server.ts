@@ -63,6 +63,11 @@ export async function respondToChallenge(input: {
   challengeName?: string;
   /** When a step before this one (VerifySoftwareToken) gave a newer session. */
   session?: string;
+  /** What the sign-in carries to its end: a device to remember, the passkey used. */
+  carry?: Pick<
+    Parameters<typeof continueSignIn>[0],
+    "rememberDevice" | "passkeyCredentialId" | "userAgent"
+  >;
 }): Promise<AuthActionResult> {
   const { context, submission, pending } = input;
   try {
@@ -78,6 +83,7 @@ export async function respondToChallenge(input: {
       username: pending.username,
       redirectTo: pending.redirectTo ?? "",
       previous: pending,
+      ...input.carry,
     });
   } catch (error) {
     return challengeErrorReply(context, submission, error, "RespondToAuthChallenge", pending);

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { CognitoError, isCognitoError } from "./cognito-error";
 import { NETWORK_ERROR, type CognitoOperation } from "./errors";
-import { srpPasswordVerifier } from "./srp.server";
+import { answerDeviceChallenge, srpPasswordVerifier, type RememberedDevice } from "./srp.server";
 import type { AuthenticationResult, AuthResponse } from "./steps";
 
 /**
@@ -29,6 +29,34 @@ export interface CognitoUser {
   UserMFASettingList?: string[];
   PreferredMfaSetting?: string;
 }
+
+/** One passkey as ListWebAuthnCredentials describes it (CreatedAt in epoch seconds). */
+export interface WebAuthnCredentialDescription {
+  CredentialId: string;
+  FriendlyCredentialName: string;
+  RelyingPartyId: string;
+  AuthenticatorAttachment?: string;
+  AuthenticatorTransports: string[];
+  CreatedAt: number;
+}
+
+/** One device as ListDevices describes it (dates in epoch seconds). */
+export interface DeviceDescription {
+  DeviceKey: string;
+  DeviceAttributes?: Array<{ Name: string; Value?: string }>;
+  DeviceCreateDate?: number;
+  DeviceLastModifiedDate?: number;
+  DeviceLastAuthenticatedDate?: number;
+}
+
+/** ConfirmDevice's proof: the SRP verifier of the device's random password, and its salt. */
+export interface DeviceSecretVerifierConfig {
+  PasswordVerifier: string;
+  Salt: string;
+}
+
+/** Cognito's answer to USER_AUTH's first factors (PREFERRED_CHALLENGE, SELECT_CHALLENGE). */
+export type FirstFactor = "PASSWORD" | "PASSWORD_SRP" | "WEB_AUTHN" | "EMAIL_OTP" | "SMS_OTP";
 
 export type TokenOrSession = { accessToken: string } | { session: string };
 
@@ -140,18 +168,186 @@ export function createCognitoClient(options: CognitoClientOptions) {
     call,
     authFlow: options.authFlow,
 
-    /** Starts sign-in with email and password, by SRP or by plain password as configured. */
-    async signIn(username: string, password: string): Promise<AuthResponse> {
+    /**
+     * Starts sign-in with email and password, by SRP or by plain password as configured. With a
+     * remembered device its key goes along (DEVICE_KEY), so Cognito may answer DEVICE_SRP_AUTH
+     * instead of asking for the second factor.
+     */
+    async signIn(
+      username: string,
+      password: string,
+      device?: Pick<RememberedDevice, "deviceKey">,
+    ): Promise<AuthResponse> {
       const target = await options.target().catch(() => null);
       if (!target) throw new CognitoError(NETWORK_ERROR, "Network error", 0, "InitiateAuth");
       if (options.authFlow === "USER_SRP_AUTH") {
-        return srpPasswordVerifier({ call, target, username, password });
+        return srpPasswordVerifier({
+          call,
+          target,
+          username,
+          password,
+          deviceKey: device?.deviceKey,
+        });
       }
       return call<AuthResponse>("InitiateAuth", {
         AuthFlow: "USER_PASSWORD_AUTH",
         ClientId: target.clientId,
-        AuthParameters: { USERNAME: username, PASSWORD: password },
+        AuthParameters: {
+          USERNAME: username,
+          PASSWORD: password,
+          ...(device ? { DEVICE_KEY: device.deviceKey } : {}),
+        },
       });
+    },
+
+    /**
+     * The first-factor choice answered with the password (SELECT_CHALLENGE): by SRP with
+     * USER_SRP_AUTH configured and PASSWORD_SRP offered, otherwise as PASSWORD.
+     */
+    async answerPasswordFactor(input: {
+      username: string;
+      session: string;
+      password: string;
+      srpOffered: boolean;
+    }): Promise<AuthResponse> {
+      const target = await options.target();
+      const select = (responses: Record<string, string>) =>
+        call<AuthResponse>("RespondToAuthChallenge", {
+          ClientId: target.clientId,
+          ChallengeName: "SELECT_CHALLENGE",
+          Session: input.session,
+          ChallengeResponses: { USERNAME: input.username, ...responses },
+        });
+      if (options.authFlow === "USER_SRP_AUTH" && input.srpOffered) {
+        return srpPasswordVerifier({
+          call,
+          target,
+          username: input.username,
+          password: input.password,
+          start: (srpA) => select({ ANSWER: "PASSWORD_SRP", SRP_A: srpA }),
+        });
+      }
+      return select({ ANSWER: "PASSWORD", PASSWORD: input.password });
+    },
+
+    /** DEVICE_SRP_AUTH: a remembered device proves itself instead of a second factor. */
+    async answerDeviceChallenge(input: {
+      username: string;
+      session: string;
+      device: RememberedDevice;
+    }): Promise<AuthResponse> {
+      return answerDeviceChallenge({ call, clientId: await clientId(), ...input });
+    },
+
+    /**
+     * Choice-based sign-in (USER_AUTH): with a preferred first factor Cognito answers with its
+     * challenge (WEB_AUTHN: the passkey's request options) when the customer has it; without
+     * one, or when it is not available, with SELECT_CHALLENGE and AvailableChallenges.
+     */
+    async startUserAuth(username: string, preferred?: FirstFactor): Promise<AuthResponse> {
+      return call<AuthResponse>("InitiateAuth", {
+        AuthFlow: "USER_AUTH",
+        ClientId: await clientId(),
+        AuthParameters: {
+          USERNAME: username,
+          ...(preferred ? { PREFERRED_CHALLENGE: preferred } : {}),
+        },
+      });
+    },
+
+    /** The passkey creation options (a PublicKeyCredentialCreationOptionsJSON document). */
+    async startWebAuthnRegistration(accessToken: string) {
+      return call<{ CredentialCreationOptions: Record<string, unknown> }>(
+        "StartWebAuthnRegistration",
+        { AccessToken: accessToken },
+      );
+    },
+
+    /** The browser's RegistrationResponseJSON, as a document (not a string). */
+    async completeWebAuthnRegistration(accessToken: string, credential: Record<string, unknown>) {
+      return call<object>("CompleteWebAuthnRegistration", {
+        AccessToken: accessToken,
+        Credential: credential,
+      });
+    },
+
+    /** Every passkey of the signed-in customer (all pages). */
+    async listWebAuthnCredentials(accessToken: string): Promise<WebAuthnCredentialDescription[]> {
+      const credentials: WebAuthnCredentialDescription[] = [];
+      let nextToken: string | undefined;
+      // Cognito pages at 20; an account with more passkeys than five pages is not a customer's.
+      for (let page = 0; page < 5; page++) {
+        const answer = await call<{
+          Credentials?: WebAuthnCredentialDescription[];
+          NextToken?: string;
+        }>("ListWebAuthnCredentials", {
+          AccessToken: accessToken,
+          MaxResults: 20,
+          ...(nextToken ? { NextToken: nextToken } : {}),
+        });
+        credentials.push(...(answer.Credentials ?? []));
+        nextToken = answer.NextToken;
+        if (!nextToken) break;
+      }
+      return credentials;
+    },
+
+    async deleteWebAuthnCredential(accessToken: string, credentialId: string) {
+      return call<object>("DeleteWebAuthnCredential", {
+        AccessToken: accessToken,
+        CredentialId: credentialId,
+      });
+    },
+
+    /** Confirms a device Cognito saw at sign-in (NewDeviceMetadata) with its SRP verifier. */
+    async confirmDevice(input: {
+      accessToken: string;
+      deviceKey: string;
+      verifier: DeviceSecretVerifierConfig;
+      deviceName: string;
+    }) {
+      return call<{ UserConfirmationNecessary?: boolean }>("ConfirmDevice", {
+        AccessToken: input.accessToken,
+        DeviceKey: input.deviceKey,
+        DeviceSecretVerifierConfig: input.verifier,
+        DeviceName: input.deviceName,
+      });
+    },
+
+    async updateDeviceStatus(
+      accessToken: string,
+      deviceKey: string,
+      status: "remembered" | "not_remembered",
+    ) {
+      return call<object>("UpdateDeviceStatus", {
+        AccessToken: accessToken,
+        DeviceKey: deviceKey,
+        DeviceRememberedStatus: status,
+      });
+    },
+
+    /** Every device Cognito tracks for the signed-in customer (all pages). */
+    async listDevices(accessToken: string): Promise<DeviceDescription[]> {
+      const devices: DeviceDescription[] = [];
+      let paginationToken: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const answer = await call<{ Devices?: DeviceDescription[]; PaginationToken?: string }>(
+          "ListDevices",
+          {
+            AccessToken: accessToken,
+            Limit: 60,
+            ...(paginationToken ? { PaginationToken: paginationToken } : {}),
+          },
+        );
+        devices.push(...(answer.Devices ?? []));
+        paginationToken = answer.PaginationToken;
+        if (!paginationToken) break;
+      }
+      return devices;
+    },
+
+    async forgetDevice(accessToken: string, deviceKey: string) {
+      return call<object>("ForgetDevice", { AccessToken: accessToken, DeviceKey: deviceKey });
     },
 
     async respondToChallenge(input: {
@@ -286,6 +482,11 @@ export function createCognitoClient(options: CognitoClientOptions) {
       return call<object>("RevokeToken", { ClientId: await clientId(), Token: refreshToken });
     },
   };
+}
+
+/** A device attribute (device_name, dev:device_remembered_status…) from ListDevices. */
+export function deviceAttribute(device: DeviceDescription, name: string): string | undefined {
+  return device.DeviceAttributes?.find((attribute) => attribute.Name === name)?.Value;
 }
 
 /** GetUser's attribute list as a record. */

@@ -5,6 +5,14 @@ import { invalidReply, rateLimited } from "./flow.server";
 import { confirmSignInSchema } from "./schemas";
 import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "./steps";
 
+/** "Recordar este dispositivo" goes with a second factor's code when devices are remembered. */
+export function offersRememberDevice(context: AppLoadContext, challengeName: string): boolean {
+  return (
+    context.config.REMEMBERED_DEVICES_ENABLED &&
+    [CHALLENGE.sms, CHALLENGE.totp, CHALLENGE.email].includes(challengeName as never)
+  );
+}
+
 /** The sign-in waiting for a code or an answer; else back to signing in. */
 export function pendingChallenge(context: AppLoadContext) {
   return requirePending(context, (pending) => CODE_CHALLENGES.includes(pending.challengeName));
@@ -30,5 +38,12 @@ export async function submitConfirmSignIn(context: AppLoadContext, request: Requ
     submission,
     pending,
     responses: { [key]: submission.value.confirmation_code },
+    carry: {
+      // Offered only with a second factor (decision 0123); a custom challenge is not one.
+      rememberDevice:
+        offersRememberDevice(context, pending.challengeName) &&
+        formData.get("remember_device") === "on",
+      userAgent: request.headers.get("User-Agent"),
+    },
   });
 }

@@ -36,6 +36,14 @@ export type AuthErrorKey =
   | "tooManyCodes"
   | "serviceBusy"
   | "totpSetupExpired"
+  | "passkeyUnavailable"
+  | "passkeyNotRegistered"
+  | "passkeyRefused"
+  | "passkeyRelyingPartyMismatch"
+  | "passkeyNotSupported"
+  | "passkeyExpired"
+  | "passkeysNotEnabled"
+  | "deviceNotFound"
   | "unknown";
 
 export interface AuthErrorMapping {
@@ -59,7 +67,15 @@ export type CognitoOperation =
   | "VerifySoftwareToken"
   | "SetUserMFAPreference"
   | "RevokeToken"
-  | "GlobalSignOut";
+  | "GlobalSignOut"
+  | "StartWebAuthnRegistration"
+  | "CompleteWebAuthnRegistration"
+  | "ListWebAuthnCredentials"
+  | "DeleteWebAuthnCredential"
+  | "ConfirmDevice"
+  | "UpdateDeviceStatus"
+  | "ListDevices"
+  | "ForgetDevice";
 
 /** The exception name this code gives to a request that never got an answer. */
 export const NETWORK_ERROR = "NetworkError";
@@ -132,7 +148,22 @@ export function mapCognitoError(
       if (has(message, "Username/client id combination not found")) {
         return { key: "usernameClientNotFound", status: 400 };
       }
+      // A forgotten or unknown remembered device ("Device does not exist."), decision 0123.
+      if (has(message, "device")) return { key: "deviceNotFound", status: 400 };
       return { key: "configuration", status: 503 };
+    // Passkeys (decision 0122): the pool's relying party is not this site's, or the browser's
+    // origin is not one the pool allows: the passkey was made for another site.
+    case "WebAuthnRelyingPartyMismatchException":
+    case "WebAuthnOriginNotAllowedException":
+      return { key: "passkeyRelyingPartyMismatch", status: 400 };
+    case "WebAuthnCredentialNotSupportedException":
+      return { key: "passkeyNotSupported", status: 400 };
+    case "WebAuthnChallengeNotFoundException":
+      return { key: "passkeyExpired", status: 400 };
+    case "WebAuthnNotEnabledException":
+    case "WebAuthnConfigurationMissingException":
+    case "WebAuthnClientMismatchException":
+      return { key: "passkeysNotEnabled", status: 503 };
     case "UserPoolTaggingException":
     case "InvalidUserPoolConfigurationException":
     case "InvalidEmailRoleAccessPolicyException":

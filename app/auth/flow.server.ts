@@ -17,10 +17,13 @@ import {
   startSession,
   type PendingSignIn,
 } from "./session.server";
-import { mfaSettingsOf, type SessionTokens } from "./tokens";
+import { customerFromTokens, mfaSettingsOf, type SessionTokens } from "./tokens";
+import { recordPasskeyUse } from "./passkey-uses.server";
+import { rememberedDeviceFor, rememberThisDevice } from "./remembered-devices.server";
 import {
   afterSignInView,
   authPath,
+  CHALLENGE,
   signInNextStep,
   type AuthenticationResult,
   type AuthResponse,
@@ -197,6 +200,12 @@ export function signInStateExpired(context: AppLoadContext, redirectTo?: string)
   return redirect(target, { status: 303 });
 }
 
+/**
+ * SELECT_CHALLENGE's first factors (a top-level AvailableChallenges in Cognito's answer), kept
+ * with the pending sign-in's parameters under this name for the selection view.
+ */
+export const AVAILABLE_CHALLENGES_PARAMETER = "AVAILABLE_CHALLENGES";
+
 /** The challenge parameters worth keeping for the next view (never a secret). */
 const KEPT_PARAMETERS = [
   "CODE_DELIVERY_DESTINATION",
@@ -204,6 +213,7 @@ const KEPT_PARAMETERS = [
   "MFAS_CAN_CHOOSE",
   "MFAS_CAN_SETUP",
   "requiredAttributes",
+  AVAILABLE_CHALLENGES_PARAMETER,
 ];
 
 function keptParameters(parameters: Record<string, string> | undefined) {
@@ -221,6 +231,12 @@ interface SignInContext {
   previous?: PendingSignIn | null;
   /** The message shown once signed in; "Iniciaste sesión" unless told otherwise. */
   signedInFlash?: string;
+  /** "Recordar este dispositivo" was ticked with the second factor (decision 0123). */
+  rememberDevice?: boolean;
+  /** The passkey that signed the customer in, whose use the account lists (decision 0122). */
+  passkeyCredentialId?: string;
+  /** The browser's user agent: a remembered device's name. */
+  userAgent?: string | null;
 }
 
 /**
@@ -230,7 +246,26 @@ interface SignInContext {
 export async function continueSignIn(
   input: SignInContext & { response: AuthResponse },
 ): Promise<AuthActionResult> {
-  const { context, submission, response, username, redirectTo, previous } = input;
+  const { context, submission, username, redirectTo, previous } = input;
+  let { response } = input;
+  if (response.ChallengeName === CHALLENGE.deviceSrp) {
+    // A remembered device: this browser proves it with the device's SRP secret (no second
+    // factor). Cognito's ResourceNotFoundException for a forgotten one reaches the caller, which
+    // drops the device and signs in again without it.
+    const device = rememberedDeviceFor(context, username);
+    if (!device || !response.Session) {
+      clearPending(context);
+      return errorReply(submission, "unhandledChallenge", 400);
+    }
+    // Cognito's own user name, as amazon-cognito-identity-js answers it (USER_ID_FOR_SRP).
+    const parameters = response.ChallengeParameters;
+    response = await context.identity.client.answerDeviceChallenge({
+      username:
+        parameters?.USER_ID_FOR_SRP ?? parameters?.USERNAME ?? previous?.userIdForSrp ?? username,
+      session: response.Session,
+      device,
+    });
+  }
   const next = signInNextStep({ type: "response", response });
   if (!next || next.step === null) {
     context.logger.warn(
@@ -243,11 +278,8 @@ export async function continueSignIn(
   if (next.step === "DONE") {
     return finishSignIn({ ...input, result: response.AuthenticationResult! });
   }
-  if (
-    next.step === "CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION" ||
-    next.step === "CONFIRM_SIGN_IN_WITH_PASSWORD"
-  ) {
-    // Only USER_AUTH asks for these, and this product never starts that flow.
+  if (next.step === "CONFIRM_SIGN_IN_WITH_PASSWORD") {
+    // The password is answered within the first-factor selection, never asked for on its own.
     return errorReply(submission, "unhandledChallenge", 400);
   }
   const pending: Omit<PendingSignIn, "expiresAt"> = {
@@ -255,7 +287,12 @@ export async function continueSignIn(
     userIdForSrp: response.ChallengeParameters?.USER_ID_FOR_SRP ?? previous?.userIdForSrp,
     challengeName: response.ChallengeName,
     session: response.Session,
-    parameters: keptParameters(response.ChallengeParameters),
+    parameters: keptParameters({
+      ...response.ChallengeParameters,
+      ...(response.AvailableChallenges
+        ? { [AVAILABLE_CHALLENGES_PARAMETER]: JSON.stringify(response.AvailableChallenges) }
+        : {}),
+    }),
     redirectTo,
   };
   if (next.step === "CONTINUE_SIGN_IN_WITH_TOTP_SETUP") {
@@ -283,6 +320,26 @@ export async function finishSignIn(
     authFlowType: context.identity.client.authFlow,
   });
   if (!tokens) return errorReply(submission, "noSessionAfterSignIn", 400);
+  const sub = customerFromTokens(tokens)?.sub;
+  if (input.rememberDevice && sub) {
+    await rememberThisDevice(context, {
+      result,
+      username,
+      sub,
+      userAgent: input.userAgent ?? null,
+    });
+  }
+  if (input.passkeyCredentialId && sub) {
+    await recordPasskeyUse(context.db, { sub, credentialId: input.passkeyCredentialId }, new Date())
+      // The sign-in stands; the account shows the previous use until the next one.
+      .catch((error: unknown) =>
+        context.logger.warn({
+          msg: "passkey use not recorded",
+          requestId: context.requestId,
+          code: (error as { code?: unknown } | null)?.code,
+        }),
+      );
+  }
   // The password was right: this account's failures are forgiven. (A social sign-in forgives
   // nothing: it proves nothing about the password.)
   await context.identity.rateLimiter

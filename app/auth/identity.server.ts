@@ -88,6 +88,14 @@ export function startEmbeddedIdentity(
               logoutUrls: [`${config.publicOrigin}/`],
             }
           : undefined,
+      // Passkeys are made for PUBLIC_BASE_URL's host name (decision 0122), from the site's origins.
+      relyingParty: config.PASSKEYS_ENABLED
+        ? {
+            id: new URL(config.publicOrigin).hostname,
+            name: "Conecta Móvil",
+            origins: config.allowedOrigins,
+          }
+        : undefined,
     }),
   );
   return { emulator, outbox };

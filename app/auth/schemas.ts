@@ -389,3 +389,73 @@ export function mfaPreferenceSchema() {
     mfa_type: z.enum(["TOTP", "SMS", "EMAIL", "NONE"], message("mfaTypeRequired")),
   });
 }
+
+/** The sign-in form's other buttons (a passkey, another way in) need only the e-mail. */
+export function usernameAndRedirectSchema() {
+  return z.object({ username: usernameField(), redirectTo: redirectToField });
+}
+
+/** A browser's WebAuthn answer (RegistrationResponseJSON, AuthenticationResponseJSON) as sent. */
+export const PASSKEY_CREDENTIAL_MAX_LENGTH = 16_384;
+
+function passkeyCredentialField() {
+  return z
+    .string({ error: message("passkeyCredential") })
+    .min(2, message("passkeyCredential"))
+    .max(PASSKEY_CREDENTIAL_MAX_LENGTH, message("passkeyCredential"))
+    .transform((text, context) => {
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        if (
+          parsed &&
+          typeof parsed === "object" &&
+          typeof (parsed as { id?: unknown }).id === "string" &&
+          (parsed as { type?: unknown }).type === "public-key" &&
+          typeof (parsed as { response?: unknown }).response === "object"
+        ) {
+          return { text, value: parsed as Record<string, unknown> & { id: string } };
+        }
+      } catch {
+        // Not JSON: refused below like any other malformed answer.
+      }
+      context.addIssue({ code: "custom", message: message("passkeyCredential") });
+      return z.NEVER;
+    });
+}
+
+export function passkeyCredentialSchema() {
+  return z.object({ credential: passkeyCredentialField() });
+}
+
+/** One of the account's passkeys or devices, by the identifier Cognito gave it. */
+export function identifierSchema(field: "credential_id" | "device_key") {
+  return z.object({
+    [field]: z
+      .string({ error: message("unknownItem") })
+      .min(1, message("unknownItem"))
+      .max(1024, message("unknownItem"))
+      .regex(/^[\w\-=+/.:]+$/, message("unknownItem")),
+  });
+}
+
+/** The first factors the selection offers on the server (a passkey needs the browser). */
+export const SERVER_FIRST_FACTORS = ["password", "email", "sms"] as const;
+
+export function firstFactorSchema(offered: readonly (typeof SERVER_FIRST_FACTORS)[number][]) {
+  return z
+    .object({
+      factor: z.enum(offered.length ? offered : SERVER_FIRST_FACTORS, {
+        error: message("firstFactorRequired"),
+      }),
+      password: z.string().max(256, message("passwordFormat")).optional(),
+    })
+    .superRefine((value, context) => {
+      if (value.factor === "password" && !value.password) {
+        context.addIssue({
+          code: "custom",
+          path: ["password"],
+          message: message("passwordRequired"),
+        });
+      }
+    });
+}

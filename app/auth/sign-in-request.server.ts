@@ -12,6 +12,12 @@ import {
 import { safeRedirectPath } from "./redirect";
 import { signInSchema } from "./schemas";
 import { getCustomer, setPending } from "./session.server";
+import {
+  dropBrowserDevice,
+  isUnknownDevice,
+  rememberedDeviceFor,
+  type BrowserDevice,
+} from "./remembered-devices.server";
 import { authPath, signInNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
 
@@ -25,8 +31,7 @@ export function refuseWhenSignedIn(context: AppLoadContext, redirectTo: string |
   return redirect(safeRedirectPath(redirectTo), { status: 303 });
 }
 
-export async function submitSignIn(context: AppLoadContext, request: Request) {
-  const formData = await request.formData();
+export async function submitSignIn(context: AppLoadContext, formData: FormData) {
   const submission = parseWithZod(formData, { schema: signInSchema() });
   if (submission.status !== "success") {
     return invalidReply(submission, { hideFields: ["password"] });
@@ -41,9 +46,22 @@ export async function submitSignIn(context: AppLoadContext, request: Request) {
   if (limited) return limited;
 
   const { client } = context.identity;
+  const signInWith = async (device: BrowserDevice | null) => {
+    const response = await client.signIn(username, password, device ?? undefined);
+    return continueSignIn({ context, submission, response, username, redirectTo });
+  };
+  const device = rememberedDeviceFor(context, username);
   try {
-    const response = await client.signIn(username, password);
-    return await continueSignIn({ context, submission, response, username, redirectTo });
+    try {
+      return await signInWith(device);
+    } catch (error) {
+      if (!device || !isUnknownDevice(error)) throw error;
+      // Spec §8: a device Cognito no longer knows (forgotten from another browser, removed by
+      // an administrator) is dropped here and the sign-in tried once more without it.
+      context.logger.info({ requestId: context.requestId }, "remembered device unknown: dropped");
+      dropBrowserDevice(context, device.deviceKey);
+      return await signInWith(null);
+    }
   } catch (error) {
     const next = isCognitoError(error) ? signInNextStep({ type: "error", name: error.code }) : null;
     if (next?.step === "CONFIRM_SIGN_UP") {

@@ -123,10 +123,10 @@ describe("signInNextStep: the Cognito result → the next view (spec §4)", () =
     });
   });
 
-  it("CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION (SELECT_CHALLENGE) → sign-in", () => {
+  it("CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION (SELECT_CHALLENGE) → its own view", () => {
     expect(challenge("SELECT_CHALLENGE")).toEqual({
       step: "CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION",
-      view: "sign-in",
+      view: "select-first-factor",
     });
   });
 

@@ -17,6 +17,7 @@ export const AUTH_VIEWS = [
   "force-new-password",
   "verify-user",
   "confirm-verify-user",
+  "select-first-factor",
 ] as const;
 
 export type AuthView = (typeof AUTH_VIEWS)[number];
@@ -37,6 +38,9 @@ export const CHALLENGE = {
   password: "PASSWORD",
   passwordSrp: "PASSWORD_SRP",
   firstFactor: "SELECT_CHALLENGE",
+  webAuthn: "WEB_AUTHN",
+  smsOtp: "SMS_OTP",
+  deviceSrp: "DEVICE_SRP_AUTH",
 } as const;
 
 /** The spec's sign-in result steps. */
@@ -64,6 +68,8 @@ export interface AuthenticationResult {
   RefreshToken?: string;
   ExpiresIn?: number;
   TokenType?: string;
+  /** A device Cognito has not seen before (device tracking on): it may be confirmed. */
+  NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string };
 }
 
 /** The body of InitiateAuth and RespondToAuthChallenge. */
@@ -72,6 +78,8 @@ export interface AuthResponse {
   Session?: string;
   ChallengeParameters?: Record<string, string>;
   AuthenticationResult?: AuthenticationResult;
+  /** SELECT_CHALLENGE's first factors (USER_AUTH). */
+  AvailableChallenges?: string[];
 }
 
 /** What the service answered: a response body, or the name of the exception it raised. */
@@ -124,6 +132,8 @@ const STEP_BY_CHALLENGE: Record<string, SignInStep> = {
   [CHALLENGE.sms]: "CONFIRM_SIGN_IN_WITH_SMS_CODE",
   [CHALLENGE.totp]: "CONFIRM_SIGN_IN_WITH_TOTP_CODE",
   [CHALLENGE.email]: "CONFIRM_SIGN_IN_WITH_EMAIL_CODE",
+  // A code chosen as the first factor (USER_AUTH) is typed on the same view as a second one.
+  [CHALLENGE.smsOtp]: "CONFIRM_SIGN_IN_WITH_SMS_CODE",
   [CHALLENGE.newPassword]: "CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED",
   [CHALLENGE.custom]: "CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE",
   [CHALLENGE.password]: "CONFIRM_SIGN_IN_WITH_PASSWORD",
@@ -148,8 +158,8 @@ export const VIEW_BY_STEP: Record<SignInStep, AuthView | null> = {
   CONTINUE_SIGN_IN_WITH_MFA_SETUP_SELECTION: "select-mfa-type",
   CONTINUE_SIGN_IN_WITH_TOTP_SETUP: "setup-totp",
   CONTINUE_SIGN_IN_WITH_EMAIL_SETUP: "setup-email",
-  // Only the USER_AUTH flow offers a first-factor choice; this product starts with a password.
-  CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION: "sign-in",
+  // USER_AUTH without a preferred first factor: password, passkey or e-mail code (decision 0122).
+  CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION: "select-first-factor",
 };
 
 /** The Cognito result of a sign-in attempt (or of answering a challenge) → the next step and view. */
@@ -244,6 +254,8 @@ export function challengeResponseKey(challengeName: string): string | null {
       return "SOFTWARE_TOKEN_MFA_CODE";
     case CHALLENGE.email:
       return "EMAIL_OTP_CODE";
+    case CHALLENGE.smsOtp:
+      return "SMS_OTP_CODE";
     case CHALLENGE.custom:
       return "ANSWER";
     default:
@@ -254,6 +266,7 @@ export function challengeResponseKey(challengeName: string): string | null {
 /** Challenges answered on the confirm-sign-in view. */
 export const CODE_CHALLENGES: readonly string[] = [
   CHALLENGE.sms,
+  CHALLENGE.smsOtp,
   CHALLENGE.totp,
   CHALLENGE.email,
   CHALLENGE.custom,

@@ -14,6 +14,7 @@ export interface Database {
   topups: TopupsTable;
   revoked_access: RevokedAccessTable;
   account_emails: AccountEmailsTable;
+  passkey_uses: PasskeyUsesTable;
   payment_events: PaymentEventsTable;
   esim_activations: EsimActivationsTable;
   esim_replaced_profiles: EsimReplacedProfilesTable;
@@ -361,6 +362,13 @@ export interface AccountEmailsTable {
   account_sub: string;
   email: string;
   recorded_at: string;
+}
+
+/** When each passkey last signed its account in (app/auth/passkey-uses.server.ts, decision 0122). */
+export interface PasskeyUsesTable {
+  account_sub: string;
+  credential_id: string;
+  last_used_at: string;
 }
 
 /**

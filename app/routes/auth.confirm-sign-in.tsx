@@ -13,7 +13,11 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
-import { pendingChallenge, submitConfirmSignIn } from "~/auth/confirm-sign-in-request.server";
+import {
+  offersRememberDevice,
+  pendingChallenge,
+  submitConfirmSignIn,
+} from "~/auth/confirm-sign-in-request.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
@@ -21,6 +25,7 @@ export { headers } from "~/lib/route-headers";
 
 const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> = {
   [CHALLENGE.sms]: "sms",
+  [CHALLENGE.smsOtp]: "sms",
   [CHALLENGE.totp]: "totp",
   [CHALLENGE.email]: "email",
   [CHALLENGE.custom]: "custom",
@@ -34,6 +39,7 @@ export function loader({ context }: LoaderFunctionArgs) {
     title: authT()(`confirmSignIn.${kind}.title`),
     kind,
     destination: destination ? maskDestination(destination) : null,
+    rememberDevice: offersRememberDevice(context, pending.challengeName),
   };
 }
 
@@ -43,7 +49,7 @@ export function action({ request, context }: ActionFunctionArgs) {
 
 export default function ConfirmSignInPage() {
   const { t } = useTranslation("auth");
-  const { kind, destination } = useLoaderData<typeof loader>();
+  const { kind, destination, rememberDevice } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -79,6 +85,25 @@ export default function ConfirmSignInPage() {
             hint={t("hints.confirmation_code")}
           />
         )}
+        {rememberDevice ? (
+          <div>
+            <div className="flex items-start gap-3">
+              <input
+                type="checkbox"
+                id="remember_device"
+                name="remember_device"
+                aria-describedby="remember_device-hint"
+                className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400 accent-primary"
+              />
+              <label htmlFor="remember_device" className="min-w-0 text-slate-900">
+                {t("confirmSignIn.rememberDevice")}
+              </label>
+            </div>
+            <p id="remember_device-hint" className="mt-1 text-sm text-slate-700">
+              {t("confirmSignIn.rememberDeviceHint")}
+            </p>
+          </div>
+        ) : null}
         <SubmitButton pendingLabel={t("confirmSignIn.pending")}>
           {t("confirmSignIn.submit")}
         </SubmitButton>

@@ -6,7 +6,7 @@ import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { configuredProviders } from "~/auth/oauth.server";
 import { safeRedirectPath } from "~/auth/redirect";
-import { signInSchema } from "~/auth/schemas";
+import { signInSchema, usernameAndRedirectSchema } from "~/auth/schemas";
 import { readPending } from "~/auth/session.server";
 import { authPath } from "~/auth/steps";
 import {
@@ -15,12 +15,14 @@ import {
   HiddenRedirect,
   SocialSignInLinks,
 } from "~/components/auth/form-parts";
-import { SubmitButton } from "~/components/ui/button";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
-import { refuseWhenSignedIn, submitSignIn } from "~/auth/sign-in-request.server";
+import { refuseWhenSignedIn } from "~/auth/sign-in-request.server";
+import { signInAction } from "~/auth/select-first-factor-request.server";
+import { PasskeyButton } from "~/components/auth/passkey-button";
 
 /**
  * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
@@ -41,23 +43,32 @@ export function loader({ request, context }: LoaderFunctionArgs) {
     username: readPending(context)?.username ?? "",
     signUpEnabled: context.config.SIGN_UP_ENABLED,
     socialProviders: configuredProviders(context),
+    passkeysEnabled: context.config.PASSKEYS_ENABLED,
   };
 }
 
 export function action({ request, context }: ActionFunctionArgs) {
-  return submitSignIn(context, request);
+  return signInAction(context, request);
 }
 
 export default function SignInPage() {
   const { t } = useTranslation("auth");
-  const { redirectTo, username, signUpEnabled, socialProviders } = useLoaderData<typeof loader>();
+  const { redirectTo, username, signUpEnabled, socialProviders, passkeysEnabled } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { username },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema() }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, {
+        // "Otras formas de entrar" needs only the e-mail: the password may be one of the choices.
+        schema:
+          formData.get("intent") === "other-ways"
+            ? (usernameAndRedirectSchema() as unknown as ReturnType<typeof signInSchema>)
+            : signInSchema(),
+      }),
   });
   const { field, summary } = labelFields(fields, {
     username: t("fields.username"),
@@ -73,6 +84,29 @@ export default function SignInPage() {
           <Field {...field.username} type="email" autoComplete="username" />
           <Field {...field.password} type="password" autoComplete="current-password" />
           <SubmitButton pendingLabel={t("signIn.pending")}>{t("signIn.submit")}</SubmitButton>
+          {passkeysEnabled ? (
+            <>
+              <PasskeyButton
+                ceremony="get"
+                label={t("passkeys.signIn")}
+                pendingLabel={t("passkeys.signingIn")}
+                fields={(button) => {
+                  const typed = button.form?.elements.namedItem("username");
+                  const value = typed instanceof HTMLInputElement ? typed.value.trim() : "";
+                  return value ? { username: value, redirectTo: redirectTo ?? "" } : null;
+                }}
+              />
+              <button
+                type="submit"
+                name="intent"
+                value="other-ways"
+                formNoValidate
+                className={buttonClass({ variant: "link", width: "block" })}
+              >
+                {t("signIn.otherWays")}
+              </button>
+            </>
+          ) : null}
         </Form>
         <p className="mt-4 text-center">
           <Link to={authPath("forgot-password")} className="font-medium text-secondary underline">

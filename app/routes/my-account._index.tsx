@@ -167,6 +167,11 @@ export default function AccountOverviewPage() {
               </SubmitButton>
             </Form>
           ) : null}
+          <p className="mt-4">
+            <Link to="/my-account/seguridad" className="font-medium text-secondary underline">
+              {t("auth:security.link")}
+            </Link>
+          </p>
           {enabledMfa.length ? (
             <Form
               method="post"

@@ -104,7 +104,7 @@ test("a code confirmed after the 180-second window: the account is confirmed, an
   await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
   await expect(nav(page).getByRole("button", { name: "Cerrar sesión" })).toHaveCount(0);
   await page.getByLabel("Contraseña").fill(PASSWORD);
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
   await expect(page).toHaveURL(/\/my-account$/);
 });
 
@@ -457,7 +457,7 @@ test("a protected page sends the visitor to sign-in and back after it", async ({
   await expectFlash(page, "Inicia sesión para continuar.");
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(PASSWORD);
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
   await expect(page).toHaveURL(/\/my-account\/recarga$/);
   // Signed in, the page does not tell the customer they need no account.
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -476,7 +476,7 @@ test("redirectTo never leaves the site", async ({ page, request }) => {
   await page.goto("/auth/sign-in?redirectTo=https%3A%2F%2Fevil.example%2F");
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(PASSWORD);
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
   await expect(page).toHaveURL(/localhost:\d+\/my-account$/);
 });
 

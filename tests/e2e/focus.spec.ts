@@ -45,7 +45,7 @@ test("fields the server refused are listed at the top of the form, each a link t
   test.skip(scripted(), "with JavaScript the fields are checked before anything is sent");
   await page.goto("/auth/sign-in");
   await page.getByLabel("Correo electrónico").fill("no-es-un-correo");
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
   const summary = page.getByTestId("error-summary");
   await expect(summary).toBeVisible();
   await expectLinksToFields(page);

@@ -242,7 +242,7 @@ test("sign-in and sign-up with their errors fit a phone; the phone number keeps 
   page,
 }) => {
   await page.goto("/auth/sign-in");
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
   await expect(page.getByTestId("field-error").first()).not.toBeEmpty();
   await expectFitsEveryWidth(page, "/auth/sign-in, sent empty");
 

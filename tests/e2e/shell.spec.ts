@@ -166,7 +166,7 @@ test("a tap on a page that arrived with a message lands where it was aimed while
   await page.getByLabel("Contraseña", { exact: true }).fill(customer.password);
   await page.waitForFunction(() => "__remixRouter" in window);
   await page.waitForTimeout(300);
-  const button = page.getByRole("button", { name: "Iniciar sesión" });
+  const button = page.getByRole("button", { name: "Iniciar sesión", exact: true });
   const aimed = (await button.boundingBox())!;
   await page.mouse.move(aimed.x + aimed.width / 2, aimed.y + aimed.height / 2);
   await page.mouse.down();

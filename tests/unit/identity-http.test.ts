@@ -1,11 +1,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "~/config.server";
-import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
 import { MAX_SET_COOKIE_BYTES, parseCookieHeader } from "~/lib/sealed-cookie.server";
 import * as confirmSignIn from "~/routes/auth.confirm-sign-in";
 import * as confirmSignUp from "~/routes/auth.confirm-sign-up";
@@ -21,6 +19,7 @@ import * as myAccount from "~/routes/my-account._index";
 import type { Services } from "~/context";
 import { createServices } from "~/services.server";
 import { fixture, srpServer, startCognitoStub, startSilentServer } from "./support/cognito-stub";
+import { Browser, call, requestContext, type Outcome } from "./support/route-calls";
 
 /**
  * The auth route actions against recorded Cognito responses served over HTTP: what the embedded
@@ -54,101 +53,6 @@ async function contextFor(endpoint: string, extra: Record<string, string> = {}):
   const services = await createServices(config, pino({ level: "silent" }));
   cleanups.push(() => services.db.destroy());
   return services;
-}
-
-/** One request's context, built as server/remix-handler.ts builds it. */
-function requestContext(services: Services, browser: Browser) {
-  return createRequestContext(services, {
-    cookieHeader: browser.header,
-    cspNonce: "",
-    requestId: "test",
-    clientAddressKey: "203.0.113.7",
-    setPageCacheable: () => undefined,
-    renderMemo: null,
-  });
-}
-
-/** A browser: keeps the cookies the server sets and sends them back. */
-class Browser {
-  cookies = new Map<string, string>();
-  get header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-  keep(setCookies: string[]) {
-    for (const line of setCookies) {
-      const [pair] = line.split(";");
-      const at = pair.indexOf("=");
-      const name = pair.slice(0, at);
-      if (/Max-Age=0/.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, pair.slice(at + 1));
-    }
-  }
-}
-
-interface Outcome {
-  status: number;
-  location: string | null;
-  setCookies: string[];
-  data: unknown;
-  headers: Headers;
-}
-
-type RouteFunction = (args: {
-  request: Request;
-  context: AppLoadContext;
-  params: Record<string, string>;
-}) => unknown;
-
-async function call(
-  fn: RouteFunction,
-  services: Services,
-  browser: Browser,
-  url: string,
-  form?: Record<string, string>,
-): Promise<Outcome> {
-  const context = await requestContext(services, browser);
-  const request = new Request(`http://localhost${url}`, {
-    method: form ? "POST" : "GET",
-    headers: {
-      Cookie: browser.header,
-      ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
-    },
-    body: form ? new URLSearchParams(form) : undefined,
-  });
-  let result: unknown;
-  try {
-    result = await fn({ request, context, params: {} });
-  } catch (thrown) {
-    result = thrown;
-  }
-  let outcome: Outcome;
-  if (result instanceof Response) {
-    outcome = {
-      status: result.status,
-      location: result.headers.get("Location"),
-      setCookies: result.headers.getSetCookie(),
-      data: null,
-      headers: result.headers,
-    };
-  } else if (result && (result as { type?: string }).type === "DataWithResponseInit") {
-    const { data, init } = result as { data: unknown; init: ResponseInit | null };
-    const headers = new Headers(init?.headers);
-    outcome = {
-      status: init?.status ?? 200,
-      location: null,
-      setCookies: headers.getSetCookie(),
-      data,
-      headers,
-    };
-  } else {
-    outcome = { status: 200, location: null, setCookies: [], data: result, headers: new Headers() };
-  }
-  // What server/remix-handler.ts adds: the cookies the request's jar collected.
-  outcome.setCookies.push(
-    ...context.jar.setCookieHeaders({ redirect: isRedirectStatus(outcome.status) }),
-  );
-  browser.keep(outcome.setCookies);
-  return outcome;
 }
 
 const formErrors = (outcome: Outcome) =>

@@ -25,6 +25,8 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   esim_replaced_profiles: ["app/esim/"],
   revoked_access: ["app/auth/"],
   account_emails: ["app/auth/"],
+  /** When each passkey last signed its account in (decision 0122). */
+  passkey_uses: ["app/auth/"],
   /** The operator's BSS when simulated (decision 0088): only the simulator writes its records. */
   bss_sim_lines: ["app/line/simulator.server.ts"],
   bss_sim_packages: ["app/line/simulator.server.ts"],

@@ -1,4 +1,4 @@
-import { randomBytes, sign } from "node:crypto";
+import { randomBytes, randomUUID, sign } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { createRequire } from "node:module";
@@ -16,6 +16,13 @@ import { startHostedUi, type HostedUiOptions, type HostedUiTokenGenerator } from
 import { decodeJwtPayload } from "../tokens";
 import type { Outbox } from "./outbox.server";
 import { generateTotpSecret, matchTotp } from "./totp.server";
+import { startDeviceSrp, type DeviceSrpRound } from "./device-srp.server";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
 
 /**
  * The embedded identity service: cognito-local, started in-process on a loopback port when no
@@ -30,6 +37,13 @@ import { generateTotpSecret, matchTotp } from "./totp.server";
  * preferred and answered at sign-in, and ID tokens carry Cognito's `email_verified` and
  * `identities` (`withCognitoIdClaims`).
  */
+
+/** The site passkeys are made for (decision 0122): PUBLIC_BASE_URL's host, and its origins. */
+export interface RelyingParty {
+  id: string;
+  name: string;
+  origins: string[];
+}
 
 export interface EmbeddedCognito {
   target: CognitoTarget;
@@ -215,6 +229,8 @@ export async function startEmbeddedCognito(options: {
   passwordPolicy: PasswordPolicy;
   /** Serve Cognito's hosted OAuth endpoints too (social sign-in), for these app addresses. */
   hostedUi?: HostedUiOptions;
+  /** Passkeys' relying party; without it the WebAuthn operations answer WebAuthnNotEnabled. */
+  relyingParty?: RelyingParty;
 }): Promise<EmbeddedCognito> {
   const started = Date.now();
   const modules = await loadModules();
@@ -289,7 +305,14 @@ export async function startEmbeddedCognito(options: {
     tokenGenerator,
   };
   const baseRouter = modules.Router(services);
-  const router = extendRouter(baseRouter, { modules, cognito, messages, tokenGenerator, ctx });
+  const router = extendRouter(baseRouter, {
+    modules,
+    cognito,
+    messages,
+    tokenGenerator,
+    ctx,
+    relyingParty: options.relyingParty,
+  });
 
   const state = await ensurePool(baseDir, dbDir, router, cognito, ctx, options.passwordPolicy);
   // Open the pool before the first customer does: a broken file stops the start, loudly.
@@ -400,9 +423,201 @@ function extendRouter(
     messages: { deliver: (...args: never[]) => Promise<void> };
     tokenGenerator: EmulatorTokenGenerator;
     ctx: EmulatorContext;
+    relyingParty?: RelyingParty;
   },
 ): Router {
   const { errors, otp } = deps.modules;
+  const cognitoError = (code: string, message: string) => new errors.CognitoError(code, message);
+  /** USER_AUTH's sessions: a first-factor choice, or a passkey's challenge, for 3 minutes. */
+  const userAuthSessions = new Map<
+    string,
+    { username: string; clientId: string; challenge?: string; expiresAt: number }
+  >();
+  /** DEVICE_SRP_AUTH's sessions: the tokens a remembered device's proof releases. */
+  const deviceSessions = new Map<
+    string,
+    {
+      username: string;
+      result: Record<string, unknown>;
+      deviceKey?: string;
+      round?: DeviceSrpRound;
+      expiresAt: number;
+    }
+  >();
+
+  function newSession<T extends { expiresAt: number }>(store: Map<string, T>, value: T) {
+    const now = Date.now();
+    for (const [key, entry] of store) if (entry.expiresAt < now) store.delete(key);
+    const session = randomBytes(96).toString("base64url");
+    store.set(session, value);
+    return session;
+  }
+
+  function liveSession<T extends { expiresAt: number }>(store: Map<string, T>, session: unknown) {
+    const found = typeof session === "string" ? store.get(session) : undefined;
+    if (!found || found.expiresAt < Date.now()) {
+      throw new errors.NotAuthorizedError("Invalid session for the user, session is expired.");
+    }
+    return found;
+  }
+
+  async function issueTokens(ctx: EmulatorContext, clientId: string, user: EmulatorUser) {
+    const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+    const client = await deps.cognito.getAppClient(ctx, clientId);
+    const groups = await pool.listUserGroupMembership(ctx, user);
+    const tokens = await deps.tokenGenerator.generate(
+      ctx,
+      user,
+      groups,
+      client,
+      undefined,
+      "Authentication",
+    );
+    await pool.storeRefreshToken(ctx, tokens.RefreshToken, user);
+    return { ...tokens, ExpiresIn: 3600, TokenType: "Bearer" } as Record<string, unknown>;
+  }
+
+  // --- Devices (decision 0123): tracked at every sign-in, remembered when confirmed so. ---
+  interface EmulatorDevice {
+    DeviceKey: string;
+    DeviceGroupKey: string;
+    Confirmed: boolean;
+    Remembered: boolean;
+    Name?: string;
+    PasswordVerifier?: string;
+    Salt?: string;
+    CreatedAt: number;
+    LastModifiedAt: number;
+    LastAuthenticatedAt?: number;
+  }
+  const devicesOf = (user: EmulatorUser) =>
+    Array.isArray(user.Devices) ? (user.Devices as EmulatorDevice[]) : [];
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+  /** Tokens from a sign-in without a device: a new device Cognito would track, unconfirmed. */
+  async function withNewDevice(
+    ctx: EmulatorContext,
+    clientId: string,
+    username: string,
+    result: Record<string, unknown>,
+  ) {
+    const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+    const user = await pool.getUserByUsername(ctx, username);
+    if (!user) return result;
+    const device: EmulatorDevice = {
+      DeviceKey: `us-west-2_${randomUUID()}`,
+      DeviceGroupKey: `-${randomBytes(7).toString("base64url")}`,
+      Confirmed: false,
+      Remembered: false,
+      CreatedAt: nowSeconds(),
+      LastModifiedAt: nowSeconds(),
+    };
+    // Unconfirmed devices are forgotten after the five newest: every sign-in makes one.
+    const unconfirmed = devicesOf(user)
+      .filter((known) => !known.Confirmed)
+      .slice(-4);
+    await pool.saveUser(ctx, {
+      ...user,
+      Devices: [...devicesOf(user).filter((known) => known.Confirmed), ...unconfirmed, device],
+    });
+    return {
+      ...result,
+      NewDeviceMetadata: { DeviceKey: device.DeviceKey, DeviceGroupKey: device.DeviceGroupKey },
+    };
+  }
+
+  /**
+   * The password was right: a remembered device answers DEVICE_SRP_AUTH instead of the second
+   * factor; a device Cognito does not know is refused as Cognito refuses it.
+   */
+  async function deviceStep(
+    ctx: EmulatorContext,
+    clientId: string,
+    user: EmulatorUser,
+    deviceKey: unknown,
+    result: Record<string, unknown>,
+  ) {
+    if (typeof deviceKey !== "string" || !deviceKey) return null;
+    const device = devicesOf(user).find((known) => known.DeviceKey === deviceKey);
+    if (!device) throw cognitoError("ResourceNotFoundException", "Device does not exist.");
+    if (!device.Confirmed || !device.Remembered) return null;
+    void clientId;
+    const session = newSession(deviceSessions, {
+      username: user.Username,
+      result,
+      expiresAt: Date.now() + MFA_SESSION_MS,
+    });
+    return {
+      ChallengeName: "DEVICE_SRP_AUTH",
+      Session: session,
+      ChallengeParameters: { USERNAME: user.Username, USER_ID_FOR_SRP: user.Username },
+    };
+  }
+
+  async function updateDevice(
+    ctx: EmulatorContext,
+    accessToken: unknown,
+    deviceKey: unknown,
+    change: (device: EmulatorDevice) => EmulatorDevice | null,
+  ) {
+    const { pool, user } = await poolAndUserFromToken(ctx, accessToken);
+    const devices = devicesOf(user);
+    const device = devices.find((known) => known.DeviceKey === deviceKey);
+    if (!device) throw cognitoError("ResourceNotFoundException", "Device does not exist.");
+    const changed = change(device);
+    await pool.saveUser(ctx, {
+      ...user,
+      Devices: devices.flatMap((known) =>
+        known === device ? (changed ? [changed] : []) : [known],
+      ),
+    });
+  }
+
+  // --- Passkeys (decision 0122), verified with @simplewebauthn/server. ---
+  interface EmulatorPasskey {
+    CredentialId: string;
+    PublicKey: string;
+    Counter: number;
+    Transports: string[];
+    AuthenticatorAttachment?: string;
+    FriendlyCredentialName: string;
+    RelyingPartyId: string;
+    CreatedAt: number;
+  }
+  const passkeysOf = (user: EmulatorUser) =>
+    Array.isArray(user.WebAuthnCredentials) ? (user.WebAuthnCredentials as EmulatorPasskey[]) : [];
+  function relyingParty() {
+    if (!deps.relyingParty) {
+      throw cognitoError("WebAuthnNotEnabledException", "Passkeys are not enabled for this pool.");
+    }
+    return deps.relyingParty;
+  }
+
+  async function passkeyChallenge(username: string, clientId: string, user: EmulatorUser) {
+    const rp = relyingParty();
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      allowCredentials: passkeysOf(user).map((passkey) => ({
+        id: passkey.CredentialId,
+        transports: passkey.Transports,
+      })),
+      userVerification: "preferred",
+    });
+    const session = newSession(userAuthSessions, {
+      username,
+      clientId,
+      challenge: options.challenge,
+      expiresAt: Date.now() + MFA_SESSION_MS,
+    });
+    return {
+      ChallengeName: "WEB_AUTHN",
+      Session: session,
+      ChallengeParameters: {
+        USERNAME: username,
+        CREDENTIAL_REQUEST_OPTIONS: JSON.stringify(options),
+      },
+    };
+  }
   const pendingMfa = new Map<
     string,
     { username: string; result: Record<string, unknown>; expiresAt: number }
@@ -565,7 +780,196 @@ function extendRouter(
       return {};
     },
 
+    async StartWebAuthnRegistration(ctx, request) {
+      const rp = relyingParty();
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      const email = attributeValue(user, "email") ?? user.Username;
+      const options = await generateRegistrationOptions({
+        rpName: rp.name,
+        rpID: rp.id,
+        userName: email,
+        userDisplayName: email,
+        userID: Buffer.from(user.Username),
+        attestationType: "none",
+        excludeCredentials: passkeysOf(user).map((passkey) => ({
+          id: passkey.CredentialId,
+          transports: passkey.Transports,
+        })),
+        authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+      });
+      await pool.saveUser(ctx, {
+        ...user,
+        WebAuthnRegistration: { challenge: options.challenge, expiresAt: Date.now() + 300_000 },
+      });
+      return { CredentialCreationOptions: options };
+    },
+
+    async CompleteWebAuthnRegistration(ctx, request) {
+      const rp = relyingParty();
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      const started = user.WebAuthnRegistration as
+        { challenge?: string; expiresAt?: number } | undefined;
+      if (!started?.challenge || (started.expiresAt ?? 0) < Date.now()) {
+        throw cognitoError("WebAuthnChallengeNotFoundException", "No registration to complete.");
+      }
+      const credential = request.Credential as Record<string, unknown> | undefined;
+      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      try {
+        verified = await verifyRegistrationResponse({
+          response: credential as never,
+          expectedChallenge: started.challenge,
+          expectedOrigin: rp.origins,
+          expectedRPID: rp.id,
+          requireUserVerification: false,
+        });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : "";
+        if (/rp ?id/i.test(reason)) {
+          throw cognitoError(
+            "WebAuthnRelyingPartyMismatchException",
+            "The credential's relying party does not match the user pool's.",
+          );
+        }
+        if (/origin/i.test(reason)) {
+          throw cognitoError("WebAuthnOriginNotAllowedException", "Origin not allowed.");
+        }
+        if (/challenge/i.test(reason)) {
+          throw cognitoError("WebAuthnChallengeNotFoundException", "Challenge does not match.");
+        }
+        throw new errors.InvalidParameterError("Invalid WebAuthn registration response.");
+      }
+      if (!verified.verified) {
+        throw new errors.InvalidParameterError("Invalid WebAuthn registration response.");
+      }
+      const info = verified.registrationInfo;
+      const passkey: EmulatorPasskey = {
+        CredentialId: info.credential.id,
+        PublicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+        Counter: info.credential.counter,
+        Transports: (info.credential.transports ?? []) as string[],
+        AuthenticatorAttachment:
+          typeof credential?.authenticatorAttachment === "string"
+            ? credential.authenticatorAttachment
+            : undefined,
+        FriendlyCredentialName: `Llave de acceso ${passkeysOf(user).length + 1}`,
+        RelyingPartyId: rp.id,
+        CreatedAt: nowSeconds(),
+      };
+      await pool.saveUser(ctx, {
+        ...user,
+        WebAuthnRegistration: undefined,
+        WebAuthnCredentials: [
+          ...passkeysOf(user).filter((known) => known.CredentialId !== passkey.CredentialId),
+          passkey,
+        ],
+      });
+      return {};
+    },
+
+    async ListWebAuthnCredentials(ctx, request) {
+      const { user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      return {
+        Credentials: passkeysOf(user).map((passkey) => ({
+          CredentialId: passkey.CredentialId,
+          FriendlyCredentialName: passkey.FriendlyCredentialName,
+          RelyingPartyId: passkey.RelyingPartyId,
+          AuthenticatorAttachment: passkey.AuthenticatorAttachment,
+          AuthenticatorTransports: passkey.Transports,
+          CreatedAt: passkey.CreatedAt,
+        })),
+      };
+    },
+
+    async DeleteWebAuthnCredential(ctx, request) {
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      const left = passkeysOf(user).filter((known) => known.CredentialId !== request.CredentialId);
+      if (left.length === passkeysOf(user).length) {
+        throw cognitoError("ResourceNotFoundException", "Credential not found.");
+      }
+      await pool.saveUser(ctx, { ...user, WebAuthnCredentials: left });
+      return {};
+    },
+
+    async ConfirmDevice(ctx, request) {
+      const config = request.DeviceSecretVerifierConfig as
+        { PasswordVerifier?: string; Salt?: string } | undefined;
+      if (!config?.PasswordVerifier || !config.Salt) {
+        throw new errors.InvalidParameterError("DeviceSecretVerifierConfig is required");
+      }
+      await updateDevice(ctx, request.AccessToken, request.DeviceKey, (device) => ({
+        ...device,
+        Confirmed: true,
+        Name: typeof request.DeviceName === "string" ? request.DeviceName : undefined,
+        PasswordVerifier: config.PasswordVerifier,
+        Salt: config.Salt,
+        LastAuthenticatedAt: nowSeconds(),
+        LastModifiedAt: nowSeconds(),
+      }));
+      // A pool whose devices are remembered "on the user's choice" asks the app to say so.
+      return { UserConfirmationNecessary: true };
+    },
+
+    async UpdateDeviceStatus(ctx, request) {
+      await updateDevice(ctx, request.AccessToken, request.DeviceKey, (device) => ({
+        ...device,
+        Remembered: request.DeviceRememberedStatus === "remembered",
+        LastModifiedAt: nowSeconds(),
+      }));
+      return {};
+    },
+
+    async ListDevices(ctx, request) {
+      const { user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      return {
+        Devices: devicesOf(user)
+          .filter((device) => device.Confirmed)
+          .map((device) => ({
+            DeviceKey: device.DeviceKey,
+            DeviceAttributes: [
+              { Name: "device_status", Value: "valid" },
+              { Name: "device_name", Value: device.Name ?? "" },
+              {
+                Name: "dev:device_remembered_status",
+                Value: device.Remembered ? "remembered" : "not_remembered",
+              },
+            ],
+            DeviceCreateDate: device.CreatedAt,
+            DeviceLastModifiedDate: device.LastModifiedAt,
+            DeviceLastAuthenticatedDate: device.LastAuthenticatedAt,
+          })),
+      };
+    },
+
+    async ForgetDevice(ctx, request) {
+      await updateDevice(ctx, request.AccessToken, request.DeviceKey, () => null);
+      return {};
+    },
+
     async InitiateAuth(ctx, request) {
+      if (request.AuthFlow === "USER_AUTH" && !request.Session) {
+        // Choice-based sign-in: the password, or a passkey when the account has one.
+        const parameters = request.AuthParameters as
+          { USERNAME?: string; PREFERRED_CHALLENGE?: string } | undefined;
+        const clientId = String(request.ClientId);
+        const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+        const user = await pool.getUserByUsername(ctx, String(parameters?.USERNAME ?? ""));
+        if (!user) throw new errors.NotAuthorizedError("Incorrect username or password.");
+        const hasPasskey = passkeysOf(user).length > 0 && Boolean(deps.relyingParty);
+        if (parameters?.PREFERRED_CHALLENGE === "WEB_AUTHN" && hasPasskey) {
+          return passkeyChallenge(user.Username, clientId, user);
+        }
+        const session = newSession(userAuthSessions, {
+          username: user.Username,
+          clientId,
+          expiresAt: Date.now() + MFA_SESSION_MS,
+        });
+        return {
+          ChallengeName: "SELECT_CHALLENGE",
+          Session: session,
+          ChallengeParameters: { USERNAME: user.Username },
+          AvailableChallenges: ["PASSWORD", ...(hasPasskey ? ["WEB_AUTHN"] : [])],
+        };
+      }
       if (request.AuthFlow === "USER_AUTH") {
         const confirmed = takeSignUpSession(request.Session, "confirmed");
         const parameters = request.AuthParameters as { USERNAME?: string } | undefined;
@@ -592,14 +996,25 @@ function extendRouter(
       }
       const result = (await base("InitiateAuth")(ctx, request)) as Record<string, unknown>;
       if (request.AuthFlow !== "USER_PASSWORD_AUTH" || !result.AuthenticationResult) return result;
-      const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
-      const parameters = request.AuthParameters as { USERNAME?: string } | undefined;
+      const clientId = String(request.ClientId);
+      const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+      const parameters = request.AuthParameters as
+        { USERNAME?: string; DEVICE_KEY?: string } | undefined;
       const user = await pool.getUserByUsername(ctx, String(parameters?.USERNAME ?? ""));
-      if (!user || !totpEnabled(user)) return result;
+      if (!user) return result;
+      const tokens = result.AuthenticationResult as Record<string, unknown>;
+      const byDevice = await deviceStep(ctx, clientId, user, parameters?.DEVICE_KEY, tokens);
+      if (byDevice) return byDevice;
+      if (!totpEnabled(user)) {
+        return {
+          ...result,
+          AuthenticationResult: await withNewDevice(ctx, clientId, user.Username, tokens),
+        };
+      }
       const session = randomBytes(96).toString("base64url");
       pendingMfa.set(session, {
         username: user.Username,
-        result: result.AuthenticationResult as Record<string, unknown>,
+        result: tokens,
         expiresAt: Date.now() + MFA_SESSION_MS,
       });
       return {
@@ -610,6 +1025,131 @@ function extendRouter(
     },
 
     async RespondToAuthChallenge(ctx, request) {
+      const responses = (request.ChallengeResponses ?? {}) as Record<string, string>;
+      const clientId = String(request.ClientId);
+      if (request.ChallengeName === "SELECT_CHALLENGE") {
+        const session = liveSession(userAuthSessions, request.Session);
+        userAuthSessions.delete(String(request.Session));
+        const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+        const user = await pool.getUserByUsername(ctx, session.username);
+        if (!user) throw new errors.NotAuthorizedError("Incorrect username or password.");
+        if (responses.ANSWER === "WEB_AUTHN" && passkeysOf(user).length) {
+          return passkeyChallenge(user.Username, clientId, user);
+        }
+        if (responses.ANSWER === "PASSWORD") {
+          return extensions.InitiateAuth(ctx, {
+            AuthFlow: "USER_PASSWORD_AUTH",
+            ClientId: clientId,
+            AuthParameters: { USERNAME: user.Username, PASSWORD: responses.PASSWORD ?? "" },
+          });
+        }
+        throw new errors.InvalidParameterError(`The emulator offers no ${responses.ANSWER}`);
+      }
+      if (request.ChallengeName === "WEB_AUTHN") {
+        const session = liveSession(userAuthSessions, request.Session);
+        userAuthSessions.delete(String(request.Session));
+        const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+        const user = await pool.getUserByUsername(ctx, session.username);
+        let answer: { id?: string } & Record<string, unknown>;
+        try {
+          answer = JSON.parse(responses.CREDENTIAL ?? "") as typeof answer;
+        } catch {
+          throw new errors.InvalidParameterError("CREDENTIAL is not a WebAuthn response");
+        }
+        const passkey = user && passkeysOf(user).find((known) => known.CredentialId === answer.id);
+        if (!user || !passkey || !session.challenge) {
+          throw new errors.NotAuthorizedError("Incorrect username or password.");
+        }
+        const rp = relyingParty();
+        const verified = await verifyAuthenticationResponse({
+          response: answer as never,
+          expectedChallenge: session.challenge,
+          expectedOrigin: rp.origins,
+          expectedRPID: rp.id,
+          credential: {
+            id: passkey.CredentialId,
+            publicKey: Buffer.from(passkey.PublicKey, "base64url"),
+            counter: passkey.Counter,
+            transports: passkey.Transports as never,
+          },
+          requireUserVerification: false,
+        }).catch(() => null);
+        if (!verified?.verified) {
+          throw new errors.NotAuthorizedError("Incorrect username or password.");
+        }
+        await pool.saveUser(ctx, {
+          ...user,
+          WebAuthnCredentials: passkeysOf(user).map((known) =>
+            known === passkey
+              ? { ...known, Counter: verified.authenticationInfo.newCounter }
+              : known,
+          ),
+        });
+        const tokens = await issueTokens(ctx, clientId, user);
+        return {
+          ChallengeParameters: {},
+          AuthenticationResult: await withNewDevice(ctx, clientId, user.Username, tokens),
+        };
+      }
+      if (request.ChallengeName === "DEVICE_SRP_AUTH") {
+        const session = liveSession(deviceSessions, request.Session);
+        const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+        const user = await pool.getUserByUsername(ctx, session.username);
+        const device = user && devicesOf(user).find((d) => d.DeviceKey === responses.DEVICE_KEY);
+        if (!user || !device)
+          throw cognitoError("ResourceNotFoundException", "Device does not exist.");
+        const round =
+          device.PasswordVerifier && device.Salt
+            ? startDeviceSrp({
+                passwordVerifier: device.PasswordVerifier,
+                salt: device.Salt,
+                deviceGroupKey: device.DeviceGroupKey,
+                deviceKey: device.DeviceKey,
+                srpA: responses.SRP_A ?? "",
+              })
+            : null;
+        if (!round) throw new errors.NotAuthorizedError("Incorrect username or password.");
+        deviceSessions.delete(String(request.Session));
+        const next = newSession(deviceSessions, {
+          ...session,
+          deviceKey: device.DeviceKey,
+          round,
+          expiresAt: Date.now() + MFA_SESSION_MS,
+        });
+        return {
+          ChallengeName: "DEVICE_PASSWORD_VERIFIER",
+          Session: next,
+          ChallengeParameters: {
+            ...round.parameters,
+            USERNAME: user.Username,
+            DEVICE_KEY: device.DeviceKey,
+          },
+        };
+      }
+      if (request.ChallengeName === "DEVICE_PASSWORD_VERIFIER") {
+        const session = liveSession(deviceSessions, request.Session);
+        deviceSessions.delete(String(request.Session));
+        if (
+          !session.round ||
+          session.deviceKey !== responses.DEVICE_KEY ||
+          !session.round.verify(responses)
+        ) {
+          throw new errors.NotAuthorizedError("Incorrect username or password.");
+        }
+        const pool = await deps.cognito.getUserPoolForClientId(ctx, clientId);
+        const user = await pool.getUserByUsername(ctx, session.username);
+        if (user) {
+          await pool.saveUser(ctx, {
+            ...user,
+            Devices: devicesOf(user).map((device) =>
+              device.DeviceKey === session.deviceKey
+                ? { ...device, LastAuthenticatedAt: nowSeconds() }
+                : device,
+            ),
+          });
+        }
+        return { ChallengeParameters: {}, AuthenticationResult: session.result };
+      }
       if (request.ChallengeName !== "SOFTWARE_TOKEN_MFA") {
         const result = (await base("RespondToAuthChallenge")(ctx, request)) as {
           AuthenticationResult?: { RefreshToken?: string };
@@ -617,8 +1157,7 @@ function extendRouter(
         // cognito-local forgets the refresh token it issues here (a new password set, for one),
         // so those sessions could never refresh; real Cognito refreshes them like any other.
         const refreshToken = result.AuthenticationResult?.RefreshToken;
-        const responses = request.ChallengeResponses as { USERNAME?: string } | undefined;
-        if (refreshToken && responses?.USERNAME) {
+        if (refreshToken && responses.USERNAME) {
           const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
           const user = await pool.getUserByUsername(ctx, responses.USERNAME);
           if (user) await pool.storeRefreshToken(ctx, refreshToken, user);
@@ -632,7 +1171,6 @@ function extendRouter(
         throw new errors.NotAuthorizedError("Invalid session for the user, session is expired.");
       const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
       const user = await pool.getUserByUsername(ctx, pending.username);
-      const responses = request.ChallengeResponses as Record<string, string> | undefined;
       const secret = user?.SoftwareTokenSecret;
       const usedStep =
         typeof user?.SoftwareTokenUsedStep === "number" ? user.SoftwareTokenUsedStep : undefined;
@@ -643,7 +1181,15 @@ function extendRouter(
       if (!user || step === null) throw new errors.CodeMismatchError();
       await pool.saveUser(ctx, { ...user, SoftwareTokenUsedStep: step });
       pendingMfa.delete(String(request.Session));
-      return { ChallengeParameters: {}, AuthenticationResult: pending.result };
+      return {
+        ChallengeParameters: {},
+        AuthenticationResult: await withNewDevice(
+          ctx,
+          String(request.ClientId),
+          user.Username,
+          pending.result,
+        ),
+      };
     },
   };
 

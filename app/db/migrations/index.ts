@@ -17,6 +17,7 @@ import * as holdersAwaitingRegistration from "./0017-holders-awaiting-registrati
 import * as orderPortIns from "./0018-order-port-ins";
 import * as invoices from "./0019-invoices";
 import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-topups";
+import * as passkeyUses from "./0021-passkey-uses";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0018-order-port-ins": orderPortIns,
   "0019-invoices": invoices,
   "0020-saved-cards-and-automatic-topups": savedCardsAndAutomaticTopups,
+  "0021-passkey-uses": passkeyUses,
 };

@@ -100,7 +100,7 @@ export async function signIn(
   if (!page.url().includes("/auth/sign-in")) await page.goto(path);
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(password);
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
 }
 
 export async function signOut(page: Page) {

@@ -71,7 +71,7 @@ export async function submitSignIn(page: Page, customer: { email: string; passwo
   await expect(page).toHaveURL(/\/auth\/sign-in/);
   await page.getByLabel("Correo electrónico").fill(customer.email);
   await page.getByLabel("Contraseña", { exact: true }).fill(customer.password);
-  await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
 }
 
 /** Signs in from the sign-in page, asking to come back to `path`. */

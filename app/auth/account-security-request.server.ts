@@ -1,0 +1,212 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import * as z from "zod";
+import { setFlash } from "~/lib/flash.server";
+import { isCognitoError } from "./cognito-error";
+import { deviceAttribute, type DeviceDescription } from "./cognito.server";
+import { describeUserAgent } from "./device-name";
+import { mapCognitoError, type CognitoOperation } from "./errors";
+import { authT, cognitoErrorReply, invalidReply, type Replyable } from "./flow.server";
+import { sessionEnded } from "./mfa-preference-request.server";
+import { forgetPasskeyUses, passkeyUses } from "./passkey-uses.server";
+import {
+  dropBrowserDevice,
+  dropBrowserDevicesOf,
+  isUnknownDevice,
+  thisBrowsersDeviceKey,
+} from "./remembered-devices.server";
+import { identifierSchema, passkeyCredentialSchema } from "./schemas";
+import type { SignedIn } from "./session.server";
+
+/**
+ * The account's sign-in security page (/my-account/seguridad): its passkeys (decision 0122) and
+ * its remembered devices (decision 0123), each listed from Cognito and removed with a plain
+ * form; creating a passkey is the one part that needs the browser (its ceremony).
+ */
+
+export const SECURITY_PATH = "/my-account/seguridad";
+
+export interface PasskeyRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface DeviceRow {
+  key: string;
+  browser: string | null;
+  system: string | null;
+  lastSignInAt: string | null;
+  thisBrowser: boolean;
+}
+
+const epochToIso = (seconds: number | undefined) =>
+  typeof seconds === "number" && Number.isFinite(seconds)
+    ? new Date(seconds * 1000).toISOString()
+    : null;
+
+/** Whether Cognito says the device is remembered (only those skip the second factor). */
+function isRemembered(device: DeviceDescription) {
+  return deviceAttribute(device, "dev:device_remembered_status") === "remembered";
+}
+
+/** A token Cognito no longer takes ends the session; anything else is "could not read". */
+async function unlessSessionOver(
+  context: AppLoadContext,
+  error: unknown,
+  operation: CognitoOperation,
+) {
+  if (
+    isCognitoError(error) &&
+    mapCognitoError(error.code, error.message, operation).status === 401
+  ) {
+    throw await sessionEnded(context);
+  }
+  context.logger.warn({
+    msg: "account security list not read",
+    operation,
+    requestId: context.requestId,
+    code: isCognitoError(error) ? error.code : "unexpected",
+  });
+  return null;
+}
+
+export async function loadAccountSecurity(context: AppLoadContext, signedIn: SignedIn) {
+  const { client } = context.identity;
+  const { config } = context;
+  const { sub } = signedIn.customer;
+  const [credentials, devices, uses] = await Promise.all([
+    config.PASSKEYS_ENABLED
+      ? client
+          .listWebAuthnCredentials(signedIn.accessToken)
+          .catch((error: unknown) => unlessSessionOver(context, error, "ListWebAuthnCredentials"))
+      : [],
+    config.REMEMBERED_DEVICES_ENABLED
+      ? client
+          .listDevices(signedIn.accessToken)
+          .catch((error: unknown) => unlessSessionOver(context, error, "ListDevices"))
+      : [],
+    config.PASSKEYS_ENABLED ? passkeyUses(context.db, sub).catch(() => new Map()) : new Map(),
+  ]);
+  const browserDevice = thisBrowsersDeviceKey(context, sub);
+  const passkeys: PasskeyRow[] | null = credentials
+    ? credentials
+        .map((credential) => ({
+          id: credential.CredentialId,
+          name: credential.FriendlyCredentialName,
+          createdAt: epochToIso(credential.CreatedAt) ?? new Date(0).toISOString(),
+          lastUsedAt: (uses.get(credential.CredentialId) as string | undefined) ?? null,
+        }))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    : null;
+  const rememberedDevices: DeviceRow[] | null = devices
+    ? devices.filter(isRemembered).map((device) => ({
+        key: device.DeviceKey,
+        ...describeUserAgent(deviceAttribute(device, "device_name") ?? ""),
+        lastSignInAt: epochToIso(device.DeviceLastAuthenticatedDate ?? device.DeviceCreateDate),
+        thisBrowser: device.DeviceKey === browserDevice,
+      }))
+    : null;
+  return {
+    passkeysEnabled: config.PASSKEYS_ENABLED,
+    devicesEnabled: config.REMEMBERED_DEVICES_ENABLED,
+    passkeys,
+    devices: rememberedDevices,
+  };
+}
+
+function done(context: AppLoadContext, flashKey: string) {
+  setFlash(context, { kind: "success", key: `auth:flash.${flashKey}` });
+  return redirect(SECURITY_PATH, { status: 303 });
+}
+
+async function refused(
+  context: AppLoadContext,
+  submission: Replyable,
+  error: unknown,
+  operation: CognitoOperation,
+) {
+  if (
+    isCognitoError(error) &&
+    mapCognitoError(error.code, error.message, operation).status === 401
+  ) {
+    return sessionEnded(context);
+  }
+  return cognitoErrorReply(context, submission, error, operation);
+}
+
+const intentOnly = () => z.object({ intent: z.string().optional() });
+
+export async function submitAccountSecurity(
+  context: AppLoadContext,
+  request: Request,
+  signedIn: SignedIn,
+) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const { client } = context.identity;
+  const { accessToken, customer } = signedIn;
+
+  if (context.config.PASSKEYS_ENABLED && intent === "passkey-create-start") {
+    const submission = parseWithZod(formData, { schema: intentOnly() });
+    try {
+      const started = await client.startWebAuthnRegistration(accessToken);
+      return data({ passkeyCreationOptions: started.CredentialCreationOptions });
+    } catch (error) {
+      return refused(context, submission, error, "StartWebAuthnRegistration");
+    }
+  }
+  if (context.config.PASSKEYS_ENABLED && intent === "passkey-create-answer") {
+    const submission = parseWithZod(formData, { schema: passkeyCredentialSchema() });
+    if (submission.status !== "success") return invalidReply(submission);
+    try {
+      await client.completeWebAuthnRegistration(accessToken, submission.value.credential.value);
+    } catch (error) {
+      return refused(context, submission, error, "CompleteWebAuthnRegistration");
+    }
+    return done(context, "passkeyCreated");
+  }
+  if (context.config.PASSKEYS_ENABLED && intent === "delete-passkey") {
+    const submission = parseWithZod(formData, { schema: identifierSchema("credential_id") });
+    if (submission.status !== "success") return invalidReply(submission);
+    const credentialId = String(submission.value.credential_id);
+    try {
+      await client.deleteWebAuthnCredential(accessToken, credentialId);
+    } catch (error) {
+      return refused(context, submission, error, "DeleteWebAuthnCredential");
+    }
+    await forgetPasskeyUses(context.db, customer.sub, credentialId).catch(() => undefined);
+    return done(context, "passkeyDeleted");
+  }
+  if (context.config.REMEMBERED_DEVICES_ENABLED && intent === "forget-device") {
+    const submission = parseWithZod(formData, { schema: identifierSchema("device_key") });
+    if (submission.status !== "success") return invalidReply(submission);
+    const deviceKey = String(submission.value.device_key);
+    try {
+      await client.forgetDevice(accessToken, deviceKey);
+    } catch (error) {
+      // Already forgotten (another browser, an administrator): what was asked is so.
+      if (!isUnknownDevice(error)) return refused(context, submission, error, "ForgetDevice");
+    }
+    dropBrowserDevice(context, deviceKey);
+    return done(context, "deviceForgotten");
+  }
+  if (context.config.REMEMBERED_DEVICES_ENABLED && intent === "forget-all-devices") {
+    const submission = parseWithZod(formData, { schema: intentOnly() });
+    try {
+      const devices = await client.listDevices(accessToken);
+      for (const device of devices.filter(isRemembered)) {
+        await client.forgetDevice(accessToken, device.DeviceKey).catch((error: unknown) => {
+          if (!isUnknownDevice(error)) throw error;
+        });
+      }
+    } catch (error) {
+      return refused(context, submission, error, "ForgetDevice");
+    }
+    dropBrowserDevicesOf(context, customer.sub);
+    return done(context, "devicesForgotten");
+  }
+  const submission = parseWithZod(formData, { schema: intentOnly() });
+  return invalidReply(submission, { formErrors: [authT()("errors.unknown")] });
+}
