@@ -23,6 +23,7 @@ describe("the sealed cookies", () => {
       balance: ["saldo", 15 * 60],
       activations: ["activaciones", 24 * 3600],
       registration: ["registro", 15 * 60],
+      rememberedDevices: ["auth_devices", 365 * 24 * 3600],
     });
   });
 
