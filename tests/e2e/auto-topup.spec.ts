@@ -1,17 +1,13 @@
-import { execFileSync } from "node:child_process";
 import {
   expect,
   request as apiRequest,
   test,
   type APIRequestContext,
-  type Browser,
   type Page,
-  type TestInfo,
 } from "@playwright/test";
 import { openDatabase } from "../../app/db/db.server";
 import { createBssSimulator } from "../../app/line/simulator.server";
-import { luhnCheckDigit } from "../../app/lib/luhn";
-import { npmScriptArgs } from "../../scripts/server-command.mjs";
+import { testIccid } from "../support/iccids";
 import {
   freePort,
   startServer,
@@ -19,6 +15,7 @@ import {
   waitForHealth,
   type ServerProcess,
 } from "../support/server-process";
+import { pageOn, opsOn } from "./support/own-server";
 import { expectNoAxeViolations } from "./support/axe";
 import { expectFlash } from "./support/auth";
 import { createCustomer, signInTo } from "./support/customers";
@@ -45,32 +42,7 @@ async function running(port: number): Promise<ServerProcess> {
   return server;
 }
 
-async function pageOn(browser: Browser, testInfo: TestInfo, baseURL: string) {
-  const context = await browser.newContext({
-    baseURL,
-    locale: "es-MX",
-    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
-  });
-  return { context, page: await context.newPage() };
-}
-
-/** `npm run ops -- <args>` (the build) against the server's own database. */
-function ops(server: ServerProcess, args: string[]): string {
-  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      DATA_DIR: server.dataDir,
-      SESSION_SECRET,
-    },
-    encoding: "utf8",
-  });
-}
-
-function iccid(serial: number): string {
-  const body = `895298${String(serial).padStart(12, "0")}`;
-  return `${body}${luhnCheckDigit(body)}`;
-}
+const ops = (server: ServerProcess, args: string[]) => opsOn(server, SESSION_SECRET, args);
 
 /**
  * A Conecta 150 line (5 GB) activated as a paid eSIM would be, added to the signed-in account
@@ -86,7 +58,7 @@ async function lineInAccount(
   try {
     const { number } = await createBssSimulator({ db }).activateLine({
       externalId: `auto-topup-${name}-${Date.now()}`,
-      iccid: iccid(Date.now() % 1e9),
+      iccid: testIccid(Date.now() % 1e9),
       offerId: "conecta-150",
     });
     await page.goto("/my-account/lineas");

@@ -1,6 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { npmScriptArgs } from "../../scripts/server-command.mjs";
 import { misprintedIccid, testIccid } from "../support/iccids";
 import {
   freePort,
@@ -9,6 +7,7 @@ import {
   waitForHealth,
   type ServerProcess,
 } from "../support/server-process";
+import { opsOn } from "./support/own-server";
 import { expectNoAxeViolations } from "./support/axe";
 import { createCustomer, signInTo } from "./support/customers";
 import {
@@ -86,17 +85,7 @@ test("a signed-in customer's installed eSIM appears among their lines with the p
 // this test's own (its DATA_DIR), one per project.
 const SESSION_SECRET = "line-activation-secret-0123456789-abcdefghijklmno";
 
-function ops(server: ServerProcess, args: string[]): string {
-  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      DATA_DIR: server.dataDir,
-      SESSION_SECRET,
-    },
-    encoding: "utf8",
-  });
-}
+const ops = (server: ServerProcess, args: string[]) => opsOn(server, SESSION_SECRET, args);
 
 test("a shipped SIM is activated at /activar with the ICCID printed on it; a wrong one is told in Spanish", async ({
   browser,

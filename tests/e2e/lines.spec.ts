@@ -1,11 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { expect, request as apiRequest, test, type Browser, type TestInfo } from "@playwright/test";
+import { expect, request as apiRequest, test } from "@playwright/test";
 import { openDatabase, type Db } from "../../app/db/db.server";
 import { linkLine } from "../../app/line/lines.server";
 import { createBssSimulator } from "../../app/line/simulator.server";
-import { luhnCheckDigit } from "../../app/lib/luhn";
-import { npmScriptArgs } from "../../scripts/server-command.mjs";
+import { testIccid } from "../support/iccids";
 import {
   freePort,
   startServer,
@@ -15,6 +13,7 @@ import {
 } from "../support/server-process";
 import { tcpProxy } from "../support/tcp-proxy";
 import { startTmfStandIn } from "../support/tmf-stand-in";
+import { pageOn, opsOn } from "./support/own-server";
 import { expectNoAxeViolations } from "./support/axe";
 import { expectFlash, signOut } from "./support/auth";
 import { createCustomer, signInTo } from "./support/customers";
@@ -179,32 +178,7 @@ async function running(port: number, env: Record<string, string> = {}): Promise<
   return server;
 }
 
-async function pageOn(browser: Browser, testInfo: TestInfo, baseURL: string) {
-  const context = await browser.newContext({
-    baseURL,
-    locale: "es-MX",
-    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
-  });
-  return { context, page: await context.newPage() };
-}
-
-/** `npm run ops -- <args>` (the build) against the server's own database, as the operator runs it. */
-function ops(server: ServerProcess, args: string[]): string {
-  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      DATA_DIR: server.dataDir,
-      SESSION_SECRET,
-    },
-    encoding: "utf8",
-  });
-}
-
-function iccid(serial: number): string {
-  const body = `895299${String(serial).padStart(12, "0")}`;
-  return `${body}${luhnCheckDigit(body)}`;
-}
+const ops = (server: ServerProcess, args: string[]) => opsOn(server, SESSION_SECRET, args);
 
 test("usage recorded with npm run ops moves the line's data bar and its chart; running low shows the notice and e-mails once", async ({
   browser,
@@ -221,7 +195,7 @@ test("usage recorded with npm run ops moves the line's data bar and its chart; r
     // A Conecta 150 line (5 GB) activated for this customer, as a paid eSIM would be.
     const { number } = await bss.activateLine({
       externalId: `lines-spec-${testInfo.project.name}`,
-      iccid: iccid(Date.now() % 1e9),
+      iccid: testIccid(Date.now() % 1e9),
       offerId: "conecta-150",
     });
     const customer = await createCustomer(api, "consumo");
@@ -295,7 +269,7 @@ test("a line nobody looks at gets its running-out e-mail from the sweep, once; a
       ["barrido", "barrido-despues", "barrido-ajena"].map(async (name, index) => {
         const line = await bss.activateLine({
           externalId: `lines-spec-${name}-${testInfo.project.name}`,
-          iccid: iccid(serial + index),
+          iccid: testIccid(serial + index),
           offerId: "conecta-150",
         });
         return line.number;

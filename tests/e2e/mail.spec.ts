@@ -1,6 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { expect, test, type Browser } from "@playwright/test";
-import { npmScriptArgs } from "../../scripts/server-command.mjs";
 import {
   freePort,
   startServer,
@@ -9,6 +7,7 @@ import {
   type ServerProcess,
 } from "../support/server-process";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
+import { opsOn } from "./support/own-server";
 import {
   cartWith,
   fillCheckout,
@@ -38,18 +37,7 @@ async function storeWith(smtpPort: number, workerIndex: number) {
   return { base, server };
 }
 
-/** `npm run ops -- <args>` (the build) against the server's own database, as the operator runs it. */
-function ops(server: ServerProcess, args: string[]): string {
-  return execFileSync(process.execPath, [...npmScriptArgs("ops"), ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      DATA_DIR: server.dataDir,
-      SESSION_SECRET,
-    },
-    encoding: "utf8",
-  });
-}
+const ops = (server: ServerProcess, args: string[]) => opsOn(server, SESSION_SECRET, args);
 
 async function browse(browser: Browser, base: string, javaScriptEnabled: boolean) {
   const context = await browser.newContext({ baseURL: base, javaScriptEnabled, locale: "es-MX" });

@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
- * Cognito's half of device SRP (DEVICE_SRP_AUTH → DEVICE_PASSWORD_VERIFIER) for the embedded
- * emulator: the RFC 5054 3072-bit group and the hashing amazon-cognito-identity-js uses, with the
- * device's verifier and salt from ConfirmDevice. Only the random password the browser keeps can
- * produce the signature it checks.
+ * Cognito's half of SRP: the embedded emulator's for a remembered device (DEVICE_SRP_AUTH →
+ * DEVICE_PASSWORD_VERIFIER), and the unit tests' stand-in for Cognito's USER_SRP_AUTH. The RFC 5054
+ * 3072-bit group and the hashing amazon-cognito-identity-js uses; only the password behind the
+ * verifier (a device's random password, from ConfirmDevice) can produce the signature it checks.
  */
 
 const N = BigInt(
@@ -33,30 +33,51 @@ function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
 }
 const k = BigInt(`0x${hexHash(padHex(N) + padHex(g))}`);
 
-export interface DeviceSrpRound {
-  /** SRP_B, SALT and SECRET_BLOCK for DEVICE_PASSWORD_VERIFIER's challenge parameters. */
+export interface SrpRound {
+  /** SRP_B, SALT and SECRET_BLOCK for the PASSWORD_VERIFIER challenge's parameters. */
   parameters: { SRP_B: string; SALT: string; SECRET_BLOCK: string };
-  /** Whether the answer's signature proves the device's password. */
+  /** Whether the answer's PASSWORD_CLAIM_SIGNATURE proves the password behind the verifier. */
   verify(responses: Record<string, string>): boolean;
 }
+export type DeviceSrpRound = SrpRound;
 
-/** One device SRP round for a device confirmed with this verifier and salt (base64). */
-export function startDeviceSrp(input: {
-  passwordVerifier: string;
-  salt: string;
-  deviceGroupKey: string;
-  deviceKey: string;
+/**
+ * The verifier Cognito keeps for a password: v = g^x, x from the salt and the hash of
+ * `<pool><user>:<password>` (the device's group key and key, for a device).
+ */
+export function passwordVerifier(input: {
+  poolName: string;
+  userName: string;
+  password: string;
+  saltHex: string;
+}): bigint {
+  const inner = createHash("sha256")
+    .update(`${input.poolName}${input.userName}:${input.password}`)
+    .digest("hex");
+  const x = BigInt(`0x${hexHash(padHex(BigInt(`0x${input.saltHex}`)) + inner)}`);
+  return modPow(g, x, N);
+}
+
+/**
+ * One SRP round against a verifier: a user's password (USER_SRP_AUTH, where `poolName` is the
+ * pool's name and `userName` the user's id) or a device's (DEVICE_SRP_AUTH: the device's group
+ * key and key). Null for an SRP_A that is 0 modulo N, which Cognito refuses.
+ */
+export function startSrpRound(input: {
+  verifier: bigint;
+  saltHex: string;
+  poolName: string;
+  userName: string;
   srpA: string;
-}): DeviceSrpRound | null {
+}): SrpRound | null {
   const A = BigInt(`0x${input.srpA.replace(/[^0-9a-f]/gi, "") || "0"}`);
   if (A % N === 0n) return null;
-  const v = BigInt(`0x${Buffer.from(input.passwordVerifier, "base64").toString("hex") || "0"}`);
-  const saltHex = Buffer.from(input.salt, "base64").toString("hex");
+  const v = input.verifier;
   const b = BigInt(`0x${randomBytes(32).toString("hex")}`);
   const B = (k * v + modPow(g, b, N)) % N;
   const secretBlock = randomBytes(64).toString("base64");
   return {
-    parameters: { SRP_B: B.toString(16), SALT: saltHex, SECRET_BLOCK: secretBlock },
+    parameters: { SRP_B: B.toString(16), SALT: input.saltHex, SECRET_BLOCK: secretBlock },
     verify(responses) {
       const timestamp = responses.TIMESTAMP ?? "";
       if (responses.PASSWORD_CLAIM_SECRET_BLOCK !== secretBlock) return false;
@@ -72,8 +93,8 @@ export function startDeviceSrp(input: {
       const expected = createHmac("sha256", key)
         .update(
           Buffer.concat([
-            Buffer.from(input.deviceGroupKey),
-            Buffer.from(input.deviceKey),
+            Buffer.from(input.poolName),
+            Buffer.from(input.userName),
             Buffer.from(secretBlock, "base64"),
             Buffer.from(timestamp),
           ]),
@@ -83,4 +104,21 @@ export function startDeviceSrp(input: {
       return given.length === expected.length && timingSafeEqual(given, expected);
     },
   };
+}
+
+/** One device SRP round for a device confirmed with this verifier and salt (base64). */
+export function startDeviceSrp(input: {
+  passwordVerifier: string;
+  salt: string;
+  deviceGroupKey: string;
+  deviceKey: string;
+  srpA: string;
+}): DeviceSrpRound | null {
+  return startSrpRound({
+    verifier: BigInt(`0x${Buffer.from(input.passwordVerifier, "base64").toString("hex") || "0"}`),
+    saltHex: Buffer.from(input.salt, "base64").toString("hex"),
+    poolName: input.deviceGroupKey,
+    userName: input.deviceKey,
+    srpA: input.srpA,
+  });
 }

@@ -1,8 +1,13 @@
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import {
+  passwordVerifier,
+  startSrpRound,
+  type SrpRound,
+} from "../../../app/auth/emulator/device-srp.server";
 
 const FIXTURES = path.join(__dirname, "../../fixtures/cognito");
 
@@ -93,36 +98,10 @@ export async function startSilentServer() {
   };
 }
 
-// --- The server side of Cognito's SRP (RFC 5054 group 3072, as amazon-cognito-identity-js expects) ---
-
-const N = BigInt(
-  "0xFFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA051015728E5A8AAAC42DAD33170D04507A33A85521ABDF1CBA64ECFB850458DBEF0A8AEA71575D060C7DB3970F85A6E1E4C7ABF5AE8CDB0933D71E8C94E04A25619DCEE3D2261AD2EE6BF12FFA06D98A0864D87602733EC86A64521F2B18177B200CBBE117577A615D6C770988C0BAD946E208E24FA074E5AB3143DB5BFCE0FD108E4B82D120A93AD2CAFFFFFFFFFFFFFFFF",
-);
-const g = 2n;
-
-function padHex(value: bigint): string {
-  let hex = value.toString(16);
-  if (hex.length % 2) hex = `0${hex}`;
-  return /^[89a-f]/i.test(hex) ? `00${hex}` : hex;
-}
-const sha256Hex = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
-const hexHash = (hex: string) => sha256Hex(Buffer.from(hex, "hex"));
-function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  let result = 1n;
-  let b = base % modulus;
-  let e = exponent;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % modulus;
-    b = (b * b) % modulus;
-    e >>= 1n;
-  }
-  return result;
-}
-const k = BigInt(`0x${hexHash(padHex(N) + padHex(g))}`);
-
 /**
  * Cognito's half of USER_SRP_AUTH for one user: answers InitiateAuth with SRP_B, then checks the
- * PASSWORD_CLAIM_SIGNATURE of RespondToAuthChallenge. Only the right password passes.
+ * PASSWORD_CLAIM_SIGNATURE of RespondToAuthChallenge (the emulator's SRP round, which a device's
+ * proof uses too). Only the right password passes.
  */
 export function srpServer(options: {
   poolName: string;
@@ -130,27 +109,30 @@ export function srpServer(options: {
   password: string;
   tokens: unknown;
 }) {
-  const salt = BigInt(`0x${randomBytes(16).toString("hex")}`);
-  const x = BigInt(
-    `0x${hexHash(padHex(salt) + sha256Hex(`${options.poolName}${options.userId}:${options.password}`))}`,
-  );
-  const v = modPow(g, x, N);
-  const b = BigInt(`0x${randomBytes(32).toString("hex")}`);
-  const B = (k * v + modPow(g, b, N)) % N;
-  const secretBlock = randomBytes(64).toString("base64");
-  let A = 0n;
+  const saltHex = BigInt(`0x${randomBytes(16).toString("hex")}`).toString(16);
+  const verifier = passwordVerifier({
+    poolName: options.poolName,
+    userName: options.userId,
+    password: options.password,
+    saltHex,
+  });
+  let round: SrpRound | null = null;
   return {
     initiateAuth(body: Record<string, unknown>) {
       const parameters = body.AuthParameters as Record<string, string>;
-      A = BigInt(`0x${parameters.SRP_A}`);
+      round = startSrpRound({
+        verifier,
+        saltHex,
+        poolName: options.poolName,
+        userName: options.userId,
+        srpA: parameters.SRP_A ?? "",
+      });
       return {
         status: 200,
         body: {
           ChallengeName: "PASSWORD_VERIFIER",
           ChallengeParameters: {
-            SALT: salt.toString(16),
-            SECRET_BLOCK: secretBlock,
-            SRP_B: B.toString(16),
+            ...round?.parameters,
             USERNAME: options.userId,
             USER_ID_FOR_SRP: options.userId,
           },
@@ -159,32 +141,12 @@ export function srpServer(options: {
     },
     respondToAuthChallenge(body: Record<string, unknown>) {
       const responses = body.ChallengeResponses as Record<string, string>;
-      const u = BigInt(`0x${hexHash(padHex(A) + padHex(B))}`);
-      const S = modPow((A * modPow(v, u, N)) % N, b, N);
-      const prk = createHmac("sha256", Buffer.from(padHex(u), "hex"))
-        .update(Buffer.from(padHex(S), "hex"))
-        .digest();
-      const key = createHmac("sha256", prk)
-        .update(Buffer.concat([Buffer.from("Caldera Derived Key"), Buffer.from([1])]))
-        .digest()
-        .subarray(0, 16);
-      const expected = createHmac("sha256", key)
-        .update(
-          Buffer.concat([
-            Buffer.from(options.poolName),
-            Buffer.from(options.userId),
-            Buffer.from(secretBlock, "base64"),
-            Buffer.from(responses.TIMESTAMP),
-          ]),
-        )
-        .digest("base64");
       const ok =
         responses.USERNAME === options.userId &&
-        responses.PASSWORD_CLAIM_SECRET_BLOCK === secretBlock &&
         /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} UTC \d{4}$/.test(
-          responses.TIMESTAMP,
+          responses.TIMESTAMP ?? "",
         ) &&
-        responses.PASSWORD_CLAIM_SIGNATURE === expected;
+        round?.verify(responses) === true;
       return ok
         ? { status: 200, body: options.tokens }
         : fixture("InitiateAuth.NotAuthorized.400.json");
