@@ -48,4 +48,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # package.json's "start", run by node itself so that SIGTERM reaches the server (npm would stand
 # between them): the same heap cap (decision 0048).
-CMD ["node", "--max-old-space-size=192", "dist/server.js"]
+CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=16", "dist/server.js"]

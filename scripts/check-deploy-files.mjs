@@ -211,6 +211,10 @@ export function checkDeployFiles({
   if (!startWords.some((word) => word.startsWith("--max-old-space-size="))) {
     problems.push("package.json: start has no heap cap (--max-old-space-size)");
   }
+  // Beside the cap, Node 24 would size the young generation from the machine (decision 0125).
+  if (!startWords.some((word) => word.startsWith("--max-semi-space-size="))) {
+    problems.push("package.json: start does not size the young generation (--max-semi-space-size)");
+  }
 
   // The health check probes a path the server answers.
   const healthcheck = runtime.instructions.findLast((each) => each.keyword === "HEALTHCHECK");

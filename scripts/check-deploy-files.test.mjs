@@ -46,7 +46,7 @@ describe("the Dockerfile, .dockerignore and the systemd unit", () => {
         dockerfile: dockerfile.replace("--max-old-space-size=192", "--max-old-space-size=512"),
       }),
     ).toEqual([
-      "Dockerfile: CMD is node --max-old-space-size=512 dist/server.js; npm start runs node --max-old-space-size=192 dist/server.js",
+      "Dockerfile: CMD is node --max-old-space-size=512 --max-semi-space-size=16 dist/server.js; npm start runs node --max-old-space-size=192 --max-semi-space-size=16 dist/server.js",
     ]);
     expect(
       problemsWith({
@@ -106,12 +106,12 @@ describe("the Dockerfile, .dockerignore and the systemd unit", () => {
     expect(
       problemsWith({
         unit: unit.replace(
-          "ExecStart=/usr/bin/node --max-old-space-size=192",
+          "ExecStart=/usr/bin/node --max-old-space-size=192 --max-semi-space-size=16",
           "ExecStart=/usr/bin/npm",
         ),
       }),
     ).toEqual([
-      "systemd unit: ExecStart is /usr/bin/npm dist/server.js; npm start runs node --max-old-space-size=192 dist/server.js",
+      "systemd unit: ExecStart is /usr/bin/npm dist/server.js; npm start runs node --max-old-space-size=192 --max-semi-space-size=16 dist/server.js",
     ]);
     expect(problemsWith({ unit: unit.replace("Restart=on-failure", "Restart=no") })).toEqual([
       "systemd unit: no Restart=on-failure",

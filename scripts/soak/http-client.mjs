@@ -48,7 +48,10 @@ export function routeOf(method, pathAndQuery) {
   const route = pathname
     .replace(/^\/sandbox\/pago\/[^/]+$/, "/sandbox/pago/:id")
     .replace(/^\/recarga\/[^/]+$/, "/recarga/:id")
-    .replace(/^\/my-account\/lineas\/[^/]+$/, "/my-account/lineas/:numero");
+    .replace(
+      /^\/my-account\/lineas\/[^/]+(\/recarga-automatica)?$/,
+      "/my-account/lineas/:numero$1",
+    );
   return `${method} ${route}`;
 }
 

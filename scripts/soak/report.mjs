@@ -156,6 +156,7 @@ export function buildReport({
         "double submissions",
         "server peak RSS (MB)",
         "CPU s: server / customers",
+        "server CPU ms per request",
       ],
       [
         [
@@ -166,10 +167,11 @@ export function buildReport({
           recorder.serverErrorCount,
           recorder.doubleSubmissions,
           server.peakRssMb === null ? "—" : server.peakRssMb.toFixed(0),
-          `${server.cpuSeconds === null ? "—" : server.cpuSeconds.toFixed(0)} / ${customersCpuSeconds.toFixed(0)}`,
+          `${serverCpuText(server.cpu, settings.workers)} / ${customersCpuSeconds.toFixed(0)}`,
+          server.cpu === null ? "—" : ((server.cpu.total * 1000) / recorder.requests).toFixed(1),
         ],
       ],
-      [0, 1, 2, 3, 4, 5, 6, 7],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8],
     ),
     "",
     `Status counts: ${statusList(recorder.statusCounts)}.` +
@@ -331,4 +333,14 @@ export function writeLastRun(file, text) {
     file,
     current.replace(new RegExp(`${START_MARKER}[\\s\\S]*${END_MARKER}`), () => block),
   );
+}
+
+/**
+ * The server's CPU seconds; clustered, split as primary (the identity emulator, a test double,
+ * and the schedulers: it serves no page) + workers (the store's pages and forms).
+ */
+function serverCpuText(cpu, workers) {
+  if (cpu === null) return "—";
+  if ((workers ?? 1) <= 1) return cpu.total.toFixed(0);
+  return `${cpu.total.toFixed(0)} (primary ${cpu.primary.toFixed(0)} + workers ${cpu.workers.toFixed(0)})`;
 }

@@ -2,6 +2,7 @@
 // phase, its JSON log lines kept so that a 5xx can be matched to the line the server wrote.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import net from "node:net";
 import readline from "node:readline";
 import { productionTestEnvironment, serverArgs } from "../server-command.mjs";
@@ -78,6 +79,8 @@ export function serverEnvironment({ origin, dataDir, sessionSecret, logLevel, ex
     // Worker processes (node:cluster) and the database engine, as the soak was asked to run.
     WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    // For profiling a run (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); workers inherit it.
+    ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
     ...extraEnv,
   };
 }
@@ -114,7 +117,10 @@ export async function startServer({ dataDir, sessionSecret, logLevel, extraEnv =
     try {
       server.logLines.push(JSON.parse(line));
     } catch {
-      server.rawOutput.push(line);
+      // SOAK_SERVER_OUTPUT keeps what a profiling run prints (e.g. --trace-gc) out of the report.
+      if (process.env.SOAK_SERVER_OUTPUT)
+        appendFileSync(process.env.SOAK_SERVER_OUTPUT, `${line}\n`);
+      else server.rawOutput.push(line);
     }
   });
   readline.createInterface({ input: child.stderr }).on("line", (line) => {
