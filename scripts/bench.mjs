@@ -235,10 +235,17 @@ for (const [name, pathname] of [
     await run(name, { url: `${renderingBase}${pathname}`, headers: { cookie: renderedWithCart } }),
   );
 }
+const renderedSignedIn = await signedInCookie(renderingBase, rendering.dataDir);
+rows.push(
+  await run("GET /my-account signed in (rendered, no cache)", {
+    url: `${renderingBase}/my-account`,
+    headers: { cookie: renderedSignedIn },
+  }),
+);
 const renderedLine = await lineOfAccount({
   origin: renderingBase,
   dataDir: rendering.dataDir,
-  cookie: await signedInCookie(renderingBase, rendering.dataDir),
+  cookie: renderedSignedIn,
 });
 rows.push(
   await run(`${LINE_PAGE_ROW} (rendered, no cache)`, {

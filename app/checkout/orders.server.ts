@@ -102,9 +102,11 @@ export async function placeOrder(
       const now = nowIso();
       const total = input.lines.reduce((sum, line) => sum + line.lineTotal, 0);
       const { delivery } = input.customer;
+      const id = newOrderRef();
       const row: OrdersTable = {
-        id: newOrderRef(),
-        folio: await nextFolio(trx, ORDER_SERIES),
+        id,
+        // Replaced by the folio as the transaction's last write (below); no one else sees it.
+        folio: id,
         idempotency_key: input.idempotencyKey,
         status: "pending_payment",
         total,
@@ -169,6 +171,13 @@ export async function placeOrder(
         template: "order_received",
         data: { orderRef: row.id },
       });
+      // The folio last: its series' counter row stays locked from here to the commit, so orders
+      // placed together queue for one statement, not for the whole transaction (issue 33).
+      await trx
+        .updateTable("orders")
+        .set({ folio: await nextFolio(trx, ORDER_SERIES) })
+        .where("id", "=", row.id)
+        .execute();
       return { ref: row.id, created: true };
     });
     const order = await findOrder(db, written.ref);

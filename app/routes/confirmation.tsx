@@ -51,16 +51,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     saveOrderAccess(context, markCartCleared(access, order.ref));
     throw redirect(confirmationPath(order.ref));
   }
+  // The eSIM first (it may write what the port-ins then show); the reads after it are asked
+  // together: under load each wait is a turn of a busy event loop.
+  const esim =
+    order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null;
+  const [paymentOptions, simLines, portIns] = await Promise.all([
+    loadPaymentOptions(context),
+    shippedSimLines(context.db, order),
+    loadOrderPortIns(context, order),
+  ]);
   return {
     title: getFixedT()("pages.confirmation.title"),
     order,
     payment: paymentView(payment),
     voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
-    paymentOptions: await loadPaymentOptions(context),
-    esim:
-      order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null,
-    simLines: await shippedSimLines(context.db, order),
-    portIns: await loadOrderPortIns(context, order),
+    paymentOptions,
+    esim,
+    simLines,
+    portIns,
   };
 }
 

@@ -45,7 +45,10 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   if (refreshed) topup = await loadTopup(context, params.id);
   const offer = findTopupAmount(topup.amount);
   const customer = getCustomer(context);
-  const application = await loadTopupApplication(context, topup);
+  const [application, paymentOptions] = await Promise.all([
+    loadTopupApplication(context, topup),
+    loadPaymentOptions(context),
+  ]);
   return data(
     {
       title: getFixedT("topup")("receipt.title", { folio: topup.folio }),
@@ -70,7 +73,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
       application,
       payment: paymentView(payment),
       voucherHours: context.config.PAYMENT_VOUCHER_HOURS,
-      paymentOptions: await loadPaymentOptions(context),
+      paymentOptions,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
