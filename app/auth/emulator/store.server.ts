@@ -19,12 +19,10 @@ export interface StormDatabase {
 }
 export type StormDatabaseClass = new (engine: JsonFileEngine) => StormDatabase;
 
-/** cognito-local stores `...Date` fields as ISO strings and reads them back as dates. */
-function replaceDates(this: Record<string, unknown>, key: string, value: unknown) {
-  const original = this[key];
-  return key.endsWith("Date") && original instanceof Date ? original.toISOString() : value;
-}
-
+/**
+ * cognito-local stores `...Date` fields as ISO strings (what JSON.stringify makes of a Date) and
+ * reads them back as dates.
+ */
 function reviveDates(key: string, value: unknown) {
   if (key.endsWith("Date") && (typeof value === "string" || typeof value === "number")) {
     return new Date(value);
@@ -91,7 +89,8 @@ export class JsonFileEngine {
     const { resolve, reject } = this.pending;
     this.pending = null;
     this.writing = true;
-    const text = JSON.stringify(this.state, replaceDates, 2);
+    // Unindented: the whole pool is written after every sign-in, on the server's event loop.
+    const text = JSON.stringify(this.state);
     const temporary = `${this.file}.${process.pid}.${++this.writes}.tmp`;
     writeFile(temporary, text)
       .then(() => rename(temporary, this.file))
