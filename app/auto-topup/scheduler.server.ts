@@ -174,7 +174,11 @@ export function createAutoTopupScheduler(options: AutoTopupSchedulerOptions): Au
   const owner = `${process.pid}-${randomBytes(6).toString("base64url")}`;
   const status: AutoTopupSchedulerStatus = { lastRoundAt: null, lastRoundError: null };
 
-  async function claim(id: string, now: Date): Promise<AutoTopupsTable | null> {
+  /**
+   * Takes the lease of an automatic top-up not checked since `since` (its pass's start): another
+   * scheduler may have checked and released it between this one's batch query and now.
+   */
+  async function claim(id: string, now: Date, since: string): Promise<AutoTopupsTable | null> {
     const at = now.toISOString();
     const claimed = await db
       .updateTable("auto_topups")
@@ -182,6 +186,7 @@ export function createAutoTopupScheduler(options: AutoTopupSchedulerOptions): Au
       .where("id", "=", id)
       .where("state", "=", "active")
       .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]))
+      .where((eb) => eb.or([eb("checked_at", "is", null), eb("checked_at", "<", since)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return null;
     return (
@@ -599,7 +604,7 @@ export function createAutoTopupScheduler(options: AutoTopupSchedulerOptions): Au
       .execute();
     await forEachConcurrently(ids, concurrency, async ({ id }) => {
       if (report.unavailable) return;
-      const row = await claim(id, clock());
+      const row = await claim(id, clock(), since);
       if (!row) return;
       let checked = true;
       try {
