@@ -114,6 +114,19 @@ describe("placing an order", () => {
     expect(a.order.folio).not.toBe(b.order.folio);
   });
 
+  it("gives orders placed together distinct, consecutive folios, each taken as its last write", async () => {
+    const placed = await Promise.all(
+      ["together-a", "together-b", "together-c", "together-d"].map((key) =>
+        placeOrder(db, input(key)),
+      ),
+    );
+    const numbers = placed.map((each) => {
+      expect(each.order.folio).toMatch(/^PED-\d{4}-\d{6}$/);
+      return Number(each.order.folio.slice(-6));
+    });
+    expect([...numbers].sort((a, b) => a - b)).toEqual([1, 2, 3, 4]);
+  });
+
   it("refuses an empty order", async () => {
     await expect(placeOrder(db, input("empty", []))).rejects.toThrow();
   });
