@@ -1,4 +1,10 @@
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+} from "node:crypto";
 
 /**
  * Authenticated encryption of short strings (AES-256-GCM) keyed from the session secrets: the
