@@ -89,6 +89,11 @@ export interface RequestContext extends Services {
   cspNonce: string;
   requestId: string;
   /**
+   * The browser fetched this ahead of a click it expects (a link's prefetch). Its data is
+   * no-store, so what it answers is never shown; only its cookies would stay.
+   */
+  isPrefetch: boolean;
+  /**
    * Who per-address limits count: the client's address, or for IPv6 its network (a /64 by
    * default), one spelling for each (server/client-address.ts). From X-Forwarded-For only as
    * far as TRUST_PROXY allows.

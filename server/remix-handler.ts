@@ -12,7 +12,11 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { withNewBuildDocumentLoads } from "~/lib/new-build.server";
 import type { RenderMemo } from "~/lib/page-caching";
 import { methodLabel } from "~/observability/metrics.server";
-import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
+import {
+  createRequestContext,
+  isPrefetchRequest,
+  isRedirectStatus,
+} from "~/lib/request-context.server";
 import type { Services } from "~/context";
 import { clientAddressKey } from "./client-address";
 import { FORM_BODY_LIMIT_BYTES } from "./form-requests";
@@ -76,6 +80,7 @@ export function remixHandler(options: {
         cookieHeader: req.get("cookie") ?? null,
         cspNonce: res.locals.cspNonce as string,
         requestId,
+        isPrefetch: isPrefetchRequest(req.get("sec-purpose") ?? req.get("purpose")),
         clientAddressKey: clientAddressKey(
           req.ip ?? req.socket.remoteAddress,
           config.RATE_LIMIT_IPV6_PREFIX,

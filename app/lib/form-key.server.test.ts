@@ -54,4 +54,23 @@ describe("a form's keys", () => {
     const key = issueFormKey(context, "topup");
     expect(context.viewTokens).toEqual([key]);
   });
+
+  it("stay good when a link's prefetch was sent with the page (a first visit)", () => {
+    // Neither request carries a secret yet; the prefetch's answer arrives last.
+    const browser = newBrowser();
+    const [page, prefetch] = browser.together({}, { isPrefetch: true });
+    const key = issueFormKey(page!, "topup");
+    issueFormKey(prefetch!, "topup");
+    expect(isOwnFormKey(browser.request(), "topup", key)).toBe(true);
+
+    // Two pages viewed at once (two tabs) still make two secrets: the last answer's wins, and
+    // the other page's form is refused once with a new key (decision 0086).
+    const twoTabs = newBrowser();
+    const [first, second] = twoTabs.together({}, {});
+    const firstKey = issueFormKey(first!, "topup");
+    const secondKey = issueFormKey(second!, "topup");
+    const later = twoTabs.request();
+    expect(isOwnFormKey(later, "topup", firstKey)).toBe(false);
+    expect(isOwnFormKey(later, "topup", secondKey)).toBe(true);
+  });
 });

@@ -60,7 +60,10 @@ export function issueFormKey(
   let stored = context.jar.get(context.cookies.formKeys);
   if (!stored) {
     stored = { secret: randomBytes(16).toString("base64url") };
-    context.jar.set(context.cookies.formKeys, stored);
+    // A prefetch's answer is never shown, but its cookie would replace the secret the page the
+    // customer opens was signed with, when the two requests were sent together (a first visit):
+    // that form's key would then be refused once.
+    if (!context.isPrefetch) context.jar.set(context.cookies.formKeys, stored);
   }
   return context.newViewToken(`${nonce}.${signature(stored.secret, scope, nonce)}`);
 }

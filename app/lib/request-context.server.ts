@@ -18,6 +18,7 @@ export async function createRequestContext(
     cookieHeader: string | null;
     cspNonce: string;
     requestId: string;
+    isPrefetch: boolean;
     clientAddressKey: string;
     setPageCacheable: (cacheable: boolean) => void;
     renderMemo: RenderMemo | null;
@@ -41,6 +42,14 @@ export async function createRequestContext(
       return token;
     },
   };
+}
+
+/**
+ * A link's prefetch, from the header browsers send with it (`Sec-Purpose: prefetch`, formerly
+ * `Purpose: prefetch`); not a prerender, whose page is shown.
+ */
+export function isPrefetchRequest(purpose: string | null | undefined): boolean {
+  return !!purpose && /\bprefetch\b/i.test(purpose) && !/\bprerender\b/i.test(purpose);
 }
 
 /** Whether Remix answered with a redirect; single fetch answers a data request's with 202. */

@@ -58,7 +58,8 @@ export const browserCookies = {
  */
 export function newBrowser(extra: Partial<AppLoadContext> = {}) {
   const cookies = new Map<string, string>();
-  let last: AppLoadContext | null = null;
+  /** The requests whose answers the browser has yet to take in, in the order they arrive. */
+  let unanswered: AppLoadContext[] = [];
   const absorb = (context: AppLoadContext) => {
     for (const line of context.jar.setCookieHeaders({ redirect: false })) {
       const [pair = "", ...attributes] = line.split(";");
@@ -68,12 +69,13 @@ export function newBrowser(extra: Partial<AppLoadContext> = {}) {
       else cookies.set(name, pair.slice(separator + 1));
     }
   };
-  return {
-    request(): AppLoadContext {
-      if (last) absorb(last);
+  /** Requests sent together: each with the same cookies, their answers taken in this order. */
+  const together = (...overrides: Array<Partial<AppLoadContext>>): AppLoadContext[] => {
+    for (const context of unanswered) absorb(context);
+    const header = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    unanswered = overrides.map((override) => {
       const viewTokens: string[] = [];
-      const header = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-      last = {
+      return {
         jar: createCookieJar(header || null),
         cookies: browserCookies,
         viewTokens,
@@ -82,8 +84,15 @@ export function newBrowser(extra: Partial<AppLoadContext> = {}) {
           return token;
         },
         ...extra,
+        ...override,
       } as unknown as AppLoadContext;
-      return last;
+    });
+    return unanswered;
+  };
+  return {
+    request(override: Partial<AppLoadContext> = {}): AppLoadContext {
+      return together(override)[0]!;
     },
+    together,
   };
 }

@@ -8,11 +8,12 @@ import { createRequestContext, isRedirectStatus } from "~/lib/request-context.se
  */
 
 /** One request's context, built as server/remix-handler.ts builds it. */
-export function requestContext(services: Services, browser: Browser) {
+export function requestContext(services: Services, browser: Browser, isPrefetch = false) {
   return createRequestContext(services, {
     cookieHeader: browser.header,
     cspNonce: "",
     requestId: "test",
+    isPrefetch,
     clientAddressKey: "203.0.113.7",
     setPageCacheable: () => undefined,
     renderMemo: null,
