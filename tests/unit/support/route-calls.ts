@@ -8,12 +8,12 @@ import { createRequestContext, isRedirectStatus } from "~/lib/request-context.se
  */
 
 /** One request's context, built as server/remix-handler.ts builds it. */
-export function requestContext(services: Services, browser: Browser, isPrefetch = false) {
+export function requestContext(services: Services, browser: Browser) {
   return createRequestContext(services, {
     cookieHeader: browser.header,
     cspNonce: "",
     requestId: "test",
-    isPrefetch,
+    isPrefetch: false,
     clientAddressKey: "203.0.113.7",
     setPageCacheable: () => undefined,
     renderMemo: null,
