@@ -70,6 +70,9 @@ test("a visitor sent to sign-in creates an account instead and lands, signed in,
   await expect(page).toHaveURL(/\/auth\/sign-in\?redirectTo=%2Fmy-account%2Frecarga$/);
   await page.getByRole("link", { name: "Crear cuenta" }).click();
   await expect(page).toHaveURL(/\/auth\/sign-up\?redirectTo=%2Fmy-account%2Frecarga$/);
+  // With JavaScript the address changes just before the new page is drawn, and the sign-in page
+  // has a "Correo electrónico" too: the customer types once the sign-up page is there.
+  await expect(page.getByRole("heading", { level: 1, name: "Crea tu cuenta" })).toBeVisible();
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirma la contraseña").fill(PASSWORD);
