@@ -3,9 +3,12 @@
 // docs/performance.md. Builds first unless --no-build.
 import { execSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/node";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import chromiumFlags from "./chromium-flags.json" with { type: "json" };
@@ -31,6 +34,13 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 
 if (!process.argv.includes("--no-build")) execSync("npm run build", { stdio: "inherit" });
+// The root install serves the reference app too (no install of its own), as in npm run bench.
+execSync(
+  "cd bench/minimal && node ../../node_modules/@remix-run/dev/dist/cli.js build > /dev/null",
+  {
+    stdio: "inherit",
+  },
+);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-lighthouse-"));
 const server = spawn(process.execPath, serverArgs(), {
@@ -73,6 +83,38 @@ const reference = http
   .listen(PORT + 1, "127.0.0.1");
 const referenceUrl = `http://localhost:${PORT + 1}/`;
 
+/**
+ * The floor the framework sets: bench/minimal (one route, React and Remix's runtime hydrating
+ * it, nothing of ours), its document rendered by Remix and its scripts read from its build.
+ */
+const minimalDir = path.resolve("bench/minimal");
+const minimalBuild = await import(pathToFileURL(path.join(minimalDir, "build/index.js")).href);
+const renderMinimal = createRequestHandler(minimalBuild, "production");
+const minimalRemix = http
+  .createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", `http://localhost:${PORT + 2}`);
+    if (url.pathname.startsWith("/build/")) {
+      try {
+        const body = await readFile(path.join(minimalDir, "public", path.normalize(url.pathname)));
+        response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
+        response.end(body);
+      } catch {
+        response.writeHead(404).end();
+      }
+      return;
+    }
+    // One page: anything else (the browser's /favicon.ico) is not asked of Remix, which would log it.
+    if (url.pathname !== "/") {
+      response.writeHead(404).end();
+      return;
+    }
+    const answer = await renderMinimal(new Request(url, { headers: { accept: "text/html" } }));
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(await answer.text());
+  })
+  .listen(PORT + 2, "127.0.0.1");
+const minimalRemixUrl = `http://localhost:${PORT + 2}/`;
+
 const chrome = await chromeLauncher.launch({
   chromePath: CHROME_PATH,
   chromeFlags: ["--headless=new", ...chromiumFlags],
@@ -81,10 +123,12 @@ const chrome = await chromeLauncher.launch({
 const rows = [];
 const failures = [];
 const benchmarkIndexes = [];
-let referenceRow = null;
+/** The two references' median runs, by name: what this machine and the framework cost alone. */
+const references = {};
 try {
   for (const { path: page, withCart: needsCart, url } of [
     { path: "reference", url: referenceUrl },
+    { path: "minimal Remix", url: minimalRemixUrl },
     ...pagesToAudit,
   ]) {
     // Lighthouse's default configuration is the mobile preset (Moto G Power, slow 4G, simulated).
@@ -121,8 +165,8 @@ try {
     const { categories, audits } = result.lhr;
     const tbt = audits["total-blocking-time"]?.displayValue ?? "";
     if (url) {
-      referenceRow = { performance: allPerformance, tbt };
-      console.log("reference page".padEnd(16), `runs ${allPerformance.join("/")}`, `TBT ${tbt}`);
+      references[page] = { performance: allPerformance, tbt };
+      console.log(page.padEnd(16), `runs ${allPerformance.join("/")}`, `TBT ${tbt}`);
       continue;
     }
     const scores = Object.fromEntries(
@@ -158,6 +202,7 @@ try {
   await chrome.kill();
   server.kill("SIGTERM");
   reference.close();
+  minimalRemix.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -167,8 +212,9 @@ const report = `<!-- lighthouse:start -->
 Lighthouse ${JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version}, mobile preset (simulated slow 4G, 4× CPU slowdown), ${version},
 measured ${date} UTC against the production build on loopback, median of ${RUNS} runs per page. Targets: Performance ≥ 98, Accessibility, Best
 Practices and SEO 100. The machine's floor, measured in the same run: a page with no script or stylesheet (${REFERENCE_HTML.length} bytes, node:http)
-scored ${referenceRow?.performance.join(" / ")} with a Total Blocking Time of ${referenceRow?.tbt} (median run); Lighthouse's benchmark index of this machine
-was ${Math.min(...benchmarkIndexes)}–${Math.max(...benchmarkIndexes)} over the runs (Lighthouse warns below 1,000: its 4× CPU slowdown then simulates a slower phone than it means to).
+scored ${references.reference?.performance.join(" / ")} with a Total Blocking Time of ${references.reference?.tbt} (median run); the framework's floor, a minimal Remix page
+(bench/minimal: one route, React and Remix's runtime hydrating it) scored ${references["minimal Remix"]?.performance.join(" / ")} with a Total Blocking Time
+of ${references["minimal Remix"]?.tbt}; Lighthouse's benchmark index of this machine was ${Math.min(...benchmarkIndexes)}–${Math.max(...benchmarkIndexes)} over the runs (Lighthouse warns below 1,000: its 4× CPU slowdown then simulates a slower phone than it means to).
 
 | Page | Performance (median) | each run | Accessibility | Best Practices | SEO | FCP | LCP | TBT |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|

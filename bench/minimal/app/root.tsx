@@ -5,6 +5,7 @@ export default function App() {
     <html lang="es">
       <head>
         <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
       </head>
