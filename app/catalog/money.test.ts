@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CURRENCY_SUFFIX, formatPrice, formatTotal } from "./money";
+import { CURRENCY_SUFFIX, formatCount, formatPrice, formatTotal } from "./money";
 
 const nbsp = "\u00a0";
 
@@ -37,6 +37,47 @@ describe("formatTotal", () => {
   it("never contains a breaking space", () => {
     expect(formatTotal(2399)).not.toMatch(/ /);
     expect(formatPrice(2399)).not.toMatch(/\s/);
+  });
+});
+
+// What Intl itself writes: the formatter is written by hand (decision 0128) and must not differ.
+const intlWholePesos = new Intl.NumberFormat("es-MX", {
+  style: "currency",
+  currency: "MXN",
+  maximumFractionDigits: 0,
+});
+const intlCentavos = new Intl.NumberFormat("es-MX", {
+  style: "currency",
+  currency: "MXN",
+  minimumFractionDigits: 2,
+});
+const intlCount = new Intl.NumberFormat("es-MX");
+
+describe("written without Intl, the same text as Intl", () => {
+  it("writes every price from -$2,500 to $25,000 (37-centavo steps) as Intl does", () => {
+    for (let cents = -250_000; cents <= 2_500_000; cents += 37) {
+      const amount = cents / 100;
+      const expected = cents % 100 === 0 ? intlWholePesos : intlCentavos;
+      expect(formatPrice(amount)).toBe(expected.format(amount));
+      expect(formatTotal(amount)).toBe(`${intlCentavos.format(amount)}${CURRENCY_SUFFIX}`);
+    }
+  });
+
+  it("writes large amounts as Intl does", () => {
+    for (const amount of [999_999.99, 1_000_000, 12_345_678.9, 987_654_321]) {
+      expect(formatTotal(amount)).toBe(`${intlCentavos.format(amount)}${CURRENCY_SUFFIX}`);
+    }
+  });
+
+  it("writes counts of every magnitude, negatives and fractions as Intl does", () => {
+    const values = [0, 1, 7, 12, 999, 1000, 1001, 5000, 9999, 10_000, 123_456, 1_000_000];
+    for (let power = 0; power <= 15; power += 1) values.push(10 ** power, 10 ** power - 1);
+    values.push(0.5, 1.25, 2.0005, 1.0005, 1.0045, 3.14159, 1234.5678, 1234.5675, 0.0004, 0.0005);
+    values.push(999.9995, 1.0049, 0.00000012, 1e15 + 0.125, 9_007_199_254.7405, 1e21, 2.5e22);
+    for (const value of values) {
+      expect(formatCount(value)).toBe(intlCount.format(value));
+      if (value !== 0) expect(formatCount(-value)).toBe(intlCount.format(-value));
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { formatCount } from "./money";
 import type { Plan } from "./plan";
 import { FAIR_USE } from "./terms";
 
@@ -7,9 +8,8 @@ import { FAIR_USE } from "./terms";
  */
 const everywhere = { mexico: true, usa: true, canada: true };
 const fullSocial = ["WhatsApp", "Facebook", "Instagram", "X", "TikTok", "Snapchat"];
-const thousands = (value: number) => value.toLocaleString("es-MX");
 // The same figures as the fair-use policy (FAIR_USE), so the plan card and the policy agree.
-const fairUse = `Política de uso justo: llamadas y SMS ilimitados para uso personal, hasta ${thousands(FAIR_USE.minutes)} minutos y ${thousands(FAIR_USE.sms)} SMS cada ${FAIR_USE.periodDays} días; al agotar tus datos, la navegación se detiene hasta tu siguiente recarga. En EUA y Canadá aplican los mismos beneficios hasta el 50% de los datos incluidos.`;
+const fairUse = `Política de uso justo: llamadas y SMS ilimitados para uso personal, hasta ${formatCount(FAIR_USE.minutes)} minutos y ${formatCount(FAIR_USE.sms)} SMS cada ${FAIR_USE.periodDays} días; al agotar tus datos, la navegación se detiene hasta tu siguiente recarga. En EUA y Canadá aplican los mismos beneficios hasta el 50% de los datos incluidos.`;
 
 export const PLAN_CATALOGUE: readonly Plan[] = [
   {

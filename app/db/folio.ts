@@ -3,13 +3,15 @@ export function formatFolio(series: string, year: number, sequence: number): str
   return `${series}-${year}-${String(sequence).padStart(6, "0")}`;
 }
 
-const mexicoCityYear = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/Mexico_City",
-  year: "numeric",
-});
+// Made on first use: the first Intl object a page builds loads ICU's data (decision 0128).
+let mexicoCityYear: Intl.DateTimeFormat | undefined;
 
 /** The calendar year in Mexico City: an order placed on 31 December at 20:00 belongs to that year. */
 export function yearInMexico(date: Date): number {
+  mexicoCityYear ??= new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/Mexico_City",
+    year: "numeric",
+  });
   return Number(mexicoCityYear.format(date));
 }
 

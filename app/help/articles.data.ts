@@ -1,3 +1,4 @@
+import { formatCount } from "~/catalog/money";
 import {
   DATA_USAGE_ALERT_PERCENTS,
   EXPIRY_REMINDER_DAYS,
@@ -22,7 +23,6 @@ import {
   isFree,
   listText,
   mexicoOnlyPlans,
-  numberText,
   PHYSICAL_SIM_COST_TEXT,
   planNames,
   priceText,
@@ -409,9 +409,9 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "list",
         title: `Se considera que el uso excede lo razonable cuando, en ${countText(FAIR_USE.periodDays, "día", "días")}, pasa de:`,
         items: [
-          `${numberText(FAIR_USE.minutes)} minutos de llamadas.`,
-          `${numberText(FAIR_USE.sms)} SMS.`,
-          `${numberText(FAIR_USE.socialGb)} GB en las redes sociales ilimitadas.`,
+          `${formatCount(FAIR_USE.minutes)} minutos de llamadas.`,
+          `${formatCount(FAIR_USE.sms)} SMS.`,
+          `${formatCount(FAIR_USE.socialGb)} GB en las redes sociales ilimitadas.`,
         ],
       },
       {

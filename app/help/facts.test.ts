@@ -8,7 +8,6 @@ import {
   hotspotText,
   listText,
   mexicoOnlyPlans,
-  numberText,
   priceText,
   simAvailabilityText,
   topupText,
@@ -24,7 +23,7 @@ const plan = (name: string, changes: Partial<Plan> = {}): Plan => ({
 
 describe("phrases built from the data", () => {
   it("write numbers, counts, lists and prices as a Mexican customer reads them", () => {
-    expect(numberText(5000)).toBe("5,000");
+    expect(countText(5000, "minuto", "minutos")).toBe("5,000 minutos");
     expect(countText(1, "hora", "horas")).toBe("1 hora");
     expect(countText(24, "hora", "horas")).toBe("24 horas");
     expect(listText(["A"])).toBe("A");

@@ -1,4 +1,4 @@
-import { formatPrice } from "~/catalog/money";
+import { formatCount, formatPrice } from "~/catalog/money";
 import type { Plan } from "~/catalog/plan";
 import { PLAN_CATALOGUE } from "~/catalog/plans.data";
 import { PHYSICAL_SIM_DELIVERY, SHIPPING_PRICE, SIM_PRICE } from "~/catalog/terms";
@@ -10,22 +10,18 @@ import { formatData, TOPUP_AMOUNTS, type TopupAmount } from "~/topup/amounts";
  * a price of 0 is "sin costo", a list of one plan is not "los planes".
  */
 
-const counts = new Intl.NumberFormat("es-MX");
-const and = new Intl.ListFormat("es-MX", { type: "conjunction" });
-
-/** "5,000". */
-export function numberText(value: number): string {
-  return counts.format(value);
-}
+// Made on first use: the first Intl object a page builds loads ICU's data (decision 0128).
+let conjunction: Intl.ListFormat | undefined;
 
 /** "1 hora", "2 horas". */
 export function countText(value: number, one: string, many: string): string {
-  return `${numberText(value)} ${value === 1 ? one : many}`;
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
 }
 
 /** "A, B y C". */
 export function listText(items: readonly string[]): string {
-  return and.format(items);
+  conjunction ??= new Intl.ListFormat("es-MX", { type: "conjunction" });
+  return conjunction.format(items);
 }
 
 /**
@@ -130,7 +126,7 @@ export function unlimitedSocialText(plan: Plan): string | null {
  */
 export function topupText(offer: TopupAmount, plans: readonly Plan[] = PLAN_CATALOGUE): string {
   const data = formatData(offer.dataMb);
-  const benefits = `${numberText(data.value)} ${data.unit} por ${countText(offer.validityDays, "día", "días")}`;
+  const benefits = `${formatCount(data.value)} ${data.unit} por ${countText(offer.validityDays, "día", "días")}`;
   const plan = plans.find((candidate) => candidate.id === offer.planId);
   if (!plan) {
     const social = offer.unlimitedSocial ? " con redes sociales ilimitadas" : "";

@@ -2,7 +2,7 @@ import { createInstance } from "i18next";
 import { describe, expect, it } from "vitest";
 import { NAMESPACES } from "./i18n";
 import { getFixedT, resources } from "./i18n.server";
-import { createTranslator, type Messages } from "./translate";
+import { createTranslator, type Messages, spanishPluralCategory } from "./translate";
 
 /** i18next itself, the reference implementation of the locale files' format. */
 const i18next = createInstance();
@@ -95,5 +95,20 @@ describe("the translator the server and the browser render with", () => {
     expect(t("title")).toBe("title");
     loaded.set("late", { title: "Título" });
     expect(t("title")).toBe("Título");
+  });
+});
+
+describe("spanishPluralCategory", () => {
+  const intlPlurals = new Intl.PluralRules("es");
+
+  it("gives Intl's category for counts around one, whole millions, fractions and negatives", () => {
+    const counts = [0, 1, 2, 5, 10, 21, 100, 999_999, 1_000_000, 1_000_001, 2_000_000, 5e6 + 0.5];
+    counts.push(0.5, 1.0001, 1.0004, 1.0005, 0.9995, 0.9994, 0.9999, 1.5, 3e7, 1e9, 123_000_000);
+    counts.push(999_999.9995, 999_999.9994, 1e6 + 0.0004, 1e6 + 0.0005, 4e6 - 0.0005, 4e6 + 0.0001);
+    for (let count = 0; count <= 3_000; count += 1) counts.push(count / 100);
+    for (const count of counts) {
+      expect(spanishPluralCategory(count), String(count)).toBe(intlPlurals.select(count));
+      expect(spanishPluralCategory(-count), String(-count)).toBe(intlPlurals.select(-count));
+    }
   });
 });

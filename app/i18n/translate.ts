@@ -8,7 +8,22 @@ export type Messages = { [key: string]: unknown };
 export type TranslationValues = Record<string, unknown>;
 export type TFunction = (key: string, values?: TranslationValues) => string;
 
-const spanishPlurals = new Intl.PluralRules("es");
+/**
+ * The plural category `Intl.PluralRules("es")` gives a count, written out (decision 0128): building
+ * the first Intl object of a page loads ICU's locale data while the page starts. Spanish has three:
+ * "one" for 1, "many" for whole millions (the locale files have no `_many` form, so they read
+ * `_other`), "other" for the rest.
+ */
+export function spanishPluralCategory(count: number): "one" | "many" | "other" {
+  // Intl reads the count as written to three decimals, half away from zero: 0.9995 is "1",
+  // 1.0005 is "1.001". Comparing with the same literals compares their shortest decimal forms.
+  const size = Math.abs(count);
+  if (size >= 0.9995 && size < 1.0005) return "one";
+  const millions = Math.round(size / 1_000_000);
+  const nearest = millions * 1_000_000;
+  return millions > 0 && size >= nearest - 0.0005 && size < nearest + 0.0005 ? "many" : "other";
+}
+
 const NAMESPACE_NAME = /^[\w-]+$/;
 
 function lookup(source: unknown, path: string): unknown {
@@ -65,7 +80,7 @@ export function createTranslator(
     let template: CompiledTemplate | null = null;
     if (typeof given.count === "number") {
       template =
-        templateAt(namespace, messages, `${path}_${spanishPlurals.select(given.count)}`) ??
+        templateAt(namespace, messages, `${path}_${spanishPluralCategory(given.count)}`) ??
         templateAt(namespace, messages, `${path}_other`);
     }
     template ??= templateAt(namespace, messages, path);

@@ -7,16 +7,8 @@ export const OPS_TIME_ZONE = "America/Mexico_City";
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-const mexicoCityParts = new Intl.DateTimeFormat("en-US", {
-  timeZone: OPS_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
+// Made on first use: the first Intl object a page builds loads ICU's data (decision 0128).
+let mexicoCityParts: Intl.DateTimeFormat | undefined;
 
 interface WallClock {
   year: number;
@@ -28,6 +20,16 @@ interface WallClock {
 }
 
 function wallClock(instant: Date): WallClock {
+  mexicoCityParts ??= new Intl.DateTimeFormat("en-US", {
+    timeZone: OPS_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  });
   const parts = Object.fromEntries(
     mexicoCityParts.formatToParts(instant).map((part) => [part.type, part.value]),
   );

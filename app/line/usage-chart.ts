@@ -130,13 +130,15 @@ export function usageChart(days: readonly DailyUsage[]): UsageChartGeometry {
   };
 }
 
-const shortDay = new Intl.DateTimeFormat("es-MX", {
-  day: "numeric",
-  month: "short",
-  timeZone: "America/Mexico_City",
-});
+// Made on first use: the first Intl object a page builds loads ICU's data (decision 0128).
+let shortDay: Intl.DateTimeFormat | undefined;
 
 /** "3 mar": a YYYY-MM-DD day of Mexico City, read at its noon so that no zone moves it. */
 export function formatShortDay(day: string): string {
+  shortDay ??= new Intl.DateTimeFormat("es-MX", {
+    day: "numeric",
+    month: "short",
+    timeZone: "America/Mexico_City",
+  });
   return shortDay.format(new Date(`${day}T12:00:00-06:00`)).replace(".", "");
 }

@@ -3,7 +3,12 @@ import common from "../../public/locales/es/common.json";
 import mail from "../../public/locales/es/mail.json";
 import portability from "../../public/locales/es/portability.json";
 import topup from "../../public/locales/es/topup.json";
-import { createTranslator, type Messages, type TranslationValues } from "~/i18n/translate";
+import {
+  createTranslator,
+  type Messages,
+  spanishPluralCategory,
+  type TranslationValues,
+} from "~/i18n/translate";
 
 /**
  * The e-mails' own texts (public/locales/es/mail.json) and the pages' texts they share wording
@@ -18,7 +23,6 @@ export const mailMessages: Readonly<Record<string, Messages>> = {
   topup,
 };
 
-const spanishPlurals = new Intl.PluralRules("es");
 const translate = createTranslator((namespace) => mailMessages[namespace], "mail");
 
 function lookup(namespace: string, path: string): unknown {
@@ -37,7 +41,7 @@ export function hasMailText(key: string, values?: TranslationValues): boolean {
   const path = colon > 0 ? key.slice(colon + 1) : key;
   if (typeof lookup(namespace, path) === "string") return true;
   if (typeof values?.count !== "number") return false;
-  const plural = spanishPlurals.select(values.count);
+  const plural = spanishPluralCategory(values.count);
   return (
     typeof lookup(namespace, `${path}_${plural}`) === "string" ||
     typeof lookup(namespace, `${path}_other`) === "string"

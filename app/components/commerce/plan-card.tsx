@@ -1,5 +1,5 @@
 import type { Plan } from "~/catalog/plan";
-import { formatPrice } from "~/catalog/money";
+import { formatCount, formatPrice } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import { CartActionForm } from "./cart-action-form";
 
@@ -65,8 +65,8 @@ export function PlanCard({
           {plan.minutes === null && plan.sms === null
             ? t("plan.unlimitedCallsSms")
             : t("plan.minutesAndSms", {
-                minutes: (plan.minutes ?? 0).toLocaleString("es-MX"),
-                sms: (plan.sms ?? 0).toLocaleString("es-MX"),
+                minutes: formatCount(plan.minutes ?? 0),
+                sms: formatCount(plan.sms ?? 0),
               })}
         </li>
         <li>{t("plan.coverage", { countries: joinList(countries, t("plan.and")) })}</li>

@@ -1,5 +1,5 @@
 import type { Plan } from "~/catalog/plan";
-import { formatPrice } from "~/catalog/money";
+import { formatCount, formatPrice } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 
 /**
@@ -84,8 +84,8 @@ export function PlanComparison({ plans }: { plans: readonly Plan[] }) {
                   {plan.minutes === null && plan.sms === null
                     ? t("plans.compare.unlimited")
                     : t("plans.compare.minutesSms", {
-                        minutes: (plan.minutes ?? 0).toLocaleString("es-MX"),
-                        sms: (plan.sms ?? 0).toLocaleString("es-MX"),
+                        minutes: formatCount(plan.minutes ?? 0),
+                        sms: formatCount(plan.sms ?? 0),
                       })}
                 </td>
                 <td className={cell}>{countries(plan)}</td>
