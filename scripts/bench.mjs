@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { lineOfAccount } from "./bench-line.mjs";
+import { buildMinimalRemix, MINIMAL_REMIX_DIR } from "./minimal-remix.mjs";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 import { cartCookie, cookiesOf, firstPlanId } from "./visitor-cookies.mjs";
 
@@ -32,8 +33,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 if (!skipBuild) {
   sh("npm run build");
 }
-// The root install serves the reference app too (no install of its own).
-sh("cd bench/minimal && node ../../node_modules/@remix-run/dev/dist/cli.js build > /dev/null");
+buildMinimalRemix();
 
 /** Every server started, stopped whatever way the bench ends (a failure must not leave one behind). */
 const children = new Set();
@@ -116,7 +116,7 @@ const planId = await firstPlanId(base);
 // Comparing against its best keeps the ratio honest.
 const minimal = startServer(
   PORTS.minimal,
-  { SERVER_BUILD_PATH: path.resolve("bench/minimal/build/index.js") },
+  { SERVER_BUILD_PATH: path.join(MINIMAL_REMIX_DIR, "build/index.js") },
   ["dist/server.js"],
 );
 await timeToFirst200(`http://127.0.0.1:${PORTS.minimal}/`, minimal.started);

@@ -12,6 +12,7 @@ import { createRequestHandler } from "@remix-run/node";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import chromiumFlags from "./chromium-flags.json" with { type: "json" };
+import { buildMinimalRemix, MINIMAL_REMIX_DIR } from "./minimal-remix.mjs";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 import { cartCookie, firstPlanId } from "./visitor-cookies.mjs";
 
@@ -34,13 +35,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 
 if (!process.argv.includes("--no-build")) execSync("npm run build", { stdio: "inherit" });
-// The root install serves the reference app too (no install of its own), as in npm run bench.
-execSync(
-  "cd bench/minimal && node ../../node_modules/@remix-run/dev/dist/cli.js build > /dev/null",
-  {
-    stdio: "inherit",
-  },
-);
+buildMinimalRemix();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-lighthouse-"));
 const server = spawn(process.execPath, serverArgs(), {
@@ -87,15 +82,18 @@ const referenceUrl = `http://localhost:${PORT + 1}/`;
  * The floor the framework sets: bench/minimal (one route, React and Remix's runtime hydrating
  * it, nothing of ours), its document rendered by Remix and its scripts read from its build.
  */
-const minimalDir = path.resolve("bench/minimal");
-const minimalBuild = await import(pathToFileURL(path.join(minimalDir, "build/index.js")).href);
+const minimalBuild = await import(
+  pathToFileURL(path.join(MINIMAL_REMIX_DIR, "build/index.js")).href
+);
 const renderMinimal = createRequestHandler(minimalBuild, "production");
 const minimalRemix = http
   .createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", `http://localhost:${PORT + 2}`);
     if (url.pathname.startsWith("/build/")) {
       try {
-        const body = await readFile(path.join(minimalDir, "public", path.normalize(url.pathname)));
+        const body = await readFile(
+          path.join(MINIMAL_REMIX_DIR, "public", path.normalize(url.pathname)),
+        );
         response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
         response.end(body);
       } catch {
