@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // The server loads React Router's CommonJS build; patches/@remix-run+router+*.patch memoises its
@@ -27,6 +29,7 @@ describe("route matching on the server", () => {
     const source = require("node:fs").readFileSync(require.resolve("@remix-run/router"), "utf8");
     expect(source).toContain("rankedBranchesCache");
     expect(source).toContain("compiledPathCache");
+    expect(source).toContain("branchMayMatch");
   });
 
   it("gives the same matches when the same route table is matched again and again", () => {
@@ -44,5 +47,62 @@ describe("route matching on the server", () => {
     const other = [{ id: "other", path: "/plans/:id" }];
     expect(matchRoutes(other, "/plans")).toBeNull();
     expect(matchRoutes(other, "/plans/ilimitado")?.[0]?.params).toEqual({ id: "ilimitado" });
+  });
+});
+
+type RouteObject = { id: string; path?: string; index?: boolean; children?: RouteObject[] };
+
+/** The app's own route table, nested as Remix nests it (the flat-routes files under app/routes). */
+function appRoutes(): RouteObject[] {
+  const { flatRoutes } = require("@remix-run/dev/dist/config/flat-routes.js") as {
+    flatRoutes: (
+      appDirectory: string,
+    ) => Record<string, { id: string; path?: string; index?: boolean; parentId?: string }>;
+  };
+  const manifest = Object.values(flatRoutes(path.resolve("app")));
+  const childrenOf = (parentId: string): RouteObject[] =>
+    manifest
+      .filter((route) => route.parentId === parentId)
+      .map((route) =>
+        route.index
+          ? { id: route.id, path: route.path, index: true }
+          : { id: route.id, path: route.path, children: childrenOf(route.id) },
+      );
+  return [{ id: "root", path: "", children: childrenOf("root") }];
+}
+
+/** Addresses a customer, a crawler or an attacker may ask for, built from every route's path. */
+function addressesOf(routes: RouteObject[], parent = ""): string[] {
+  const addresses: string[] = [];
+  for (const route of routes) {
+    const own = [parent, route.path ?? ""].filter(Boolean).join("/");
+    const filled = own.replace(/:\w+/g, "PED-2026-000123").replace(/\*$/, "algo/mas");
+    addresses.push(`/${filled}`, `/${filled}/`, `/${filled.toUpperCase()}`, `/${filled}/extra`);
+    addresses.push(`/${filled}//doble`, `/${filled.replace(/[^/]+$/, "")}`);
+    if (route.children) addresses.push(...addressesOf(route.children, own));
+  }
+  return addresses.concat(["/", "//", "/%C3%B1", "/pedido/%20", "/my-account/lineas/5512345678/x"]);
+}
+
+describe("route matching skips a branch whose whole path cannot match", () => {
+  it("gives React Router's own matches (its unpatched build) for every address of the app's routes", async () => {
+    const routerDirectory = path.dirname(require.resolve("@remix-run/router"));
+    const unpatched = (await import(
+      /* @vite-ignore */ pathToFileURL(path.join(routerDirectory, "router.js")).href
+    )) as typeof import("@remix-run/router");
+    const unpatchedSource = require("node:fs").readFileSync(
+      path.join(routerDirectory, "router.js"),
+    );
+    expect(String(unpatchedSource)).not.toContain("branchMayMatch");
+    const table = appRoutes();
+    const described = (matches: ReturnType<typeof matchRoutes>) =>
+      matches?.map((match) => [match.route.id, match.params, match.pathname, match.pathnameBase]);
+    const addresses = addressesOf(table);
+    expect(addresses.length).toBeGreaterThan(250);
+    for (const address of addresses) {
+      expect(described(matchRoutes(table, address)), address).toEqual(
+        described(unpatched.matchRoutes(table, address)),
+      );
+    }
   });
 });
