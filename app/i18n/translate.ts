@@ -11,12 +11,12 @@ export type TFunction = (key: string, values?: TranslationValues) => string;
 /**
  * The plural category `Intl.PluralRules("es")` gives a count, written out (decision 0128): building
  * the first Intl object of a page loads ICU's locale data while the page starts. Spanish has three:
- * "one" for 1, "many" for whole millions (the locale files have no `_many` form, so they read
- * `_other`), "other" for the rest.
+ * "one" for 1, "many" for whole millions (a message's `_many` form where it has one, else
+ * `_other`), "other" for the rest. Exact for counts below about 4e12, far above any count shown.
  */
 export function spanishPluralCategory(count: number): "one" | "many" | "other" {
   // Intl reads the count as written to three decimals, half away from zero: 0.9995 is "1",
-  // 1.0005 is "1.001". Comparing with the same literals compares their shortest decimal forms.
+  // 1.0005 is "1.001". Comparing doubles with those decimals compares their shortest decimal forms.
   const size = Math.abs(count);
   if (size >= 0.9995 && size < 1.0005) return "one";
   const millions = Math.round(size / 1_000_000);
