@@ -82,9 +82,25 @@ function peakRssMb(pid) {
   return kb / 1024;
 }
 
-async function run(name, options) {
+/**
+ * CPU time a process has used, user and system, in ms (/proc's clock ticks are 1/100 s on Linux).
+ * Requests per second on a shared machine also measure the client beside the server; the server's
+ * CPU per request is the server's own cost (issue 33).
+ */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `server`: the one process answering (its CPU per request is reported), none when several do. */
+async function run(name, options, server) {
   await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_S });
+  const cpuBefore = server ? cpuMs(server.child.pid) : null;
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
+  const cpuMsPerRequest =
+    server && result.requests.total > 0
+      ? (cpuMs(server.child.pid) - cpuBefore) / result.requests.total
+      : null;
   const statusCounts = {
     "2xx": result["2xx"],
     "3xx": result["3xx"],
@@ -98,9 +114,10 @@ async function run(name, options) {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     statusCounts,
+    cpuMsPerRequest,
   };
   console.log(
-    `${name.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  ${JSON.stringify(statusCounts)}`,
+    `${name.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  CPU ${cpuMsPerRequest?.toFixed(2) ?? "—"} ms/request  ${JSON.stringify(statusCounts)}`,
   );
   return row;
 }
@@ -174,15 +191,19 @@ const PAGES = [
 ];
 const rows = [];
 for (const [name, pathname] of PAGES) {
-  rows.push(await run(name, { url: `${base}${pathname}` }));
+  rows.push(await run(name, { url: `${base}${pathname}` }, storefront));
 }
 rows.push(
-  await run("POST /cart (add)", {
-    url: `${base}/cart`,
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: `intent=add&id=${encodeURIComponent(planId)}`,
-  }),
+  await run(
+    "POST /cart (add)",
+    {
+      url: `${base}/cart`,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `intent=add&id=${encodeURIComponent(planId)}`,
+    },
+    storefront,
+  ),
 );
 // Visitors the page cache cannot serve: a cart in their cookie, or a session.
 const withCart = await cartCookie(base, planId);
@@ -191,23 +212,28 @@ for (const [name, pathname] of [
   ["GET /plans with a cart", "/plans"],
   ["GET /cart with a cart", "/cart"],
 ]) {
-  rows.push(await run(name, { url: `${base}${pathname}`, headers: { cookie: withCart } }));
+  rows.push(
+    await run(name, { url: `${base}${pathname}`, headers: { cookie: withCart } }, storefront),
+  );
 }
 const signedIn = await signedInCookie(base, storefront.dataDir);
 for (const [name, pathname] of [
   ["GET /my-account signed in", "/my-account"],
   ["GET /my-account/recarga signed in", "/my-account/recarga"],
 ]) {
-  rows.push(await run(name, { url: `${base}${pathname}`, headers: { cookie: signedIn } }));
+  rows.push(
+    await run(name, { url: `${base}${pathname}`, headers: { cookie: signedIn } }, storefront),
+  );
 }
 // A line's page asks the BSS (the simulator, in the same database) for the line and its usage.
 const LINE_PAGE_ROW = "GET /my-account/lineas/<número> signed in";
 const line = await lineOfAccount({ origin: base, dataDir: storefront.dataDir, cookie: signedIn });
 rows.push(
-  await run(LINE_PAGE_ROW, {
-    url: `${base}/my-account/lineas/${line.number}`,
-    headers: { cookie: line.cookie },
-  }),
+  await run(
+    LINE_PAGE_ROW,
+    { url: `${base}/my-account/lineas/${line.number}`, headers: { cookie: line.cookie } },
+    storefront,
+  ),
 );
 const storefrontPeakRss = peakRssMb(storefront.child.pid);
 storefront.child.kill("SIGTERM");
@@ -218,9 +244,11 @@ const rendering = startServer(PORTS.rendering, { PAGE_CACHE_SECONDS: "0" });
 await timeToFirst200(`http://127.0.0.1:${PORTS.rendering}/`, rendering.started);
 for (const [name, pathname] of PAGES) {
   rows.push(
-    await run(`${name} (rendered, no cache)`, {
-      url: `http://127.0.0.1:${PORTS.rendering}${pathname}`,
-    }),
+    await run(
+      `${name} (rendered, no cache)`,
+      { url: `http://127.0.0.1:${PORTS.rendering}${pathname}` },
+      rendering,
+    ),
   );
 }
 // What a cart holder's page costs when it has to be rendered (a cart nobody else holds).
@@ -232,15 +260,20 @@ for (const [name, pathname] of [
   ["GET /cart with a cart (rendered, no cache)", "/cart"],
 ]) {
   rows.push(
-    await run(name, { url: `${renderingBase}${pathname}`, headers: { cookie: renderedWithCart } }),
+    await run(
+      name,
+      { url: `${renderingBase}${pathname}`, headers: { cookie: renderedWithCart } },
+      rendering,
+    ),
   );
 }
 const renderedSignedIn = await signedInCookie(renderingBase, rendering.dataDir);
 rows.push(
-  await run("GET /my-account signed in (rendered, no cache)", {
-    url: `${renderingBase}/my-account`,
-    headers: { cookie: renderedSignedIn },
-  }),
+  await run(
+    "GET /my-account signed in (rendered, no cache)",
+    { url: `${renderingBase}/my-account`, headers: { cookie: renderedSignedIn } },
+    rendering,
+  ),
 );
 const renderedLine = await lineOfAccount({
   origin: renderingBase,
@@ -248,10 +281,14 @@ const renderedLine = await lineOfAccount({
   cookie: renderedSignedIn,
 });
 rows.push(
-  await run(`${LINE_PAGE_ROW} (rendered, no cache)`, {
-    url: `${renderingBase}/my-account/lineas/${renderedLine.number}`,
-    headers: { cookie: renderedLine.cookie },
-  }),
+  await run(
+    `${LINE_PAGE_ROW} (rendered, no cache)`,
+    {
+      url: `${renderingBase}/my-account/lineas/${renderedLine.number}`,
+      headers: { cookie: renderedLine.cookie },
+    },
+    rendering,
+  ),
 );
 const renderingPeakRss = peakRssMb(rendering.child.pid);
 rendering.child.kill("SIGTERM");
@@ -297,7 +334,11 @@ async function workerScaling() {
 }
 const workerSection = await workerScaling();
 
-const minimalRow = await run("minimal Remix page", { url: `http://127.0.0.1:${PORTS.minimal}/` });
+const minimalRow = await run(
+  "minimal Remix page",
+  { url: `http://127.0.0.1:${PORTS.minimal}/` },
+  minimal,
+);
 const bareRow = await run("bare node:http (home bytes)", {
   url: `http://127.0.0.1:${PORTS.bare}/`,
 });
@@ -311,13 +352,18 @@ rmSync(rendering.dataDir, { recursive: true, force: true });
 const percent = (value) => `${(value * 100).toFixed(0)} %`;
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const date = new Date().toISOString().slice(0, 16).replace("T", " ");
+const cpuCell = (row) => (row.cpuMsPerRequest === null ? "—" : row.cpuMsPerRequest.toFixed(2));
+const cpuRatioCell = (row) =>
+  row.cpuMsPerRequest && minimalRow.cpuMsPerRequest
+    ? percent(minimalRow.cpuMsPerRequest / row.cpuMsPerRequest)
+    : "—";
 const table = [
-  "| Target | req/s | p50 (ms) | p99 (ms) | p99 / p50 | ours / minimal Remix | ours / bare Node | non-2xx/3xx |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|",
+  "| Target | req/s | p50 (ms) | p99 (ms) | p99 / p50 | ours / minimal Remix | ours / bare Node | server CPU ms / request | ours / minimal Remix, by CPU | non-2xx/3xx |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...[...rows, minimalRow, bareRow].map((row) => {
     const isReference = row === minimalRow || row === bareRow;
     const bad = row.statusCounts["4xx"] + row.statusCounts["5xx"] + row.errors;
-    return `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)} | ${isReference ? "—" : percent(row.requestsPerSecond / minimalRow.requestsPerSecond)} | ${isReference ? "—" : percent(row.requestsPerSecond / bareRow.requestsPerSecond)} | ${bad} |`;
+    return `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)} | ${isReference ? "—" : percent(row.requestsPerSecond / minimalRow.requestsPerSecond)} | ${isReference ? "—" : percent(row.requestsPerSecond / bareRow.requestsPerSecond)} | ${cpuCell(row)} | ${isReference ? "—" : cpuRatioCell(row)} | ${bad} |`;
   }),
 ].join("\n");
 
@@ -327,6 +373,7 @@ ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s per targe
 
 ${table}
 
+- "Server CPU ms / request": the answering process's CPU time (user and system, all its threads) during the measured ${DURATION_S} s over the requests answered; "by CPU" is the minimal page's figure over the row's. Requests per second also count the client: autocannon runs on the same cores, and for the references' tiny answers it is what limits them.
 - The storefront is started as \`npm start\` does (\`node ${serverArgs().join(" ")}\`), with the page cache at its default except on the "rendered, no cache" rows (\`PAGE_CACHE_SECONDS=0\`); the minimal Remix reference runs on the same \`server.ts\` without the heap cap, its faster setting.
 - Peak RSS under load (target ≤ 250 MB): ${storefrontPeakRss.toFixed(0)} MB with the page cache, ${renderingPeakRss.toFixed(0)} MB rendering every page.
 - Process start to first 200 on \`/\` (embedded defaults, identity emulator included): ${startMs.toFixed(0)} ms (target ≤ 2000 ms).
