@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import express from "express";
 import type { Logger } from "pino";
@@ -219,20 +218,17 @@ export function publicFiles(publicDir: string): express.Router {
   );
   router.use("/locales", express.static(path.join(publicDir, "locales"), { maxAge: "24h" }));
   const files = express.static(publicDir, { maxAge: "1h" });
-  // Only a file's path under one of public/'s own entries reaches the disk: a page, a form, or a
-  // client navigation's `.data` request skips a stat per request (public/ changes with a deploy).
-  const entries = new Set(readdirSync(publicDir));
+  // Only paths that look like files reach the disk: pages skip a useless stat per request, and so
+  // do client navigations' `.data` requests (Remix's single fetch; public/ holds no such file).
   router.use((req, res, next) =>
-    path.extname(req.path) && entries.has(firstSegment(req.path)) ? files(req, res, next) : next(),
+    path.extname(req.path) && !req.path.endsWith(SINGLE_FETCH_SUFFIX)
+      ? files(req, res, next)
+      : next(),
   );
   return router;
 }
 
-/** "favicon.ico" of "/favicon.ico", "brand" of "/brand/logo.svg", "" of "/". */
-export function firstSegment(pathname: string): string {
-  const end = pathname.indexOf("/", 1);
-  return pathname.slice(1, end === -1 ? undefined : end);
-}
+const SINGLE_FETCH_SUFFIX = ".data";
 
 /** The language cookie: the only cookie a page kept for anyone may set (html-caches.ts). */
 export const LANGUAGE_COOKIE = "i18n_redirected";
