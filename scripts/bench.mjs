@@ -88,7 +88,10 @@ function peakRssMb(pid) {
  * CPU per request is the server's own cost (issue 33).
  */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the command's name (in parentheses, which may hold spaces): state, then utime is the
+  // 12th field and stime the 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -137,6 +140,13 @@ const minimal = startServer(
   ["dist/server.js"],
 );
 await timeToFirst200(`http://127.0.0.1:${PORTS.minimal}/`, minimal.started);
+// Measured first and last: the machine's speed can change within a run (issue 33's runs saw the
+// reference's throughput halve between two runs of the same day), and the ratios are to the mean.
+const minimalFirstRow = await run(
+  "minimal Remix page, first",
+  { url: `http://127.0.0.1:${PORTS.minimal}/` },
+  minimal,
+);
 
 const bare = http
   .createServer((_request, response) => {
@@ -334,8 +344,8 @@ async function workerScaling() {
 }
 const workerSection = await workerScaling();
 
-const minimalRow = await run(
-  "minimal Remix page",
+const minimalLastRow = await run(
+  "minimal Remix page, last",
   { url: `http://127.0.0.1:${PORTS.minimal}/` },
   minimal,
 );
@@ -350,6 +360,14 @@ rmSync(minimal.dataDir, { recursive: true, force: true });
 rmSync(rendering.dataDir, { recursive: true, force: true });
 
 const percent = (value) => `${(value * 100).toFixed(0)} %`;
+const mean = (a, b) => (a === null || b === null ? null : (a + b) / 2);
+const minimalRow = {
+  requestsPerSecond: mean(minimalFirstRow.requestsPerSecond, minimalLastRow.requestsPerSecond),
+  cpuMsPerRequest: mean(minimalFirstRow.cpuMsPerRequest, minimalLastRow.cpuMsPerRequest),
+};
+const spread = (a, b) => Math.abs(a - b) / Math.min(a, b);
+const referenceMoved =
+  spread(minimalFirstRow.requestsPerSecond, minimalLastRow.requestsPerSecond) > 0.15;
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const date = new Date().toISOString().slice(0, 16).replace("T", " ");
 const cpuCell = (row) => (row.cpuMsPerRequest === null ? "—" : row.cpuMsPerRequest.toFixed(2));
@@ -360,8 +378,8 @@ const cpuRatioCell = (row) =>
 const table = [
   "| Target | req/s | p50 (ms) | p99 (ms) | p99 / p50 | ours / minimal Remix | ours / bare Node | server CPU ms / request | ours / minimal Remix, by CPU | non-2xx/3xx |",
   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ...[...rows, minimalRow, bareRow].map((row) => {
-    const isReference = row === minimalRow || row === bareRow;
+  ...[...rows, minimalFirstRow, minimalLastRow, bareRow].map((row) => {
+    const isReference = row === minimalFirstRow || row === minimalLastRow || row === bareRow;
     const bad = row.statusCounts["4xx"] + row.statusCounts["5xx"] + row.errors;
     return `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)} | ${isReference ? "—" : percent(row.requestsPerSecond / minimalRow.requestsPerSecond)} | ${isReference ? "—" : percent(row.requestsPerSecond / bareRow.requestsPerSecond)} | ${cpuCell(row)} | ${isReference ? "—" : cpuRatioCell(row)} | ${bad} |`;
   }),
@@ -373,7 +391,8 @@ ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s per targe
 
 ${table}
 
-- "Server CPU ms / request": the answering process's CPU time (user and system, all its threads) during the measured ${DURATION_S} s over the requests answered; "by CPU" is the minimal page's figure over the row's. Requests per second also count the client: autocannon runs on the same cores, and for the references' tiny answers it is what limits them.
+- The ratios are to the mean of the minimal Remix page's two runs, at the start and at the end: ${minimalFirstRow.requestsPerSecond.toFixed(0)} and ${minimalLastRow.requestsPerSecond.toFixed(0)} req/s${referenceMoved ? ", more than 15 % apart: the machine's speed changed during this run, so its ratios are not a measure" : ", within 15 %"}.
+- "Server CPU ms / request": the answering process's CPU time (user and system, all its threads) during the measured ${DURATION_S} s over the requests answered; "by CPU" is the minimal page's figure over the row's. Requests per second also count the client: autocannon runs on the same cores.
 - The storefront is started as \`npm start\` does (\`node ${serverArgs().join(" ")}\`), with the page cache at its default except on the "rendered, no cache" rows (\`PAGE_CACHE_SECONDS=0\`); the minimal Remix reference runs on the same \`server.ts\` without the heap cap, its faster setting.
 - Peak RSS under load (target ≤ 250 MB): ${storefrontPeakRss.toFixed(0)} MB with the page cache, ${renderingPeakRss.toFixed(0)} MB rendering every page.
 - Process start to first 200 on \`/\` (embedded defaults, identity emulator included): ${startMs.toFixed(0)} ms (target ≤ 2000 ms).
