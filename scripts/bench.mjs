@@ -10,6 +10,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { lineOfAccount } from "./bench-line.mjs";
 import { buildMinimalRemix, MINIMAL_REMIX_DIR } from "./minimal-remix.mjs";
+import { processCpuSeconds } from "./process-cpu.mjs";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 import { cartCookie, cookiesOf, firstPlanId } from "./visitor-cookies.mjs";
 
@@ -83,26 +84,16 @@ function peakRssMb(pid) {
 }
 
 /**
- * CPU time a process has used, user and system, in ms (/proc's clock ticks are 1/100 s on Linux).
- * Requests per second on a shared machine also measure the client beside the server; the server's
- * CPU per request is the server's own cost (issue 33).
+ * `server`: the one process answering, whose CPU per request is reported (none when several do):
+ * requests per second on a shared machine also measure the client beside the server (issue 33).
  */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields 14 and 15 of proc(5), utime and stime, counted here from field 3 (the state), which
-  // follows the command's name in parentheses (a name may hold spaces).
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** `server`: the one process answering (its CPU per request is reported), none when several do. */
 async function run(name, options, server) {
   await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_S });
-  const cpuBefore = server ? cpuMs(server.child.pid) : null;
+  const cpuBefore = server ? processCpuSeconds(server.child.pid).own : null;
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
   const cpuMsPerRequest =
     server && result.requests.total > 0
-      ? (cpuMs(server.child.pid) - cpuBefore) / result.requests.total
+      ? ((processCpuSeconds(server.child.pid).own - cpuBefore) * 1000) / result.requests.total
       : null;
   const statusCounts = {
     "2xx": result["2xx"],

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 // and this script loads it through tsx's API (a devDependency, like the soak itself), so
 // `npm run soak` remains a plain `node scripts/soak.mjs`.
 import { tsImport } from "tsx/esm/api";
+import { processCpuSeconds } from "./process-cpu.mjs";
 import { npmScriptArgs, serverArgs } from "./server-command.mjs";
 import { createSoakDatabase, readStoredRows } from "./soak/database.mjs";
 import { inspectIdentityStore, prepareCustomers } from "./soak/identity.mjs";
@@ -103,19 +104,16 @@ function peakRssMb(pid) {
 
 /**
  * CPU seconds each of the server's processes has used (user + system; the primary also counts
- * what workers that exited used: cutime/cstime), by pid; /proc counts in USER_HZ, 100 on Linux.
- * The primary serves no page when clustered: it runs the identity emulator (a test double) and
- * the schedulers, so its share is reported apart from the workers' (issue 33).
+ * what workers that exited used), by pid. The primary serves no page when clustered: it runs the
+ * identity emulator (a test double) and the schedulers, so its share is reported apart from the
+ * workers' (issue 33).
  */
-function processCpuSeconds(pid) {
+function serverCpuSeconds(pid) {
   try {
     const byPid = new Map();
     for (const each of serverPids(pid)) {
-      const fields = readFileSync(`/proc/${each}/stat`, "utf8").split(") ")[1].split(" ");
-      // utime, stime, cutime, cstime are the 14th to 17th fields; the split starts at the 3rd.
-      let ticks = Number(fields[11]) + Number(fields[12]);
-      if (each === pid) ticks += Number(fields[13]) + Number(fields[14]);
-      byPid.set(each, ticks / 100);
+      const { own, exitedChildren } = processCpuSeconds(each);
+      byPid.set(each, each === pid ? own + exitedChildren : own);
     }
     return byPid;
   } catch {
@@ -272,10 +270,10 @@ async function main() {
   const loadAverageBefore = os.loadavg();
   const recorder = new Recorder();
   // Both sides share the machine's cores: how much each used says what the figures measure.
-  const serverCpuBefore = processCpuSeconds(server.child.pid);
+  const serverCpuBefore = serverCpuSeconds(server.child.pid);
   const customersCpuBefore = process.cpuUsage();
   const elapsedSeconds = await runCustomers(server, accounts, recorder);
-  const serverCpuAfter = processCpuSeconds(server.child.pid);
+  const serverCpuAfter = serverCpuSeconds(server.child.pid);
   const customersCpu = process.cpuUsage(customersCpuBefore);
   await sleep(AUTO_TOPUP_SETTLE_MS);
   const lineJobs = await waitForLineJobs(server);

@@ -4,6 +4,7 @@ import express from "express";
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { isDataPath } from "~/lib/data-requests";
 import type { ErrorReporter } from "~/observability/error-reporter";
 import { methodLabel, type Metrics } from "~/observability/metrics.server";
 import { formRequestProblem, readsAsEmptyForm } from "./form-requests";
@@ -221,14 +222,10 @@ export function publicFiles(publicDir: string): express.Router {
   // Only paths that look like files reach the disk: pages skip a useless stat per request, and so
   // do client navigations' `.data` requests (Remix's single fetch; public/ holds no such file).
   router.use((req, res, next) =>
-    path.extname(req.path) && !req.path.endsWith(SINGLE_FETCH_SUFFIX)
-      ? files(req, res, next)
-      : next(),
+    path.extname(req.path) && !isDataPath(req.path) ? files(req, res, next) : next(),
   );
   return router;
 }
-
-const SINGLE_FETCH_SUFFIX = ".data";
 
 /** The language cookie: the only cookie a page kept for anyone may set (html-caches.ts). */
 export const LANGUAGE_COOKIE = "i18n_redirected";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
+import { isDataPath } from "~/lib/data-requests";
 import { queryReadBy, type PageCacheHandle } from "~/lib/page-caching";
 
 // The keys of the HTML caches (server/html-caches.ts): who a page view is for, and which kept page
@@ -30,7 +31,7 @@ export function pageAudience(request: {
   appCookieNames: readonly string[];
   cartCookieName: string;
 }): "anyone" | "cart-holder" | null {
-  if (request.method !== "GET" || request.path.endsWith(".data") || request.hasAuthorization) {
+  if (request.method !== "GET" || isDataPath(request.path) || request.hasAuthorization) {
     return null;
   }
   const others = request.appCookieNames.filter((name) => name !== request.cartCookieName);

@@ -29,9 +29,9 @@ export function isRetried(method: string, status: number): boolean {
   return IDEMPOTENT_READS.has(method.toUpperCase()) && RETRIED_STATUSES.has(status);
 }
 
-/** A Remix data request: a loader's or action's data at `/path.data` (`/_root.data` for `/`). */
-export function isDataRequest(url: URL): boolean {
-  return url.pathname.endsWith(".data");
+/** A Remix data request's path: a loader's or action's data at `/path.data` (`/_root.data` for `/`). */
+export function isDataPath(pathname: string): boolean {
+  return pathname.endsWith(".data");
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -70,7 +70,7 @@ export function siteFetch(
     // A write is passed on as it came: its body is read once, by the one attempt it gets.
     if (url.origin !== origin || !IDEMPOTENT_READS.has(method)) return fetchImpl(input, init);
     const request = new Request(input instanceof Request ? input : url, init);
-    if (isDataRequest(url)) request.headers.set(BUILD_VERSION_HEADER, buildVersion);
+    if (isDataPath(url.pathname)) request.headers.set(BUILD_VERSION_HEADER, buildVersion);
     const first = await fetchImpl(request.clone());
     if (!isRetried(request.method, first.status)) return first;
     // Nobody reads the first answer: let its connection go.
