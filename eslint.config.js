@@ -97,5 +97,22 @@ export default tseslint.config(
       "no-restricted-syntax": ["error", zodNamespaceOnly, ...noClockOrRandomness],
     },
   },
+  {
+    // The unit tests share each worker's modules (vitest's isolate: false, decision 0131): a mock
+    // of a module would reach only the files that load it first. Hand a test double in instead.
+    files: ["**/*.test.{ts,tsx,mjs}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        zodNamespaceOnly,
+        {
+          selector:
+            "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|unmock|doUnmock|resetModules)$/]",
+          message:
+            "Test files share their worker's modules (decision 0131): pass the test double as a parameter instead of mocking a module.",
+        },
+      ],
+    },
+  },
   prettier,
 );

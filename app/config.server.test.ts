@@ -1,17 +1,8 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, environmentSchema, loadConfig, unsupportedRuntime } from "./config.server";
-
-/** What this install lacks of the emulator's packages: nothing, unless a test says otherwise. */
-const install = vi.hoisted(() => ({ missing: [] as string[] }));
-vi.mock("./auth/emulator/installed.server", () => ({
-  missingEmulatorPackages: () => install.missing,
-}));
-afterEach(() => {
-  install.missing = [];
-});
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 const longSecret = "a".repeat(32);
@@ -30,10 +21,18 @@ const productionTestEnvironment = {
   ALLOW_SANDBOX_INVOICES: "true",
 };
 
+/** An install without the emulator's packages, as `npm install --omit=dev` leaves it. */
+const productionInstall = {
+  missingEmulatorPackages: () => ["cognito-local", "stormdb", "otplib"],
+};
+
 /** The one-line message loadConfig refuses with. */
-function refusal(env: Record<string, string>): string {
+function refusal(
+  env: Record<string, string>,
+  installed?: Parameters<typeof loadConfig>[1],
+): string {
   try {
-    loadConfig({ DATA_DIR: tempDir(), ...env });
+    loadConfig({ DATA_DIR: tempDir(), ...env }, installed);
   } catch (error) {
     if (error instanceof ConfigError) return error.message;
     throw error;
@@ -62,17 +61,19 @@ describe("loadConfig", () => {
   });
 
   it("refuses the embedded emulator in one line on a production install, which starts on a real pool", () => {
-    install.missing = ["cognito-local", "stormdb", "otplib"];
-    const message = refusal({});
+    const message = refusal({}, productionInstall);
     expect(message.split("\n")).toHaveLength(1);
     expect(message).toContain("COGNITO_USER_POOL_ID");
     expect(message).toContain("cognito-local, stormdb, otplib");
     expect(message).toContain("npm install --omit=dev");
-    const onPool = loadConfig({
-      DATA_DIR: tempDir(),
-      COGNITO_USER_POOL_ID: "us-east-1_example",
-      COGNITO_CLIENT_ID: "client",
-    });
+    const onPool = loadConfig(
+      {
+        DATA_DIR: tempDir(),
+        COGNITO_USER_POOL_ID: "us-east-1_example",
+        COGNITO_CLIENT_ID: "client",
+      },
+      productionInstall,
+    );
     expect(onPool.identityMode).toBe("cognito");
   });
 

@@ -176,9 +176,10 @@ export const environmentSchema = z.object({
   /**
    * How often every line in an account is read at the BSS for the running-out e-mail, so that a
    * line nobody opens is told too (decision 0094); 0 turns the sweep off (the e-mail then goes
-   * only when the account's pages show the line running out).
+   * only when the account's pages show the line running out). A fraction is a shorter interval
+   * (0.05: every 3 s), so that a test sees a timer round without waiting a minute.
    */
-  RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
+  RUNNING_OUT_SWEEP_MINUTES: z.coerce.number().min(0).max(1440).default(60),
   /**
    * How often the automatic top-ups' lines are read at the BSS and due charges made (decisions
    * 0120, 0121); 0 turns the scheduler off (nothing is charged automatically). One process runs
@@ -451,7 +452,14 @@ const MINIMUM_SECRET_LENGTH = 32;
  * Reads and validates the environment. Throws a ConfigError whose message is one line naming
  * the variable at fault, so an operator sees at once what to fix.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * `installed`: what this install holds, asked of node_modules unless a test says otherwise (the
+ * emulator's packages, absent from a production install).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  installed: { missingEmulatorPackages: () => string[] } = { missingEmulatorPackages },
+): Config {
   const runtime = unsupportedRuntime();
   if (runtime) throw new ConfigError(runtime);
   // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
@@ -509,7 +517,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refuseTestDoublesUnlessAllowed(values, testDoubles);
     requireHttps(values);
   }
-  if (identity.identityMode === "embedded") requireEmulatorInstalled();
+  if (identity.identityMode === "embedded") requireEmulatorInstalled(installed);
   const metrics = resolveMetrics(values, isProduction);
   const {
     SESSION_SECRET: _secret,
@@ -843,8 +851,8 @@ function resolveIdentity(values: Environment): Pick<Config, "identityMode" | "co
  * Without a pool the server starts the embedded emulator, whose packages are development
  * dependencies: a production install (`npm install --omit=dev`) runs on a real pool only.
  */
-function requireEmulatorInstalled() {
-  const missing = missingEmulatorPackages();
+function requireEmulatorInstalled(installed: { missingEmulatorPackages: () => string[] }) {
+  const missing = installed.missingEmulatorPackages();
   if (missing.length === 0) return;
   throw new ConfigError(
     `Invalid configuration: COGNITO_USER_POOL_ID: required on this install, which has no embedded identity emulator (${missing.join(", ")}: development dependencies, left out by npm install --omit=dev); set COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID of a real pool, or install with npm install`,

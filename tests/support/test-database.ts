@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { expect, inject } from "vitest";
 import { openDatabase, type Db } from "~/db/db.server";
+import { databaseOn } from "./postgres-global-setup";
 
 export type DatabaseEngine = "sqlite" | "postgres";
 
@@ -37,24 +38,26 @@ export async function openDatabaseUnderTest(
 ): Promise<Db> {
   requireDataLayerName();
   if (engine === "sqlite") return openDatabase({ dataDir: null });
-  return openDatabase({ dataDir: null, databaseUrl: await createPostgresDatabase(), ...options });
+  const databaseUrl = await createPostgresDatabase({ migrated: true });
+  return openDatabase({ dataDir: null, databaseUrl, ...options });
 }
 
-/** A new empty database on the test server; its URL. */
-export async function createPostgresDatabase(): Promise<string> {
-  const { serverUrl, prefix } = inject("postgres") ?? {};
-  if (!serverUrl || !prefix) {
+/**
+ * A new database on the test server, empty or (`migrated`) a copy of this run's migrated
+ * template (postgres-global-setup.ts); its URL.
+ */
+export async function createPostgresDatabase({ migrated = false } = {}): Promise<string> {
+  const { serverUrl, prefix, template } = inject("postgres") ?? {};
+  if (!serverUrl || !prefix || !template) {
     throw new Error("No PostgreSQL for this test: run it in vitest's 'postgres' project");
   }
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database "${name}"`);
+    await admin.query(`create database "${name}"${migrated ? ` template "${template}"` : ""}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return databaseOn(serverUrl, name);
 }
