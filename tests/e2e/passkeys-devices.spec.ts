@@ -1,6 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { authenticator } from "otplib";
+import type { ServerProcess } from "../support/server-process";
 import { createAccount, expectFlash, PASSWORD, signIn, signOut, uniqueEmail } from "./support/auth";
+import { serverWithMovableClock } from "./support/own-server";
 
 /**
  * Passkeys and remembered devices (issue 28, decisions 0122 and 0123), with Chromium's virtual
@@ -42,22 +44,22 @@ async function passkeysForAnotherSite(page: Page) {
 
 /**
  * An authenticator app's codes as the emulator takes them: each 30-second step once, and one step
- * ahead at most (a phone's clock a little fast). Hands out the next unused step, waiting for the
- * clock when the one ahead is spent already.
+ * ahead at most (a phone's clock a little fast). Hands out the next unused step of the server's
+ * clock, moving that clock on when the one ahead is spent already.
  */
-function authenticatorApp(secret: string) {
+function authenticatorApp(secret: string, server: ServerProcess) {
   const STEP_MS = 30_000;
   let usedStep = -1;
-  return async (page: Page) => {
+  return async () => {
     for (;;) {
-      const now = Date.now();
+      const now = server.now();
       const current = Math.floor(now / STEP_MS);
       const next = Math.max(current, usedStep + 1);
       if (next <= current + 1) {
         usedStep = next;
         return authenticator.clone({ epoch: next * STEP_MS }).generate(secret);
       }
-      await page.waitForTimeout((current + 1) * STEP_MS - now + 250);
+      await server.moveClock(((current + 1) * STEP_MS - now + 250) / 1000);
     }
   };
 }
@@ -65,12 +67,12 @@ function authenticatorApp(secret: string) {
 async function signInWithTotp(
   page: Page,
   email: string,
-  code: (page: Page) => Promise<string>,
+  code: () => Promise<string>,
   remember: boolean,
 ) {
   await signIn(page, email);
   await expect(page).toHaveURL(/\/auth\/confirm-sign-in$/);
-  await page.getByLabel("Código de verificación").fill(await code(page));
+  await page.getByLabel("Código de verificación").fill(await code());
   if (remember) await page.getByLabel("Recordar este dispositivo").check();
   await page.getByRole("button", { name: "Confirmar" }).click();
   await expect(page).toHaveURL(/\/my-account$/);
@@ -160,20 +162,31 @@ test("without JavaScript no passkey button, and the password signs in as before"
 });
 
 test("a remembered device skips the code; forgotten, the code is asked again; removed elsewhere, it is dropped", async ({
-  page,
-  request,
   browser,
   javaScriptEnabled,
-}) => {
-  // Five one-time authenticator codes: the journey spans at least three 30-second steps.
-  test.setTimeout(180_000);
+}, testInfo) => {
+  // Five one-time authenticator codes span at least three 30-second steps: on a server of the
+  // test's own, whose clock the codes move on.
+  const own = await serverWithMovableClock(browser, testInfo);
+  try {
+    await rememberedDeviceJourney(own, browser, javaScriptEnabled);
+  } finally {
+    await own.close();
+  }
+});
+
+async function rememberedDeviceJourney(
+  { page, request, server, baseURL }: Awaited<ReturnType<typeof serverWithMovableClock>>,
+  browser: Browser,
+  javaScriptEnabled: boolean,
+) {
   const email = uniqueEmail("recordar");
   await createAccount(page, request, email);
   await signIn(page, email);
   await page.getByRole("button", { name: "Configurar app de autenticación" }).click();
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-  const code = authenticatorApp(secret);
-  await page.getByLabel("Código de tu app de autenticación").fill(await code(page));
+  const code = authenticatorApp(secret, server);
+  await page.getByLabel("Código de tu app de autenticación").fill(await code());
   await page.getByRole("button", { name: "Verificar y activar" }).click();
   await expect(page).toHaveURL(/\/my-account$/);
   await signOut(page);
@@ -198,7 +211,7 @@ test("a remembered device skips the code; forgotten, the code is asked again; re
   await expect(page.getByTestId("device")).toHaveCount(1);
 
   // Another browser of the same customer forgets every device: this one still holds its keys.
-  const other = await browser.newContext({ javaScriptEnabled });
+  const other = await browser.newContext({ baseURL, javaScriptEnabled, locale: "es-MX" });
   const otherPage = await other.newPage();
   await otherPage.goto("/auth/sign-in");
   await signInWithTotp(otherPage, email, code, false);
@@ -216,4 +229,4 @@ test("a remembered device skips the code; forgotten, the code is asked again; re
   await signOut(page);
   await signIn(page, email);
   await expect(page).toHaveURL(/\/auth\/confirm-sign-in$/);
-});
+}

@@ -2,6 +2,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MOVABLE_CLOCK = fileURLToPath(new URL("./movable-clock.mjs", import.meta.url));
 
 /**
  * A production-build server process of its own, for tests that must control the process itself
@@ -13,16 +16,27 @@ export interface ServerProcess {
   output: string[];
   exited: Promise<number | null>;
   dataDir: string;
+  /**
+   * Moves the server's wall clock forward (started with `movableClock`): a journey past one of
+   * its windows moves the clock instead of waiting (movable-clock.mjs).
+   */
+  moveClock: (seconds: number) => Promise<void>;
+  /** The server's wall clock, in epoch milliseconds: this machine's, plus what it was moved. */
+  now: () => number;
 }
 
-/** `cwd`: the install to run (default: this project's build). */
+/**
+ * `cwd`: the install to run (default: this project's build). `movableClock`: the server's clock
+ * can be moved forward with `moveClock` (one process only: WEB_CONCURRENCY=1).
+ */
 export function startServer(
   env: Record<string, string>,
-  { cwd }: { cwd?: string } = {},
+  { cwd, movableClock = false }: { cwd?: string; movableClock?: boolean } = {},
 ): ServerProcess {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "storefront-proc-"));
   const output: string[] = [];
-  const child = spawn(process.execPath, ["dist/server.js"], {
+  const args = movableClock ? ["--import", MOVABLE_CLOCK, "dist/server.js"] : ["dist/server.js"];
+  const child = spawn(process.execPath, args, {
     cwd,
     env: {
       PATH: process.env.PATH ?? "",
@@ -30,11 +44,27 @@ export function startServer(
       ...env,
       DATA_DIR: dataDir,
     } as unknown as NodeJS.ProcessEnv,
-  });
+    stdio: movableClock ? ["pipe", "pipe", "pipe", "ipc"] : "pipe",
+  }) as ChildProcessWithoutNullStreams;
   child.stdout.on("data", (chunk) => output.push(String(chunk)));
   child.stderr.on("data", (chunk) => output.push(String(chunk)));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output, exited, dataDir };
+  let movedMs = 0;
+  const moveClock = (seconds: number) => {
+    if (!movableClock) throw new Error("this server was started without a movable clock");
+    return new Promise<void>((resolve, reject) => {
+      const moved = (message: unknown) => {
+        const total = (message as { clockMovedBySeconds?: number })?.clockMovedBySeconds;
+        if (total === undefined) return;
+        child.off("message", moved);
+        movedMs = total * 1000;
+        resolve();
+      };
+      child.on("message", moved);
+      child.send({ moveClockBySeconds: seconds }, (error) => error && reject(error));
+    });
+  };
+  return { child, output, exited, dataDir, moveClock, now: () => Date.now() + movedMs };
 }
 
 export async function waitForHealth(
