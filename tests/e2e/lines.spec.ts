@@ -245,16 +245,16 @@ test("usage recorded with npm run ops moves the line's data bar and its chart; r
 
 // The running-out sweep (decision 0094): every RUNNING_OUT_SWEEP_MINUTES the server reads the lines
 // of the accounts whose address it recorded at sign-in, so a line runs out and is told by e-mail
-// with nobody on its pages. The shortest interval is a minute: the test waits for one timer round,
-// and for the round after it restarts the server (a start sweeps at once) instead of waiting again.
+// with nobody on its pages. The test's server sweeps every 3 s (0.05 minutes): it waits for one
+// timer round, and for the round after it restarts the server (a start sweeps at once).
 test("a line nobody looks at gets its running-out e-mail from the sweep, once; a line whose account never signed in here gets none", async ({
   browser,
 }, testInfo) => {
-  test.setTimeout(180_000);
+  test.slow();
   const port = freePort(testInfo.workerIndex);
   const baseURL = `http://localhost:${port}`;
-  const sweepEveryMinute = { RUNNING_OUT_SWEEP_MINUTES: "1" };
-  let server = await running(port, sweepEveryMinute);
+  const sweepOften = { RUNNING_OUT_SWEEP_MINUTES: "0.05" };
+  let server = await running(port, sweepOften);
   let db: Db | null = null;
   const { context, page } = await pageOn(browser, testInfo, baseURL);
   const api = await apiRequest.newContext({ baseURL });
@@ -311,9 +311,9 @@ test("a line nobody looks at gets its running-out e-mail from the sweep, once; a
     const subject = (line: string) => `A tu línea ${masked(line)} le quedan pocos datos`;
     const runningOutMails = async (line: string) =>
       (await mailsTo(api, customer.email)).filter((mail) => mail.subject === subject(line));
-    // The next timer round comes within a minute (the one at start found nothing running out).
+    // A timer round comes within 3 s (the rounds before found nothing running out).
     await expect
-      .poll(async () => (await runningOutMails(number!)).length, { timeout: 80_000 })
+      .poll(async () => (await runningOutMails(number!)).length, { timeout: 20_000 })
       .toBe(1);
     const [mail] = await runningOutMails(number!);
     expect(mail!.text).toContain(`A tu línea ${masked(number!)} le queda poco de los datos`);
@@ -324,7 +324,7 @@ test("a line nobody looks at gets its running-out e-mail from the sweep, once; a
     // the first e-mail's, one that read the first line again; that line is not told twice.
     runsOut(laterNumber!);
     await stopServer(server);
-    server = await running(port, { ...sweepEveryMinute, DATA_DIR: server.dataDir });
+    server = await running(port, { ...sweepOften, DATA_DIR: server.dataDir });
     await expect
       .poll(async () => (await runningOutMails(laterNumber!)).length, { timeout: 20_000 })
       .toBe(1);
