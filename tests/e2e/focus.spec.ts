@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe";
 import { cartBadge, planCard, uniqueEmail } from "./support/commerce";
 import { createCustomer } from "./support/customers";
+import { gotoHydrated } from "./support/hydration";
 
 /**
  * Issue 17: after the server refuses a form, the keyboard's focus is on the error summary (with
@@ -129,7 +130,7 @@ test("a message shown when a field is left does not move the terms checkbox unde
 }) => {
   test.skip(!scripted(), "without JavaScript fields are checked when the form is sent");
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto("/portabilidad");
+  await gotoHydrated(page, "/portabilidad");
   const form = page.getByRole("region", { name: "Solicita tu portabilidad" });
   const terms = form.getByRole("checkbox", { name: /Acepto la política de portabilidad/ });
   for (const [label, value] of [

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addPlan, planCard } from "./support/commerce";
+import { gotoHydrated } from "./support/hydration";
 
 // Issue 34, the spec's toast rows (§9, decision 0109): with JavaScript, a message that arrives
 // without a page load is a toast at the bottom right with a bar of the time it has left, a close
@@ -35,7 +36,7 @@ test.describe("with JavaScript", () => {
   }) => {
     // The page's timers wait for the test: a slow machine must not see the toast close by itself.
     await page.clock.install();
-    await page.goto("/plans");
+    await gotoHydrated(page, "/plans");
     await stopClock(page);
     await addPlan(page, "Conecta 200", 1);
     const toast = toasts(page);
@@ -71,7 +72,7 @@ test.describe("with JavaScript", () => {
     page,
   }) => {
     await page.clock.install();
-    await page.goto("/plans");
+    await gotoHydrated(page, "/plans");
     await stopClock(page);
     await addPlan(page, "Conecta 100", 1);
     const toast = toasts(page);
@@ -107,7 +108,7 @@ test.describe("with JavaScript", () => {
 
   test("a swipe to the right dismisses a toast past 50 px, not before", async ({ page }) => {
     await page.clock.install();
-    await page.goto("/plans");
+    await gotoHydrated(page, "/plans");
     await stopClock(page);
     await addPlan(page, "Conecta 200", 1);
     const toast = toasts(page);
@@ -133,7 +134,7 @@ test.describe("with JavaScript", () => {
     // Six plans added one after the other: longer than one journey.
     test.setTimeout(120_000);
     await page.clock.install();
-    await page.goto("/plans");
+    await gotoHydrated(page, "/plans");
     await stopClock(page);
     for (const [index, plan] of PLANS.entries()) {
       await addPlan(page, plan, index + 1);
