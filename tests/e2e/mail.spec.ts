@@ -23,16 +23,20 @@ test.describe.configure({ mode: "serial" });
 
 const SESSION_SECRET = "mail-test-secret-0123456789-abcdefghijklmnopqrstuv";
 
-async function storeWith(smtpPort: number, workerIndex: number) {
+/** `movableClock`: the test moves the server's clock past the mail queue's retry delays. */
+async function storeWith(smtpPort: number, workerIndex: number, { movableClock = false } = {}) {
   const port = freePort(workerIndex);
   const base = `http://localhost:${port}`;
-  const server = startServer({
-    NODE_ENV: "test",
-    PORT: String(port),
-    SESSION_SECRET,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: '"Conecta Móvil" <pedidos@conectamovil.test>',
-  });
+  const server = startServer(
+    {
+      NODE_ENV: "test",
+      PORT: String(port),
+      SESSION_SECRET,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: '"Conecta Móvil" <pedidos@conectamovil.test>',
+    },
+    { movableClock },
+  );
   await waitForHealth(base, server);
   return { base, server };
 }
@@ -170,12 +174,14 @@ test("an SMTP server that is down delays the e-mails without losing them", async
   javaScriptEnabled,
 }) => {
   test.skip(!javaScriptEnabled, "a process check: run once");
-  test.setTimeout(150_000);
+  test.setTimeout(90_000);
   // Nothing listens on this port yet: every send is refused.
   const probe = await startSmtpSink();
   const smtpPort = probe.port;
   await probe.close();
-  const { base, server } = await storeWith(smtpPort, test.info().workerIndex);
+  const { base, server } = await storeWith(smtpPort, test.info().workerIndex, {
+    movableClock: true,
+  });
   const { context, page } = await browse(browser, base, true);
   let smtp: SmtpSink | null = null;
   try {
@@ -196,9 +202,11 @@ test("an SMTP server that is down delays the e-mails without losing them", async
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect(server.output.join("")).toContain("mail not sent, will retry");
 
-    // The server comes back: the retries deliver each e-mail once.
+    // The server comes back: the retries deliver each e-mail once, the first of them 30 s after
+    // the failed attempt (RETRY_DELAYS_MS), reached by moving the server's clock.
     smtp = await startSmtpSink(smtpPort);
-    await smtp.waitFor((mail) => mail.subject === `Pago confirmado: tu pedido ${folio}`, 90_000);
+    await server.moveClock(31);
+    await smtp.waitFor((mail) => mail.subject === `Pago confirmado: tu pedido ${folio}`, 30_000);
     await smtp.waitFor((mail) => mail.subject === `Recibimos tu pedido ${folio}`, 30_000);
     await expect
       .poll(async () => (await (await fetch(`${base}/readyz`)).json()).mail.pending, {
