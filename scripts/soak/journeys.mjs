@@ -252,9 +252,13 @@ export class SimulatedCustomer {
     return this.browser.jar.hasPrefix("__Host-auth_session");
   }
 
-  /** Journey after journey until `deadline`; the journey under way is always finished. */
+  /**
+   * Journey after journey until `deadline` (epoch ms, or a function that answers it: a load that
+   * ends once something has happened); the journey under way is always finished.
+   */
   async run(deadline) {
-    while (Date.now() < deadline && !this.stopSignal.aborted) {
+    const until = typeof deadline === "function" ? deadline : () => deadline;
+    while (Date.now() < until() && !this.stopSignal.aborted) {
       // A collector registers their lines first, until the store refuses the 11th.
       const kind = this.collector && !this.limitRefused ? "register" : weighted(JOURNEY_WEIGHTS);
       const journey = `customer ${this.index} journey ${++this.journeySerial} (${kind})`;
