@@ -4,7 +4,7 @@ import {
   NEW_PASSWORD,
   PASSWORD,
   adminCreateUser,
-  createAccount,
+  accountReady,
   expectFlash,
   fillSignUp,
   formAlert,
@@ -122,7 +122,7 @@ test("a wrong password is refused in Spanish and the email stays in the form", a
   request,
 }, testInfo) => {
   const email = uniqueEmail("clave");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await signIn(page, email, "Otra-Clave-99");
   await expect(formAlert(page)).toHaveText("Correo o contraseña incorrectos.");
   await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
@@ -144,7 +144,7 @@ test("signing up with an email that already has an account says so", async ({
   request,
 }, testInfo) => {
   const email = uniqueEmail("repetido");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await fillSignUp(page, email);
   await expect(formAlert(page)).toContainText("Ya existe una cuenta con este correo");
   await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
@@ -308,7 +308,7 @@ test("a forgotten password is reset with the emailed code and the new one signs 
   request,
 }) => {
   const email = uniqueEmail("olvido");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await page.getByRole("link", { name: "¿Olvidaste tu contraseña?" }).click();
   await expect(page).toHaveURL(/\/auth\/forgot-password$/);
   await expectNoAxeViolations(page);
@@ -415,7 +415,7 @@ test("an authenticator app set up from the account is asked for at the next sign
   request,
 }) => {
   const email = uniqueEmail("totp");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await signIn(page, email);
   await expect(page).toHaveURL(/\/my-account$/);
 
@@ -465,7 +465,7 @@ test("a protected page sends the visitor to sign-in and back after it", async ({
   request,
 }) => {
   const email = uniqueEmail("regreso");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await page.goto("/my-account/recarga");
   await expect(page).toHaveURL(/\/auth\/sign-in\?redirectTo=%2Fmy-account%2Frecarga$/);
   await expectFlash(page, "Inicia sesión para continuar.");
@@ -486,7 +486,7 @@ test("a protected page sends the visitor to sign-in and back after it", async ({
 
 test("redirectTo never leaves the site", async ({ page, request }) => {
   const email = uniqueEmail("externo");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await page.goto("/auth/sign-in?redirectTo=https%3A%2F%2Fevil.example%2F");
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(PASSWORD);
@@ -508,7 +508,7 @@ test("session cookies are HttpOnly, SameSite=Lax and each under 4096 bytes", asy
   context,
 }) => {
   const email = uniqueEmail("galleta");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await signIn(page, email);
   await expect(page).toHaveURL(/\/my-account$/);
   const cookies = (await context.cookies()).filter((cookie) => cookie.name.startsWith("auth_"));

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { authenticator } from "otplib";
 import type { ServerProcess } from "../support/server-process";
-import { createAccount, expectFlash, PASSWORD, signIn, signOut, uniqueEmail } from "./support/auth";
+import { accountReady, expectFlash, PASSWORD, signIn, signOut, uniqueEmail } from "./support/auth";
 import { serverWithMovableClock } from "./support/own-server";
 
 /**
@@ -97,7 +97,7 @@ test.describe("passkeys", () => {
   }) => {
     await virtualAuthenticator(page);
     const email = uniqueEmail("llave");
-    await createAccount(page, request, email);
+    await accountReady(page, request, email);
     await signInTo(page, email, "/my-account/seguridad");
     await expect(page.getByTestId("passkeys-empty")).toBeVisible();
     await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
@@ -136,7 +136,7 @@ test.describe("passkeys", () => {
     await virtualAuthenticator(page);
     await passkeysForAnotherSite(page);
     const email = uniqueEmail("llave-otra");
-    await createAccount(page, request, email);
+    await accountReady(page, request, email);
     await signInTo(page, email, "/my-account/seguridad");
     await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
     await expect(page.getByTestId("passkey-error")).toHaveText(
@@ -153,7 +153,7 @@ test("without JavaScript no passkey button, and the password signs in as before"
 }) => {
   test.skip(javaScriptEnabled, "the journey without JavaScript");
   const email = uniqueEmail("sin-js");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await expect(
     page.getByRole("button", { name: "Iniciar sesión con llave de acceso" }),
   ).toHaveCount(0);
@@ -181,7 +181,7 @@ async function rememberedDeviceJourney(
   javaScriptEnabled: boolean,
 ) {
   const email = uniqueEmail("recordar");
-  await createAccount(page, request, email);
+  await accountReady(page, request, email);
   await signIn(page, email);
   await page.getByRole("button", { name: "Configurar app de autenticación" }).click();
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { authenticator } from "otplib";
-import { createAccount, signIn, uniqueEmail } from "./support/auth";
+import { accountReady, signIn, uniqueEmail } from "./support/auth";
 import { serverWithMovableClock } from "./support/own-server";
 
 // A window of the server's clock, the same with JavaScript or without: one project runs it (the
@@ -17,7 +17,7 @@ test("an authenticator app added from the account can be confirmed after more th
   try {
     const { page, request } = own;
     const email = uniqueEmail("totp-lento");
-    await createAccount(page, request, email);
+    await accountReady(page, request, email);
     await signIn(page, email);
     await page.getByRole("button", { name: "Configurar app de autenticación" }).click();
     await expect(page).toHaveURL(/\/auth\/setup-totp$/);

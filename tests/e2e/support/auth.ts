@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { adminCall, emulatorTarget } from "./customers";
+import { adminCall, createCustomer, emulatorTarget } from "./customers";
 
 /** Meets the default policy: 8+ characters, lower, upper, number and special character. */
 export const PASSWORD = "Conecta-2025x";
@@ -77,8 +77,19 @@ export async function fillSignUp(page: Page, email: string, password = PASSWORD)
 }
 
 /**
+ * A confirmed account with PASSWORD, made with the identity service's admin API (an operator's
+ * calls), and the sign-in page open: for journeys that are not about signing up, which walk
+ * those pages themselves (the first journeys of auth.spec.ts).
+ */
+export async function accountReady(page: Page, request: APIRequestContext, email: string) {
+  await createCustomer(request, "cuenta", email, PASSWORD);
+  await page.goto("/auth/sign-in");
+}
+
+/**
  * A confirmed account, created through the pages: the code signs the customer in (no password
- * typed again), then they sign out and the sign-in page is open.
+ * typed again), then they sign out and the sign-in page is open. For journeys whose account must
+ * have confirmed its address by code, or whose sign-up is part of what they check.
  */
 export async function createAccount(page: Page, request: APIRequestContext, email: string) {
   await fillSignUp(page, email);

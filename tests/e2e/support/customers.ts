@@ -46,6 +46,7 @@ export async function createCustomer(
   request: APIRequestContext,
   prefix = "recarga",
   email = uniqueEmail(prefix),
+  password = CUSTOMER_PASSWORD,
 ) {
   const { endpoint, userPoolId } = await emulatorTarget(request);
   await adminCall(request, endpoint, "AdminCreateUser", {
@@ -60,10 +61,10 @@ export async function createCustomer(
   await adminCall(request, endpoint, "AdminSetUserPassword", {
     UserPoolId: userPoolId,
     Username: email,
-    Password: CUSTOMER_PASSWORD,
+    Password: password,
     Permanent: true,
   });
-  return { email, password: CUSTOMER_PASSWORD };
+  return { email, password };
 }
 
 /** Fills and sends the sign-in form the page is on. */
