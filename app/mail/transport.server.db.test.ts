@@ -56,7 +56,9 @@ describe("the development outbox", () => {
     expect(files).toHaveLength(3);
     expect(files.sort()).toEqual(
       [1, 2, 3].map((second) =>
-        expect.stringMatching(new RegExp(`^2026-11-24T10-00-0${second}-000Z-[0-9a-f]{12}\\.json$`)),
+        expect.stringMatching(
+          new RegExp(`^2026-11-24T10-00-0${second}-000Z-[0-9a-f]{8}-[0-9a-f]{12}\\.json$`),
+        ),
       ),
     );
     expect(files.some((file) => file.startsWith("."))).toBe(false);

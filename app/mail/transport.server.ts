@@ -120,7 +120,7 @@ export function createOutboxTransport(
         }>;
       };
       const createdAt = now();
-      const id = newOutboxId(createdAt);
+      const id = newOutboxId(createdAt, outboxRecipient(message.to));
       const record: OutboxMessage = {
         id,
         createdAt: createdAt.toISOString(),
@@ -151,11 +151,17 @@ export async function readOutbox(
   dir: string,
   options: { to?: string | null; limit: number },
 ): Promise<OutboxMessage[]> {
-  const wanted = options.to?.trim().toLowerCase() || null;
+  const wanted = options.to ? outboxRecipient(options.to) : null;
   return readOutboxFiles<OutboxMessage>(dir, {
     limit: options.limit,
-    keep: (message) => !wanted || message.to?.toLowerCase() === wanted,
+    recipient: wanted,
+    keep: (message) => !wanted || outboxRecipient(message.to ?? "") === wanted,
   });
+}
+
+/** An address as the outbox compares it: case and surrounding spaces ignored. */
+function outboxRecipient(address: string): string {
+  return address.trim().toLowerCase();
 }
 
 /**

@@ -34,7 +34,9 @@ describe("the SMS outbox", () => {
     const files = readdirSync(dir);
     expect(files.sort()).toEqual(
       [1, 2, 3].map((second) =>
-        expect.stringMatching(new RegExp(`^2026-11-24T10-00-0${second}-000Z-[0-9a-f]{12}\\.json$`)),
+        expect.stringMatching(
+          new RegExp(`^2026-11-24T10-00-0${second}-000Z-[0-9a-f]{8}-[0-9a-f]{12}\\.json$`),
+        ),
       ),
     );
     expect(files.some((file) => file.startsWith("."))).toBe(false);

@@ -28,7 +28,7 @@ export function createSmsOutbox(dir: string, now: () => Date = () => new Date())
     async send(message) {
       const prepared = prepareSms(message);
       const createdAt = now();
-      const id = newOutboxId(createdAt);
+      const id = newOutboxId(createdAt, prepared.to);
       const record: SmsOutboxMessage = {
         id,
         createdAt: createdAt.toISOString(),
@@ -55,6 +55,7 @@ export async function readSmsOutbox(
   const wanted = options.to?.replace(/\s/g, "") || null;
   return readOutboxFiles<SmsOutboxMessage>(dir, {
     limit: options.limit,
+    recipient: wanted,
     keep: (message) => !wanted || message.to === wanted,
   });
 }
