@@ -13,10 +13,9 @@ ARG NODE_VERSION=24.21.0
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# The dependencies first, from the manifest, the lockfile and the patches alone: this layer is
-# reused until one of them changes. `npm install`, not `npm ci` (README).
+# The dependencies first, from the manifest and the lockfile alone: this layer is reused until
+# one of them changes. `npm install`, not `npm ci` (README).
 COPY package.json package-lock.json ./
-COPY patches ./patches
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
@@ -36,10 +35,8 @@ WORKDIR /app
 # What a production install carries (tests/e2e/production-install.spec.ts), and its
 # node_modules without the dev dependencies. Owned by root: the server cannot change its code.
 COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/patches ./patches
 COPY --from=build /app/build ./build
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/public ./public
 COPY --from=build /app/node_modules ./node_modules
 USER node
 VOLUME ["/data"]

@@ -1,9 +1,10 @@
-/// <reference types="@remix-run/dev" />
-/// <reference types="@remix-run/node" />
+/// <reference types="vite/client" />
 
-declare module "@remix-run/server-runtime" {
-  interface Future {
-    v3_singleFetch: true;
+// What React Router's client runtime puts on the page (its manifest, the loaded route modules).
+declare global {
+  interface Window {
+    __reactRouterManifest: { version: string };
+    __reactRouterRouteModules: Record<string, { handle?: unknown } | undefined>;
   }
 }
 

@@ -46,7 +46,6 @@ export default tseslint.config(
       "node_modules",
       "build",
       "dist",
-      "public/build",
       "data",
       ".cache",
       "test-results",

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import compression from "compression";
 import express from "express";
 import { ConfigError, loadConfig, type Config } from "./app/config.server";
@@ -35,7 +35,8 @@ import {
   stepLabel,
   workerMetrics,
 } from "./server/metrics";
-import { remixHandler } from "./server/remix-handler";
+import { startDevServer } from "./server/dev-server";
+import { routerHandler } from "./server/router-handler";
 import { CLOSE_GRACE_MS, SHUTDOWN_GRACE_MS, shutDownGracefully } from "./server/shutdown";
 
 // The storefront's HTTP server: the steps every request goes through, in order. Each step lives
@@ -79,8 +80,13 @@ const metrics = config.metrics.serve === "off" ? null : createMetrics({ processM
 const services = await createServices(config, logger, processRole(role), metrics);
 const buildPath = config.SERVER_BUILD_PATH
   ? path.resolve(config.SERVER_BUILD_PATH)
-  : path.join(projectRoot, "build", "index.js");
-const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  : path.join(projectRoot, "build", "server", "index.js");
+// `npm run dev`: the app is compiled by Vite as it is asked for, and changes reach the next request
+// (the route table is read once: a new route file needs a restart).
+const devServer = process.argv.includes("--dev") ? await startDevServer() : null;
+const build = devServer
+  ? await devServer.loadBuild()
+  : ((await import(pathToFileURL(buildPath).href)) as ServerBuild);
 const htmlCaches = createHtmlCaches({
   config,
   services,
@@ -143,13 +149,26 @@ if (metricsText && config.metrics.serve === "public") {
 }
 // After the health checks (a load balancer asks by address), before anything sets a cookie.
 if (config.isProduction) app.use(redirectToPublicHost(logger, config));
-app.use(publicFiles(path.join(projectRoot, "public")));
+if (devServer) app.use(devServer.middlewares);
+// The client build sits beside the server build (build/client, build/server).
+else app.use(publicFiles(path.join(path.dirname(buildPath), "..", "client")));
 app.use(languageCookie(config));
 // Every page and data request is measured and reported by its route, never its path.
 app.use(labelRoute(routeLabeller(build.routes)));
-// Pages kept in memory answer here; what Remix renders below may be kept (decision 0084).
+// Pages kept in memory answer here; what React Router renders below may be kept (decision 0084).
 app.use(htmlCaches.pages);
-app.all("*", remixHandler({ build, config, services, logger, htmlCaches }));
+app.all(
+  "*",
+  routerHandler({
+    build: devServer ? devServer.loadBuild : build,
+    // A build made for production runs as one (errors sanitized), whatever NODE_ENV the tests set.
+    mode: devServer ? "development" : "production",
+    config,
+    services,
+    logger,
+    htmlCaches,
+  }),
+);
 app.use(unhandledErrors(logger, services.errors));
 
 const server = app.listen(config.PORT, config.host, () => {
@@ -161,8 +180,6 @@ const server = app.listen(config.PORT, config.host, () => {
     env: config.NODE_ENV,
     ...(config.testDoubles.length > 0 ? { testDoubles: config.testDoubles } : {}),
   });
-  // Only under `remix dev`, which sets REMIX_DEV_ORIGIN to learn when the new build is served.
-  if (process.env.REMIX_DEV_ORIGIN) broadcastDevReady(build);
 });
 // A form is a few kilobytes: a request still arriving after this is a client holding a slot.
 server.requestTimeout = REQUEST_TIMEOUT_MS;

@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -10,7 +9,7 @@ import { defineConfig } from "vitest/config";
 const DATA_LAYER_TESTS = "{app,server,tests/unit,scripts}/**/*.db.test.{ts,tsx}";
 
 export default defineConfig({
-  plugins: [tsconfigPaths()],
+  resolve: { tsconfigPaths: true },
   test: {
     environment: "node",
     // Vitest's default leaves a core for itself (one worker on a 2-core machine); its main process

@@ -319,7 +319,7 @@ export const environmentSchema = z.object({
    * end of that month, Mexico City time); 0: only the month of the payment.
    */
   INVOICE_MONTHS_AFTER_PAYMENT: z.coerce.number().int().min(0).max(12).default(1),
-  /** The Remix server build to serve; the benchmark points it at a minimal reference app. */
+  /** The React Router server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
   /**
    * GET /metrics (Prometheus, decision 0110) on a port of its own, off the public one; with

@@ -77,7 +77,7 @@ export interface Services {
   closers: Array<() => Promise<void> | void>;
 }
 
-/** What each request adds to the services (built once per request by server/remix-handler.ts). */
+/** What each request adds to the services (built once per request by server/router-handler.ts). */
 export interface RequestContext extends Services {
   /** This request's cookies: each opened once; every Set-Cookie collected for the response. */
   jar: CookieJar;
@@ -122,7 +122,10 @@ export interface RequestContext extends Services {
   reportError: (error: unknown) => void;
 }
 
-declare module "@remix-run/node" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface AppLoadContext extends RequestContext {}
+// Loaders and actions receive React Router's context, which carries a RequestContext under the
+// key of lib/request-context.server.ts (decision 0132).
+declare module "react-router" {
+  interface Future {
+    v8_middleware: true;
+  }
 }

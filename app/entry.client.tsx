@@ -1,10 +1,9 @@
-import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { getInitialNamespaces } from "remix-i18next/client";
+import { HydratedRouter } from "react-router/dom";
 import { installSiteFetch } from "./lib/data-requests";
 import { loadNamespace, loadedMessages } from "./i18n/browser-messages";
-import { NAMESPACES } from "./i18n/i18n";
+import { NAMESPACES, routeNamespaces } from "./i18n/i18n";
 import { TranslationProvider, type TranslatorSource } from "./i18n/react";
 import { createTranslator } from "./i18n/translate";
 
@@ -26,16 +25,18 @@ const browserTranslators: TranslatorSource = (namespace) => {
 
 async function hydrate() {
   // Before the first request of the page: the namespaces below, then every navigation's data.
-  const buildVersion = window.__remixManifest.version;
+  const buildVersion = window.__reactRouterManifest.version;
   installSiteFetch(window, buildVersion);
   // The matched routes' namespaces before hydration, so the first render matches the server's.
-  await Promise.all(["common", ...getInitialNamespaces()].map(loadNamespace));
+  await Promise.all(
+    ["common", ...routeNamespaces(window.__reactRouterRouteModules)].map(loadNamespace),
+  );
   startTransition(() => {
     hydrateRoot(
       document,
       <TranslationProvider source={browserTranslators}>
         <StrictMode>
-          <RemixBrowser />
+          <HydratedRouter />
         </StrictMode>
       </TranslationProvider>,
     );

@@ -1,5 +1,9 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
+import {
+  type EntryContext,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./db/database-busy.server";
 import { DATABASE_UNAVAILABLE_STATUS } from "./db/database-unavailable-pages.server";
@@ -8,7 +12,11 @@ import { TranslationProvider } from "./i18n/react";
 import { createHtmlCollector, withLowPriorityScriptPreloads } from "./lib/html-stream.server";
 import { NonceProvider } from "./lib/nonce";
 import { everyMatchedRouteOptsIn } from "./lib/page-caching";
+import { requestContext } from "./lib/router-context.server";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
+
+// The key the Express layer stores each request's context under (lib/request-context.server.ts).
+export { requestContext };
 
 export const streamTimeout = 5_000;
 
@@ -20,16 +28,17 @@ export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
-  loadContext: AppLoadContext,
+  routerContext: EntryContext,
+  routerLoadContext: RouterContextProvider,
 ) {
+  const loadContext = routerLoadContext.get(requestContext);
   const nonce = loadContext.cspNonce;
   askToRetryLater(responseStatusCode, responseHeaders);
   // A page carrying a view token (a form's idempotency key) is one visitor's: never shared whole.
   loadContext.setPageCacheable(
     responseStatusCode === 200 &&
       loadContext.viewTokens.length === 0 &&
-      everyMatchedRouteOptsIn(remixContext, "pageCache"),
+      everyMatchedRouteOptsIn(routerContext, "pageCache"),
   );
   // Pages of the routes that opt in with `handle.renderMemo`, kept by the data they were rendered
   // from (server/html-caches.ts, decision 0077): the same data again is answered with the same bytes.
@@ -37,7 +46,7 @@ export default function handleRequest(
     loadContext.renderMemo?.placeFor({
       request,
       status: responseStatusCode,
-      remixContext,
+      routerContext,
       nonce,
       viewTokens: loadContext.viewTokens,
     }) ?? null;
@@ -53,12 +62,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <TranslationProvider source={serverTranslators}>
-          <RemixServer
-            context={remixContext}
-            url={request.url}
-            abortDelay={streamTimeout}
-            nonce={nonce}
-          />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </TranslationProvider>
       </NonceProvider>,
       {
@@ -114,10 +118,11 @@ function askToRetryLater(status: number, headers: Headers) {
 
 export function handleError(
   error: unknown,
-  { request, context }: { request: Request; context: AppLoadContext },
+  { request, context: routerContext }: { request: Request; context: RouterContextProvider },
 ) {
+  const context = routerContext.get(requestContext);
   if (request.signal.aborted) return;
-  // Remix's own 4xx answers (a POST to a page without an action: 405) are the client's mistake.
+  // React Router's own 4xx answers (a POST to a page without an action: 405) are the client's mistake.
   if (isRouteErrorResponse(error) && error.status < 500) {
     context.logger.info({ requestId: context.requestId, status: error.status }, "refused request");
     return;

@@ -1,5 +1,6 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import {
+  type LinksFunction,
+  type LoaderFunctionArgs,
   Links,
   Meta,
   Outlet,
@@ -9,7 +10,7 @@ import {
   useLocation,
   useRouteError,
   useRouteLoaderData,
-} from "@remix-run/react";
+} from "react-router";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { getCustomer } from "./auth/session.server";
@@ -28,7 +29,8 @@ import { emptiesCartFirst } from "./checkout/order-access.server";
 import { pageTitle } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
 import type { ShellData } from "./lib/shell";
-import stylesheet from "./tailwind.css";
+import stylesheet from "./tailwind.css?url";
+import { requestContext } from "~/lib/router-context.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -40,7 +42,8 @@ export const links: LinksFunction = () => [
 
 export const handle = { i18n: ["common"] };
 
-export function loader({ context, request }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, request }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const t = getFixedT();
   const { config } = context;
   const flash = emptiesCartFirst(context, new URL(request.url)) ? null : takeFlash(context);

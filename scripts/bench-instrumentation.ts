@@ -5,7 +5,7 @@
 import { Writable } from "node:stream";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { sql } from "kysely";
 import { pino } from "pino";
 import { openDatabase } from "../app/db/db.server";
@@ -49,7 +49,9 @@ function report(name: string, ns: number) {
   );
 }
 
-const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
+const build = (await import(
+  pathToFileURL(path.resolve("build/server/index.js")).href
+)) as ServerBuild;
 
 // Per request: the route label (a path seen before), the histogram, a page-cache look-up.
 const metrics = createMetrics();

@@ -1,6 +1,6 @@
 // npm run bench: builds and starts the production server with embedded defaults, drives it with
 // autocannon on loopback next to two references (a bare node:http server returning the home
-// page's bytes, and a minimal Remix page served by the same server.ts), and writes the results
+// page's bytes, and a minimal React Router page served by the same server.ts), and writes the results
 // to docs/performance.md. Ratios, not absolute figures, are what count on a shared machine.
 import { execSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { lineOfAccount } from "./bench-line.mjs";
-import { buildMinimalRemix, MINIMAL_REMIX_DIR } from "./minimal-remix.mjs";
+import { buildMinimalApp, MINIMAL_APP_DIR } from "./minimal-app.mjs";
 import { processCpuSeconds } from "./process-cpu.mjs";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 import { cartCookie, cookiesOf, firstPlanId } from "./visitor-cookies.mjs";
@@ -34,7 +34,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 if (!skipBuild) {
   sh("npm run build");
 }
-buildMinimalRemix();
+buildMinimalApp();
 
 /** Every server started, stopped whatever way the bench ends (a failure must not leave one behind). */
 const children = new Set();
@@ -116,13 +116,13 @@ async function run(name, options, server) {
   return row;
 }
 
-// The reference runs without npm start's heap cap: the default Remix entry keeps every render
+// The reference runs without npm start's heap cap: the default React Router entry keeps every render
 // alive for its 5 s abort timer, and under a capped heap that costs it more than half its
 // throughput (2026-12-05: 720–813 against 1,553–1,706 req/s, 10 connections). Comparing against
 // its best keeps the ratio honest.
 const minimal = startServer(
   PORTS.minimal,
-  { SERVER_BUILD_PATH: path.join(MINIMAL_REMIX_DIR, "build/index.js") },
+  { SERVER_BUILD_PATH: path.join(MINIMAL_APP_DIR, "build/server/index.js") },
   ["dist/server.js"],
 );
 await timeToFirst200(`http://127.0.0.1:${PORTS.minimal}/`, minimal.started);
@@ -130,7 +130,7 @@ await timeToFirst200(`http://127.0.0.1:${PORTS.minimal}/`, minimal.started);
 // one run of 2026-12-05 the late rows and the references fell by half), and the ratios are to the
 // mean of the two.
 const minimalFirstRow = await run(
-  "minimal Remix page, first",
+  "minimal React Router page, first",
   { url: `http://127.0.0.1:${PORTS.minimal}/` },
   minimal,
 );
@@ -338,7 +338,7 @@ async function workerScaling() {
 const workerSection = await workerScaling();
 
 const minimalLastRow = await run(
-  "minimal Remix page, last",
+  "minimal React Router page, last",
   { url: `http://127.0.0.1:${PORTS.minimal}/` },
   minimal,
 );
@@ -370,7 +370,7 @@ const cpuRatioCell = (row) =>
     ? percent(minimalRow.cpuMsPerRequest / row.cpuMsPerRequest)
     : "—";
 const table = [
-  "| Target | req/s | p50 (ms) | p99 (ms) | p99 / p50 | ours / minimal Remix | ours / bare Node | server CPU ms / request | ours / minimal Remix, by CPU | non-2xx/3xx |",
+  "| Target | req/s | p50 (ms) | p99 (ms) | p99 / p50 | ours / minimal React Router | ours / bare Node | server CPU ms / request | ours / minimal React Router, by CPU | non-2xx/3xx |",
   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...[...rows, minimalFirstRow, minimalLastRow, bareRow].map((row) => {
     const isReference = row === minimalFirstRow || row === minimalLastRow || row === bareRow;
@@ -385,9 +385,9 @@ ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s per targe
 
 ${table}
 
-- The ratios to the minimal Remix page (by throughput and by CPU) are to the mean of its two runs, at the start and at the end: ${minimalFirstRow.requestsPerSecond.toFixed(0)} and ${minimalLastRow.requestsPerSecond.toFixed(0)} req/s${referenceMoved ? ", more than 15 % apart: the machine's speed changed during this run, so its ratios are not a measure" : ", within 15 %"}.
+- The ratios to the minimal React Router page (by throughput and by CPU) are to the mean of its two runs, at the start and at the end: ${minimalFirstRow.requestsPerSecond.toFixed(0)} and ${minimalLastRow.requestsPerSecond.toFixed(0)} req/s${referenceMoved ? ", more than 15 % apart: the machine's speed changed during this run, so its ratios are not a measure" : ", within 15 %"}.
 - "Server CPU ms / request": the answering process's CPU time (user and system, all its threads) during the measured ${DURATION_S} s over the requests answered; "by CPU" is the minimal page's figure over the row's. Requests per second also count the client: autocannon runs on the same cores.
-- The storefront is started as \`npm start\` does (\`node ${serverArgs().join(" ")}\`), with the page cache at its default except on the "rendered, no cache" rows (\`PAGE_CACHE_SECONDS=0\`); the minimal Remix reference runs on the same \`server.ts\` without the heap cap, its faster setting.
+- The storefront is started as \`npm start\` does (\`node ${serverArgs().join(" ")}\`), with the page cache at its default except on the "rendered, no cache" rows (\`PAGE_CACHE_SECONDS=0\`); the minimal React Router reference runs on the same \`server.ts\` without the heap cap, its faster setting.
 - Peak RSS under load (target ≤ 250 MB): ${storefrontPeakRss.toFixed(0)} MB with the page cache, ${renderingPeakRss.toFixed(0)} MB rendering every page.
 - Process start to first 200 on \`/\` (embedded defaults, identity emulator included): ${startMs.toFixed(0)} ms (target ≤ 2000 ms).
 

@@ -57,10 +57,10 @@ describe("the Dockerfile, .dockerignore and the systemd unit", () => {
     ).toEqual(["Dockerfile: CMD must be in exec form (a JSON array), so SIGTERM reaches node"]);
     expect(
       problemsWith({
-        dockerfile: dockerfile.replace(/^COPY --from=build \/app\/patches .*\n/m, ""),
+        dockerfile: dockerfile.replace(/^COPY --from=build \/app\/dist .*\n/m, ""),
       }),
     ).toEqual([
-      "Dockerfile: the runtime stage copies build, dist, node_modules, package-lock.json, package.json, public; a production install is build, dist, node_modules, package-lock.json, package.json, patches, public",
+      "Dockerfile: the runtime stage copies build, node_modules, package-lock.json, package.json; a production install is build, dist, node_modules, package-lock.json, package.json",
     ]);
     expect(problemsWith({ dockerfile: dockerfile.replace("/healthz`", "/health`") })).toEqual([
       "Dockerfile: the HEALTHCHECK probes /health, which server.ts does not serve",
@@ -98,7 +98,7 @@ describe("the Dockerfile, .dockerignore and the systemd unit", () => {
     ]);
     expect(ignoredBy("*.cpuprofile", "cpu.cpuprofile")).toBe(true);
     expect(ignoredBy("*.cpuprofile", "app/cpu.cpuprofile")).toBe(false);
-    expect(ignoredBy("public/build", "public/build/entry.js")).toBe(true);
+    expect(ignoredBy("public/docs", "public/docs/aviso.pdf")).toBe(true);
     expect(ignoredBy("build", "app/build.ts")).toBe(false);
   });
 

@@ -8,11 +8,11 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/node";
+import { createRequestHandler } from "react-router";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import chromiumFlags from "./chromium-flags.json" with { type: "json" };
-import { buildMinimalRemix, MINIMAL_REMIX_DIR } from "./minimal-remix.mjs";
+import { buildMinimalApp, MINIMAL_APP_DIR } from "./minimal-app.mjs";
 import { productionTestEnvironment, serverArgs } from "./server-command.mjs";
 import { cartCookie, firstPlanId } from "./visitor-cookies.mjs";
 
@@ -35,7 +35,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 
 if (!process.argv.includes("--no-build")) execSync("npm run build", { stdio: "inherit" });
-buildMinimalRemix();
+buildMinimalApp();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-lighthouse-"));
 const server = spawn(process.execPath, serverArgs(), {
@@ -79,20 +79,21 @@ const reference = http
 const referenceUrl = `http://localhost:${PORT + 1}/`;
 
 /**
- * The floor the framework sets: bench/minimal (one route, React and Remix's runtime hydrating
- * it, nothing of ours), its document rendered by Remix and its scripts read from its build.
+ * The floor the framework sets: bench/minimal (one route, React and React Router's runtime
+ * hydrating it, nothing of ours), its document rendered by React Router and its scripts read from
+ * its client build.
  */
 const minimalBuild = await import(
-  pathToFileURL(path.join(MINIMAL_REMIX_DIR, "build/index.js")).href
+  pathToFileURL(path.join(MINIMAL_APP_DIR, "build/server/index.js")).href
 );
 const renderMinimal = createRequestHandler(minimalBuild, "production");
-const minimalRemix = http
+const minimalApp = http
   .createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", `http://localhost:${PORT + 2}`);
-    if (url.pathname.startsWith("/build/")) {
+    if (url.pathname.startsWith("/assets/")) {
       try {
         const body = await readFile(
-          path.join(MINIMAL_REMIX_DIR, "public", path.normalize(url.pathname)),
+          path.join(MINIMAL_APP_DIR, "build", "client", path.normalize(url.pathname)),
         );
         response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
         response.end(body);
@@ -101,7 +102,7 @@ const minimalRemix = http
       }
       return;
     }
-    // One page: anything else (the browser's /favicon.ico) is not asked of Remix, which would log it.
+    // One page: anything else (the browser's /favicon.ico) is not asked of React Router, which would log it.
     if (url.pathname !== "/") {
       response.writeHead(404).end();
       return;
@@ -111,7 +112,7 @@ const minimalRemix = http
     response.end(await answer.text());
   })
   .listen(PORT + 2, "127.0.0.1");
-const minimalRemixUrl = `http://localhost:${PORT + 2}/`;
+const minimalAppUrl = `http://localhost:${PORT + 2}/`;
 
 const chrome = await chromeLauncher.launch({
   chromePath: CHROME_PATH,
@@ -126,7 +127,7 @@ const references = {};
 try {
   for (const { path: page, withCart: needsCart, url } of [
     { path: "reference", url: referenceUrl },
-    { path: "minimal Remix", url: minimalRemixUrl },
+    { path: "minimal React Router", url: minimalAppUrl },
     ...pagesToAudit,
   ]) {
     // Lighthouse's default configuration is the mobile preset (Moto G Power, slow 4G, simulated).
@@ -200,7 +201,7 @@ try {
   await chrome.kill();
   server.kill("SIGTERM");
   reference.close();
-  minimalRemix.close();
+  minimalApp.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -210,9 +211,9 @@ const report = `<!-- lighthouse:start -->
 Lighthouse ${JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version}, mobile preset (simulated slow 4G, 4× CPU slowdown), ${version},
 measured ${date} UTC against the production build on loopback, median of ${RUNS} runs per page. Targets: Performance ≥ 98, Accessibility, Best
 Practices and SEO 100. The machine's floor, measured in the same run: a page with no script or stylesheet (${REFERENCE_HTML.length} bytes, node:http)
-scored ${references.reference?.performance.join(" / ")} with a Total Blocking Time of ${references.reference?.tbt} (median run); the framework's floor, a minimal Remix page
-(bench/minimal: one route, React and Remix's runtime hydrating it) scored ${references["minimal Remix"]?.performance.join(" / ")} with a Total Blocking Time
-of ${references["minimal Remix"]?.tbt}; Lighthouse's benchmark index of this machine was ${Math.min(...benchmarkIndexes)}–${Math.max(...benchmarkIndexes)} over the runs (Lighthouse warns below 1,000: its 4× CPU slowdown then simulates a slower phone than it means to).
+scored ${references.reference?.performance.join(" / ")} with a Total Blocking Time of ${references.reference?.tbt} (median run); the framework's floor, a minimal React Router page
+(bench/minimal: one route, React and React Router's runtime hydrating it) scored ${references["minimal React Router"]?.performance.join(" / ")} with a Total Blocking Time
+of ${references["minimal React Router"]?.tbt}; Lighthouse's benchmark index of this machine was ${Math.min(...benchmarkIndexes)}–${Math.max(...benchmarkIndexes)} over the runs (Lighthouse warns below 1,000: its 4× CPU slowdown then simulates a slower phone than it means to).
 
 | Page | Performance (median) | each run | Accessibility | Best Practices | SEO | FCP | LCP | TBT |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|

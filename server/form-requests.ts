@@ -1,6 +1,6 @@
 /**
  * Every page form posts `application/x-www-form-urlencoded` or `multipart/form-data`, and a few
- * kilobytes at most. Anything else aimed at a page is refused before Remix reads it: otherwise
+ * kilobytes at most. Anything else aimed at a page is refused before React Router reads it: otherwise
  * `request.formData()` throws on another content type (a 500) and buffers a body of any size.
  * The payment provider's and the SM-DP+'s JSON notifications have their own content type, under
  * the same limit.
@@ -29,7 +29,7 @@ function hasNoBody(request: FormRequest): boolean {
 }
 
 /**
- * A write without a body, whatever content type it claims, is an empty form: Remix's
+ * A write without a body, whatever content type it claims, is an empty form: React Router's
  * `request.formData()` would throw on any type but a form's.
  */
 export function readsAsEmptyForm(request: FormRequest): boolean {
@@ -49,7 +49,7 @@ export function formRequestProblem(request: FormRequest): FormRequestProblem | n
     // notifications route measures what it reads instead.
     return ownRules ? null : { status: 411, key: "errors.formTooLarge" };
   }
-  // Checked here for every route, the notifications too: a large body Remix answers without
+  // Checked here for every route, the notifications too: a large body React Router answers without
   // reading ends with the connection reset, so the client would never see the answer.
   const length = Number(request.contentLength);
   if (!Number.isFinite(length) || length > FORM_BODY_LIMIT_BYTES) {

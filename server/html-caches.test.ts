@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext } from "react-router";
 import { describe, expect, it } from "vitest";
 import {
   createHtmlCaches,
@@ -122,7 +122,7 @@ describe("the render memo", () => {
     status: 200,
     nonce,
     viewTokens: [],
-    remixContext: {
+    routerContext: {
       staticHandlerContext: {
         matches: [
           { route: { id: "root", path: "" }, params: {} },

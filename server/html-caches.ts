@@ -1,4 +1,4 @@
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import type express from "express";
 import { LRUCache } from "lru-cache";
 import type { Config } from "~/config.server";
@@ -223,7 +223,7 @@ const HTML = "text/html; charset=utf-8";
 
 /**
  * The HTML caches of one process: `pages` is the middleware of the two request-level caches, put
- * before the Remix handler; `renderMemo` goes into every request's load context; `cacheControl`
+ * before React Router's handler; `renderMemo` goes into every request's load context; `cacheControl`
  * says how a rendered page may be kept by others. With PAGE_CACHE_SECONDS=0 nothing is kept.
  */
 export function createHtmlCaches({
@@ -341,16 +341,16 @@ export function createHtmlCaches({
   };
 
   const renderMemo: RenderMemo | null = renderedPages && {
-    placeFor({ request, status, remixContext, nonce, viewTokens }) {
-      if (!everyMatchedRouteOptsIn(remixContext, "renderMemo")) return null;
+    placeFor({ request, status, routerContext, nonce, viewTokens }) {
+      if (!everyMatchedRouteOptsIn(routerContext, "renderMemo")) return null;
       // A page is kept, and looked for, only at its own address: a flood of other spellings (junk
       // query parameters, `/PLANS`) would each be another page and push the real ones out.
-      const address = renderedPageAddress(new URL(request.url), remixContext);
+      const address = renderedPageAddress(new URL(request.url), routerContext);
       if (!address.exact) return null;
       const pageKey = renderedPageKey(
         address.key,
         status,
-        remixContext.staticHandlerContext,
+        routerContext.staticHandlerContext,
         viewTokens,
       );
       if (!pageKey) return null;

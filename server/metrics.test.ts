@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import express from "express";
 import fc from "fast-check";
 import { pino } from "pino";
@@ -61,7 +61,7 @@ describe("route labels", () => {
     expect(labelOf("/no/such/page/ana@example.com")).toBe("routes/$");
   });
 
-  it("name a single-fetch data request after its page, and Remix's manifest after itself", () => {
+  it("name a single-fetch data request after its page, and React Router's manifest after itself", () => {
     expect(labelOf("/plans.data")).toBe("routes/plans");
     expect(labelOf("/_root.data")).toBe("routes/_index");
     expect(labelOf("/my-account/lineas/5512345678.data")).toBe("routes/my-account.lineas.$numero");

@@ -1,8 +1,7 @@
 import cluster from "node:cluster";
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
-import type { ServerBuild } from "@remix-run/node";
-import { matchRoutes } from "@remix-run/react";
+import { type ServerBuild, matchRoutes } from "react-router";
 import type express from "express";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
@@ -23,7 +22,7 @@ export const STEP_LABELS = {
   metrics: "metrics",
   /** The build an open tab compares with its own (decision 0108). */
   buildVersion: "build-version",
-  /** Remix's route manifest for client navigations (`/__manifest`). */
+  /** React Router's route manifest for client navigations (`/__manifest`). */
   manifest: "remix-manifest",
 } as const;
 
@@ -35,7 +34,7 @@ const REMEMBERED_PATHS = 1_000;
 const REMEMBERED_SHAPES = 1_000;
 
 /**
- * The route id (e.g. `routes/recarga_.$id`) that answers a path, as Remix matches it: never the
+ * The route id (e.g. `routes/recarga_.$id`) that answers a path, as React Router matches it: never the
  * path itself, which may hold a receipt's key or a line's number. A `.data` request (single
  * fetch) is its page's route; a path no route matches is the catch-all's (`routes/$`).
  *
@@ -98,14 +97,14 @@ export function pathShape(path: string, literals: ReadonlySet<string>): string {
 }
 
 function matchedRoute(tree: RouteObject[], path: string): string {
-  // As Remix reads a single-fetch request: `/plans.data` is /plans, `/_root.data` is /.
+  // As React Router reads a single-fetch request: `/plans.data` is /plans, `/_root.data` is /.
   const page = path.endsWith(".data") ? path.slice(0, -5).replace(/^\/_root$/, "/") : path;
   if (page === "/__manifest") return STEP_LABELS.manifest;
   const matches = matchRoutes(tree, page);
   return matches?.[matches.length - 1]?.route.id ?? STEP_LABELS.unrouted;
 }
 
-/** The build's flat route list as the nested tree the router matches, as Remix builds it. */
+/** The build's flat route list as the nested tree the router matches, as React Router builds it. */
 function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {
   return Object.values(routes)
     .filter((route) => route !== undefined && route.parentId === parentId)

@@ -94,7 +94,7 @@ export function securityHeadersWithNonce(
   };
 }
 
-/** A broken % escape names no page; left to Express and Remix, decoding it throws (a 500). */
+/** A broken % escape names no page; left to Express and React Router, decoding it throws (a 500). */
 export function refuseBrokenEscapes(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
     if (!hasBrokenEscape(req.path)) return next();
@@ -158,7 +158,7 @@ export function refuseCrossSiteWrites(
   };
 }
 
-/** Remix's own origin comparison, made first so that it answers 400, not 500 (decision 0079). */
+/** Remix v2's origin comparison (Origin against Host), kept as a 400 (decisions 0079, 0132). */
 export function refuseHostOriginMismatch(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
     const differs = hostDiffersFromOrigin({
@@ -204,8 +204,11 @@ export function checkFormRequests(logger: Logger): express.RequestHandler {
   };
 }
 
-/** The files of public/: bundles, locales, images, documents. */
-export function publicFiles(publicDir: string): express.Router {
+/**
+ * The browser's files: the build's bundles and a copy of public/ (locales, images, documents),
+ * all in the client build's directory.
+ */
+export function publicFiles(clientDir: string): express.Router {
   const router = express.Router();
   // A file answered here is measured as one; a path that is no file goes on to its route.
   router.use((_req, res, next) => {
@@ -214,13 +217,13 @@ export function publicFiles(publicDir: string): express.Router {
   });
   // Fingerprinted bundles never change under the same name.
   router.use(
-    "/build",
-    express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }),
+    "/assets",
+    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }),
   );
-  router.use("/locales", express.static(path.join(publicDir, "locales"), { maxAge: "24h" }));
-  const files = express.static(publicDir, { maxAge: "1h" });
+  router.use("/locales", express.static(path.join(clientDir, "locales"), { maxAge: "24h" }));
+  const files = express.static(clientDir, { maxAge: "1h" });
   // Only paths that look like files reach the disk: pages skip a useless stat per request, and so
-  // do client navigations' `.data` requests (Remix's single fetch; public/ holds no such file).
+  // do client navigations' `.data` requests (React Router's single fetch; public/ holds no such file).
   router.use((req, res, next) =>
     path.extname(req.path) && !isDataPath(req.path) ? files(req, res, next) : next(),
   );

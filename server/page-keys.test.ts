@@ -63,7 +63,7 @@ describe("a page's address as its key", () => {
   });
 });
 
-describe("the paths answered before Remix runs", () => {
+describe("the paths answered before React Router runs", () => {
   const route = (
     id: string,
     options: { parentId?: string; path?: string; index?: boolean; handle?: unknown },

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext } from "react-router";
 import { isDataPath } from "~/lib/data-requests";
 import { queryReadBy, type PageCacheHandle } from "~/lib/page-caching";
 
@@ -71,10 +71,10 @@ interface RouteLike {
 }
 
 /**
- * The paths whose page the request-level caches may answer before Remix runs, each with the query
+ * The paths whose page the request-level caches may answer before React Router runs, each with the query
  * parameters it reads: routes that opt in with `handle.pageCache` (every parent but the root
  * too), at their own spelling. `/PLANS`, `/plans/` or a route with a dynamic segment are left to
- * Remix: each spelling would be another page in the cache.
+ * React Router: each spelling would be another page in the cache.
  */
 export function pageCachePaths(
   routes: Record<string, RouteLike | undefined>,
@@ -138,11 +138,11 @@ export function routePathname(
  */
 export function renderedPageAddress(
   url: URL,
-  remixContext: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
+  routerContext: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
 ) {
-  const { matches } = remixContext.staticHandlerContext;
+  const { matches } = routerContext.staticHandlerContext;
   const readQuery = queryReadBy(
-    matches.map((match) => remixContext.routeModules[match.route.id]?.handle),
+    matches.map((match) => routerContext.routeModules[match.route.id]?.handle),
   );
   const address = pageAddressKey(`${url.pathname}${url.search}`, readQuery);
   return { ...address, exact: address.exact && routePathname(matches) === url.pathname };
@@ -156,7 +156,7 @@ export function cartPageKey(url: string, items: ReadonlyArray<{ id: string; quan
   return `${url} ${JSON.stringify(contents)}`;
 }
 
-/** What a document's rendering is made from, besides its address (Remix's handler state). */
+/** What a document's rendering is made from, besides its address (React Router's handler state). */
 export interface RenderedState {
   loaderData: Record<string, unknown>;
   actionData: Record<string, unknown> | null;

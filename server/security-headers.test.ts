@@ -173,7 +173,7 @@ describe("hostDiffersFromOrigin", () => {
         forwardedHost: "tienda.example.mx",
       }),
     ).toBe(false);
-    // Reads are never compared, as Remix does not.
+    // Reads are never compared, as Remix v2 did not.
     expect(hostDiffersFromOrigin({ ...write, method: "GET", host: "otro.example" })).toBe(false);
   });
 
@@ -186,7 +186,7 @@ describe("hostDiffersFromOrigin", () => {
     { origin: "null" },
     { origin: "no es un origen" },
     { method: "delete", host: "otro.example" },
-  ])("finds what Remix would throw on: %j", (change) => {
+  ])("finds what Remix v2 would have thrown on: %j", (change) => {
     expect(hostDiffersFromOrigin({ ...write, ...change })).toBe(true);
   });
 });

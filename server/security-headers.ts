@@ -1,4 +1,4 @@
-/** Headers every response carries. The nonce lets Remix's own inline scripts run, and only them. */
+/** Headers every response carries. The nonce lets React Router's own inline scripts run, and only them. */
 export function securityHeaders(options: {
   nonce: string;
   isProduction: boolean;
@@ -99,10 +99,11 @@ export function publicHostAnswer(options: {
 }
 
 /**
- * Remix refuses a write whose `Origin` names another host than the request's `X-Forwarded-Host`
- * (its first entry) or else `Host`, by throwing: a 500 with an error in the log. The same
- * comparison, made before Remix (decision 0079), answers such a request with a 400. The site's own
- * check of the origin (isCrossSiteWrite) has run by then; this one only keeps Remix from throwing.
+ * A write whose `Origin` names another host than the request's `X-Forwarded-Host` (its first
+ * entry) or else `Host`: Remix v2 refused it by throwing, a 500 (decision 0079); this comparison,
+ * made first, answers it with a 400, and stays with React Router (decision 0132), which compares the
+ * Origin with the public origin instead. The site's own check of the origin (isCrossSiteWrite) has
+ * run by then.
  */
 export function hostDiffersFromOrigin(options: {
   method: string;

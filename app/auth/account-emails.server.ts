@@ -1,6 +1,6 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { Db } from "~/db/db.server";
 import type { Customer } from "./tokens";
+import type { RequestContext } from "~/context";
 
 /**
  * Each account's e-mail address as it was when the customer last signed in (table
@@ -35,7 +35,7 @@ export async function recordAccountEmail(
  * just proved it (the session's tokens then say so). A database that cannot take it now does not
  * stop either: the next sign-in records it.
  */
-export async function rememberAccountEmail(context: AppLoadContext): Promise<void> {
+export async function rememberAccountEmail(context: RequestContext): Promise<void> {
   const customer = context.session?.customer;
   if (!customer) return;
   try {

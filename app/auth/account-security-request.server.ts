@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import * as z from "zod";
 import { setFlash } from "~/lib/flash.server";
 import { isCognitoError } from "./cognito-error";
@@ -17,6 +17,7 @@ import {
 } from "./remembered-devices.server";
 import { identifierSchema, passkeyCredentialSchema } from "./schemas";
 import type { SignedIn } from "./session.server";
+import type { RequestContext } from "~/context";
 
 /**
  * The account's sign-in security page (/my-account/seguridad): its passkeys (decision 0122) and
@@ -53,7 +54,7 @@ function isRemembered(device: DeviceDescription) {
 
 /** A token Cognito no longer takes ends the session; anything else is "could not read". */
 async function unlessSessionOver(
-  context: AppLoadContext,
+  context: RequestContext,
   error: unknown,
   operation: CognitoOperation,
 ) {
@@ -72,7 +73,7 @@ async function unlessSessionOver(
   return null;
 }
 
-export async function loadAccountSecurity(context: AppLoadContext, signedIn: SignedIn) {
+export async function loadAccountSecurity(context: RequestContext, signedIn: SignedIn) {
   const { client } = context.identity;
   const { config } = context;
   const { sub } = signedIn.customer;
@@ -116,13 +117,13 @@ export async function loadAccountSecurity(context: AppLoadContext, signedIn: Sig
   };
 }
 
-function done(context: AppLoadContext, flashKey: string) {
+function done(context: RequestContext, flashKey: string) {
   setFlash(context, { kind: "success", key: `auth:flash.${flashKey}` });
   return redirect(SECURITY_PATH, { status: 303 });
 }
 
 async function refused(
-  context: AppLoadContext,
+  context: RequestContext,
   submission: Replyable,
   error: unknown,
   operation: CognitoOperation,
@@ -139,7 +140,7 @@ async function refused(
 const intentOnly = () => z.object({ intent: z.string().optional() });
 
 export async function submitAccountSecurity(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   signedIn: SignedIn,
 ) {

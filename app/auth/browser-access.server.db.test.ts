@@ -1,11 +1,10 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCookieJar, type CookieJar } from "~/lib/cookie-jar.server";
 import type { Db } from "~/db/db.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { loadConfig } from "~/config.server";
-import type { Services } from "~/context";
+import type { RequestContext, Services } from "~/context";
 import { createServices } from "~/services.server";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,7 +86,7 @@ describe("sign-out for every copy of the browser's cookies", () => {
     expect(Object.values(held(before)).every((value) => value !== null)).toBe(true);
 
     const signingOut = createCookieJar(saved);
-    await revokeBrowserAccess({ ...services, jar: signingOut, requestId: "r" } as AppLoadContext);
+    await revokeBrowserAccess({ ...services, jar: signingOut, requestId: "r" } as RequestContext);
     expect(
       signingOut.setCookieHeaders({ redirect: true }).every((l) => l.includes("Max-Age=0")),
     ).toBe(true);
@@ -115,7 +114,7 @@ describe("sign-out for every copy of the browser's cookies", () => {
       logger,
       jar: signingOut,
       requestId: "r",
-    } as unknown as AppLoadContext);
+    } as unknown as RequestContext);
     expect(signingOut.setCookieHeaders({ redirect: true }).length).toBeGreaterThanOrEqual(5);
     expect(errors).toHaveLength(1);
     db = await openDatabaseUnderTest();

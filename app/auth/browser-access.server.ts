@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { CookieJar } from "~/lib/cookie-jar.server";
 import type { SealedCookie } from "~/lib/sealed-cookie.server";
 import { revokeAccess, revokedAmong } from "./revoked-access.server";
+import type { RequestContext } from "~/context";
 
 /**
  * The cookies that open something to whoever holds them: the session, the guest access to the
@@ -14,7 +14,7 @@ interface AccessCookie {
   idOf(value: unknown): string;
 }
 
-function accessCookies(cookies: AppLoadContext["cookies"]): AccessCookie[] {
+function accessCookies(cookies: RequestContext["cookies"]): AccessCookie[] {
   const entry = <T>(cookie: SealedCookie<T>, idOf: (value: T) => string): AccessCookie => ({
     cookie: cookie as SealedCookie<unknown>,
     idOf: idOf as (value: unknown) => string,
@@ -33,7 +33,7 @@ function accessCookies(cookies: AppLoadContext["cookies"]): AccessCookie[] {
  * absent from now on, and are removed from the browser (one query for all of them).
  */
 export async function dropRevokedAccess(
-  services: Pick<AppLoadContext, "cookies" | "db" | "logger">,
+  services: Pick<RequestContext, "cookies" | "db" | "logger">,
   jar: CookieJar,
 ): Promise<void> {
   const held = accessCookies(services.cookies).flatMap(({ cookie, idOf }) => {
@@ -62,7 +62,7 @@ export async function dropRevokedAccess(
  * possible copy of it has expired. A database that cannot take the revocation is logged; the
  * browser is signed out anyway.
  */
-export async function revokeBrowserAccess(context: AppLoadContext): Promise<void> {
+export async function revokeBrowserAccess(context: RequestContext): Promise<void> {
   const now = Date.now();
   const revoked = accessCookies(context.cookies).flatMap(({ cookie, idOf }) => {
     const value = context.jar.received(cookie);

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { isCognitoError } from "./cognito-error";
 import { mapCognitoError, type CognitoOperation } from "./errors";
 import {
@@ -9,6 +8,7 @@ import {
   type Replyable,
 } from "./flow.server";
 import { readPending, type PendingSignIn } from "./session.server";
+import type { RequestContext } from "~/context";
 
 /** A sign-in waiting at one of Cognito's challenges, with the session to answer it. */
 export type PendingChallenge = PendingSignIn & { challengeName: string; session: string };
@@ -19,7 +19,7 @@ export type PendingChallenge = PendingSignIn & { challengeName: string; session:
  * none, it has expired, or it waits at another view's challenge.
  */
 export function requirePending(
-  context: AppLoadContext,
+  context: RequestContext,
   accepts: (pending: PendingChallenge) => boolean,
 ): PendingChallenge {
   const pending = readPending(context);
@@ -35,7 +35,7 @@ export function requirePending(
  * account.
  */
 export async function challengeErrorReply(
-  context: AppLoadContext,
+  context: RequestContext,
   submission: Replyable,
   error: unknown,
   operation: CognitoOperation,
@@ -55,7 +55,7 @@ export async function challengeErrorReply(
  * tokens start the session, another challenge opens its view.
  */
 export async function respondToChallenge(input: {
-  context: AppLoadContext;
+  context: RequestContext;
   submission: Replyable;
   pending: PendingChallenge;
   responses: Record<string, string>;

@@ -18,7 +18,7 @@ export class CognitoError extends Error {
 }
 
 /**
- * True for a CognitoError. Not `instanceof`: server.ts and the Remix build are separate bundles,
+ * True for a CognitoError. Not `instanceof`: server.ts and the server build are separate bundles,
  * each with its own copy of the class.
  */
 export function isCognitoError(error: unknown): error is CognitoError {

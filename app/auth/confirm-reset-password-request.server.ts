@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { isCognitoError } from "./cognito-error";
 import { answersAsCodeSent } from "./errors";
 import { cognitoErrorReply, invalidReply, messageLimited, rateLimited } from "./flow.server";
@@ -7,12 +7,13 @@ import { confirmResetPasswordFormSchema } from "./schemas";
 import { readPending, setPending } from "./session.server";
 import { authPath, resetPasswordNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /**
  * The reset code and the new password (or, with the "resend" button, a new code): the password
  * is changed, and the customer goes on to sign in with it.
  */
-export async function submitConfirmResetPassword(context: AppLoadContext, request: Request) {
+export async function submitConfirmResetPassword(context: RequestContext, request: Request) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, {

@@ -1,12 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/node";
 import { requirePending, respondToChallenge } from "./challenge.server";
 import { invalidReply, rateLimited } from "./flow.server";
 import { confirmSignInSchema } from "./schemas";
 import { challengeResponseKey, CODE_CHALLENGES, CHALLENGE } from "./steps";
+import type { RequestContext } from "~/context";
 
 /** "Recordar este dispositivo" goes with a second factor's code when devices are remembered. */
-export function offersRememberDevice(context: AppLoadContext, challengeName: string): boolean {
+export function offersRememberDevice(context: RequestContext, challengeName: string): boolean {
   return (
     context.config.REMEMBERED_DEVICES_ENABLED &&
     [CHALLENGE.sms, CHALLENGE.totp, CHALLENGE.email].includes(challengeName as never)
@@ -14,14 +14,14 @@ export function offersRememberDevice(context: AppLoadContext, challengeName: str
 }
 
 /** The sign-in waiting for a code or an answer; else back to signing in. */
-export function pendingChallenge(context: AppLoadContext) {
+export function pendingChallenge(context: RequestContext) {
   return requirePending(context, (pending) => CODE_CHALLENGES.includes(pending.challengeName));
 }
 
 /**
  * The answer to the sign-in's challenge (a code sent or generated, or a custom challenge's answer).
  */
-export async function submitConfirmSignIn(context: AppLoadContext, request: Request) {
+export async function submitConfirmSignIn(context: RequestContext, request: Request) {
   const pending = pendingChallenge(context);
   const formData = await request.formData();
   const challenge = pending.challengeName === CHALLENGE.custom ? "custom" : "code";

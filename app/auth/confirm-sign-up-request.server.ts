@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { isCognitoError } from "./cognito-error";
 import { mapCognitoError } from "./errors";
 import {
@@ -15,9 +15,10 @@ import { confirmSignUpFormSchema } from "./schemas";
 import { openAutoSignIn, readPending } from "./session.server";
 import { authPath } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /** Confirmed (now or before) without signing in: sign-in with the email filled in. */
-function toSignIn(context: AppLoadContext, username: string, key: string) {
+function toSignIn(context: RequestContext, username: string, key: string) {
   return toSignInAfterConfirmation(context, username, key, readPending(context)?.redirectTo);
 }
 
@@ -25,7 +26,7 @@ function toSignIn(context: AppLoadContext, username: string, key: string) {
  * The code that confirms a new account (or, with the "resend" button, a new code); then on to
  * signing in, automatically when the sign-up offered it.
  */
-export async function submitConfirmSignUp(context: AppLoadContext, request: Request) {
+export async function submitConfirmSignUp(context: RequestContext, request: Request) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const submission = parseWithZod(formData, { schema: confirmSignUpFormSchema(intent) });

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { cognitoErrorReply, invalidReply, rateLimited } from "./flow.server";
 import { safeRedirectPath } from "./redirect";
 import { confirmVerifyUserSchema } from "./schemas";
@@ -7,6 +7,7 @@ import { rememberAccountEmail } from "./account-emails.server";
 import { refreshSessionNow, requireCustomer } from "./session.server";
 import { authPath, type ContactAttribute } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /** The contact being proved and where to go afterwards (a same-site path), from the address. */
 export function readQuery(request: Request): {
@@ -24,7 +25,7 @@ export function readQuery(request: Request): {
 /**
  * The code that proves a contact of the account (e-mail or phone).
  */
-export async function submitConfirmVerifyUser(context: AppLoadContext, request: Request) {
+export async function submitConfirmVerifyUser(context: RequestContext, request: Request) {
   const { accessToken, customer } = requireCustomer(context, request);
   const { attribute, redirectTo } = readQuery(request);
   const formData = await request.formData();

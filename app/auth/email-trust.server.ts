@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { SocialProviderId } from "~/config.server";
 import { IDENTITY_PROVIDER_NAMES } from "./oauth.server";
 import type { Customer } from "./tokens";
+import type { RequestContext } from "~/context";
 
 /**
  * Whether the store takes the customer's e-mail as proved theirs, so that what was bought as a
@@ -24,7 +24,7 @@ export function emailProven(
 }
 
 /** The signed-in customer as their orders are looked up: their e-mail counts only when proved. */
-export function asOrderOwner(context: Pick<AppLoadContext, "config">, customer: Customer) {
+export function asOrderOwner(context: Pick<RequestContext, "config">, customer: Customer) {
   return {
     sub: customer.sub,
     email: customer.email,

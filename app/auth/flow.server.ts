@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
 import type { RateLimitVerdict } from "~/lib/rate-limit";
@@ -28,6 +28,7 @@ import {
   type AuthenticationResult,
   type AuthResponse,
 } from "./steps";
+import type { RequestContext } from "~/context";
 
 /**
  * What the auth route actions share: rate limits, Spanish error replies, and carrying a
@@ -77,7 +78,7 @@ export type AuthActionResult = Response | ReturnType<typeof errorReply>;
  * attempt was for: Cognito refusing what was typed counts as one failure against it.
  */
 export async function cognitoErrorReply(
-  context: AppLoadContext,
+  context: RequestContext,
   submission: Replyable,
   error: unknown,
   operation: CognitoOperation,
@@ -118,7 +119,7 @@ export async function cognitoErrorReply(
 }
 
 /** The attempt counters' store did not answer (decision 0075): logged with its code only. */
-function limitStoreFailed(context: AppLoadContext, error: unknown) {
+function limitStoreFailed(context: RequestContext, error: unknown) {
   context.logger.warn({
     msg: "rate limit store unavailable",
     requestId: context.requestId,
@@ -127,7 +128,7 @@ function limitStoreFailed(context: AppLoadContext, error: unknown) {
 }
 
 /** The answer when the attempt counters cannot be read: a Spanish "try again", as a 503. */
-function limitsUnavailable(context: AppLoadContext, submission: Replyable, error: unknown) {
+function limitsUnavailable(context: RequestContext, submission: Replyable, error: unknown) {
   limitStoreFailed(context, error);
   return errorReply(submission, "serviceBusy", 503, { "Retry-After": "5" });
 }
@@ -138,7 +139,7 @@ function limitsUnavailable(context: AppLoadContext, submission: Replyable, error
  * when over either limit.
  */
 export async function rateLimited(
-  context: AppLoadContext,
+  context: RequestContext,
   submission: Replyable,
   username?: string,
 ) {
@@ -170,7 +171,7 @@ export async function rateLimited(
  * for every address typed, known or not, so the answer tells nothing about which exist.
  */
 export async function messageLimited(
-  context: AppLoadContext,
+  context: RequestContext,
   submission: Replyable,
   username: string,
 ) {
@@ -191,7 +192,7 @@ export async function messageLimited(
 }
 
 /** An expired or missing sign-in state: back to sign-in with the spec's explanation. */
-export function signInStateExpired(context: AppLoadContext, redirectTo?: string) {
+export function signInStateExpired(context: RequestContext, redirectTo?: string) {
   const target = redirectTo
     ? `${authPath("sign-in")}?redirectTo=${encodeURIComponent(safeRedirectPath(redirectTo))}`
     : authPath("sign-in");
@@ -224,7 +225,7 @@ function keptParameters(parameters: Record<string, string> | undefined) {
 }
 
 interface SignInContext {
-  context: AppLoadContext;
+  context: RequestContext;
   submission: Replyable;
   username: string;
   redirectTo: string;
@@ -354,7 +355,7 @@ export async function finishSignIn(
  * verify-contact step and the welcome message are the same whichever way the customer came.
  */
 export async function completeSignIn(
-  context: AppLoadContext,
+  context: RequestContext,
   input: { tokens: SessionTokens; redirectTo: string; signedInFlash?: string },
 ): Promise<Response> {
   const { redirectTo } = input;
@@ -385,7 +386,7 @@ export async function completeSignIn(
  * sign-in with the email filled in, the message saying why, and the page asked for kept.
  */
 export function toSignInAfterConfirmation(
-  context: AppLoadContext,
+  context: RequestContext,
   username: string,
   flashKey: string,
   redirectTo?: string,
@@ -407,7 +408,7 @@ export function toSignInAfterConfirmation(
  * over, or the app client does not allow USER_AUTH), the customer signs in with the password.
  */
 export async function completeAutoSignIn(input: {
-  context: AppLoadContext;
+  context: RequestContext;
   submission: Replyable;
   username: string;
   session: string;
@@ -442,7 +443,7 @@ export async function completeAutoSignIn(input: {
 
 /** A sign-up waiting for its code: the email, where the code went, and the way back in. */
 export function awaitSignUpCode(
-  context: AppLoadContext,
+  context: RequestContext,
   pending: Pick<PendingSignIn, "username" | "delivery" | "redirectTo" | "autoSignIn">,
 ) {
   setPending(context, pending, SIGN_UP_PENDING_MAX_AGE_SECONDS);
@@ -452,7 +453,7 @@ export function awaitSignUpCode(
  * Sign-out: Cognito revokes the refresh token (and the access tokens issued from it) where it
  * can, and the session ends here for every copy of its cookie whatever Cognito answers.
  */
-export async function signOut(context: AppLoadContext) {
+export async function signOut(context: RequestContext) {
   const tokens = context.session?.tokens ?? context.jar.received(context.cookies.authSession);
   if (tokens) {
     try {

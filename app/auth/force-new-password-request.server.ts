@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/node";
 import { requirePending, respondToChallenge } from "./challenge.server";
 import { invalidReply, rateLimited } from "./flow.server";
 import {
@@ -8,16 +7,17 @@ import {
   requiredAttributesOf,
 } from "./schemas";
 import { CHALLENGE } from "./steps";
+import type { RequestContext } from "~/context";
 
 /** The sign-in waiting for a new password; else back to signing in. */
-export function pendingChallenge(context: AppLoadContext) {
+export function pendingChallenge(context: RequestContext) {
   return requirePending(context, (pending) => pending.challengeName === CHALLENGE.newPassword);
 }
 
 /**
  * A new password the pool requires at first sign-in, with the attributes the account lacks.
  */
-export async function submitForceNewPassword(context: AppLoadContext, request: Request) {
+export async function submitForceNewPassword(context: RequestContext, request: Request) {
   const pending = pendingChallenge(context);
   const attributes = requiredAttributesOf(pending.parameters?.requiredAttributes);
   const formData = await request.formData();

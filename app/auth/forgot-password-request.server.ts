@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { isCognitoError } from "./cognito-error";
 import { answersAsCodeSent } from "./errors";
 import { cognitoErrorReply, invalidReply, messageLimited, rateLimited } from "./flow.server";
@@ -7,12 +7,13 @@ import { usernameOnlySchema } from "./schemas";
 import { setPending } from "./session.server";
 import { authPath, resetPasswordNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /**
  * An address that forgot its password: a reset code is sent, and every address gets the same
  * answer (decision 0062).
  */
-export async function submitForgotPassword(context: AppLoadContext, request: Request) {
+export async function submitForgotPassword(context: RequestContext, request: Request) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: usernameOnlySchema() });
   if (submission.status !== "success") return invalidReply(submission);

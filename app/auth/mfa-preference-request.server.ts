@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { isCognitoError } from "./cognito-error";
 import type { MfaPreference } from "./cognito.server";
 import { mapCognitoError } from "./errors";
@@ -10,9 +10,10 @@ import { rememberMfa } from "./session.server";
 import { mfaSettingsOf, type MfaSettings } from "./tokens";
 import { CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /** Revoked or expired beyond refresh: the session is over. */
-export async function sessionEnded(context: AppLoadContext) {
+export async function sessionEnded(context: RequestContext) {
   await signOut(context);
   setFlash(context, { kind: "info", key: "auth:errors.invalidTokens" });
   return redirect(signInPathFor("/my-account"), { status: 303 });
@@ -25,7 +26,7 @@ export async function sessionEnded(context: AppLoadContext) {
  * Cognito no longer takes ends the session.
  */
 export async function accountMfaSettings(
-  context: AppLoadContext,
+  context: RequestContext,
   accessToken: string,
 ): Promise<MfaSettings | null> {
   const kept = context.session?.tokens.mfa;
@@ -56,7 +57,7 @@ const PREFERENCE_KEY: Record<MfaType, keyof MfaPreference> = {
  * the signed-in customer whose `accessToken` this is.
  */
 export async function submitMfaPreference(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   accessToken: string,
 ) {

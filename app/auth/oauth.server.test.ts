@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCookieJar, type CookieJar } from "~/lib/cookie-jar.server";
 import { flashSchema } from "~/lib/flash.server";
@@ -24,6 +23,7 @@ import {
   type OAuthTransaction,
 } from "./oauth.server";
 import { pendingSignInSchema, sessionTokensSchema } from "./session.server";
+import type { RequestContext } from "~/context";
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]+$/;
 const hosted = {
@@ -265,7 +265,7 @@ function contextWith(transaction: OAuthTransaction | null, jar?: CookieJar) {
       client: { getUser },
       rateLimiter: RateLimiter.inMemory(),
     },
-  } as unknown as AppLoadContext;
+  } as unknown as RequestContext;
   return { context, logger, getUser };
 }
 
@@ -281,7 +281,7 @@ const transaction = (extra: Partial<OAuthTransaction> = {}): OAuthTransaction =>
 const callback = (query: string) =>
   new Request(`https://tienda.example.mx/auth/oauth/callback?${query}`);
 
-function flashOf(context: AppLoadContext) {
+function flashOf(context: RequestContext) {
   return context.jar.get(context.cookies.flash);
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import * as z from "zod";
 import { SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/config.server";
 import { setFlash } from "~/lib/flash.server";
@@ -9,6 +9,7 @@ import { safeRedirectPath } from "./redirect";
 import { getCustomer, sessionFromAuthentication } from "./session.server";
 import { authPath } from "./steps";
 import { customerFromTokens, type SessionTokens } from "./tokens";
+import type { RequestContext } from "~/context";
 
 /**
  * Social sign-in through Cognito's hosted OAuth 2.0 endpoints (decision 0069): authorization
@@ -218,7 +219,7 @@ export async function exchangeCode(input: {
   };
 }
 
-function redirectUriOf(context: AppLoadContext) {
+function redirectUriOf(context: RequestContext) {
   return `${context.config.publicOrigin}${OAUTH_CALLBACK_PATH}`;
 }
 
@@ -229,13 +230,13 @@ function signInWith(redirectTo: string | undefined) {
 }
 
 /** Back to sign-in with the Spanish message; nothing is signed in. */
-function refused(context: AppLoadContext, key: SocialErrorKey, redirectTo?: string) {
+function refused(context: RequestContext, key: SocialErrorKey, redirectTo?: string) {
   setFlash(context, { kind: "error", key: `auth:social.errors.${key}` });
   return redirect(signInWith(redirectTo), { status: 303 });
 }
 
 /** The providers this server offers (configuration), in a fixed order. */
-export function configuredProviders(context: AppLoadContext): SocialProviderId[] {
+export function configuredProviders(context: RequestContext): SocialProviderId[] {
   return SOCIAL_PROVIDER_IDS.filter((id) => context.config.SOCIAL_PROVIDERS.includes(id));
 }
 
@@ -244,7 +245,7 @@ export function configuredProviders(context: AppLoadContext): SocialProviderId[]
  * browser to the hosted authorize page. A provider that is not configured is a 404.
  */
 export async function startSocialSignIn(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   provider: string | undefined,
 ): Promise<Response> {
@@ -279,7 +280,7 @@ export async function startSocialSignIn(
  * code is exchanged and the session starts as after a password sign-in.
  */
 export async function finishSocialSignIn(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
 ): Promise<Response> {
   const params = new URL(request.url).searchParams;
@@ -345,7 +346,7 @@ export async function finishSocialSignIn(
  * Where sign-out sends the browser after the session ended here: the hosted logout, when the
  * session came from a social sign-in (the hosted domain keeps its own cookie); otherwise null.
  */
-export async function hostedLogoutUrl(context: AppLoadContext): Promise<string | null> {
+export async function hostedLogoutUrl(context: RequestContext): Promise<string | null> {
   const tokens: SessionTokens | null =
     context.session?.tokens ?? context.jar.received(context.cookies.authSession);
   if (tokens?.signInDetails.authFlowType !== OAUTH_AUTH_FLOW) return null;

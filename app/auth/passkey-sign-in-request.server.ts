@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { requirePending, challengeErrorReply } from "./challenge.server";
 import { isCognitoError } from "./cognito-error";
 import { mapCognitoError } from "./errors";
@@ -16,6 +16,7 @@ import { passkeyCredentialSchema, usernameAndRedirectSchema } from "./schemas";
 import { refuseWhenSignedIn } from "./sign-in-request.server";
 import { clearPending, setPending, type PendingSignIn } from "./session.server";
 import { CHALLENGE, type AuthResponse } from "./steps";
+import type { RequestContext } from "~/context";
 
 /**
  * Signing in with a passkey (decision 0122): the one step that needs the browser. The sign-in
@@ -33,7 +34,7 @@ export interface PasskeyRequest {
 
 /** Cognito's WEB_AUTHN challenge: its request options kept for the browser, its session here. */
 function passkeyChallenge(
-  context: AppLoadContext,
+  context: RequestContext,
   submission: Replyable,
   response: AuthResponse,
   pending: Pick<PendingSignIn, "username" | "redirectTo" | "userIdForSrp">,
@@ -63,7 +64,7 @@ function passkeyChallenge(
 }
 
 /** `passkey-start` on the sign-in page: the e-mail typed → the passkey's request options. */
-export async function startPasskeySignIn(context: AppLoadContext, formData: FormData) {
+export async function startPasskeySignIn(context: RequestContext, formData: FormData) {
   const submission = parseWithZod(formData, { schema: usernameAndRedirectSchema() });
   if (submission.status !== "success") return invalidReply(submission);
   const { username } = submission.value;
@@ -99,7 +100,7 @@ export async function startPasskeySignIn(context: AppLoadContext, formData: Form
 /**
  * `passkey-start` on the first-factor choice: the pending SELECT_CHALLENGE answered WEB_AUTHN.
  */
-export async function choosePasskeyFactor(context: AppLoadContext, formData: FormData) {
+export async function choosePasskeyFactor(context: RequestContext, formData: FormData) {
   const pending = requirePending(context, (p) => p.challengeName === CHALLENGE.firstFactor);
   const submission = parseWithZod(formData, { schema: usernameAndRedirectSchema().partial() });
   const limited = await rateLimited(context, submission, pending.username);
@@ -121,7 +122,7 @@ export async function choosePasskeyFactor(context: AppLoadContext, formData: For
 
 /** `passkey-answer`: the browser's signed assertion → Cognito → the session. */
 export async function answerPasskeySignIn(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   userAgent: string | null,
 ) {

@@ -1,9 +1,9 @@
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import { isCognitoError } from "./cognito-error";
 import { deviceVerifier, type RememberedDevice } from "./srp.server";
 import type { AuthenticationResult } from "./steps";
+import type { RequestContext } from "~/context";
 
 /**
  * Remembered devices (decision 0123): after a sign-in that passed a second factor, a customer
@@ -40,18 +40,18 @@ export const rememberedDevicesCookieSpec: SealedCookieSpec<BrowserDevice[]> = {
   schema: z.array(browserDeviceSchema).max(MAX_DEVICES_PER_BROWSER),
 };
 
-function browserDevices(context: AppLoadContext): BrowserDevice[] {
+function browserDevices(context: RequestContext): BrowserDevice[] {
   return context.jar.get(context.cookies.rememberedDevices) ?? [];
 }
 
-function keep(context: AppLoadContext, devices: BrowserDevice[]) {
+function keep(context: RequestContext, devices: BrowserDevice[]) {
   if (devices.length === 0) context.jar.clear(context.cookies.rememberedDevices);
   else context.jar.set(context.cookies.rememberedDevices, devices.slice(-MAX_DEVICES_PER_BROWSER));
 }
 
 /** The device this browser keeps for the account signing in with this e-mail, if any. */
 export function rememberedDeviceFor(
-  context: AppLoadContext,
+  context: RequestContext,
   username: string,
 ): BrowserDevice | null {
   const wanted = username.trim().toLowerCase();
@@ -59,19 +59,19 @@ export function rememberedDeviceFor(
 }
 
 /** This browser's device key for the signed-in account (the account page marks it). */
-export function thisBrowsersDeviceKey(context: AppLoadContext, sub: string): string | null {
+export function thisBrowsersDeviceKey(context: RequestContext, sub: string): string | null {
   return browserDevices(context).find((device) => device.sub === sub)?.deviceKey ?? null;
 }
 
 /** Drops what this browser keeps of a device (forgotten, or unknown to Cognito). */
-export function dropBrowserDevice(context: AppLoadContext, deviceKey: string) {
+export function dropBrowserDevice(context: RequestContext, deviceKey: string) {
   const devices = browserDevices(context);
   const left = devices.filter((device) => device.deviceKey !== deviceKey);
   if (left.length !== devices.length) keep(context, left);
 }
 
 /** Drops every device this browser keeps for an account (all its devices were forgotten). */
-export function dropBrowserDevicesOf(context: AppLoadContext, sub: string) {
+export function dropBrowserDevicesOf(context: RequestContext, sub: string) {
   const devices = browserDevices(context);
   const left = devices.filter((device) => device.sub !== sub);
   if (left.length !== devices.length) keep(context, left);
@@ -101,7 +101,7 @@ function deviceName(userAgent: string | null): string {
  * A failure costs the customer nothing but the next second factor: it is logged, not shown.
  */
 export async function rememberThisDevice(
-  context: AppLoadContext,
+  context: RequestContext,
   input: {
     result: AuthenticationResult;
     username: string;

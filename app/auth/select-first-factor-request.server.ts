@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/node";
 import { challengeErrorReply, requirePending, type PendingChallenge } from "./challenge.server";
 import {
   AVAILABLE_CHALLENGES_PARAMETER,
@@ -17,6 +16,7 @@ import { safeRedirectPath } from "./redirect";
 import { firstFactorSchema, usernameAndRedirectSchema, SERVER_FIRST_FACTORS } from "./schemas";
 import { refuseWhenSignedIn, submitSignIn } from "./sign-in-request.server";
 import { CHALLENGE } from "./steps";
+import type { RequestContext } from "~/context";
 
 /**
  * The spec's CONTINUE_SIGN_IN_WITH_FIRST_FACTOR_SELECTION (decision 0122): USER_AUTH without a
@@ -49,12 +49,12 @@ export function offeredFirstFactors(pending: Pick<PendingChallenge, "parameters"
   return (["passkey", "password", "email", "sms"] as const).filter((choice) => offered.has(choice));
 }
 
-export function pendingFirstFactor(context: AppLoadContext) {
+export function pendingFirstFactor(context: RequestContext) {
   return requirePending(context, (pending) => pending.challengeName === CHALLENGE.firstFactor);
 }
 
 /** "Otras formas de entrar" on the sign-in form: USER_AUTH without a preference. */
-export async function startFirstFactorChoice(context: AppLoadContext, formData: FormData) {
+export async function startFirstFactorChoice(context: RequestContext, formData: FormData) {
   const submission = parseWithZod(formData, { schema: usernameAndRedirectSchema() });
   if (submission.status !== "success")
     return invalidReply(submission, { hideFields: ["password"] });
@@ -73,7 +73,7 @@ export async function startFirstFactorChoice(context: AppLoadContext, formData: 
 }
 
 /** The choice: the password, or a code sent by e-mail or SMS; a passkey goes through the browser. */
-export async function submitFirstFactor(context: AppLoadContext, request: Request) {
+export async function submitFirstFactor(context: RequestContext, request: Request) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "passkey-start") return choosePasskeyFactor(context, formData);
@@ -125,7 +125,7 @@ export async function submitFirstFactor(context: AppLoadContext, request: Reques
  * The sign-in page's one action: its password form, and (decision 0122) the passkey button's two
  * posts and "Otras formas de entrar". Only with passkeys on do the other intents exist.
  */
-export async function signInAction(context: AppLoadContext, request: Request) {
+export async function signInAction(context: RequestContext, request: Request) {
   const formData = await request.formData();
   const intent = context.config.PASSKEYS_ENABLED ? formData.get("intent") : null;
   switch (intent) {

@@ -1,16 +1,17 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { challengeErrorReply, requirePending, respondToChallenge } from "./challenge.server";
 import { invalidReply, rateLimited } from "./flow.server";
 import { selectOfferedMfaTypeSchema } from "./schemas";
 import { setPending } from "./session.server";
 import { authPath, CHALLENGE, CHALLENGE_BY_MFA_TYPE, parseMfaTypes, setupMfaTypes } from "./steps";
+import type { RequestContext } from "~/context";
 
 /**
  * Two of the spec's steps share this view: choosing which MFA answers this sign-in
  * (SELECT_MFA_TYPE) and choosing which MFA to set up (MFA_SETUP offering more than one).
  */
-export function pendingChoice(context: AppLoadContext) {
+export function pendingChoice(context: RequestContext) {
   const pending = requirePending(
     context,
     ({ challengeName }) =>
@@ -28,7 +29,7 @@ export function pendingChoice(context: AppLoadContext) {
 /**
  * The second factor chosen for this sign-in, or the one to set up.
  */
-export async function submitSelectMfaType(context: AppLoadContext, request: Request) {
+export async function submitSelectMfaType(context: RequestContext, request: Request) {
   const { pending, purpose, types } = pendingChoice(context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: selectOfferedMfaTypeSchema(types) });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import * as z from "zod";
 import type { CookieJar } from "~/lib/cookie-jar.server";
 import { setFlash } from "~/lib/flash.server";
@@ -16,6 +16,7 @@ import {
   type MfaSettings,
   type SessionTokens,
 } from "./tokens";
+import type { RequestContext } from "~/context";
 
 /** The session cookie lives as long as Cognito's default refresh token (30 days). */
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
@@ -148,7 +149,7 @@ function sessionOf(tokens: SessionTokens | null): Session | null {
   return tokens && customer ? { tokens, customer } : null;
 }
 
-type SessionServices = Pick<AppLoadContext, "cookies" | "identity" | "logger">;
+type SessionServices = Pick<RequestContext, "cookies" | "identity" | "logger">;
 
 type RefreshOutcome = SessionTokens | "signed-out" | "unreachable";
 /** Per identity client (one per server), refresh token → the refresh it started. */
@@ -224,7 +225,7 @@ export async function loadSession(
 }
 
 /** The signed-in customer, or null. */
-export function getCustomer(context: AppLoadContext): Customer | null {
+export function getCustomer(context: RequestContext): Customer | null {
   return context.session?.customer ?? null;
 }
 
@@ -238,7 +239,7 @@ export interface SignedIn {
  * in, and the access token for calls on their behalf. Anyone else is sent to sign-in, which
  * brings them back to this page (same-site path) afterwards.
  */
-export function requireCustomer(context: AppLoadContext, request: Request): SignedIn {
+export function requireCustomer(context: RequestContext, request: Request): SignedIn {
   const { session } = context;
   if (session) return { customer: session.customer, accessToken: session.tokens.accessToken };
   const url = new URL(request.url);
@@ -247,7 +248,7 @@ export function requireCustomer(context: AppLoadContext, request: Request): Sign
 }
 
 /** The customer changed their MFA settings here: the session keeps the new ones. */
-export function rememberMfa(context: AppLoadContext, mfa: MfaSettings) {
+export function rememberMfa(context: RequestContext, mfa: MfaSettings) {
   const { session } = context;
   if (!session) return;
   const tokens = { ...session.tokens, mfa };
@@ -259,7 +260,7 @@ export function rememberMfa(context: AppLoadContext, mfa: MfaSettings) {
  * New tokens now rather than at expiry, after a change their claims carry (a contact just
  * verified): the ID token then says so. A refusal or an unreachable service leaves the session.
  */
-export async function refreshSessionNow(context: AppLoadContext) {
+export async function refreshSessionNow(context: RequestContext) {
   const { session } = context;
   if (!session) return;
   const outcome = await refreshed(context, session.tokens);
@@ -271,7 +272,7 @@ export async function refreshSessionNow(context: AppLoadContext) {
 }
 
 /** Tokens arrived: this browser is signed in, and any sign-in in progress is over. */
-export function startSession(context: AppLoadContext, tokens: SessionTokens) {
+export function startSession(context: RequestContext, tokens: SessionTokens) {
   context.jar.set(context.cookies.authSession, tokens);
   context.jar.clear(context.cookies.authPending);
   context.session = sessionOf(tokens);
@@ -282,7 +283,7 @@ export function startSession(context: AppLoadContext, tokens: SessionTokens) {
  * may reopen as a guest (orders, portability requests) is closed too, for the next person at the
  * same browser and for any copy of those cookies.
  */
-export async function endSession(context: AppLoadContext) {
+export async function endSession(context: RequestContext) {
   context.jar.clear(context.cookies.authPending);
   context.jar.clear(context.cookies.accountTotpSetup);
   context.session = null;
@@ -294,7 +295,7 @@ export async function endSession(context: AppLoadContext) {
  * otherwise (a sign-up waiting for its code: SIGN_UP_PENDING_MAX_AGE_SECONDS).
  */
 export function setPending(
-  context: AppLoadContext,
+  context: RequestContext,
   pending: Omit<PendingSignIn, "expiresAt">,
   lifetimeSeconds = PENDING_MAX_AGE_SECONDS,
 ) {
@@ -318,12 +319,12 @@ export function openAutoSignIn(pending: PendingSignIn | null, username: string):
   return autoSignIn.expiresAt > Date.now() ? autoSignIn.session : null;
 }
 
-export function readPending(context: AppLoadContext): PendingSignIn | null {
+export function readPending(context: RequestContext): PendingSignIn | null {
   const pending = context.jar.get(context.cookies.authPending);
   return pending && pending.expiresAt > Date.now() ? pending : null;
 }
 
-export function clearPending(context: AppLoadContext) {
+export function clearPending(context: RequestContext) {
   context.jar.clear(context.cookies.authPending);
 }
 
@@ -353,7 +354,7 @@ export const accountTotpSetupCookieSpec: SealedCookieSpec<AccountTotpSetup> = {
   schema: accountTotpSetupSchema,
 };
 
-export function startAccountTotpSetup(context: AppLoadContext, sub: string, secret: string) {
+export function startAccountTotpSetup(context: RequestContext, sub: string, secret: string) {
   context.jar.set(context.cookies.accountTotpSetup, {
     sub,
     secret,
@@ -362,11 +363,11 @@ export function startAccountTotpSetup(context: AppLoadContext, sub: string, secr
 }
 
 /** The secret of this customer's setup in progress, or null (none, another account's, expired). */
-export function readAccountTotpSetup(context: AppLoadContext, sub: string): string | null {
+export function readAccountTotpSetup(context: RequestContext, sub: string): string | null {
   const setup = context.jar.get(context.cookies.accountTotpSetup);
   return setup && setup.sub === sub && setup.expiresAt > Date.now() ? setup.secret : null;
 }
 
-export function clearAccountTotpSetup(context: AppLoadContext) {
+export function clearAccountTotpSetup(context: RequestContext) {
   context.jar.clear(context.cookies.accountTotpSetup);
 }

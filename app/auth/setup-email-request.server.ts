@@ -1,12 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/node";
 import { requirePending, respondToChallenge } from "./challenge.server";
 import { invalidReply, rateLimited } from "./flow.server";
 import { setupEmailSchema } from "./schemas";
 import { CHALLENGE, setupMfaTypes } from "./steps";
+import type { RequestContext } from "~/context";
 
 /** The sign-in waiting for an address to send its codes to; else back to signing in. */
-export function pendingSetup(context: AppLoadContext) {
+export function pendingSetup(context: RequestContext) {
   return requirePending(
     context,
     (pending) =>
@@ -18,7 +18,7 @@ export function pendingSetup(context: AppLoadContext) {
 /**
  * The e-mail address that receives the sign-in codes, when the pool asks for one.
  */
-export async function submitSetupEmail(context: AppLoadContext, request: Request) {
+export async function submitSetupEmail(context: RequestContext, request: Request) {
   const pending = pendingSetup(context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: setupEmailSchema() });

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import {
   challengeErrorReply,
   requirePending,
@@ -18,6 +18,7 @@ import {
 } from "./session.server";
 import { authPath, CHALLENGE } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /** The name the authenticator app shows next to the codes. */
 const DEVICE_NAME = "Conecta Móvil";
@@ -30,7 +31,7 @@ type Mode =
  * Two doors lead here: a sign-in that must set up MFA (Cognito's MFA_SETUP challenge), and a
  * signed-in customer adding an authenticator app from the account overview.
  */
-export function resolveMode(request: Request, context: AppLoadContext): Mode {
+export function resolveMode(request: Request, context: RequestContext): Mode {
   if (readPending(context)?.challengeName === CHALLENGE.setup) {
     const pending = requirePending(context, (setup) => Boolean(setup.totpSecret));
     return { kind: "sign-in", username: pending.username, secret: pending.totpSecret!, pending };
@@ -44,7 +45,7 @@ export function resolveMode(request: Request, context: AppLoadContext): Mode {
  * An authenticator app set up: started from the account, or confirmed with its first code (at
  * sign-in or from the account).
  */
-export async function submitSetupTotp(context: AppLoadContext, request: Request) {
+export async function submitSetupTotp(context: RequestContext, request: Request) {
   const mode = resolveMode(request, context);
   const formData = await request.formData();
   const { client } = context.identity;

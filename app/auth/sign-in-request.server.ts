@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { isCognitoError } from "./cognito-error";
 import {
   cognitoErrorReply,
@@ -20,18 +20,19 @@ import {
 } from "./remembered-devices.server";
 import { authPath, signInNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /**
  * E-mail and password: signed in, on to the next step the pool asks for, or refused in Spanish.
  */
 /** Spec §4: sign-in is refused while a customer is signed in; they are sent on instead. */
-export function refuseWhenSignedIn(context: AppLoadContext, redirectTo: string | null | undefined) {
+export function refuseWhenSignedIn(context: RequestContext, redirectTo: string | null | undefined) {
   if (!getCustomer(context)) return null;
   setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
   return redirect(safeRedirectPath(redirectTo), { status: 303 });
 }
 
-export async function submitSignIn(context: AppLoadContext, formData: FormData) {
+export async function submitSignIn(context: RequestContext, formData: FormData) {
   const submission = parseWithZod(formData, { schema: signInSchema() });
   if (submission.status !== "success") {
     return invalidReply(submission, { hideFields: ["password"] });

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import {
   awaitSignUpCode,
   cognitoErrorReply,
@@ -14,16 +14,17 @@ import { signUpSchema } from "./schemas";
 import { autoSignInWindow } from "./session.server";
 import { authPath, signUpNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /** Registration closed by the operator: the page does not exist. */
-export function refuseWhenClosed(context: AppLoadContext) {
+export function refuseWhenClosed(context: RequestContext) {
   if (!context.config.SIGN_UP_ENABLED) throw data(null, { status: 404 });
 }
 
 /**
  * A new account: created, then its code to confirm, or signed in at once when the pool allows.
  */
-export async function submitSignUp(context: AppLoadContext, request: Request) {
+export async function submitSignUp(context: RequestContext, request: Request) {
   refuseWhenClosed(context);
   const formData = await request.formData();
   const schema = signUpSchema(context.identity.passwordPolicy, PHONE_RULES);

@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { cognitoErrorReply, invalidReply, messageLimited, rateLimited } from "./flow.server";
 import { safeRedirectPath } from "./redirect";
 import { verifyUserSchema } from "./schemas";
 import { requireCustomer } from "./session.server";
 import { authPath } from "./steps";
 import { setFlash } from "~/lib/flash.server";
+import type { RequestContext } from "~/context";
 
 /** Where to go once the contact is proved, or skipped: a same-site path. */
 export function target(request: Request) {
@@ -15,7 +16,7 @@ export function target(request: Request) {
 /**
  * The contact of the account to prove: a code is sent to it.
  */
-export async function submitVerifyUser(context: AppLoadContext, request: Request) {
+export async function submitVerifyUser(context: RequestContext, request: Request) {
   const { accessToken, customer } = requireCustomer(context, request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: verifyUserSchema() });

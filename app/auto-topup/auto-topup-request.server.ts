@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -15,9 +15,10 @@ import { recentCharges, summarise } from "./auto-topup-view.server";
 import { findAutoTopup, saveAutoTopup, turnOffAutoTopup } from "./auto-topups.server";
 import { autoTopupPath } from "./paths";
 import { ruleOfChoice } from "./rules";
+import type { RequestContext } from "~/context";
 
 /** One of the account's lines, or the site's 404 (which says nothing of whose it is). */
-async function requireOwnLine(context: AppLoadContext, customer: Customer, number: unknown) {
+async function requireOwnLine(context: RequestContext, customer: Customer, number: unknown) {
   if (!isLineNumber(number) || !(await isLineOfAccount(context.db, customer.sub, number))) {
     throw data(null, { status: 404 });
   }
@@ -29,7 +30,7 @@ async function requireOwnLine(context: AppLoadContext, customer: Customer, numbe
  * account's saved cards, and its last charges. A line that is not the account's is a 404.
  */
 export async function loadAutoTopupPage(
-  context: AppLoadContext,
+  context: RequestContext,
   customer: Customer,
   rawNumber: string | undefined,
 ) {
@@ -55,7 +56,7 @@ export async function loadAutoTopupPage(
  * changes.
  */
 export async function submitAutoTopup(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   customer: Customer,
   rawNumber: string | undefined,

@@ -1,8 +1,8 @@
 // The brand's mark and wordmark drawn with pdfkit (decision 0071): one drawing for the legal PDFs
 // (scripts/build-legal-pdfs.mjs, plain Node at build time) and the invoices' printed
 // representation (app/invoicing/invoice-pdf.server.ts). JavaScript, so that both can import it;
-// each passes brand.json (plain Node needs an import attribute for JSON, which the Remix
-// compiler does not parse).
+// each passes brand.json (plain Node needs an import attribute for JSON, which Remix's
+// compiler did not parse when this was written).
 
 /**
  * The mark and "Conecta Móvil" at (x, y), `size` points tall; leaves the cursor under them.

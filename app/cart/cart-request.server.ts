@@ -1,9 +1,10 @@
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { applyCartIntent, isCartIntent, type CartActionData, type CartIntent } from "./cart";
 import { readCart, saveCart } from "./cart-session.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { setFlash } from "~/lib/flash.server";
 import { sameSitePath } from "~/lib/same-site-path";
+import type { RequestContext } from "~/context";
 
 const flashKeys: Record<CartIntent, string> = {
   add: "commerce:cart.flash.added",
@@ -18,7 +19,7 @@ const flashKeys: Record<CartIntent, string> = {
  * (a plan id; not for clear), optional same-site `redirectTo`. Without JavaScript: 303 back with
  * a message. A fetcher sends `response=data` and gets the answer as data instead.
  */
-export async function submitCartChange(context: AppLoadContext, request: Request) {
+export async function submitCartChange(context: RequestContext, request: Request) {
   const t = getFixedT("commerce");
   const form = await request.formData();
   const intent = form.get("intent");

@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import type { StoredCartItem } from "./cart";
+import type { RequestContext } from "~/context";
 
 export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 
@@ -23,12 +23,12 @@ export const cartCookieSpec: SealedCookieSpec<StoredCartItem[]> = {
 };
 
 /** The cart of this request; absent, expired or tampered reads as empty. */
-export function readCart(context: AppLoadContext): StoredCartItem[] {
+export function readCart(context: RequestContext): StoredCartItem[] {
   return context.jar.get(context.cookies.cart) ?? [];
 }
 
 /** Stores `items` (an empty cart removes the cookie). */
-export function saveCart(context: AppLoadContext, items: StoredCartItem[]) {
+export function saveCart(context: RequestContext, items: StoredCartItem[]) {
   if (items.length === 0) context.jar.clear(context.cookies.cart);
   else context.jar.set(context.cookies.cart, items);
 }

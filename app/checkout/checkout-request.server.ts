@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import { priceCart, type PricedCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
@@ -29,8 +29,9 @@ import {
 } from "./order-access.server";
 import { orderPayment } from "./order-payments.server";
 import { findOrderByIdempotencyKey, placeCheckoutOrder } from "./orders.server";
+import type { RequestContext } from "~/context";
 
-function emptyCartRedirect(context: AppLoadContext) {
+function emptyCartRedirect(context: RequestContext) {
   setFlash(context, { kind: "info", key: "commerce:checkout.flash.emptyCart" });
   return redirect("/cart", { status: 303 });
 }
@@ -64,7 +65,7 @@ function simTypesFor(cart: PricedCart): SimType[] {
  * What the checkout form needs: the priced cart, its SIM types, and this browser's key for this
  * cart. An empty cart has nothing to check out: back to the cart, saying so.
  */
-export async function loadCheckoutForm(context: AppLoadContext) {
+export async function loadCheckoutForm(context: RequestContext) {
   const items = readCart(context);
   const cart = priceCart(items, context.catalogue.find);
   if (cart.lines.length === 0) throw emptyCartRedirect(context);
@@ -84,7 +85,7 @@ export async function loadCheckoutForm(context: AppLoadContext) {
  * order placed once per key (the signed-in customer's, if any), then on to its payment.
  */
 export async function submitCheckout(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   signedIn: Customer | null,
 ) {

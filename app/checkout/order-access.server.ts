@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { cartFingerprint } from "~/cart/cart-lines";
 import type { StoredCartItem } from "~/cart/cart";
@@ -11,6 +10,7 @@ import {
   issueFormKey,
   newFormKeyNonce,
 } from "~/lib/form-key.server";
+import type { RequestContext } from "~/context";
 
 /**
  * What this browser may see and resume: the orders it placed (their unguessable references) and
@@ -47,7 +47,7 @@ export const orderAccessCookieSpec: SealedCookieSpec<OrderAccess> = {
   schema: orderAccessSchema,
 };
 
-export function readOrderAccess(context: AppLoadContext): OrderAccess {
+export function readOrderAccess(context: RequestContext): OrderAccess {
   return (
     context.jar.get(context.cookies.orderAccess) ?? {
       accessId: randomBytes(16).toString("base64url"),
@@ -85,13 +85,13 @@ export function markCartCleared(access: OrderAccess, ref: string): OrderAccess {
  * after that redirect. With JavaScript the root's data is fetched apart from the page's, and
  * taking the message there would lose it before the page is shown.
  */
-export function emptiesCartFirst(context: AppLoadContext, url: URL): boolean {
+export function emptiesCartFirst(context: RequestContext, url: URL): boolean {
   const ref = url.pathname === CONFIRMATION_PATHNAME ? url.searchParams.get("pedido") : null;
   if (!ref) return false;
   return readOrderAccess(context).placed.some((entry) => entry.ref === ref && !entry.cartCleared);
 }
 
-export function saveOrderAccess(context: AppLoadContext, access: OrderAccess) {
+export function saveOrderAccess(context: RequestContext, access: OrderAccess) {
   context.jar.set(context.cookies.orderAccess, access);
 }
 
@@ -101,7 +101,7 @@ export function saveOrderAccess(context: AppLoadContext, access: OrderAccess) {
  * the order the first submission created; a different cart gets a new key, and so a new order.
  * The shared form key (decision 0086), its random part kept as this browser's draft.
  */
-export function checkoutKey(context: AppLoadContext, items: StoredCartItem[]): string {
+export function checkoutKey(context: RequestContext, items: StoredCartItem[]): string {
   const access = readOrderAccess(context);
   const cart = cartFingerprint(items);
   if (access.draft?.cart === cart) return issueFormKey(context, "checkout", access.draft.nonce);

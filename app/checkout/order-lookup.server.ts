@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { ORDER_LOOKUP_LIMITS, type OrderLookup } from "./order-lookup";
 import { findOrderByFolioAndEmail } from "./orders.server";
+import type { RequestContext } from "~/context";
 
 /** The counters' table names no e-mail address: a digest keeps pairs apart. */
 function addressDigest(email: string): string {
@@ -20,7 +20,7 @@ export type OrderLookupOutcome =
  * right pair shares). Rejects with the counters' store error when it cannot be reached.
  */
 export async function requestOrderLink(
-  context: AppLoadContext,
+  context: RequestContext,
   { folio, correo }: OrderLookup,
 ): Promise<OrderLookupOutcome> {
   const verdict = await context.rateLimiter.consume([

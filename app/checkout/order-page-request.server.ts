@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { asOrderOwner } from "~/auth/email-trust.server";
 import { saveCart } from "~/cart/cart-session.server";
 import { getCustomer } from "~/auth/session.server";
@@ -11,13 +11,14 @@ import { submitEsimChange } from "~/esim/esim-change-request.server";
 import { isEsimChangeIntent } from "~/esim/esim-change-schema";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { payFor } from "~/payments/pay-for.server";
+import type { RequestContext } from "~/context";
 
 /**
  * The order this browser placed, or one the signed-in customer placed from any browser; else a
  * fatal 404: a missing, unknown or foreign reference all look the same, so the page reveals
  * nothing about orders that are not yours.
  */
-export async function loadOwnOrder(context: AppLoadContext, request: Request) {
+export async function loadOwnOrder(context: RequestContext, request: Request) {
   const ref = new URL(request.url).searchParams.get("pedido");
   const access = readOrderAccess(context);
   const found = ref ? await findOrder(context.db, ref) : null;
@@ -34,7 +35,7 @@ export async function loadOwnOrder(context: AppLoadContext, request: Request) {
  * than the voucher issued, without losing the order; change one of its eSIMs; or, cancelled,
  * order its plans again.
  */
-export async function submitOrderPage(context: AppLoadContext, request: Request) {
+export async function submitOrderPage(context: RequestContext, request: Request) {
   const { order } = await loadOwnOrder(context, request);
   const formData = await request.formData();
   // A new code for a lost one, or (sandbox) an installation: for whoever may see the codes.

@@ -1,5 +1,6 @@
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { isDatabaseUnavailable } from "./db.server";
+import type { RequestContext } from "~/context";
 
 /** The message of a write the database could not take; the form keeps what was typed. */
 export const DATABASE_BUSY_KEY = "common:errors.databaseBusy";
@@ -12,7 +13,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * a bug and is thrown on to the error boundary.
  */
 export function databaseBusyOrRethrow<T>(
-  context: AppLoadContext,
+  context: RequestContext,
   what: string,
   error: unknown,
   body: T,

@@ -1,16 +1,25 @@
-import { data, type AppLoadContext, type LoaderFunction, type ServerBuild } from "@remix-run/node";
+import { data, type LoaderFunction, type ServerBuild } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import {
   answeringDatabaseOutage,
   withDatabaseOutagePages,
 } from "./database-unavailable-pages.server";
+import type { RequestContext } from "~/context";
+import { requestContext, routerContextFor } from "~/lib/router-context.server";
 
 function loaderArgs() {
   const warn = vi.fn();
-  const context = { logger: { warn }, requestId: "req-1" } as unknown as AppLoadContext;
+  const context = { logger: { warn }, requestId: "req-1" } as unknown as RequestContext;
+  const request = new Request("http://localhost/recarga/x");
   return {
     warn,
-    args: { request: new Request("http://localhost/recarga/x"), params: {}, context },
+    args: {
+      request,
+      url: new URL(request.url),
+      pattern: "/recarga/:id",
+      params: {},
+      context: routerContextFor(requestContext, context),
+    },
   };
 }
 
@@ -33,9 +42,13 @@ const refused = () =>
 describe("a page whose loader finds the database unavailable", () => {
   it("answers a 503 route error response with Retry-After, logged with the code only", async () => {
     const { args, warn } = loaderArgs();
-    const loader = answeringDatabaseOutage("routes/recarga_.$id", () => {
-      throw refused();
-    });
+    const loader = answeringDatabaseOutage(
+      "routes/recarga_.$id",
+      () => {
+        throw refused();
+      },
+      requestContext,
+    );
     let thrown: unknown = null;
     try {
       await loader(args);
@@ -62,31 +75,39 @@ describe("a page whose loader finds the database unavailable", () => {
     ["a SQLite lock", Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" })],
   ])("treats %s the same way", async (_name, error) => {
     const thrown = await thrownBy(
-      answeringDatabaseOutage("routes/pedido", () => Promise.reject(error)),
+      answeringDatabaseOutage("routes/pedido", () => Promise.reject(error), requestContext),
     );
     expect(thrown).toMatchObject({ init: { status: 503 } });
   });
 
   it("lets a bug, a 404 and a redirect through unchanged", async () => {
     const bug = new TypeError("undefined is not a function");
-    expect(await thrownBy(answeringDatabaseOutage("r", () => Promise.reject(bug)))).toBe(bug);
+    expect(
+      await thrownBy(answeringDatabaseOutage("r", () => Promise.reject(bug), requestContext)),
+    ).toBe(bug);
     const notFound = data(null, { status: 404 });
     expect(
       await thrownBy(
-        answeringDatabaseOutage("r", () => {
-          throw notFound;
-        }),
+        answeringDatabaseOutage(
+          "r",
+          () => {
+            throw notFound;
+          },
+          requestContext,
+        ),
       ),
     ).toBe(notFound);
     const redirect = new Response(null, { status: 302, headers: { Location: "/" } });
-    expect(await thrownBy(answeringDatabaseOutage("r", () => Promise.reject(redirect)))).toBe(
-      redirect,
-    );
+    expect(
+      await thrownBy(answeringDatabaseOutage("r", () => Promise.reject(redirect), requestContext)),
+    ).toBe(redirect);
   });
 
   it("returns what the loader returns", async () => {
     const { args, warn } = loaderArgs();
-    await expect(answeringDatabaseOutage("r", () => ({ ok: true }))(args)).resolves.toEqual({
+    await expect(
+      answeringDatabaseOutage("r", () => ({ ok: true }), requestContext)(args),
+    ).resolves.toEqual({
       ok: true,
     });
     expect(warn).not.toHaveBeenCalled();
@@ -99,8 +120,9 @@ describe("the build served", () => {
       throw refused();
     };
     const Page = () => null;
+    const entry = { module: { requestContext } };
     const build = {
-      mode: "production",
+      entry,
       routes: {
         root: { id: "root", path: "", module: { default: Page } },
         "routes/page": {
@@ -114,7 +136,7 @@ describe("the build served", () => {
 
     const served = withDatabaseOutagePages(build);
 
-    expect(served.mode).toBe("production");
+    expect(served.entry).toBe(entry);
     expect(served.routes.root).toBe(build.routes.root);
     const page = served.routes["routes/page"]!;
     expect(page.module.default).toBe(Page);

@@ -1,4 +1,6 @@
-import { data, type LoaderFunction, type ServerBuild } from "@remix-run/node";
+import { data, type LoaderFunction, type RouterContext, type ServerBuild } from "react-router";
+import type { RequestContext } from "~/context";
+import { requestContextKeyOf } from "~/lib/router-context.server";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./database-busy.server";
 import { isDatabaseUnavailable } from "./db.server";
 
@@ -8,18 +10,23 @@ export const DATABASE_UNAVAILABLE_STATUS = 503;
 /**
  * `loader`, answering a database that cannot be read for a moment with a 503 route error response
  * (Retry-After, logged with the error code only) instead of letting it reach the error boundary as
- * a bug: Remix keeps a thrown response's status through the document, the `.data` request of a
+ * a bug: React Router keeps a thrown response's status through the document, the `.data` request of a
  * client navigation and the hydration, where a thrown error is sanitized to a bare 500.
  */
-export function answeringDatabaseOutage(routeId: string, loader: LoaderFunction): LoaderFunction {
+export function answeringDatabaseOutage(
+  routeId: string,
+  loader: LoaderFunction,
+  contextKey: RouterContext<RequestContext>,
+): LoaderFunction {
   return async (args) => {
     try {
       return await loader(args);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      args.context.logger.warn({
+      const context = args.context.get(contextKey);
+      context.logger.warn({
         msg: "page not shown: database unavailable",
-        requestId: args.context.requestId,
+        requestId: context.requestId,
         routeId,
         code: (error as { code?: unknown }).code ?? null,
       });
@@ -38,11 +45,16 @@ export function answeringDatabaseOutage(routeId: string, loader: LoaderFunction)
  */
 export function withDatabaseOutagePages(build: ServerBuild): ServerBuild {
   const routes: ServerBuild["routes"] = {};
+  const contextKey = requestContextKeyOf(build);
   for (const [id, route] of Object.entries(build.routes)) {
-    const loader = route.module.loader;
-    routes[id] = loader
-      ? { ...route, module: { ...route.module, loader: answeringDatabaseOutage(id, loader) } }
-      : route;
+    const loader = route?.module.loader;
+    routes[id] =
+      route && loader
+        ? {
+            ...route,
+            module: { ...route.module, loader: answeringDatabaseOutage(id, loader, contextKey) },
+          }
+        : route;
   }
   return { ...build, routes };
 }

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Order } from "~/checkout/orders.server";
@@ -16,6 +15,7 @@ import {
   createEs2PlusProvisioner,
   ES2PLUS_DEFAULT_ADMIN_PROTOCOL,
 } from "./es2plus-provisioner.server";
+import type { RequestContext } from "~/context";
 
 const SECRET = "es2plus-notification-secret-0123456789-abcdef";
 
@@ -43,7 +43,7 @@ function recordingLogger() {
   return logger;
 }
 
-function context(overrides: Record<string, unknown> = {}): AppLoadContext {
+function context(overrides: Record<string, unknown> = {}): RequestContext {
   return {
     db,
     logger: recordingLogger(),
@@ -53,7 +53,7 @@ function context(overrides: Record<string, unknown> = {}): AppLoadContext {
       ES2PLUS_NOTIFICATION_SECRET: SECRET,
       ...overrides,
     },
-  } as unknown as AppLoadContext;
+  } as unknown as RequestContext;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import { databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { findEsimByIccid, markEsimInstalled } from "./activations.server";
@@ -10,6 +9,7 @@ import {
   maskedIccid,
 } from "./download-progress";
 import { ES2PLUS_DEFAULT_ADMIN_PROTOCOL } from "./es2plus-provisioner.server";
+import type { RequestContext } from "~/context";
 
 /** Every answer names the SGP.22 version spoken, as the ES2+ binding asks (§6.5). */
 const ADMIN_PROTOCOL_HEADER = { "X-Admin-Protocol": ES2PLUS_DEFAULT_ADMIN_PROTOCOL };
@@ -47,7 +47,7 @@ function carriesSecret(request: Request, secret: string): boolean {
  * Only malformed or unauthenticated calls are refused, and a database that cannot take the write
  * now (503: retried later, nothing lost).
  */
-export async function receiveDownloadProgressInfo(context: AppLoadContext, request: Request) {
+export async function receiveDownloadProgressInfo(context: RequestContext, request: Request) {
   const secret = context.config.ES2PLUS_NOTIFICATION_SECRET;
   // The sandbox issues codes no SM-DP+ knows: nobody may claim to have installed one.
   if (context.config.ESIM_PROVIDER !== "es2plus" || !secret) {

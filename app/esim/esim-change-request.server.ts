@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type { Order } from "~/checkout/orders.server";
 import { confirmationPath } from "~/checkout/paths";
 import { setFlash } from "~/lib/flash.server";
 import { markEsimInstalled, replaceEsimCode } from "./activations.server";
 import { esimChangeSchema } from "./esim-change-schema";
+import type { RequestContext } from "~/context";
 
 /** A button of another page, or tampered with: the page again, saying so where the eSIMs are. */
 function unknownEsim() {
@@ -17,7 +18,7 @@ function unknownEsim() {
  * installation simulated as a phone would make it. The answer is the order's page again, with
  * what happened.
  */
-export async function submitEsimChange(context: AppLoadContext, order: Order, formData: FormData) {
+export async function submitEsimChange(context: RequestContext, order: Order, formData: FormData) {
   const submission = parseWithZod(formData, { schema: esimChangeSchema });
   if (submission.status !== "success" || order.status !== "paid" || order.simType !== "esim") {
     return unknownEsim();

@@ -1,9 +1,9 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { Order } from "~/checkout/orders.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { orderLineActivations } from "~/line/activations.server";
 import { ensureEsimActivations } from "./activations.server";
 import { activationQrSvg } from "./qr.server";
+import type { RequestContext } from "~/context";
 
 /**
  * A paid eSIM order's eSIMs for a page that may show its codes (decision 0082): a code waiting
@@ -11,7 +11,7 @@ import { activationQrSvg } from "./qr.server";
  * the authenticator's QR: no JavaScript, no inline markup); an installed one without its code,
  * with its line: being activated, or its number.
  */
-export async function esimView(context: AppLoadContext, order: Order) {
+export async function esimView(context: RequestContext, order: Order) {
   if (order.status !== "paid" || order.simType !== "esim") return null;
   const result = await ensureEsimActivations(context.db, context.esim, context.logger, order);
   if (result.status !== "ready") return { status: result.status, activations: [] };

@@ -7,7 +7,7 @@ import { passesLuhn } from "~/lib/luhn";
  * one speaks GSMA SGP.22 ES2+ to the operator's SM-DP+.
  *
  * Plain TypeScript: the types, the activation code parser and the error are shared by the
- * server and the Remix build.
+ * server and the server build.
  */
 
 /** One eSIM profile, reserved and released for download. */
@@ -231,7 +231,7 @@ export class EsimProvisioningUnavailable extends Error {
 }
 
 /**
- * True for an EsimProvisioningUnavailable. Not `instanceof`: server.ts and the Remix build are
+ * True for an EsimProvisioningUnavailable. Not `instanceof`: server.ts and the server build are
  * separate bundles, each with its own copy of the class.
  */
 export function isEsimProvisioningUnavailable(

@@ -1,13 +1,14 @@
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { invoiceDocument } from "./invoice-document.server";
 import { loadPurchase } from "./invoice-request.server";
 import { findInvoiceOfPurchase, hasBeenIssued } from "./invoices.server";
+import type { RequestContext } from "~/context";
 
 /**
  * The invoice's stamped XML as recorded, or its PDF printed from it, as an attachment: for the
  * same viewers as its purchase (404 for anyone else, as the purchase's own pages answer).
  */
-export async function loadInvoiceFile(context: AppLoadContext, request: Request) {
+export async function loadInvoiceFile(context: RequestContext, request: Request) {
   const format = new URL(request.url).searchParams.get("formato");
   if (format !== "xml" && format !== "pdf") throw data(null, { status: 404 });
   const purchase = await loadPurchase(context, request);

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { ORDER_LOOKUP_LIMITS } from "~/checkout/order-lookup";
 import { requestOrderLink } from "~/checkout/order-lookup.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { invoiceLookupSchema, type InvoiceLookup } from "./invoice-lookup";
+import type { RequestContext } from "~/context";
 
 /**
  * Folio and e-mail → the link that opens the purchase, sent to the purchase's own address
@@ -14,7 +15,7 @@ import { invoiceLookupSchema, type InvoiceLookup } from "./invoice-lookup";
  * address is the receipt's key and whose e-mail links its invoicing. The answer is the same
  * whether or not anything matched: this page shows nothing of any purchase.
  */
-export async function submitInvoiceLookup(context: AppLoadContext, request: Request) {
+export async function submitInvoiceLookup(context: RequestContext, request: Request) {
   const submission = parseWithZod(await request.formData(), { schema: invoiceLookupSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(), sent: false }, { status: 400 });
@@ -46,7 +47,7 @@ function addressDigest(email: string): string {
 
 /** A paid top-up's receipt again, to its own address, within the order lookup's limits. */
 async function requestTopupReceipt(
-  context: AppLoadContext,
+  context: RequestContext,
   { folio, correo }: InvoiceLookup,
 ): Promise<{ kind: "answered" } | { kind: "limited"; retryAfterSeconds: number }> {
   const verdict = await context.rateLimiter.consume([

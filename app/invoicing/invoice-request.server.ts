@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { asOrderOwner } from "~/auth/email-trust.server";
 import { getCustomer } from "~/auth/session.server";
 import { loadOwnOrder } from "~/checkout/order-page-request.server";
@@ -36,6 +36,7 @@ import {
   type Purchase,
 } from "./purchases.server";
 import { FORMAS_PAGO, type FormaPago } from "./sat-catalogs";
+import type { RequestContext } from "~/context";
 
 /**
  * /facturacion (issue 29, decision 0116): who may invoice a purchase is who may see it — the
@@ -47,7 +48,7 @@ import { FORMAS_PAGO, type FormaPago } from "./sat-catalogs";
 
 /** The purchase this request names and may see; null when it names none; a 404 when foreign. */
 export async function loadPurchase(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
 ): Promise<Purchase | null> {
   const params = new URL(request.url).searchParams;
@@ -119,7 +120,7 @@ function describe(open: Invoiceability) {
 }
 
 /** The form's options for this purchase and customer, and what it starts with. */
-async function formSetup(context: AppLoadContext, purchase: Purchase) {
+async function formSetup(context: RequestContext, purchase: Purchase) {
   const customer = getCustomer(context);
   const profile = customer ? await findInvoiceProfile(context.db, customer.sub) : null;
   const saved = profile ? checkRfc(profile.rfc) : null;
@@ -140,7 +141,7 @@ async function formSetup(context: AppLoadContext, purchase: Purchase) {
 }
 
 /** The signed-in customer's paid orders and top-ups, each with its invoice if it has one. */
-async function accountPurchases(context: AppLoadContext, now: Date) {
+async function accountPurchases(context: RequestContext, now: Date) {
   const customer = getCustomer(context);
   if (!customer) return null;
   const [orders, topups] = await Promise.all([
@@ -176,7 +177,7 @@ async function accountPurchases(context: AppLoadContext, now: Date) {
 }
 
 /** /facturacion's data: a purchase's invoice or form, the account's list, or the lookup. */
-export async function loadInvoicingPage(context: AppLoadContext, request: Request) {
+export async function loadInvoicingPage(context: RequestContext, request: Request) {
   const now = new Date();
   const purchase = await loadPurchase(context, request);
   if (!purchase) {
@@ -234,7 +235,7 @@ function refusalErrors(refusal: PacRefusal) {
  * (one per payment), the CFDI built and stamped, recorded with its e-mail, then the page again
  * (which shows it). A payment already invoiced answers with its invoice, whatever was typed.
  */
-export async function submitInvoice(context: AppLoadContext, request: Request) {
+export async function submitInvoice(context: RequestContext, request: Request) {
   const purchase = await loadPurchase(context, request);
   if (!purchase) throw data(null, { status: 404 });
   const formData = await request.formData();
@@ -299,7 +300,7 @@ export async function submitInvoice(context: AppLoadContext, request: Request) {
 
 /** Asks the PAC under the claim and records its answer; null once the invoice is issued. */
 async function stampClaimed(
-  context: AppLoadContext,
+  context: RequestContext,
   claim: InvoiceClaim,
   purchase: Purchase,
   fiscal: FiscalData & { rfc: string },

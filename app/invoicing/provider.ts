@@ -126,7 +126,7 @@ export class InvoiceProviderUnavailable extends Error {
   }
 }
 
-/** Not `instanceof`: server.ts and the Remix build are separate bundles (as for payments). */
+/** Not `instanceof`: server.ts and the server build are separate bundles (as for payments). */
 export function isInvoiceRefused(error: unknown): error is InvoiceRefused {
   return error instanceof Error && error.name === "InvoiceRefused";
 }

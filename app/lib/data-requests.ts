@@ -1,8 +1,8 @@
 /**
  * The browser's requests to this site, as the spec's "generic fetch" (§7 Site infrastructure): a
  * read (GET, HEAD) that meets a passing failure is sent once more; a write never is, since the
- * first may have done its work. Every other status from 400 to 599 is an answer, which Remix
- * turns into the error boundary. Data requests (`/path.data`, Remix's single fetch) also carry the
+ * first may have done its work. Every other status from 400 to 599 is an answer, which React Router
+ * turns into the error boundary. Data requests (`/path.data`, React Router's single fetch) also carry the
  * build the page runs, so the server can answer a client navigation from an earlier build with a
  * full page load of the new one (decision 0108).
  */
@@ -21,7 +21,7 @@ const IDEMPOTENT_READS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
  */
 export const RETRY_PAUSE_MS = 300;
 
-/** The header a data request names its page's build in (Remix's manifest version). */
+/** The header a data request names its page's build in (React Router's manifest version). */
 export const BUILD_VERSION_HEADER = "X-Build-Version";
 
 /** Whether an answer with `status` to a `method` request is tried once more. */
@@ -29,7 +29,7 @@ export function isRetried(method: string, status: number): boolean {
   return IDEMPOTENT_READS.has(method.toUpperCase()) && RETRIED_STATUSES.has(status);
 }
 
-/** A Remix data request's path: a loader's or action's data at `/path.data` (`/_root.data` for `/`). */
+/** A data request's path: a loader's or action's data at `/path.data` (`/_root.data` for `/`). */
 export function isDataPath(pathname: string): boolean {
   return pathname.endsWith(".data");
 }
@@ -81,7 +81,7 @@ export function siteFetch(
 }
 
 /**
- * Installs `siteFetch` as the page's `fetch`, before Remix hydrates: Remix's client navigations
+ * Installs `siteFetch` as the page's `fetch`, before React Router hydrates: its client navigations
  * and fetchers call the global `fetch`, and offer no hook of their own for it.
  */
 export function installSiteFetch(page: Window & typeof globalThis, buildVersion: string) {

@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { Flash } from "./flash";
 import type { SealedCookieSpec } from "./sealed-cookie.server";
+import type { RequestContext } from "~/context";
 
 export const flashSchema: z.ZodType<Flash> = z.object({
   kind: z.enum(["success", "error", "info"]),
@@ -27,11 +27,11 @@ export const flashCookieSpec: SealedCookieSpec<Flash> = {
 };
 
 /** A message for the next page the customer sees. */
-export function setFlash(context: AppLoadContext, flash: Flash) {
+export function setFlash(context: RequestContext, flash: Flash) {
   context.jar.set(context.cookies.flash, flash);
 }
 
 /** The pending message, if any; it is gone once the page showing it is rendered. */
-export function takeFlash(context: AppLoadContext): Flash | null {
+export function takeFlash(context: RequestContext): Flash | null {
   return context.jar.consume(context.cookies.flash);
 }

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { FORM_KEY_PATTERN } from "./form-key";
 import type { SealedCookieSpec } from "./sealed-cookie.server";
+import type { RequestContext } from "~/context";
 
 /**
  * Every form's idempotency key, bound to the browser it was given to (decision 0086): a random
@@ -53,7 +53,7 @@ function signature(secret: string, scope: FormKeyScope, nonce: string): string {
  * cart in the same browser keeps the same key.
  */
 export function issueFormKey(
-  context: AppLoadContext,
+  context: RequestContext,
   scope: FormKeyScope,
   nonce: string = newFormKeyNonce(),
 ): string {
@@ -69,7 +69,7 @@ export function issueFormKey(
 }
 
 /** Whether this browser was given `key` for this form. */
-export function isOwnFormKey(context: AppLoadContext, scope: FormKeyScope, key: string): boolean {
+export function isOwnFormKey(context: RequestContext, scope: FormKeyScope, key: string): boolean {
   const stored = context.jar.get(context.cookies.formKeys);
   if (!stored || !FORM_KEY_PATTERN.test(key)) return false;
   const [nonce, given] = key.split(".");

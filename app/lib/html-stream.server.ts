@@ -35,7 +35,7 @@ const SCRIPT_PRELOAD = Buffer.from('<link rel="modulepreload"');
 const LOW_PRIORITY = Buffer.from(' fetchpriority="low"');
 
 /**
- * Remix preloads every script chunk of the page (18–30 of them) at the browser's high priority,
+ * React Router preloads every script chunk of the page (18–30 of them) at the browser's high priority,
  * ahead of what the first paint needs. Every page is whole without JavaScript (forms post as
  * HTML), so paint comes first: the chunks are still fetched at once, at low priority.
  */

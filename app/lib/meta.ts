@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from "@remix-run/react";
+import type { MetaDescriptor } from "react-router";
 
 /** "<app title> | <page title>", or the app title alone where a page has none. */
 export function pageTitle(appTitle: string, page?: string | null): string {

@@ -1,11 +1,14 @@
-import type { AppLoadContext, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
+import type { LoaderFunctionArgs, ServerBuild } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { BUILD_VERSION_HEADER } from "./data-requests";
 import { pageOfDataRequest, withNewBuildDocumentLoads } from "./new-build.server";
+import type { RequestContext } from "~/context";
+import { requestContext, routerContextFor } from "./router-context.server";
 
 const rootLoader = vi.fn(() => ({ shell: true }));
 const build = {
   assets: { version: "b2" },
+  entry: { module: { requestContext } },
   routes: {
     root: { id: "root", path: "", module: { loader: rootLoader, default: () => null } },
     "routes/plans": { id: "routes/plans", parentId: "root", path: "plans", module: {} },
@@ -13,15 +16,18 @@ const build = {
 } as unknown as ServerBuild;
 
 function argsFor(url: string, headers: Record<string, string> = {}): LoaderFunctionArgs {
+  const context = { logger: { info: vi.fn() }, requestId: "r1" } as unknown as RequestContext;
   return {
     request: new Request(url, { headers }),
+    url: new URL(url),
+    pattern: new URL(url).pathname,
     params: {},
-    context: { logger: { info: vi.fn() }, requestId: "r1" } as unknown as AppLoadContext,
+    context: routerContextFor(requestContext, context),
   };
 }
 
 const rootOf = (wrapped: ServerBuild) =>
-  wrapped.routes.root.module.loader as (args: LoaderFunctionArgs) => unknown;
+  wrapped.routes.root!.module.loader as (args: LoaderFunctionArgs) => unknown;
 
 describe("a navigation from a page of another build", () => {
   it("is answered with a full page load of the address it asked for", async () => {
@@ -59,7 +65,7 @@ describe("a navigation from a page of another build", () => {
     expect(wrapped.assets).toBe(build.assets);
   });
 
-  it("asks for the page itself: the home page's data is /_root.data, which Remix reads as /", () => {
+  it("asks for the page itself: the home page's data is /_root.data, which React Router reads as /", () => {
     expect(pageOfDataRequest("https://tienda.example/?_routes=root")).toBe("/");
     expect(pageOfDataRequest("https://tienda.example/my-account/lineas/5512345678")).toBe(
       "/my-account/lineas/5512345678",

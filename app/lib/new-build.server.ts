@@ -1,9 +1,16 @@
-import { redirectDocument, type LoaderFunction, type ServerBuild } from "@remix-run/node";
+import {
+  redirectDocument,
+  type LoaderFunction,
+  type RouterContext,
+  type ServerBuild,
+} from "react-router";
+import type { RequestContext } from "~/context";
 import { BUILD_VERSION_HEADER } from "./data-requests";
+import { requestContextKeyOf } from "./router-context.server";
 
 /**
  * The page a data request asks for: the address the customer navigates to, without the parameter
- * Remix adds to name the routes it wants (`_routes`).
+ * React Router adds to name the routes it wants (`_routes`).
  */
 export function pageOfDataRequest(requestUrl: string): string {
   const url = new URL(requestUrl);
@@ -18,14 +25,19 @@ export function pageOfDataRequest(requestUrl: string): string {
  * the new build as a document instead. The root loader runs for every navigation's data request
  * (and the revalidation after a form), never for a document request, which carries no version.
  */
-export function loadingNewBuild(loader: LoaderFunction, serverVersion: string): LoaderFunction {
+export function loadingNewBuild(
+  loader: LoaderFunction,
+  serverVersion: string,
+  contextKey: RouterContext<RequestContext>,
+): LoaderFunction {
   return (args) => {
     const pageVersion = args.request.headers.get(BUILD_VERSION_HEADER);
     if (pageVersion !== null && pageVersion !== serverVersion) {
       const page = pageOfDataRequest(args.request.url);
-      args.context.logger.info({
+      const context = args.context.get(contextKey);
+      context.logger.info({
         msg: "page of an earlier build: loading the new one",
-        requestId: args.context.requestId,
+        requestId: context.requestId,
         pageVersion: pageVersion.slice(0, 40),
         serverVersion,
       });
@@ -46,7 +58,10 @@ export function withNewBuildDocumentLoads(build: ServerBuild): ServerBuild {
       ...build.routes,
       root: {
         ...root,
-        module: { ...root.module, loader: loadingNewBuild(loader, build.assets.version) },
+        module: {
+          ...root.module,
+          loader: loadingNewBuild(loader, build.assets.version, requestContextKeyOf(build)),
+        },
       },
     },
   };

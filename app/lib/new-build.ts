@@ -5,7 +5,7 @@
  * may be gone. A navigation before it knew is answered by the server (new-build.server.ts).
  */
 
-/** Where the server says which build it serves (the Remix manifest's version), never cached. */
+/** Where the server says which build it serves (React Router's manifest version), never cached. */
 export const BUILD_VERSION_PATH = "/build-version";
 
 /**
@@ -42,7 +42,7 @@ export function isSiteLinkClick(
 /**
  * In the browser, before hydration: asks `/build-version` every BUILD_CHECK_INTERVAL_MS while the
  * tab is visible and each time it becomes visible; once another build is served, clicks on the
- * site's links and form submissions reach the browser's own handling only (Remix's listeners,
+ * site's links and form submissions reach the browser's own handling only (React Router's listeners,
  * attached to the document, never see them), which loads the page, or sends the form, as without
  * JavaScript.
  */

@@ -1,4 +1,4 @@
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext } from "react-router";
 
 /**
  * What a route module's `handle` says about keeping its page. The caches themselves live in the
@@ -28,12 +28,13 @@ export interface PageCacheHandle {
 
 /** Whether every route of the page but the root (part of every page) opts in to `option`. */
 export function everyMatchedRouteOptsIn(
-  remixContext: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
+  routerContext: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
   option: "pageCache" | "renderMemo",
 ): boolean {
-  return remixContext.staticHandlerContext.matches.every((match) => {
+  return routerContext.staticHandlerContext.matches.every((match) => {
     if (match.route.id === "root") return true;
-    const handle = remixContext.routeModules[match.route.id]?.handle as PageCacheHandle | undefined;
+    const handle = routerContext.routeModules[match.route.id]?.handle as
+      PageCacheHandle | undefined;
     return handle?.[option] === true;
   });
 }
@@ -48,7 +49,7 @@ export function queryReadBy(handles: readonly unknown[]): string[] {
 export interface DocumentToRender {
   request: Request;
   status: number;
-  remixContext: EntryContext;
+  routerContext: EntryContext;
   /** This answer's CSP nonce and view tokens: put back in a kept page's bytes. */
   nonce: string;
   viewTokens: readonly string[];

@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import { dropRevokedAccess } from "~/auth/browser-access.server";
 import { loadSession } from "~/auth/session.server";
-import type { Services } from "~/context";
+import type { RequestContext, Services } from "~/context";
 import { createCookieJar } from "./cookie-jar.server";
 import type { RenderMemo } from "./page-caching";
 
 /**
  * The context every loader and action of one request receives: the long-lived services, the
  * request's cookie jar and its session. Before any loader runs, the cookies are checked against
- * sign-outs (one query) and the session is read and refreshed, once. server/remix-handler.ts
+ * sign-outs (one query) and the session is read and refreshed, once. server/router-handler.ts
  * builds it, and commits the jar once the answer is known.
  */
 export async function createRequestContext(
@@ -22,10 +21,10 @@ export async function createRequestContext(
     clientAddressKey: string;
     setPageCacheable: (cacheable: boolean) => void;
     renderMemo: RenderMemo | null;
-    /** This request's errors to the tracker (server/remix-handler.ts); default: nobody. */
+    /** This request's errors to the tracker (server/router-handler.ts); default: nobody. */
     reportError?: (error: unknown) => void;
   },
-): Promise<AppLoadContext> {
+): Promise<RequestContext> {
   const { cookieHeader, reportError = () => undefined, ...rest } = request;
   const jar = createCookieJar(cookieHeader);
   await dropRevokedAccess(services, jar);
@@ -52,7 +51,7 @@ export function isPrefetchRequest(purpose: string | null | undefined): boolean {
   return !!purpose && /\bprefetch\b/i.test(purpose) && !/\bprerender\b/i.test(purpose);
 }
 
-/** Whether Remix answered with a redirect; single fetch answers a data request's with 202. */
+/** Whether React Router answered with a redirect; single fetch answers a data request's with 202. */
 export function isRedirectStatus(status: number): boolean {
   return (status >= 300 && status < 400) || status === 202;
 }

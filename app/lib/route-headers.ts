@@ -1,7 +1,7 @@
-import type { HeadersFunction } from "@remix-run/node";
+import type { HeadersFunction } from "react-router";
 
 /**
- * Remix sends an action's own headers with a page only through the route's `headers` export: the
+ * React Router sends an action's own headers with a page only through the route's `headers` export: the
  * forms pass on `Retry-After` (limits, a busy database), so a refused customer's browser (and any client) learns when
  * to try again.
  */

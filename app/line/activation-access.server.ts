@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
+import type { RequestContext } from "~/context";
 
 /**
  * What this browser holds of the SIMs activated from it at /activar: their activations' job ids,
@@ -31,12 +31,12 @@ export const activationAccessCookieSpec: SealedCookieSpec<ActivationAccess> = {
   schema: activationAccessSchema,
 };
 
-function readAccess(context: AppLoadContext): ActivationAccess | null {
+function readAccess(context: RequestContext): ActivationAccess | null {
   return context.jar.get(context.cookies.activations);
 }
 
 /** The activations this browser started within the day, the latest first. */
-export function readStartedActivations(context: AppLoadContext, now = Date.now()): string[] {
+export function readStartedActivations(context: RequestContext, now = Date.now()): string[] {
   return (readAccess(context)?.started ?? [])
     .filter((entry) => now - entry.at < STARTED_VISIBLE_MS)
     .map((entry) => entry.id)
@@ -44,7 +44,7 @@ export function readStartedActivations(context: AppLoadContext, now = Date.now()
 }
 
 /** After an activation is queued (or found queued): this browser may follow it for a day. */
-export function rememberActivation(context: AppLoadContext, id: string, now = Date.now()) {
+export function rememberActivation(context: RequestContext, id: string, now = Date.now()) {
   const access = readAccess(context) ?? {
     accessId: randomBytes(16).toString("base64url"),
     started: [],

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { setFlash } from "~/lib/flash.server";
@@ -13,6 +13,7 @@ import { checkLineCodeTyped, codeCheckMessage, sendLineCode } from "./line-proof
 import { formatLineNumber } from "./line-view";
 import { isLineOfAccount, linkLine } from "./lines.server";
 import { linePath, LINES_PATH } from "./paths";
+import type { RequestContext } from "~/context";
 
 /**
  * Adding a line the customer already has to their account: the number, a code sent to it by
@@ -34,7 +35,7 @@ export interface AddLineAnswer {
 }
 
 /** The page's form key (both forms) and the number waiting for its code, if one is. */
-export async function loadAddLineForm(context: AppLoadContext, customer: Customer) {
+export async function loadAddLineForm(context: RequestContext, customer: Customer) {
   const pending = await pendingLineCode(
     context.db,
     { holder: customer.sub, purpose: "add-line" },
@@ -55,7 +56,7 @@ function answer(
   return data<AddLineAnswer>({ form, result, number }, { status });
 }
 
-export async function submitAddLine(context: AppLoadContext, request: Request, customer: Customer) {
+export async function submitAddLine(context: RequestContext, request: Request, customer: Customer) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === LINE_FORM_INTENTS.checkCode) return checkCode(context, formData, customer);
@@ -64,7 +65,7 @@ export async function submitAddLine(context: AppLoadContext, request: Request, c
 
 /** A write or a limit the database cannot take now: a 503, the form kept (decision 0086). */
 function databaseBusy(
-  context: AppLoadContext,
+  context: RequestContext,
   form: AddLineForm,
   reply: (options: { formErrors: string[] }) => SubmissionResult<string[]>,
   error: unknown,
@@ -75,7 +76,7 @@ function databaseBusy(
 
 /** The number sent (or sent again from the code's form): a code goes to it by SMS. */
 async function sendCode(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   customer: Customer,
   resend: boolean,
@@ -131,7 +132,7 @@ async function sendCode(
 }
 
 /** The code typed: right, the line is in this account (moved from another, if it was). */
-async function checkCode(context: AppLoadContext, formData: FormData, customer: Customer) {
+async function checkCode(context: RequestContext, formData: FormData, customer: Customer) {
   const submission = parseWithZod(formData, { schema: lineCodeWithNumberSchema });
   if (submission.status !== "success") return answer("code", submission.reply(), 400);
   const { phone_number: number, code, idempotency_key: key } = submission.value;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
+import type { RequestContext } from "~/context";
 
 /**
  * What one browser holds of /saldo: its own random id (whose codes are its own), the number
@@ -32,12 +32,12 @@ export const balanceAccessCookieSpec: SealedCookieSpec<BalanceAccess> = {
   schema: balanceAccessSchema,
 };
 
-export function readBalanceAccess(context: AppLoadContext): BalanceAccess | null {
+export function readBalanceAccess(context: RequestContext): BalanceAccess | null {
   return context.jar.get(context.cookies.balance);
 }
 
 /** This browser's access, or a new one with an id of its own. */
-export function balanceAccessOrNew(context: AppLoadContext): BalanceAccess {
+export function balanceAccessOrNew(context: RequestContext): BalanceAccess {
   return (
     readBalanceAccess(context) ?? {
       holder: randomBytes(16).toString("base64url"),
@@ -47,11 +47,11 @@ export function balanceAccessOrNew(context: AppLoadContext): BalanceAccess {
   );
 }
 
-export function saveBalanceAccess(context: AppLoadContext, access: BalanceAccess) {
+export function saveBalanceAccess(context: RequestContext, access: BalanceAccess) {
   context.jar.set(context.cookies.balance, access);
 }
 
-export function forgetBalanceAccess(context: AppLoadContext) {
+export function forgetBalanceAccess(context: RequestContext) {
   context.jar.clear(context.cookies.balance);
 }
 

@@ -1,4 +1,4 @@
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { getFixedT } from "~/i18n/i18n.server";
 import { issueFormKey } from "~/lib/form-key.server";
 import {
@@ -14,6 +14,7 @@ import { LINE_FORM_INTENTS } from "./line-forms";
 import { readLineFigures } from "./line-pages.server";
 import { submitNumberProof, type NumberProofFlow } from "./number-proof-flow.server";
 import { BALANCE_PATH } from "./paths";
+import type { RequestContext } from "~/context";
 
 /**
  * /saldo: anyone sees a line's balance without an account, for a quarter of an hour in the
@@ -37,7 +38,7 @@ const balanceProof: NumberProofFlow<BalanceAccess> = {
 };
 
 /** The step this browser is at: a number to type, a code to type, or the balance shown. */
-export async function loadBalancePage(context: AppLoadContext) {
+export async function loadBalancePage(context: RequestContext) {
   const access = readBalanceAccess(context);
   const now = new Date();
   const t = getFixedT("line");
@@ -60,7 +61,7 @@ export async function loadBalancePage(context: AppLoadContext) {
   return data({ ...page, step: "number" as const, number: null, figures: null });
 }
 
-export async function submitBalance(context: AppLoadContext, request: Request) {
+export async function submitBalance(context: RequestContext, request: Request) {
   const formData = await request.formData();
   if (formData.get("intent") === LINE_FORM_INTENTS.forget) {
     forgetBalanceAccess(context);

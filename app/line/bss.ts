@@ -140,12 +140,12 @@ export class BssRefused extends Error {
   }
 }
 
-/** By name, not `instanceof`: server.ts and the Remix build each bundle their own class. */
+/** By name, not `instanceof`: server.ts and the server build each bundle their own class. */
 export function isBssUnavailable(error: unknown): error is BssUnavailable {
   return error instanceof Error && error.name === "BssUnavailable";
 }
 
-/** By name, not `instanceof`: server.ts and the Remix build each bundle their own class. */
+/** By name, not `instanceof`: server.ts and the server build each bundle their own class. */
 export function isBssRefused(error: unknown): error is BssRefused {
   return error instanceof Error && error.name === "BssRefused";
 }

@@ -1,4 +1,4 @@
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import { isDatabaseUnavailable } from "~/db/db.server";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -12,6 +12,7 @@ import { type DailyUsage, isLineNumber, lastDays, type Line, USAGE_HISTORY_DAYS 
 import { formatLineNumber, type LineSummary, lineSummary } from "./line-view";
 import { isLineOfAccount, linesOfAccount } from "./lines.server";
 import { noteRunningOut } from "./running-out.server";
+import type { RequestContext } from "~/context";
 
 /**
  * What the customer's line pages read: the lines of the account, each as the BSS tells it now.
@@ -28,7 +29,7 @@ export type LineFigures =
 
 /** The line's figures at `now`, and the line itself when the BSS told it. */
 export async function readLineFigures(
-  context: AppLoadContext,
+  context: RequestContext,
   number: string,
   now: Date,
 ): Promise<{ figures: LineFigures; line: Line | null }> {
@@ -51,7 +52,7 @@ export async function readLineFigures(
  * (decision 0091). A database that cannot take the record now only delays it to the next view.
  */
 async function noticeRunningOut(
-  context: AppLoadContext,
+  context: RequestContext,
   customer: Customer,
   line: Line,
   now: Date,
@@ -77,7 +78,7 @@ export interface AccountLineView {
 
 /** Every line of the account, the first linked first, each with what is left at a glance. */
 export async function loadAccountLines(
-  context: AppLoadContext,
+  context: RequestContext,
   customer: Customer,
 ): Promise<AccountLineView[]> {
   const now = new Date();
@@ -108,7 +109,7 @@ export interface LineTopupView {
  * BSS out of reach answers 503, with the rest of the page.
  */
 export async function loadLinePage(
-  context: AppLoadContext,
+  context: RequestContext,
   customer: Customer,
   number: string | undefined,
 ) {
@@ -153,7 +154,7 @@ export async function loadLinePage(
 }
 
 async function readUsage(
-  context: AppLoadContext,
+  context: RequestContext,
   number: string,
   from: string,
   to: string,

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { LineCodePurpose } from "~/db/schema";
 import { getFixedT } from "~/i18n/i18n.server";
 import { formKeyNonce } from "~/lib/form-key.server";
@@ -15,6 +14,7 @@ import {
   lineCodeId,
   withdrawLineCode,
 } from "./line-codes.server";
+import type { RequestContext } from "~/context";
 
 /**
  * Proving a number with a code sent to it by SMS, as every form does it (adding a line to an
@@ -29,7 +29,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * someone's phone, so a number's limit protects its owner from being flooded. It is also what
  * bounds the guesses at a number's codes (5 tries each).
  */
-export function lineCodeLimits(config: AppLoadContext["config"]) {
+export function lineCodeLimits(config: RequestContext["config"]) {
   return {
     perClient: { limit: config.LINE_CODE_RATE_LIMIT_PER_IP, windowMs: HOUR_MS },
     perNumber: { limit: config.LINE_CODE_RATE_LIMIT_PER_LINE, windowMs: HOUR_MS },
@@ -71,7 +71,7 @@ export interface SendCodeInput {
 
 /** Sends a code to the number by SMS, once per form sent, within the limits. */
 export async function sendLineCode(
-  context: AppLoadContext,
+  context: RequestContext,
   input: SendCodeInput,
 ): Promise<SendCodeOutcome> {
   const { number, purpose } = input;
@@ -138,7 +138,7 @@ export async function sendLineCode(
 
 /** Checks a code typed for the holder's newest code of that number, counting the try. */
 export function checkLineCodeTyped(
-  context: AppLoadContext,
+  context: RequestContext,
   input: { purpose: LineCodePurpose; number: string; holder: string; code: string },
 ): Promise<LineCodeCheck> {
   return checkLineCode(context.db, {

@@ -6,7 +6,7 @@ import { findTopupAmount, MB_PER_GB } from "~/topup/amounts";
 
 /**
  * The customer's line as the operator's BSS knows it: its number, status, the package in force
- * and what is left of it. Plain TypeScript shared by the server and the Remix build; no labels
+ * and what is left of it. Plain TypeScript shared by the server and the server build; no labels
  * here (the pages translate statuses and offers).
  */
 
@@ -415,7 +415,7 @@ export class InvalidUsage extends Error {
   }
 }
 
-/** By name, not `instanceof`: server.ts and the Remix build each bundle their own class. */
+/** By name, not `instanceof`: server.ts and the server build each bundle their own class. */
 export function isInvalidUsage(error: unknown): error is InvalidUsage {
   return error instanceof Error && error.name === "InvalidUsage";
 }

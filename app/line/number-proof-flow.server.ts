@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type * as z from "zod";
 import type { LineCodePurpose } from "~/db/schema";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
@@ -8,6 +8,7 @@ import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import { LINE_FORM_INTENTS, lineCodeSchema, lineNumberSchema } from "./line-forms";
 import { checkLineCodeTyped, codeCheckMessage, sendLineCode } from "./line-proof.server";
+import type { RequestContext } from "~/context";
 
 /**
  * A number proved by a code sent to it by SMS, without an account: the number, then the code,
@@ -39,10 +40,10 @@ export interface NumberProofFlow<Access extends NumberProofAccess> {
   path: string;
   /** What the logs call a code of this page that the database could not save. */
   logLabel: string;
-  read(context: AppLoadContext): Access | null;
+  read(context: RequestContext): Access | null;
   /** This browser's access, or a new one with an id of its own. */
-  readOrNew(context: AppLoadContext): Access;
-  save(context: AppLoadContext, access: Access): void;
+  readOrNew(context: RequestContext): Access;
+  save(context: RequestContext, access: Access): void;
   /** The access with `number` waiting for its code (and nothing proved). */
   waitingFor(access: Access, number: string): Access;
   /** The access once `access.pending` is proved, `now` in epoch ms. */
@@ -51,7 +52,7 @@ export interface NumberProofFlow<Access extends NumberProofAccess> {
 
 /** The number's form, the code's form, or the code's "another code": its answer. */
 export function submitNumberProof<Access extends NumberProofAccess>(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
 ) {
@@ -75,7 +76,7 @@ function answer(
 }
 
 async function sendTo<Access extends NumberProofAccess>(
-  context: AppLoadContext,
+  context: RequestContext,
   flow: NumberProofFlow<Access>,
   form: NumberProofAnswer["form"],
   number: string,
@@ -117,7 +118,7 @@ async function sendTo<Access extends NumberProofAccess>(
  * key of another browser or form: the form kept, with a key of this browser's own).
  */
 function parseLineForm<Schema extends z.ZodType<{ idempotency_key?: string }>>(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   form: NumberProofAnswer["form"],
   schema: Schema,
@@ -137,7 +138,7 @@ function parseLineForm<Schema extends z.ZodType<{ idempotency_key?: string }>>(
 }
 
 async function sendCode<Access extends NumberProofAccess>(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
 ) {
@@ -148,7 +149,7 @@ async function sendCode<Access extends NumberProofAccess>(
 
 /** Another code to the number waiting for one. */
 async function resendCode<Access extends NumberProofAccess>(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
 ) {
@@ -165,7 +166,7 @@ async function resendCode<Access extends NumberProofAccess>(
 }
 
 async function checkCode<Access extends NumberProofAccess>(
-  context: AppLoadContext,
+  context: RequestContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
 ) {

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Customer } from "~/auth/tokens";
@@ -18,6 +17,7 @@ import {
   SIM_ACTIVATION_LIMIT,
   submitSimActivation,
 } from "./sim-activation-request.server";
+import type { RequestContext } from "~/context";
 
 let db: Db;
 let rateLimiter: RateLimiter;
@@ -41,7 +41,7 @@ function browser() {
     config: { TRUSTED_EMAIL_PROVIDERS: ["google"] },
     clientAddressKey: "203.0.113.7",
     requestId: "r1",
-  } as unknown as Partial<AppLoadContext>);
+  } as unknown as Partial<RequestContext>);
 }
 
 function post(iccid: string): Request {

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { asOrderOwner } from "~/auth/email-trust.server";
 import type { Customer } from "~/auth/tokens";
 import { customerOwnsOrder } from "~/checkout/orders.server";
@@ -18,6 +18,7 @@ import {
 import { activationJobId, lineJobOutcome } from "./line-jobs.server";
 import { SIM_ACTIVATION_PATH } from "./paths";
 import { simActivationSchema } from "./sim-activation-schema";
+import type { RequestContext } from "~/context";
 
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
 
@@ -40,7 +41,7 @@ export interface StartedActivation {
  * The activations this browser started (a sealed cookie lists them), each as it stands now:
  * being activated, its number, or refused by the BSS. A job id that is no activation is skipped.
  */
-export async function loadSimActivationPage(context: AppLoadContext, customer: Customer | null) {
+export async function loadSimActivationPage(context: RequestContext, customer: Customer | null) {
   const started: StartedActivation[] = [];
   for (const id of readStartedActivations(context)) {
     const line = await lineActivationView(context.db, id);
@@ -52,7 +53,7 @@ export async function loadSimActivationPage(context: AppLoadContext, customer: C
 }
 
 /** The plan an activation was queued with (its payload's offer). */
-async function activationOfferId(context: AppLoadContext, id: string): Promise<string | null> {
+async function activationOfferId(context: RequestContext, id: string): Promise<string | null> {
   const row = await context.db
     .selectFrom("line_jobs")
     .select("payload")
@@ -73,7 +74,7 @@ async function activationOfferId(context: AppLoadContext, id: string): Promise<s
  * to it, which proves the SIM is in their hands.
  */
 export function accountForSim(
-  context: AppLoadContext,
+  context: RequestContext,
   sim: ShippedSim,
   customer: Customer | null,
 ): string | null {
@@ -86,7 +87,7 @@ export function accountForSim(
  * The activation a completed port-in onto this SIM already queued: the ported number is this
  * SIM's line, so the page shows it instead of asking the BSS for a second one.
  */
-async function portInOnto(context: AppLoadContext, iccid: string): Promise<string | null> {
+async function portInOnto(context: RequestContext, iccid: string): Promise<string | null> {
   const requests = await context.db
     .selectFrom("portability_requests")
     .select("id")
@@ -107,7 +108,7 @@ async function portInOnto(context: AppLoadContext, iccid: string): Promise<strin
  * browser, and the page again, which shows it "activando" and then its number.
  */
 export async function submitSimActivation(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   customer: Customer | null,
 ) {

@@ -107,7 +107,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   const requestDuration = new HotHistogram(
     registry,
     "storefront_http_request_duration_seconds",
-    "Time to answer a request, by route (the Remix route id, or the Express step that answered), method and status class; its _count is the number of requests",
+    "Time to answer a request, by route (the route id, or the Express step that answered), method and status class; its _count is the number of requests",
     REQUEST_BUCKETS,
   );
   const requestSeries = new Map<string, Map<string, Array<HistogramSeries | undefined>>>();

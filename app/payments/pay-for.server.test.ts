@@ -1,8 +1,8 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
 import { payFor, type Payable } from "./pay-for.server";
 import type { BeginPaymentResult } from "./payments.server";
 import { PaymentProviderUnavailable } from "./provider";
+import type { RequestContext } from "~/context";
 
 const payable: Payable = {
   purpose: "order",
@@ -21,7 +21,7 @@ function contextBeginning(begin: () => Promise<BeginPaymentResult>) {
     payments: { begin: vi.fn(begin) },
     jar: { set: flash, get: () => null },
     cookies: { flash: "flash", sandboxPayer: "sandboxPayer" },
-  } as unknown as AppLoadContext;
+  } as unknown as RequestContext;
   return { context, flash };
 }
 

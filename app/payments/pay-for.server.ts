@@ -1,10 +1,11 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect } from "react-router";
 import { setFlash } from "~/lib/flash.server";
 import type { PaymentChoice } from "./payment-choice";
 import type { Payment } from "./payments.server";
 import { isPaymentProviderUnavailable } from "./provider";
 import { rememberSandboxPayer } from "./sandbox/page-access.server";
 import { ensurePaymentCustomer, findSavedCard } from "./saved-cards.server";
+import type { RequestContext } from "~/context";
 
 /** Something the customer pays for (an order, a top-up), as the payment service needs it. */
 export interface Payable {
@@ -36,7 +37,7 @@ export interface Payable {
  * allowed on the payment's page (decision 0081).
  */
 export async function payFor(
-  context: AppLoadContext,
+  context: RequestContext,
   payable: Payable,
   choice: PaymentChoice,
 ): Promise<Response> {
@@ -61,7 +62,7 @@ export async function payFor(
 }
 
 async function toProvider(
-  context: AppLoadContext,
+  context: RequestContext,
   payable: Payable,
   method: PaymentChoice["method"],
   saveCardFor: string | null,
@@ -89,7 +90,7 @@ async function toProvider(
  * its answer on the provider's page: the customer is sent there to pay by card instead.
  */
 async function payWithSavedCard(
-  context: AppLoadContext,
+  context: RequestContext,
   payable: Payable,
   cardId: string,
 ): Promise<Response> {
@@ -127,7 +128,7 @@ async function payWithSavedCard(
  * provider is asked directly, and `refreshed` tells the page to read the thing again.
  */
 export async function currentPayment(
-  context: AppLoadContext,
+  context: RequestContext,
   payable: Pick<Payable, "purpose" | "reference" | "awaitingPayment">,
 ): Promise<{ payment: Payment | null; refreshed: boolean }> {
   const payment = await context.payments.latest(payable.purpose, payable.reference);

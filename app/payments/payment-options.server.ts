@@ -1,5 +1,5 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { listSavedCards, savedCardView, type SavedCardView } from "./saved-cards.server";
+import type { RequestContext } from "~/context";
 
 /** What a payment form offers besides the methods (decision 0119). */
 export interface PaymentOptions {
@@ -9,7 +9,7 @@ export interface PaymentOptions {
   offerToSaveCard: boolean;
 }
 
-export async function loadPaymentOptions(context: AppLoadContext): Promise<PaymentOptions> {
+export async function loadPaymentOptions(context: RequestContext): Promise<PaymentOptions> {
   const account = context.session?.customer ?? null;
   if (!account) return { savedCards: [], offerToSaveCard: false };
   const cards = await listSavedCards(context.db, account.sub, context.payments.provider.name);

@@ -184,7 +184,7 @@ export class PaymentProviderUnavailable extends Error {
 }
 
 /**
- * True for a PaymentProviderUnavailable. Not `instanceof`: server.ts and the Remix build are
+ * True for a PaymentProviderUnavailable. Not `instanceof`: server.ts and the server build are
  * separate bundles, each with its own copy of the class.
  */
 export function isPaymentProviderUnavailable(error: unknown): error is PaymentProviderUnavailable {

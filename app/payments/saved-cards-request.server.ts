@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -8,12 +8,13 @@ import { SAVED_CARDS_PATH } from "./paths";
 import { isPaymentProviderUnavailable } from "./provider";
 import { removeCardSchema } from "./saved-card-schema";
 import { listSavedCards, removeSavedCard, savedCardView } from "./saved-cards.server";
+import type { RequestContext } from "~/context";
 
 /** How long the customer is asked to wait when the provider could not forget the card. */
 const PROVIDER_RETRY_AFTER_SECONDS = 30;
 
 /** The account's saved cards, as `/my-account/tarjetas` lists them (decision 0119). */
-export async function loadSavedCards(context: AppLoadContext, customer: Customer) {
+export async function loadSavedCards(context: RequestContext, customer: Customer) {
   const cards = await listSavedCards(context.db, customer.sub, context.payments.provider.name);
   return cards.map(savedCardView);
 }
@@ -24,7 +25,7 @@ export async function loadSavedCards(context: AppLoadContext, customer: Customer
  * is not (or no longer) the account's changes nothing and says so.
  */
 export async function submitSavedCards(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   customer: Customer,
 ) {

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "~/db/db.server";
 import {
@@ -22,6 +21,7 @@ import {
   listSavedCards,
   removeSavedCard,
 } from "./saved-cards.server";
+import type { RequestContext } from "~/context";
 
 // Saved cards on the sandbox (decision 0119): saved only when asked and paid, listed once per
 // card, never with its number; paid with in one form; a card that needs 3-D Secure sent to the
@@ -72,7 +72,7 @@ function context(signedIn = true) {
     session: signedIn ? { customer: ANA } : null,
     jar: { set: flash, get: () => null },
     cookies: { flash: "flash", sandboxPayer: "sandboxPayer" },
-  } as unknown as AppLoadContext;
+  } as unknown as RequestContext;
   return { context: value, flash };
 }
 

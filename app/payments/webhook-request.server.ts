@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { isPaymentProviderUnavailable } from "./provider";
+import type { RequestContext } from "~/context";
 
 /**
  * POST /payments/webhook/<provider> — the provider's server-to-server notification. Only a
@@ -9,7 +9,7 @@ import { isPaymentProviderUnavailable } from "./provider";
  * it is delivered. Providers retry on any answer but 2xx, so duplicates answer 200 too.
  */
 export async function receivePaymentNotification(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   provider: string | undefined,
 ) {
@@ -17,7 +17,7 @@ export async function receivePaymentNotification(
     return new Response(null, { status: 404 });
   }
   const t = getFixedT();
-  // At most FORM_BODY_LIMIT_BYTES: the server stops reading any body past it (server/remix-handler.ts).
+  // At most FORM_BODY_LIMIT_BYTES: the server stops reading any body past it (server/router-handler.ts).
   const rawBody = await request.text();
   let result;
   try {

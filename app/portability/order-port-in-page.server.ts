@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { simsOfOrder } from "~/checkout/order-sims";
 import type { Order } from "~/checkout/orders.server";
 import {
@@ -11,6 +10,7 @@ import { maskPhoneNumber } from "./numbers";
 import { orderPortIns, type OrderPortIn } from "./order-port-ins.server";
 import { PORTABILITY_PATH } from "./paths";
 import { rememberPortabilityRequest } from "./request-access.server";
+import type { RequestContext } from "~/context";
 
 /** A number an order keeps, as its page shows it: nothing the order's page may not. */
 export interface OrderPortInView {
@@ -42,7 +42,7 @@ export function portabilityRequestHref(folio: string): string {
  * link to its status page shows it in full, as it shows a request sent from /portabilidad.
  */
 export async function loadOrderPortIns(
-  context: AppLoadContext,
+  context: RequestContext,
   order: Order,
 ): Promise<OrderPortInView[]> {
   const portIns = await orderPortIns(context.db, order.ref);

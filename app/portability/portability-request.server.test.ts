@@ -1,10 +1,10 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
 import { issueFormKey } from "~/lib/form-key.server";
 import { curpCheckDigit } from "~/registration/curp";
 import type { PortabilityRequests } from "./requests.server";
 import { newBrowser } from "../../tests/support/browser-requests";
 import { submitPortabilityRequest } from "./portability-request.server";
+import type { RequestContext } from "~/context";
 
 const curp = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
 
@@ -26,7 +26,7 @@ const form = {
 };
 
 /** A browser that has seen the form, and the key the form gave it. */
-function browserWithForm(extra: Partial<AppLoadContext>) {
+function browserWithForm(extra: Partial<RequestContext>) {
   const browser = newBrowser(extra);
   const key = issueFormKey(browser.request(), "portability");
   return { key, context: browser.request() };
@@ -54,7 +54,7 @@ function sendForm(failure: Error) {
     portability,
     logger,
     requestId: "r1",
-  } as unknown as Partial<AppLoadContext>);
+  } as unknown as Partial<RequestContext>);
   const answer = submitPortabilityRequest(
     browser.context,
     post({ ...form, idempotency_key: browser.key }),

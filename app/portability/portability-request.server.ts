@@ -1,7 +1,7 @@
 import { normaliseFolio } from "~/db/folio";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import { databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -11,13 +11,14 @@ import { portabilitySchema } from "./portability-schema";
 import { readSubmittedRequests, rememberPortabilityRequest } from "./request-access.server";
 import { toRequestView, type RequestView } from "./request-view";
 import { LOOKUP_STATUS, lookUpStatus } from "./status-lookup.server";
+import type { RequestContext } from "~/context";
 
 /**
  * The page: the request form with a key of this browser's own, and what the address asks for.
  * `?solicitud=<folio>`: the request this browser just submitted (a sealed cookie lists its id).
  * `?folio=…&numero=…`: the status lookup.
  */
-export async function loadPortabilityPage(context: AppLoadContext, url: URL) {
+export async function loadPortabilityPage(context: RequestContext, url: URL) {
   const solicitud = url.searchParams.get("solicitud");
   const submittedFolio = solicitud ? normaliseFolio(solicitud) || null : null;
   const found = submittedFolio
@@ -58,7 +59,7 @@ export interface PortabilityRefusal {
  * Signed in, the request is the customer's: the ported number becomes a line of their account.
  */
 export async function submitPortabilityRequest(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   customer: Customer | null,
 ) {

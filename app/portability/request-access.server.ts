@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
+import type { RequestContext } from "~/context";
 
 /**
  * What this browser holds of portability: the requests it just submitted, so that the page after
@@ -35,19 +35,19 @@ export const portabilityAccessCookieSpec: SealedCookieSpec<PortabilityAccess> = 
   schema: portabilityAccessSchema,
 };
 
-function readAccess(context: AppLoadContext): PortabilityAccess | null {
+function readAccess(context: RequestContext): PortabilityAccess | null {
   return context.jar.get(context.cookies.portability);
 }
 
 /** The requests this browser submitted within the hour. */
-export function readSubmittedRequests(context: AppLoadContext, now = Date.now()): string[] {
+export function readSubmittedRequests(context: RequestContext, now = Date.now()): string[] {
   return (readAccess(context)?.submitted ?? [])
     .filter((entry) => now - entry.at < SUBMITTED_VISIBLE_MS)
     .map((entry) => entry.id);
 }
 
 /** After a request is recorded: this browser may see it for an hour. */
-export function rememberPortabilityRequest(context: AppLoadContext, id: string, now = Date.now()) {
+export function rememberPortabilityRequest(context: RequestContext, id: string, now = Date.now()) {
   const access = readAccess(context) ?? {
     accessId: randomBytes(16).toString("base64url"),
     submitted: [],

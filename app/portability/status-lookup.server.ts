@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/node";
 import { LOOKUP_LIMITS } from "./lookup-limits";
 import { statusLookupSchema } from "./portability-schema";
 import { toRequestView, type RequestView } from "./request-view";
+import type { RequestContext } from "~/context";
 
 export type LookupOutcome = "invalid" | "found" | "not_found" | "limited";
 
@@ -28,7 +28,7 @@ export interface StatusLookup {
  * reach is the page's (decision 0076), like every page's.
  */
 export async function lookUpStatus(
-  context: AppLoadContext,
+  context: RequestContext,
   params: URLSearchParams,
 ): Promise<StatusLookup> {
   const submission = parseWithZod(params, { schema: statusLookupSchema });

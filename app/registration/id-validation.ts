@@ -91,7 +91,7 @@ export class IdValidationUnavailable extends Error {
   }
 }
 
-/** By name, not `instanceof`: server.ts and the Remix build each bundle their own class. */
+/** By name, not `instanceof`: server.ts and the server build each bundle their own class. */
 export function isIdValidationUnavailable(error: unknown): error is IdValidationUnavailable {
   return error instanceof Error && error.name === "IdValidationUnavailable";
 }

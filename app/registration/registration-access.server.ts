@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
+import type { RequestContext } from "~/context";
 
 /**
  * What one browser holds of /registro-de-linea: its own random id (whose codes are its own), the
@@ -37,12 +37,12 @@ export const registrationAccessCookieSpec: SealedCookieSpec<RegistrationAccess> 
   schema: registrationAccessSchema,
 };
 
-export function readRegistrationAccess(context: AppLoadContext): RegistrationAccess | null {
+export function readRegistrationAccess(context: RequestContext): RegistrationAccess | null {
   return context.jar.get(context.cookies.registration);
 }
 
 /** This browser's access, or a new one with an id of its own. */
-export function registrationAccessOrNew(context: AppLoadContext): RegistrationAccess {
+export function registrationAccessOrNew(context: RequestContext): RegistrationAccess {
   return (
     readRegistrationAccess(context) ?? {
       holder: randomBytes(16).toString("base64url"),
@@ -53,11 +53,11 @@ export function registrationAccessOrNew(context: AppLoadContext): RegistrationAc
   );
 }
 
-export function saveRegistrationAccess(context: AppLoadContext, access: RegistrationAccess) {
+export function saveRegistrationAccess(context: RequestContext, access: RegistrationAccess) {
   context.jar.set(context.cookies.registration, access);
 }
 
-export function forgetRegistrationAccess(context: AppLoadContext) {
+export function forgetRegistrationAccess(context: RequestContext) {
   context.jar.clear(context.cookies.registration);
 }
 

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { getFixedT } from "~/i18n/i18n.server";
 import { replyWithFormKey } from "~/lib/form-key";
@@ -38,6 +38,7 @@ import {
   recordValidationAttempt,
   registerLine,
 } from "./registrations.server";
+import type { RequestContext } from "~/context";
 
 /**
  * /registro-de-linea (issue 27): the holder of a line already in use registers it online. The
@@ -86,7 +87,7 @@ const registrationProof: NumberProofFlow<RegistrationAccess> = {
 };
 
 /** The step this browser is at, and what the step shows. */
-export async function loadRegistrationPage(context: AppLoadContext, url: URL) {
+export async function loadRegistrationPage(context: RequestContext, url: URL) {
   const access = readRegistrationAccess(context);
   const now = Date.now();
   const t = getFixedT("registration");
@@ -134,7 +135,7 @@ export async function loadRegistrationPage(context: AppLoadContext, url: URL) {
  * registration), or null; anyone who proves the number may register its holder.
  */
 export async function submitRegistration(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   accountSub: string | null,
 ) {
@@ -201,7 +202,7 @@ const LIFT_WAIT_MS = 5_000;
  * the lift (the queue retries); the registration is made and its receipt shows regardless.
  */
 async function liftSuspensionAtOnce(
-  context: AppLoadContext,
+  context: RequestContext,
   registration: { number: string; folio: string; registeredAt: string },
 ): Promise<void> {
   const id = registrationJobId({
@@ -234,7 +235,7 @@ async function liftSuspensionAtOnce(
   }
 }
 
-async function register(context: AppLoadContext, formData: FormData, accountSub: string | null) {
+async function register(context: RequestContext, formData: FormData, accountSub: string | null) {
   const submission = parseWithZod(formData, { schema: registrationFormSchema });
   if (submission.status !== "success") return answer("holder", submission.reply(), 400);
   const { email, idempotency_key: key, ...holder } = submission.value;

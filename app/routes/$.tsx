@@ -1,4 +1,4 @@
-import { data } from "@remix-run/react";
+import { data } from "react-router";
 
 /**
  * Any path no route matches: a 404, rendered by the one error boundary (root.tsx) inside the

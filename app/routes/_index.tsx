@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { type LoaderFunctionArgs, Link, useLoaderData, useRouteLoaderData } from "react-router";
 import { homeOffer } from "~/catalog/featured";
 import { formatPrice } from "~/catalog/money";
 import { HOME_FEATURED } from "~/catalog/plans.data";
@@ -14,6 +13,7 @@ import { shareMeta } from "~/lib/meta";
 import { REGISTRATION_PATH } from "~/registration/paths";
 import { REGISTRATION_RULES } from "~/registration/registration-rules";
 import type { ShellData } from "~/lib/shell";
+import { requestContext } from "~/lib/router-context.server";
 
 /**
  * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
@@ -31,7 +31,8 @@ const SHORTCUTS = [
   { key: "esim", to: "/plans?sim_type=esim" },
 ] as const;
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return {
     description: getFixedT()("pages.home.description"),
     offer: homeOffer(context.catalogue.plans(), HOME_FEATURED),

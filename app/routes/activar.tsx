@@ -1,7 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { signInPathFor } from "~/auth/redirect";
 import { getCustomer } from "~/auth/session.server";
 import {
@@ -20,6 +26,7 @@ import { simActivationSchema } from "~/line/sim-activation-schema";
 import { SIM_ACTIVATION_PATH } from "~/line/paths";
 import { loadSimActivationPage, submitSimActivation } from "~/line/sim-activation-request.server";
 import { titleMeta } from "~/lib/meta";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["activation"] };
 
@@ -29,14 +36,16 @@ export const meta = titleMeta;
  * A physical SIM's activation: the customer types the ICCID printed on it, and this browser then
  * follows the activation until the line's number shows. Signed in or not.
  */
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return {
     title: getFixedT("activation")("page.title"),
     ...(await loadSimActivationPage(context, getCustomer(context))),
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitSimActivation(context, request, getCustomer(context));
 }
 

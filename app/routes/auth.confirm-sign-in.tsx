@@ -1,7 +1,12 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { confirmSignInSchema } from "~/auth/schemas";
@@ -18,6 +23,7 @@ import {
   pendingChallenge,
   submitConfirmSignIn,
 } from "~/auth/confirm-sign-in-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
@@ -31,7 +37,8 @@ const HEADING_BY_CHALLENGE: Record<string, "sms" | "totp" | "email" | "custom"> 
   [CHALLENGE.custom]: "custom",
 };
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const pending = pendingChallenge(context);
   const kind = HEADING_BY_CHALLENGE[pending.challengeName];
   const destination = pending.parameters?.CODE_DELIVERY_DESTINATION;
@@ -43,7 +50,8 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitConfirmSignIn(context, request);
 }
 

@@ -1,7 +1,14 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { confirmVerifyUserSchema } from "~/auth/schemas";
@@ -14,12 +21,14 @@ import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 import { readQuery, submitConfirmVerifyUser } from "~/auth/confirm-verify-user-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"], query: ["attr", "redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   requireCustomer(context, request);
   const { attribute, redirectTo } = readQuery(request);
   if (!attribute)
@@ -27,7 +36,8 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   return { title: authT()("confirmVerifyUser.title"), attribute, redirectTo };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitConfirmVerifyUser(context, request);
 }
 

@@ -1,7 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { finishSocialSignIn } from "~/auth/oauth.server";
+import { requestContext } from "~/lib/router-context.server";
 
 /** Where Cognito's hosted pages send the customer back (the registered redirect_uri). */
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return finishSocialSignIn(context, request);
 }

@@ -1,7 +1,13 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import type * as z from "zod";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { firstFactorSchema } from "~/auth/schemas";
@@ -18,12 +24,14 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { Field } from "~/components/ui/form-field";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const offered = offeredFirstFactors(pendingFirstFactor(context));
   return {
     title: authT()("selectFirstFactor.title"),
@@ -32,15 +40,19 @@ export function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitFirstFactor(context, request);
 }
 
 export default function SelectFirstFactorPage() {
   const { t } = useTranslation("auth");
   const { passkey, factors } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const actionData = useActionData<typeof action>();
+  // The passkey ceremony's answer goes to its own fetcher, never to this form.
+  const lastResult =
+    actionData && !("passkeyRequestOptions" in actionData) ? actionData : undefined;
+  const [form, fields] = useForm<z.input<ReturnType<typeof firstFactorSchema>>>({
     lastResult,
     defaultValue: { factor: factors[0] },
     shouldValidate: "onBlur",

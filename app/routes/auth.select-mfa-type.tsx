@@ -1,7 +1,12 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { selectOfferedMfaTypeSchema } from "~/auth/schemas";
@@ -12,17 +17,20 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 import { pendingChoice, submitSelectMfaType } from "~/auth/select-mfa-type-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { purpose, types } = pendingChoice(context);
   return { title: authT()(`selectMfaType.${purpose}.title`), purpose, types };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitSelectMfaType(context, request);
 }
 

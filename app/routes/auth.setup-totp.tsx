@@ -1,7 +1,13 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
@@ -17,12 +23,14 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { getFixedT } from "~/i18n/i18n.server";
 import { titleMeta } from "~/lib/meta";
 import { resolveMode, submitSetupTotp } from "~/auth/setup-totp-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const mode = resolveMode(request, context);
   const issuer = getFixedT()("app.title");
   const qr = mode.secret
@@ -36,7 +44,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitSetupTotp(context, request);
 }
 

@@ -1,7 +1,14 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type * as z from "zod";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { configuredProviders } from "~/auth/oauth.server";
@@ -23,6 +30,7 @@ import { titleMeta } from "~/lib/meta";
 import { refuseWhenSignedIn } from "~/auth/sign-in-request.server";
 import { signInAction } from "~/auth/select-first-factor-request.server";
 import { PasskeyButton } from "~/components/auth/passkey-button";
+import { requestContext } from "~/lib/router-context.server";
 
 /**
  * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
@@ -32,7 +40,8 @@ export const handle = { i18n: ["auth"], pageCache: true, renderMemo: true, query
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const refused = refuseWhenSignedIn(context, new URL(request.url).searchParams.get("redirectTo"));
   if (refused) return refused;
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
@@ -47,7 +56,8 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return signInAction(context, request);
 }
 
@@ -55,8 +65,11 @@ export default function SignInPage() {
   const { t } = useTranslation("auth");
   const { redirectTo, username, signUpEnabled, socialProviders, passkeysEnabled } =
     useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const actionData = useActionData<typeof action>();
+  // The passkey ceremony's answer goes to its own fetcher, never to this form.
+  const lastResult =
+    actionData && !("passkeyRequestOptions" in actionData) ? actionData : undefined;
+  const [form, fields] = useForm<z.input<ReturnType<typeof signInSchema>>>({
     lastResult,
     defaultValue: { username },
     shouldValidate: "onBlur",

@@ -1,7 +1,14 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { attributesRecord } from "~/auth/cognito.server";
 import { authT } from "~/auth/flow.server";
@@ -16,12 +23,14 @@ import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { titleMeta } from "~/lib/meta";
 import { submitVerifyUser, target } from "~/auth/verify-user-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"], query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { accessToken } = requireCustomer(context, request);
   let attributes: Record<string, string>;
   try {
@@ -39,7 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitVerifyUser(context, request);
 }
 

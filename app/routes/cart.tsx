@@ -1,5 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { cartCount, cartTotal } from "~/cart/cart";
 import { priceCart } from "~/cart/cart-lines";
 import { readCart } from "~/cart/cart-session.server";
@@ -13,6 +18,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { submitCartChange } from "~/cart/cart-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 /**
  * Personal only through the cart, which keys the page cache's copy (decision 0073); a function of
@@ -22,12 +28,14 @@ export const handle = { i18n: ["commerce"], pageCache: true, renderMemo: true };
 
 export const meta = titleMeta;
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const cart = priceCart(readCart(context), context.catalogue.find);
   return { title: getFixedT()("pages.cart.title"), ...cart };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitCartChange(context, request);
 }
 

@@ -1,7 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { getCustomer } from "~/auth/session.server";
 import type { PricedCart } from "~/cart/cart-lines";
 import { formatPrice, formatTotal } from "~/catalog/money";
@@ -26,6 +32,7 @@ import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath, type LegalDocument } from "~/lib/external-links";
 import { titleMeta } from "~/lib/meta";
 import { CHECKOUT_HOLDER_KINDS, nationalityOptions } from "~/registration/holder";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["commerce", "registration", "portability"] };
 
@@ -33,7 +40,8 @@ export const meta = titleMeta;
 
 export { headers } from "~/lib/route-headers";
 
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return {
     title: getFixedT()("pages.checkout.title"),
     ...(await loadCheckoutForm(context)),
@@ -41,7 +49,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitCheckout(context, request, getCustomer(context));
 }
 

@@ -1,5 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { saveCart } from "~/cart/cart-session.server";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { LINE_ACTIVATION, PHYSICAL_SIM_DELIVERY } from "~/catalog/terms";
@@ -28,12 +35,14 @@ import { SubmitButton } from "~/components/ui/button";
 import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.server";
 import { InvoicingLink } from "~/components/invoicing/invoicing-link";
 import { invoicePath } from "~/invoicing/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["commerce", "activation", "portability"], query: ["pedido"] };
 
 export const meta = titleMeta;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { order: placed, access } = await loadOwnOrder(context, request);
   let order = placed;
   const { payment, refreshed } = await currentPayment(context, {
@@ -72,7 +81,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitOrderPage(context, request);
 }
 

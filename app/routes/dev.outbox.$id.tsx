@@ -1,12 +1,14 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { outboxHtmlWithImages, readOutbox } from "~/mail/transport.server";
+import { requestContext } from "~/lib/router-context.server";
 
 /**
  * Development only: one captured e-mail's HTML, as a mail client shows it. It is the e-mail's
  * own markup, so it is served on its own with a policy that runs nothing and loads nothing but
  * its inline images and styles.
  */
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ params, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const dir = context.config.isProduction ? null : context.mailOutboxDir;
   const id = params.id ?? "";
   const mail = dir

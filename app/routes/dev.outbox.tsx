@@ -1,5 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { data, type LoaderFunctionArgs, Form, useLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { authT } from "~/auth/flow.server";
 import { DataTable } from "~/components/ui/data-table";
@@ -9,6 +8,7 @@ import { titleMeta } from "~/lib/meta";
 import { readOutbox } from "~/mail/transport.server";
 import { readSmsOutbox } from "~/sms/outbox.server";
 import { Button } from "~/components/ui/button";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth", "line"], query: ["to"] };
 export const meta = titleMeta;
@@ -21,7 +21,8 @@ const SMS_SHOWN = 50;
  * SMS, the store's e-mails captured without SMTP_URL, and its SMS captured without an SMSC (the
  * codes that prove a line). Absent in production.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { outbox } = context.identity;
   const mailDir = context.config.isProduction ? null : context.mailOutboxDir;
   const smsDir = context.config.isProduction ? null : context.smsOutboxDir;

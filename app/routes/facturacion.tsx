@@ -1,6 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  data,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { getCustomer } from "~/auth/session.server";
 import { InvoiceCard } from "~/components/invoicing/invoice-card";
 import { InvoiceForm } from "~/components/invoicing/invoice-form";
@@ -14,6 +19,7 @@ import { submitInvoiceLookup } from "~/invoicing/invoice-lookup-request.server";
 import { loadInvoicingPage, submitInvoice } from "~/invoicing/invoice-request.server";
 import { invoiceDownloadPath } from "~/invoicing/paths";
 import { titleMeta } from "~/lib/meta";
+import { requestContext } from "~/lib/router-context.server";
 
 // Card brands are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["invoicing", "commerce"], query: ["pedido", "recarga", "folio"] };
@@ -31,7 +37,8 @@ export { headers } from "~/lib/route-headers";
  * opens the purchase (`?pedido=`, `?recarga=`); without one, the signed-in customer's paid
  * purchases and the lookup by folio and e-mail (`?folio=` fills it in).
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const page = await loadInvoicingPage(context, request);
   const folio = new URL(request.url).searchParams.get("folio") ?? "";
   return data(
@@ -45,7 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const params = new URL(request.url).searchParams;
   return params.has("pedido") || params.has("recarga")
     ? submitInvoice(context, request)

@@ -1,12 +1,13 @@
-import type { LoaderFunctionArgs, MetaArgs } from "@remix-run/node";
 import {
+  type LoaderFunctionArgs,
+  type MetaArgs,
   Form,
   Link,
   useLoaderData,
   useLocation,
   useNavigation,
   useRouteLoaderData,
-} from "@remix-run/react";
+} from "react-router";
 import { useEffect } from "react";
 import { HelpArticle, useHelpArticleLabels } from "~/components/help/help-article";
 import { ExternalLink } from "~/components/layout/external-link";

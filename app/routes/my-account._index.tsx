@@ -1,7 +1,13 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { INVOICING_PATH } from "~/invoicing/paths";
 import { SAVED_CARDS_PATH } from "~/payments/paths";
 import { useTranslation } from "~/i18n/react";
@@ -21,12 +27,14 @@ import { loadAccountHistory } from "~/account/history.server";
 import { accountMfaSettings, submitMfaPreference } from "~/auth/mfa-preference-request.server";
 import { AccountLinesSection } from "~/components/line/line-card";
 import { loadAccountLines } from "~/line/line-pages.server";
+import { requestContext } from "~/lib/router-context.server";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
 export const handle = { i18n: ["auth", "topup", "line", "portability"], renderMemo: true };
 export const meta = titleMeta;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer, accessToken } = requireCustomer(context, request);
   const title = getFixedT()("pages.myAccount.title");
   const [history, lines] = await Promise.all([
@@ -48,7 +56,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { accessToken } = requireCustomer(context, request);
   return submitMfaPreference(context, request, accessToken);
 }

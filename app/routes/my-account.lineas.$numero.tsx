@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { type LoaderFunctionArgs, Link, useLoaderData } from "react-router";
 import { requireCustomer } from "~/auth/session.server";
 import { formatTotal } from "~/catalog/money";
 import { AutoTopupSummaryView } from "~/components/auto-topup/auto-topup-summary";
@@ -16,6 +15,7 @@ import { titleMeta } from "~/lib/meta";
 import { loadLinePage } from "~/line/line-pages.server";
 import { formatLineNumber } from "~/line/line-view";
 import { LINES_PATH, topupLinePath } from "~/line/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 /** A function of its loaders' data alone: the render memo may keep it (server/html-caches.ts). */
 export const handle = { i18n: ["line", "activation"], renderMemo: true };
@@ -26,7 +26,8 @@ export const meta = titleMeta;
  * One line of the account: its figures, its usage by day for 30 days and its last top-ups. Only
  * a line of this account opens; any other number is the site's 404.
  */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext, params }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return loadLinePage(context, customer, params.numero);
 }

@@ -1,5 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { requireCustomer } from "~/auth/session.server";
 import { loadAutoTopupPage, submitAutoTopup } from "~/auto-topup/auto-topup-request.server";
 import { AutoTopupForm, AutoTopupOffForm } from "~/components/auto-topup/auto-topup-form";
@@ -13,6 +18,7 @@ import { translateFormMessage } from "~/lib/form-messages";
 import { titleMeta } from "~/lib/meta";
 import { formatLineNumber } from "~/line/line-view";
 import { linePath } from "~/line/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["line", "topup", "commerce"] };
 
@@ -21,12 +27,14 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 /** A line's automatic top-up (decision 0120): its settings and its last charges. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext, params }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return loadAutoTopupPage(context, customer, params.numero);
 }
 
-export function action({ request, context, params }: ActionFunctionArgs) {
+export function action({ request, context: routerContext, params }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return submitAutoTopup(context, request, customer, params.numero);
 }

@@ -1,5 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { requireCustomer } from "~/auth/session.server";
 import { LineCards } from "~/components/line/line-card";
 import { LineCodeForm, LineNumberForm } from "~/components/line/line-code-forms";
@@ -10,6 +15,7 @@ import { titleMeta } from "~/lib/meta";
 import { loadAddLineForm, submitAddLine } from "~/line/add-line-request.server";
 import { loadAccountLines } from "~/line/line-pages.server";
 import { formatLineNumber } from "~/line/line-view";
+import { requestContext } from "~/lib/router-context.server";
 
 /** A function of its loaders' data alone (the form key is a view token): the render memo may keep it. */
 export const handle = { i18n: ["line"], renderMemo: true };
@@ -19,7 +25,8 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 /** Every line of the account at a glance, and adding one the customer already has. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   const [lines, addLine] = await Promise.all([
     loadAccountLines(context, customer),
@@ -28,7 +35,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: getFixedT("line")("list.title"), lines, addLine };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return submitAddLine(context, request, customer);
 }

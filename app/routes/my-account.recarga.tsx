@@ -1,5 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { requireCustomer } from "~/auth/session.server";
 import { TopupForm } from "~/components/topup/topup-form";
 import { PageHeader } from "~/components/ui/page-header";
@@ -7,6 +11,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 // The payment methods are worded once, in the commerce messages. A function of its loaders' data
 // alone (the form key is a view token): the render memo may keep it (server/html-caches.ts).
@@ -17,7 +22,8 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 /** The signed-in customer's top-up: their saved lines first; the top-up joins their history. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return {
     title: getFixedT()("pages.topUp.title"),
@@ -25,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return submitTopup(context, request, customer);
 }

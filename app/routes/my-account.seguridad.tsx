@@ -1,5 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { loadAccountSecurity, submitAccountSecurity } from "~/auth/account-security-request.server";
 import { requireCustomer } from "~/auth/session.server";
 import { PasskeysCard, RememberedDevicesCard } from "~/components/account/security-cards";
@@ -8,11 +12,13 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleMeta;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const signedIn = requireCustomer(context, request);
   return {
     title: getFixedT("auth")("security.title"),
@@ -20,7 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitAccountSecurity(context, request, requireCustomer(context, request));
 }
 

@@ -1,5 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { requireCustomer } from "~/auth/session.server";
 import { linesPaidByCards } from "~/auto-topup/auto-topups.server";
 import { Alert } from "~/components/ui/alert";
@@ -12,6 +18,7 @@ import { titleMeta } from "~/lib/meta";
 import { maskPhoneNumber } from "~/topup/phone";
 import { loadSavedCards, submitSavedCards } from "~/payments/saved-cards-request.server";
 import { TOPUP_PATH } from "~/topup/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -23,7 +30,8 @@ export { headers } from "~/lib/route-headers";
  * The account's saved cards (decision 0119): brand, last four and expiry, which line each pays
  * automatically, and "Quitar" (a plain form per card).
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   const [cards, uses] = await Promise.all([
     loadSavedCards(context, customer),
@@ -38,7 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return submitSavedCards(context, request, customer);
 }

@@ -1,7 +1,9 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "react-router";
 import { receivePaymentNotification } from "~/payments/webhook-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 /** The payment provider's notifications: a resource route, no page. */
-export function action({ request, params, context }: ActionFunctionArgs) {
+export function action({ request, params, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return receivePaymentNotification(context, request, params.provider);
 }

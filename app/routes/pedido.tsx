@@ -1,7 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { orderLookupSchema } from "~/checkout/order-lookup";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/button";
@@ -14,6 +20,7 @@ import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { submitOrderLookup } from "~/checkout/order-lookup-request.server";
 import { INVOICING_PATH } from "~/invoicing/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["commerce"], query: ["folio"] };
 
@@ -30,7 +37,8 @@ export function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitOrderLookup(context, request);
 }
 

@@ -1,5 +1,13 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, data, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  data,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { peekOrderLink } from "~/checkout/order-links.server";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
@@ -7,6 +15,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { titleMeta } from "~/lib/meta";
 import { submitOrderLink } from "~/checkout/order-link-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["commerce"] };
 
@@ -22,7 +31,8 @@ export const headers: HeadersFunction = () => ({ "Referrer-Policy": "same-origin
  * A one-time order link from an e-mail (decision 0082). Opening the address uses nothing: mail
  * scanners follow links. The button does: it opens the order in this browser, once.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const token = new URL(request.url).searchParams.get("clave") ?? "";
   const link = await peekOrderLink(context.db, token);
   const title = getFixedT("commerce")("lookup.link.title");
@@ -30,7 +40,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title, folio: link.folio, token };
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitOrderLink(context, request);
 }
 

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { type LoaderFunctionArgs, Form, Link, useLoaderData } from "react-router";
 import { sortByPrice } from "~/catalog/featured";
 import { filterPlans, MIN_DATA_OPTIONS, parsePlanFilters, VALIDITY_OPTIONS } from "~/catalog/plan";
 import { HOME_FEATURED } from "~/catalog/plans.data";
@@ -10,6 +9,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { shareMeta } from "~/lib/meta";
 import { Button } from "~/components/ui/button";
+import { requestContext } from "~/lib/router-context.server";
 
 /**
  * Nothing personal without the app's cookies: the page caches may keep it; and a function of its
@@ -24,7 +24,8 @@ export const handle = {
 
 export const meta = shareMeta;
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const url = new URL(request.url);
   const filters = parsePlanFilters(url.searchParams);
   return {

@@ -1,5 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { getCustomer } from "~/auth/session.server";
 import { PORTABILITY_MAX_HOURS } from "~/catalog/terms";
 import { PortabilityExplanation } from "~/components/portability/explanation";
@@ -14,16 +18,19 @@ import {
   loadPortabilityPage,
   submitPortabilityRequest,
 } from "~/portability/portability-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["portability"], query: ["solicitud", "folio", "numero"] };
 
 export const meta = shareMeta;
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return loadPortabilityPage(context, new URL(request.url));
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitPortabilityRequest(context, request, getCustomer(context));
 }
 

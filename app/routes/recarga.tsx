@@ -1,5 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { getCustomer } from "~/auth/session.server";
 import { TopupForm } from "~/components/topup/topup-form";
 import { PageHeader } from "~/components/ui/page-header";
@@ -7,6 +11,7 @@ import { getFixedT } from "~/i18n/i18n.server";
 import { useTranslation } from "~/i18n/react";
 import { shareMeta } from "~/lib/meta";
 import { loadTopupForm, submitTopup } from "~/topup/topup-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 // The payment methods are worded once, in the commerce messages. A function of its loaders' data
 // alone (the form key is a view token): the render memo may keep it (server/html-caches.ts).
@@ -20,7 +25,8 @@ export { headers } from "~/lib/route-headers";
  * Top up any line, no account needed. A signed-in customer gets their saved lines too, and the
  * top-up appears in their history.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return {
     title: getFixedT()("pages.topUp.title"),
     description: getFixedT()("pages.topUp.description"),
@@ -28,7 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitTopup(context, request, getCustomer(context));
 }
 

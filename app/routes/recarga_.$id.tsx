@@ -1,5 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, data, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Link,
+  data,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { getCustomer } from "~/auth/session.server";
 import { formatTotal } from "~/catalog/money";
 import { PageHeader } from "~/components/ui/page-header";
@@ -25,6 +31,7 @@ import { TopupApplicationNotice } from "~/components/topup/topup-application";
 import { TopupBenefits } from "~/components/topup/topup-benefits";
 import { InvoicingLink } from "~/components/invoicing/invoicing-link";
 import { invoicePath } from "~/invoicing/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 // Decline reasons are the payment's, worded once in the commerce messages.
 export const handle = { i18n: ["topup", "commerce"] };
@@ -35,7 +42,8 @@ export const meta: typeof titleMeta = (args) => [
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ context, params }: LoaderFunctionArgs) {
+export async function loader({ context: routerContext, params }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   let topup: Topup = await loadTopup(context, params.id);
   const { payment, refreshed } = await currentPayment(context, {
     purpose: TOPUP_PAYMENT_PURPOSE,
@@ -79,7 +87,8 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   );
 }
 
-export function action({ request, context, params }: ActionFunctionArgs) {
+export function action({ request, context: routerContext, params }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitReceiptPayment(context, request, params.id);
 }
 

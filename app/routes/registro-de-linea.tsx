@@ -1,5 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { getCustomer } from "~/auth/session.server";
 import { LineCodeForm, LineNumberForm } from "~/components/line/line-code-forms";
 import { HolderForm } from "~/components/registration/holder-form";
@@ -16,6 +20,7 @@ import {
   loadRegistrationPage,
   submitRegistration,
 } from "~/registration/registration-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["registration", "line"], query: ["tipo"] };
 
@@ -28,11 +33,13 @@ export { headers } from "~/lib/route-headers";
  * to it by SMS, then the holder; the folio once registered. Anyone who proves the number may
  * register it; a signed-in customer's account is kept with the registration.
  */
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return loadRegistrationPage(context, new URL(request.url));
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitRegistration(context, request, getCustomer(context)?.sub ?? null);
 }
 

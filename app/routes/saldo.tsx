@@ -1,5 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { LineFiguresView } from "~/components/line/line-figures";
 import { LineCodeForm, LineNumberForm } from "~/components/line/line-code-forms";
 import { RegisterLineLink } from "~/components/line/register-line-link";
@@ -12,6 +18,7 @@ import { LINE_FORM_INTENTS } from "~/line/line-forms";
 import { formatLineNumber } from "~/line/line-view";
 import { LINES_PATH } from "~/line/paths";
 import { TOPUP_PATH } from "~/topup/paths";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["line"] };
 
@@ -24,11 +31,13 @@ export { headers } from "~/lib/route-headers";
  * figures for a quarter of an hour in this browser. The same answers whether or not the number
  * is a line.
  */
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return loadBalancePage(context);
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitBalance(context, request);
 }
 

@@ -1,7 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, data, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  Form,
+  data,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { formatTotal } from "~/catalog/money";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
@@ -19,12 +25,14 @@ import {
   sandboxPageRefused,
   submitSandboxPayment,
 } from "~/payments/sandbox/sandbox-page-request.server";
+import { requestContext } from "~/lib/router-context.server";
 
 export const handle = { i18n: ["commerce"] };
 
 export const meta = titleMeta;
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context: routerContext }: LoaderFunctionArgs) {
+  const context = routerContext.get(requestContext);
   const title = getFixedT("commerce")("sandbox.title");
   if (sandboxPageRefused(context, params.id, request)) {
     return data({ title, checkout: null }, { status: 403 });
@@ -46,7 +54,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-export function action({ request, params, context }: ActionFunctionArgs) {
+export function action({ request, params, context: routerContext }: ActionFunctionArgs) {
+  const context = routerContext.get(requestContext);
   return submitSandboxPayment(context, request, params.id);
 }
 

@@ -5,7 +5,7 @@ import { measureSms, type MeasuredSms } from "./encoding";
  * in a development outbox; the real adapter speaks SMPP 3.4 to the operator's SMSC. Decision
  * record 0089.
  *
- * Plain TypeScript: the types and the errors are shared by the server and the Remix build.
+ * Plain TypeScript: the types and the errors are shared by the server and the server build.
  */
 
 export interface SmsMessage {
@@ -80,7 +80,7 @@ export class SmsRefused extends Error {
 }
 
 /**
- * True for an SmsUnavailable. Not `instanceof`: server.ts and the Remix build are separate
+ * True for an SmsUnavailable. Not `instanceof`: server.ts and the server build are separate
  * bundles, each with its own copy of the class.
  */
 export function isSmsUnavailable(error: unknown): error is SmsUnavailable {

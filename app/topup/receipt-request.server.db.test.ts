@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "~/db/db.server";
 import { type Bss, BssUnavailable } from "~/line/bss";
@@ -7,6 +6,7 @@ import { createBssSimulator } from "~/line/simulator.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { loadTopupApplication } from "./receipt-request.server";
 import { createTopup, markTopupPaid, type Topup } from "./topups.server";
+import type { RequestContext } from "~/context";
 
 const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 let db: Db;
@@ -29,7 +29,7 @@ function context(over: Partial<Bss> = {}) {
     lineJobs: { nudge },
     logger,
     requestId: "test",
-  } as unknown as AppLoadContext;
+  } as unknown as RequestContext;
 }
 
 async function paidTopup(phoneNumber: string, queued = true): Promise<Topup> {

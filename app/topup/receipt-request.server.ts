@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { receiptPath } from "./paths";
 import { paymentChoiceSchema } from "~/payments/payment-choice-schema";
 import { payFor } from "~/payments/pay-for.server";
@@ -8,9 +8,10 @@ import { isBssRefused, isBssUnavailable } from "~/line/bss";
 import { lineJobOutcome, topupJobId } from "~/line/line-jobs.server";
 import { formatData } from "./amounts";
 import { findTopup, type Topup, topupPayment } from "./topups.server";
+import type { RequestContext } from "~/context";
 
 /** The top-up whose unguessable id is in the address, or a 404 that tells nothing. */
-export async function loadTopup(context: AppLoadContext, id: string | undefined) {
+export async function loadTopup(context: RequestContext, id: string | undefined) {
   const topup = id ? await findTopup(context.db, id) : null;
   if (!topup) throw data(null, { status: 404 });
   return topup;
@@ -21,7 +22,7 @@ export async function loadTopup(context: AppLoadContext, id: string | undefined)
  * without a second top-up.
  */
 export async function submitReceiptPayment(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   id: string | undefined,
 ) {
@@ -65,7 +66,7 @@ export type TopupApplication =
  * not read the line now and the rest of the page works.
  */
 export async function loadTopupApplication(
-  context: AppLoadContext,
+  context: RequestContext,
   topup: Topup,
 ): Promise<TopupApplication> {
   if (topup.status !== "paid") return { state: "none" };

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import type { Customer } from "~/auth/tokens";
 import type { Config } from "~/config.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
@@ -14,6 +14,7 @@ import { type TopupAnswer, topupSchema } from "./topup-schema";
 import { payFor } from "~/payments/pay-for.server";
 import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { createTopup, savedLines, topupKeyUsed, topupPayment } from "./topups.server";
+import type { RequestContext } from "~/context";
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long the customer is asked to wait when the BSS could not be asked about the line. */
@@ -38,7 +39,7 @@ export function topupLimits(config: Config): Record<"perIp" | "perLine", RateLim
  * customers top up the same line every week. `?numero=` (a line page's "Recargar esta línea")
  * fills the number in; anything but ten digits is ignored.
  */
-export async function loadTopupForm(context: AppLoadContext, customer: Customer | null, url?: URL) {
+export async function loadTopupForm(context: RequestContext, customer: Customer | null, url?: URL) {
   const number = normalisePhoneNumber(url?.searchParams.get(TOPUP_NUMBER_PARAM) ?? "");
   return {
     prefilledNumber: /^\d{10}$/.test(number) ? number : null,
@@ -58,7 +59,7 @@ export async function loadTopupForm(context: AppLoadContext, customer: Customer 
  * before paying), created once per key, then on to its payment.
  */
 export async function submitTopup(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   customer: Customer | null,
 ) {

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { priceCart } from "~/cart/cart-lines";
 import { createCatalogue } from "~/catalog/catalog.server";
@@ -28,6 +27,7 @@ import {
   topupPaymentPurpose,
   type Topup,
 } from "./topups.server";
+import type { RequestContext } from "~/context";
 
 const ANA = "sub-ana";
 const BETO = "sub-beto";
@@ -266,7 +266,7 @@ describe("paying a top-up", () => {
     const context = {
       payments,
       config: { publicOrigin: "https://tienda.test" },
-    } as unknown as AppLoadContext;
+    } as unknown as RequestContext;
     const paymentsOf = (topup: Topup) =>
       db.selectFrom("payments").select("status").where("reference", "=", topup.id).execute();
 

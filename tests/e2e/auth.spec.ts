@@ -248,7 +248,7 @@ test("a malformed phone for the chosen country is refused in Spanish and the cou
   // Pressed before the page turned interactive, the browser itself sends the form (the server
   // refuses it the same way); what is checked with JavaScript is the page's own refusal.
   if (testInfo.project.name === "js-enabled") {
-    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
   }
   await page.getByLabel("Correo electrónico").fill(uniqueEmail("tel-mal"));
   await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);

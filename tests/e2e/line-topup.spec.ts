@@ -45,7 +45,7 @@ async function fillTopup(page: Page, line: string, amount: string) {
 
 /** Sends the form and answers the status of the form's own answer (not the redirect's). */
 async function submitTopup(page: Page): Promise<number> {
-  // Without JavaScript the form posts to /recarga; with it, Remix fetches /recarga.data.
+  // Without JavaScript the form posts to /recarga; with it, React Router fetches /recarga.data.
   const answer = page.waitForResponse(
     (response) =>
       response.request().method() === "POST" &&

@@ -82,7 +82,7 @@ test("production sends HSTS and secure headers, logs requests as JSON without qu
     expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(headers.get("set-cookie")).toContain("Secure");
 
-    const asset = /href="(\/build\/_assets\/[^"]+\.css)"/.exec(html)?.[1];
+    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
     const cached = await fetch(`${baseUrl}${asset}`);
     expect(cached.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const locale = await fetch(`${baseUrl}/locales/es/common.json`);

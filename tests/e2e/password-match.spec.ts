@@ -6,7 +6,7 @@ test("with JavaScript, a mismatch shows while typing once both passwords have 6 
 }) => {
   test.skip(!javaScriptEnabled, "without JavaScript the server says it on submit (auth.spec.ts)");
   await page.goto("/auth/sign-up");
-  await page.waitForFunction(() => "__remixRouter" in window);
+  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
   const mismatch = page.getByText("Las contraseñas deben coincidir.");
   const password = page.getByLabel("Contraseña", { exact: true });
   const confirm = page.getByLabel("Confirma la contraseña");

@@ -134,7 +134,7 @@ test("each invalid field says what is wrong in Spanish and keeps what was typed,
   if (!withoutJs) {
     // With JavaScript a field is checked as soon as the customer leaves it (once the page is
     // interactive: under load the test could type before it was).
-    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
     await form.getByLabel("Número a portar (10 dígitos)").fill("12345");
     await form.getByLabel("NIP de portabilidad (4 dígitos)").focus();
     await expect(

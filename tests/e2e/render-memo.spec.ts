@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Cookie } from "@playwright/test";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { freePort, startServer, stopServer, waitForHealth } from "../support/server-process";
 import { createCustomer, signInTo } from "./support/customers";
 import { askForCode, smsCode, typeCode, uniqueLineNumber } from "./support/lines";
@@ -32,7 +32,9 @@ const ADDRESSES: Record<string, string> = {
 };
 
 async function optedInRoutes() {
-  const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
+  const build = (await import(
+    pathToFileURL(path.resolve("build/server/index.js")).href
+  )) as ServerBuild;
   const routes = Object.values(build.routes).filter(
     (route) => (route?.module.handle as { renderMemo?: boolean } | undefined)?.renderMemo === true,
   );

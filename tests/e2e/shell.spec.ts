@@ -155,7 +155,7 @@ test("a tap on a page that arrived with a message lands where it was aimed while
   // customer on a slow phone presses the button.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/build/**toast-stack*", async (route) => {
+  await page.route("**/assets/**toast-stack*", async (route) => {
     await held;
     await route.continue();
   });
@@ -164,7 +164,7 @@ test("a tap on a page that arrived with a message lands where it was aimed while
   await expect(page.getByTestId("flash")).toHaveText("Inicia sesión para continuar.");
   await page.getByLabel("Correo electrónico").fill(customer.email);
   await page.getByLabel("Contraseña", { exact: true }).fill(customer.password);
-  await page.waitForFunction(() => "__remixRouter" in window);
+  await page.waitForFunction(() => "__reactRouterDataRouter" in window);
   await page.waitForTimeout(300);
   const button = page.getByRole("button", { name: "Iniciar sesión", exact: true });
   const aimed = (await button.boundingBox())!;

@@ -24,7 +24,7 @@ const markDocument = (page: Page) =>
   page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
 const sameDocument = (page: Page) =>
   page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
-const hydrated = (page: Page) => page.waitForFunction(() => "__remixRouter" in window);
+const hydrated = (page: Page) => page.waitForFunction(() => "__reactRouterDataRouter" in window);
 
 test.describe("a client navigation's data request", () => {
   test.skip(
@@ -126,7 +126,7 @@ test.describe("a deploy while a tab is open", () => {
   }
 
   /**
-   * A tab on this build's /plans, its links' routes already known to it (Remix reloads the page
+   * A tab on this build's /plans, its links' routes already known to it (React Router reloads the page
    * itself only for a route it has not discovered yet); then the deploy: the server stops and the
    * next build starts on the same address and data.
    */
@@ -135,12 +135,12 @@ test.describe("a deploy while a tab is open", () => {
     const discovered = page.waitForResponse((response) => response.url().includes("/__manifest"));
     // The watch for a deploy is loaded once the page is idle.
     const watching = page.waitForResponse((response) =>
-      /\/build\/_shared\/new-build-\w+\.js$/.test(response.url()),
+      /\/assets\/new-build-[\w-]+\.js$/.test(response.url()),
     );
     await page.goto(`http://localhost:${port}/plans`);
     await Promise.all([discovered, watching]);
     await hydrated(page);
-    expect(await page.evaluate(() => window.__remixManifest.version)).not.toBe(next.version);
+    expect(await page.evaluate(() => window.__reactRouterManifest.version)).not.toBe(next.version);
     await serve(port, next.dir);
     const documents: string[] = [];
     page.on("request", (request) => {
@@ -155,10 +155,10 @@ test.describe("a deploy while a tab is open", () => {
     await expect(page.getByRole("heading", { name: "Categorías" })).toBeVisible();
     // The new document's heading can show before its scripts ran: no manifest yet is "not yet".
     await expect
-      .poll(() => page.evaluate(() => window.__remixManifest?.version))
+      .poll(() => page.evaluate(() => window.__reactRouterManifest?.version))
       .toBe(next.version);
     expect(await sameDocument(page)).toBe(false);
-    // The page load the navigation asked for: neither Remix's reload of the page the customer was
+    // The page load the navigation asked for: neither React Router's reload of the page the customer was
     // on when a chunk fails, nor the error boundary's chunk-reload guard.
     expect(documents).toEqual(["/help-center"]);
     expect(
@@ -204,8 +204,8 @@ test.describe("a deploy while a tab is open", () => {
   }, testInfo) => {
     // The earlier build's chunks stay served beside the new ones: without the server's answer
     // the old page would go on running its own code for as long as the tab stays open.
-    const earlier = path.resolve("public/build");
-    const nextAssets = path.join(next.dir, "public", "build");
+    const earlier = path.resolve("build/client/assets");
+    const nextAssets = path.join(next.dir, "build", "client", "assets");
     for (const entry of readdirSync(earlier)) {
       cpSync(path.join(earlier, entry), path.join(nextAssets, entry), {
         recursive: true,

@@ -89,7 +89,7 @@ test("on a phone the tooltips' code is never loaded", async ({ browser }, testIn
     const scripts: string[] = [];
     page.on("request", (request) => scripts.push(new URL(request.url()).pathname));
     await page.goto("/plans");
-    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
     await page.waitForTimeout(1_500);
     expect(scripts.filter((path) => path.includes("tooltip"))).toEqual([]);
     await expect(cartLink(page)).not.toHaveAttribute("data-state", /.*/);

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { createCookieJar } from "~/lib/cookie-jar.server";
 import { createSealedCookie } from "~/lib/sealed-cookie.server";
 import { FORM_KEY_SECRET_MAX_AGE_SECONDS, formKeySecretSchema } from "~/lib/form-key.server";
@@ -14,6 +13,7 @@ import {
   ACTIVATION_ACCESS_MAX_AGE_SECONDS,
   activationAccessSchema,
 } from "~/line/activation-access.server";
+import type { RequestContext } from "~/context";
 
 const secrets = ["browser-requests-under-test-".padEnd(40, "b")];
 
@@ -56,11 +56,11 @@ export const browserCookies = {
  * A browser, as far as cookies and view tokens go: each `request()` starts from the cookies every
  * earlier request of this browser left (what was sent, set or cleared).
  */
-export function newBrowser(extra: Partial<AppLoadContext> = {}) {
+export function newBrowser(extra: Partial<RequestContext> = {}) {
   const cookies = new Map<string, string>();
   /** The requests whose answers the browser has yet to take in, in the order they arrive. */
-  let unanswered: AppLoadContext[] = [];
-  const absorb = (context: AppLoadContext) => {
+  let unanswered: RequestContext[] = [];
+  const absorb = (context: RequestContext) => {
     for (const line of context.jar.setCookieHeaders({ redirect: false })) {
       const [pair = "", ...attributes] = line.split(";");
       const separator = pair.indexOf("=");
@@ -70,7 +70,7 @@ export function newBrowser(extra: Partial<AppLoadContext> = {}) {
     }
   };
   /** Requests sent together: each with the same cookies, their answers taken in this order. */
-  const together = (...overrides: Array<Partial<AppLoadContext>>): AppLoadContext[] => {
+  const together = (...overrides: Array<Partial<RequestContext>>): RequestContext[] => {
     for (const context of unanswered) absorb(context);
     const header = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     unanswered = overrides.map((override) => {
@@ -85,12 +85,12 @@ export function newBrowser(extra: Partial<AppLoadContext> = {}) {
         },
         ...extra,
         ...override,
-      } as unknown as AppLoadContext;
+      } as unknown as RequestContext;
     });
     return unanswered;
   };
   return {
-    request(override: Partial<AppLoadContext> = {}): AppLoadContext {
+    request(override: Partial<RequestContext> = {}): RequestContext {
       return together(override)[0]!;
     },
     together,

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { vi } from "vitest";
 import type { Customer } from "~/auth/tokens";
 import type { Db } from "~/db/db.server";
@@ -11,6 +10,7 @@ import { createBssSimulator } from "~/line/simulator.server";
 import { RateLimiter } from "~/lib/rate-limit";
 import { createSmsOutbox, readSmsOutbox } from "~/sms/outbox.server";
 import { newBrowser } from "./browser-requests";
+import type { RequestContext } from "~/context";
 
 /**
  * What the line's request modules need from a request (app/line/*-request.server.ts), over a
@@ -52,7 +52,7 @@ export function lineRequests(
       ...services,
       session: customer ? { customer } : null,
       clientAddressKey: address,
-    } as unknown as Partial<AppLoadContext>);
+    } as unknown as Partial<RequestContext>);
     return { request: () => cookies.request() };
   }
 
@@ -90,7 +90,7 @@ export function post(url: string, fields: Record<string, string>) {
   return new Request(url, { method: "POST", body: new URLSearchParams(fields) });
 }
 
-/** What a Remix `data()` or redirect answered: its status, body and headers. */
+/** What a `data()` or redirect answered: its status, body and headers. */
 export function answerOf(value: unknown): {
   status: number;
   body: unknown;

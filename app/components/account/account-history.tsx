@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { formatTotal } from "~/catalog/money";
 import { DataTable } from "~/components/ui/data-table";
 import { useTranslation } from "~/i18n/react";

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import type { ReactNode } from "react";
 import type { DeviceRow, PasskeyRow } from "~/auth/account-security-request.server";
 import { PasskeyButton } from "~/components/auth/passkey-button";

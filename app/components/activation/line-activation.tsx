@@ -1,4 +1,4 @@
-import { Link, useRevalidator } from "@remix-run/react";
+import { Link, useRevalidator } from "react-router";
 import { useEffect } from "react";
 import { formatLineNumber } from "~/line/line-number";
 import { useTranslation } from "~/i18n/react";

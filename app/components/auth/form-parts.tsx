@@ -1,5 +1,5 @@
 import type { FormMetadata } from "@conform-to/react";
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import type { FormEvent, ReactNode } from "react";
 import { authPath } from "~/auth/steps";
 import { buttonClass } from "~/components/ui/button";
@@ -69,7 +69,7 @@ export function AuthTabs({
 
 /**
  * Sign-in with a social provider, one per configured provider (SOCIAL_PROVIDERS), under a
- * divider. Plain links, not Remix's: each leaves the site for the hosted page, and works without
+ * divider. Plain links, not React Router's: each leaves the site for the hosted page, and works without
  * JavaScript. Nothing is rendered when social sign-in is off.
  */
 export function SocialSignInLinks({

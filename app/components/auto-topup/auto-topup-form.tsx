@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { formatPrice, formatTotal } from "~/catalog/money";
 import { autoTopupSchema } from "~/auto-topup/auto-topup-schema";
 import type { AutoTopupSummary } from "~/auto-topup/auto-topup-view.server";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { formatPrice } from "~/catalog/money";
 import { useTranslation } from "~/i18n/react";
 import type { AutoTopupSummary } from "~/auto-topup/auto-topup-view.server";

@@ -1,4 +1,4 @@
-import { useFetcher, useFetchers } from "@remix-run/react";
+import { useFetcher, useFetchers } from "react-router";
 import type { ReactNode } from "react";
 import type { CartIntent } from "~/cart/cart";
 import { SubmitButton, type ButtonSize, type ButtonVariant } from "~/components/ui/button";

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { LineActivationState } from "~/components/activation/line-activation";
 import type { LineActivationView } from "~/line/activations.server";
 import { Alert } from "~/components/ui/alert";

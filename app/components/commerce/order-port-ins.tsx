@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { LineActivationState } from "~/components/activation/line-activation";
 import { statusText } from "~/components/portability/request-details";
 import { useTranslation } from "~/i18n/react";

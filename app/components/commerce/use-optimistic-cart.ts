@@ -1,4 +1,4 @@
-import { useFetchers } from "@remix-run/react";
+import { useFetchers } from "react-router";
 import type { StoredCartItem } from "~/cart/cart";
 import { applyPendingCartSubmissions } from "~/cart/optimistic";
 

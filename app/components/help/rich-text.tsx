@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { ExternalLink } from "~/components/layout/external-link";
 import { CHAT_LINK } from "~/help/content";
 import type { Inline, Segment } from "~/help/highlight";

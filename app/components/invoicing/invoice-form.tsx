@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { Checkbox } from "~/components/ui/checkbox";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { SubmitButton } from "~/components/ui/button";

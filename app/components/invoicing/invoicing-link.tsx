@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n/react";
 
 /** "¿Necesitas factura (CFDI)? Solicitar factura": from a paid purchase's page to its invoicing. */

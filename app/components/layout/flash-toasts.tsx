@@ -1,4 +1,4 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "react-router";
 import { Suspense, lazy, useEffect, useState } from "react";
 import type { ShellData } from "~/lib/shell";
 import { flashActionClass, flashStyles } from "./flash-styles";

@@ -1,5 +1,5 @@
 import * as Toast from "@radix-ui/react-toast";
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { useEffect, useState, type CSSProperties } from "react";
 import { Tooltip } from "~/components/ui/tooltip";
 import { useTranslation } from "~/i18n/react";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import type { AccountLineView } from "~/line/line-pages.server";
 import { formatLineNumber } from "~/line/line-view";

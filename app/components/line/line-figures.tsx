@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import type { ReactNode } from "react";
 import { formatPrice } from "~/catalog/money";
 import { Alert } from "~/components/ui/alert";

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { labelFields } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";

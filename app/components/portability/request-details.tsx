@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { PORTABILITY_MAX_HOURS } from "~/catalog/terms";
 import { type DetailsRow, DetailsList } from "~/components/ui/details-list";
 import { useTranslation } from "~/i18n/react";

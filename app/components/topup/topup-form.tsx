@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import type { FocusEvent } from "react";
 import { formatPrice } from "~/catalog/money";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";

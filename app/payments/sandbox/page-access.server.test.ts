@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { createCookieJar } from "~/lib/cookie-jar.server";
 import { createSealedCookie } from "~/lib/sealed-cookie.server";
@@ -12,6 +11,7 @@ import {
   sandboxPayerSchema,
   type SandboxPayer,
 } from "./page-access.server";
+import type { RequestContext } from "~/context";
 
 const checkout = (index: number) => `chk_${String(index).padStart(16, "0")}`;
 const empty: SandboxPayer = { accessId: "payer-id-0123456789", checkouts: [] };
@@ -31,7 +31,7 @@ function requestContext(cookieHeader: string | null, isProduction: boolean) {
     jar: createCookieJar(cookieHeader),
     cookies: { sandboxPayer },
     config: { isProduction },
-  } as unknown as AppLoadContext;
+  } as unknown as RequestContext;
 }
 
 const payment = (provider: string, reference: string | null) =>

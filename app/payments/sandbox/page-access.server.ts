@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import type { Payment } from "../payments.server";
+import type { RequestContext } from "~/context";
 
 /**
  * Who may act on the sandbox's payment page (`/sandbox/pago/<id>`: pay by card, simulate a
@@ -54,7 +54,7 @@ export function mayUseCheckoutPage(
   return !environment.isProduction || Boolean(payer?.checkouts.includes(checkoutId));
 }
 
-export function mayUseSandboxPage(context: AppLoadContext, checkoutId: string): boolean {
+export function mayUseSandboxPage(context: RequestContext, checkoutId: string): boolean {
   return mayUseCheckoutPage(
     context.config,
     context.jar.get(context.cookies.sandboxPayer),
@@ -63,7 +63,7 @@ export function mayUseSandboxPage(context: AppLoadContext, checkoutId: string): 
 }
 
 /** This browser is being sent to pay this payment: with the sandbox, it may use its page. */
-export function rememberSandboxPayer(context: AppLoadContext, payment: Payment) {
+export function rememberSandboxPayer(context: RequestContext, payment: Payment) {
   if (payment.provider !== "sandbox" || !payment.provider_reference) return;
   const payer = context.jar.get(context.cookies.sandboxPayer) ?? {
     accessId: randomBytes(16).toString("base64url"),

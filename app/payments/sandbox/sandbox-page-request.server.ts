@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { createCardSchema, expiryParts } from "./card-rules";
 import { mayUseSandboxPage } from "./page-access.server";
+import type { RequestContext } from "~/context";
 
 /** The sandbox provider's hosted payment page: the part a real provider would serve itself. */
-export async function findSandboxCheckout(context: AppLoadContext, id: string | undefined) {
+export async function findSandboxCheckout(context: RequestContext, id: string | undefined) {
   const checkout = context.sandbox && id ? await context.sandbox.findCheckout(id) : null;
   if (!checkout) throw data(null, { status: 404 });
   return checkout;
@@ -16,7 +17,7 @@ export async function findSandboxCheckout(context: AppLoadContext, id: string | 
  * page (decision 0081); another is refused before the checkout is even read.
  */
 export function sandboxPageRefused(
-  context: AppLoadContext,
+  context: RequestContext,
   id: string | undefined,
   request: Request,
 ) {
@@ -37,7 +38,7 @@ const SENSITIVE_FIELDS = ["card_number", "card_cvc"];
  * transfer, the simulator of its payment or expiry. Back to the store's page after either.
  */
 export async function submitSandboxPayment(
-  context: AppLoadContext,
+  context: RequestContext,
   request: Request,
   id: string | undefined,
 ) {

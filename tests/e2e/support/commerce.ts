@@ -25,7 +25,7 @@ export function cartBadge(page: Page) {
  */
 export async function addPlan(page: Page, name: string, expected: number) {
   const stored = page.waitForResponse(
-    // Without JavaScript the form posts to /cart; with it, Remix's fetcher posts to /cart.data.
+    // Without JavaScript the form posts to /cart; with it, React Router's fetcher posts to /cart.data.
     (response) =>
       response.request().method() === "POST" &&
       /^\/cart(\.data)?$/.test(new URL(response.url()).pathname),

@@ -1,13 +1,14 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import type { Services } from "~/context";
 import { createRequestContext, isRedirectStatus } from "~/lib/request-context.server";
+import { requestContext as requestContextKey, routerContextFor } from "~/lib/router-context.server";
 
 /**
  * Route loaders and actions called as the server calls them, from a browser that keeps the
  * cookies they set (tests of auth flows without a browser process).
  */
 
-/** One request's context, built as server/remix-handler.ts builds it. */
+/** One request's context, built as server/router-handler.ts builds it. */
 export function requestContext(services: Services, browser: Browser) {
   return createRequestContext(services, {
     cookieHeader: browser.header,
@@ -45,11 +46,7 @@ export interface Outcome {
   headers: Headers;
 }
 
-export type RouteFunction = (args: {
-  request: Request;
-  context: AppLoadContext;
-  params: Record<string, string>;
-}) => unknown;
+export type RouteFunction = (args: LoaderFunctionArgs) => unknown;
 
 export async function call(
   fn: RouteFunction,
@@ -69,7 +66,13 @@ export async function call(
   });
   let result: unknown;
   try {
-    result = await fn({ request, context, params: {} });
+    result = await fn({
+      request,
+      url: new URL(request.url),
+      pattern: new URL(request.url).pathname,
+      params: {},
+      context: routerContextFor(requestContextKey, context),
+    });
   } catch (thrown) {
     result = thrown;
   }
@@ -95,7 +98,7 @@ export async function call(
   } else {
     outcome = { status: 200, location: null, setCookies: [], data: result, headers: new Headers() };
   }
-  // What server/remix-handler.ts adds: the cookies the request's jar collected.
+  // What server/router-handler.ts adds: the cookies the request's jar collected.
   outcome.setCookies.push(
     ...context.jar.setCookieHeaders({ redirect: isRedirectStatus(outcome.status) }),
   );

@@ -1,9 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import {
-  createRequestHandler,
-  writeReadableStreamToWritable,
-  type ServerBuild,
-} from "@remix-run/node";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
@@ -11,6 +8,7 @@ import { withDatabaseOutagePages } from "~/db/database-unavailable-pages.server"
 import { getFixedT } from "~/i18n/i18n.server";
 import { withNewBuildDocumentLoads } from "~/lib/new-build.server";
 import type { RenderMemo } from "~/lib/page-caching";
+import { requestContextKeyOf, routerContextFor } from "~/lib/router-context.server";
 import { methodLabel } from "~/observability/metrics.server";
 import {
   createRequestContext,
@@ -24,12 +22,14 @@ import { STEP_LABELS } from "./metrics";
 import { discardThenHangUp, isReadableMultipart, readBodyWithin } from "./request-body.server";
 
 /**
- * The Express ends of a Remix request, written here rather than taken from `@remix-run/express`,
+ * The Express ends of a React Router request, written here rather than taken from `@remix-run/express`,
  * whose handler builds the request's URL from the Host header, streams a body of any length and
  * sends the response before the request's cookie jar is committed (decision 0056).
  */
-export function remixHandler(options: {
-  build: ServerBuild;
+export function routerHandler(options: {
+  /** The build, or (under `npm run dev`) how to get its latest version for each request. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: string;
   config: Config;
   services: Services;
   logger: Logger;
@@ -39,13 +39,17 @@ export function remixHandler(options: {
     cacheControl: (res: express.Response) => string;
   };
 }): express.RequestHandler {
-  const { build, config, services, logger, htmlCaches } = options;
+  const { build, mode, config, services, logger, htmlCaches } = options;
   // A page whose loader finds the database unavailable answers 503 "try again", never a 500; a
   // navigation from a page of an earlier build loads this one (decision 0108).
-  const handleRemixRequest = createRequestHandler(
-    withDatabaseOutagePages(withNewBuildDocumentLoads(build)),
-    build.mode,
-  );
+  const served = (each: ServerBuild) => withDatabaseOutagePages(withNewBuildDocumentLoads(each));
+  // Under `npm run dev` each request takes the build as it is now, and the key it reads the
+  // request's context with.
+  const handlerOf = (each: ServerBuild) => ({
+    handle: createRequestHandler(served(each), mode),
+    contextKey: requestContextKeyOf(each),
+  });
+  const built = typeof build === "function" ? null : handlerOf(build);
   return async (req, res, next) => {
     try {
       // A path only: an absolute-form request target names a host of the client's choosing.
@@ -71,7 +75,7 @@ export function remixHandler(options: {
       // The URL's origin is the configured one, never the Host header's (decision 0058).
       const request = new Request(`${config.publicOrigin}${req.originalUrl}`, {
         method: req.method,
-        headers: remixHeaders(req.headers),
+        headers: routerHeaders(req.headers, config),
         body,
         signal: controller.signal,
       });
@@ -96,7 +100,9 @@ export function remixHandler(options: {
             method: methodLabel(req.method),
           }),
       });
-      const response = await handleRemixRequest(request, context);
+      const { handle, contextKey } =
+        built ?? handlerOf(await (build as () => Promise<ServerBuild>)());
+      const response = await handle(request, routerContextFor(contextKey, context));
       const redirect = isRedirectStatus(response.status);
       for (const cookie of context.jar.setCookieHeaders({ redirect })) {
         res.append("Set-Cookie", cookie);
@@ -104,7 +110,7 @@ export function remixHandler(options: {
       if (!response.headers.has("Cache-Control")) {
         res.set("Cache-Control", htmlCaches.cacheControl(res));
       }
-      await sendRemixResponse(res, response);
+      await sendRouterResponse(res, response);
     } catch (error) {
       next(error);
     }
@@ -150,17 +156,27 @@ async function readRequestBody(
   return body;
 }
 
-function remixHeaders(headers: IncomingHttpHeaders): Headers {
+function routerHeaders(
+  headers: IncomingHttpHeaders,
+  config: Pick<Config, "publicOrigin" | "allowedOrigins">,
+): Headers {
   const result = new Headers();
   for (const [name, values] of Object.entries(headers)) {
     if (values === undefined) continue;
     for (const value of Array.isArray(values) ? values : [values]) result.append(name, value);
   }
+  // React Router refuses a form whose Origin is not the request URL's, always the public origin
+  // here; refuseCrossSiteWrites let through only the origins configured as this site (in
+  // development its loopback names too), each handed on as the public one.
+  const origin = result.get("origin");
+  if (origin !== null && config.allowedOrigins.includes(origin)) {
+    result.set("origin", config.publicOrigin);
+  }
   return result;
 }
 
-/** Writes Remix's answer; headers already set on `res` (the cookie jar's) are kept. */
-async function sendRemixResponse(res: express.Response, response: Response) {
+/** Writes React Router's answer; headers already set on `res` (the cookie jar's) are kept. */
+async function sendRouterResponse(res: express.Response, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
