@@ -121,11 +121,3 @@ export interface RequestContext extends Services {
    */
   reportError: (error: unknown) => void;
 }
-
-// Loaders and actions receive React Router's context, which carries a RequestContext under the
-// key of lib/request-context.server.ts (decision 0132).
-declare module "react-router" {
-  interface Future {
-    v8_middleware: true;
-  }
-}

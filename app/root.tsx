@@ -42,11 +42,11 @@ export const links: LinksFunction = () => [
 
 export const handle = { i18n: ["common"] };
 
-export function loader({ context: routerContext, request }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   const t = getFixedT();
   const { config } = context;
-  const flash = emptiesCartFirst(context, new URL(request.url)) ? null : takeFlash(context);
+  const flash = emptiesCartFirst(context, url) ? null : takeFlash(context);
   const cart = priceCart(readCart(context), context.catalogue.find);
   const customer = getCustomer(context);
   const shell: ShellData = {

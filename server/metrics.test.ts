@@ -63,7 +63,7 @@ describe("route labels", () => {
 
   it("name a single-fetch data request after its page, and React Router's manifest after itself", () => {
     expect(labelOf("/plans.data")).toBe("routes/plans");
-    expect(labelOf("/_root.data")).toBe("routes/_index");
+    expect(labelOf("/_.data")).toBe("routes/_index");
     expect(labelOf("/my-account/lineas/5512345678.data")).toBe("routes/my-account.lineas.$numero");
     expect(labelOf("/__manifest")).toBe(STEP_LABELS.manifest);
   });

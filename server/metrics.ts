@@ -6,6 +6,7 @@ import type express from "express";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { AggregatorRegistry, type Registry } from "prom-client";
+import { pagePathOf } from "~/lib/data-requests";
 
 /**
  * GET /metrics (decision 0110): where it is served, who may read it, and the route label of
@@ -64,7 +65,7 @@ export function routeLabeller(routes: ServerBuild["routes"]): (path: string) => 
 
 /** Every literal segment of the routes' paths, in lower case (routes match without case). */
 function literalSegments(routes: ServerBuild["routes"]): Set<string> {
-  const literals = new Set<string>(["__manifest", "_root"]);
+  const literals = new Set<string>(["__manifest", "_"]);
   for (const route of Object.values(routes)) {
     for (const segment of (route?.path ?? "").split("/")) {
       if (segment && !segment.startsWith(":") && segment !== "*") {
@@ -97,8 +98,7 @@ export function pathShape(path: string, literals: ReadonlySet<string>): string {
 }
 
 function matchedRoute(tree: RouteObject[], path: string): string {
-  // As React Router reads a single-fetch request: `/plans.data` is /plans, `/_root.data` is /.
-  const page = path.endsWith(".data") ? path.slice(0, -5).replace(/^\/_root$/, "/") : path;
+  const page = pagePathOf(path);
   if (page === "/__manifest") return STEP_LABELS.manifest;
   const matches = matchRoutes(tree, page);
   return matches?.[matches.length - 1]?.route.id ?? STEP_LABELS.unrouted;

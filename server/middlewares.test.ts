@@ -57,7 +57,7 @@ describe("the files of public/", () => {
       for (const pathname of [
         "/plans",
         "/plans.data",
-        "/_root.data",
+        "/_.data",
         "/my-account/lineas/5512345678.data",
         "/docs",
       ]) {

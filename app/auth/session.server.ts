@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { redirect } from "react-router";
 import * as z from "zod";
 import type { CookieJar } from "~/lib/cookie-jar.server";
+import { pageUrlOf } from "~/lib/data-requests";
 import { setFlash } from "~/lib/flash.server";
 import type { SealedCookieSpec } from "~/lib/sealed-cookie.server";
 import { isCognitoError } from "./cognito-error";
@@ -242,7 +243,7 @@ export interface SignedIn {
 export function requireCustomer(context: RequestContext, request: Request): SignedIn {
   const { session } = context;
   if (session) return { customer: session.customer, accessToken: session.tokens.accessToken };
-  const url = new URL(request.url);
+  const url = pageUrlOf(request.url);
   setFlash(context, { kind: "info", key: "auth:flash.signInRequired" });
   throw redirect(signInPathFor(`${url.pathname}${url.search}`), { status: 303 });
 }

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BUILD_VERSION_HEADER, RETRY_PAUSE_MS, isRetried, siteFetch } from "./data-requests";
+import {
+  BUILD_VERSION_HEADER,
+  RETRY_PAUSE_MS,
+  isRetried,
+  pagePathOf,
+  pageUrlOf,
+  siteFetch,
+} from "./data-requests";
 
 const ORIGIN = "https://www.conecta.example";
 
@@ -54,7 +61,7 @@ describe("the site's fetch", () => {
 
   it("tries once more only: a second failure is the answer (the error boundary shows it)", async () => {
     const { impl, requests } = answering(502, 504, 200);
-    const answer = fetchWith(impl)(`${ORIGIN}/_root.data`, { method: "GET" });
+    const answer = fetchWith(impl)(`${ORIGIN}/_.data`, { method: "GET" });
     await vi.runAllTimersAsync();
     expect((await answer).status).toBe(504);
     expect(requests).toHaveLength(2);
@@ -123,3 +130,22 @@ async function runToEnd(answer: Promise<Response>) {
   await vi.runAllTimersAsync();
   return answer;
 }
+
+describe("the page a request is for", () => {
+  it("reads a data request's path as React Router does", () => {
+    expect(pagePathOf("/plans.data")).toBe("/plans");
+    expect(pagePathOf("/_.data")).toBe("/");
+    expect(pagePathOf("/help-center/_.data")).toBe("/help-center/");
+    expect(pagePathOf("/my-account/lineas/5512345678.data")).toBe("/my-account/lineas/5512345678");
+    expect(pagePathOf("/plans")).toBe("/plans");
+  });
+
+  it("keeps the page's query and drops the routes React Router asked for", () => {
+    const page = pageUrlOf(
+      "https://tienda.example/help-center.data?q=sim&_routes=root,routes/help",
+    );
+    expect(`${page.pathname}${page.search}`).toBe("/help-center?q=sim");
+    expect(pageUrlOf("https://tienda.example/_.data?_routes=root").pathname).toBe("/");
+    expect(pageUrlOf("https://tienda.example/recarga?monto=100").search).toBe("?monto=100");
+  });
+});

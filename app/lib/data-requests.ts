@@ -29,9 +29,30 @@ export function isRetried(method: string, status: number): boolean {
   return IDEMPOTENT_READS.has(method.toUpperCase()) && RETRIED_STATUSES.has(status);
 }
 
-/** A data request's path: a loader's or action's data at `/path.data` (`/_root.data` for `/`). */
+/** A data request's path: a loader's or action's data at `/path.data` (`/_.data` for `/`). */
 export function isDataPath(pathname: string): boolean {
   return pathname.endsWith(".data");
+}
+
+/**
+ * The path of the page a request's path is for: a data request's as React Router reads it
+ * (`/plans.data` is /plans, `/_.data` is /, `/ayuda/_.data` is /ayuda/), any other path itself.
+ */
+export function pagePathOf(pathname: string): string {
+  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length);
+  return isDataPath(pathname) ? pathname.slice(0, -".data".length) : pathname;
+}
+
+/**
+ * The address of the page a request is for. Loaders and actions receive the request as it came
+ * (a client navigation's is the page's data request, `/plans.data?_routes=…`); React Router hands
+ * them this address as `url` too.
+ */
+export function pageUrlOf(requestUrl: string | URL): URL {
+  const url = new URL(requestUrl);
+  url.pathname = pagePathOf(url.pathname);
+  url.searchParams.delete("_routes");
+  return url;
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

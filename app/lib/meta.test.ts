@@ -3,7 +3,7 @@ import { pageTitle, shareMeta, titleMeta } from "./meta";
 
 const root = {
   id: "root",
-  data: {
+  loaderData: {
     appTitle: "Conecta Móvil",
     description: "Planes de prepago",
     origin: "https://www.conectamovil.mx",
@@ -15,7 +15,7 @@ describe("page meta", () => {
   it("titles a page after the app", () => {
     expect(pageTitle("Conecta Móvil", "Planes")).toBe("Conecta Móvil | Planes");
     expect(pageTitle("Conecta Móvil")).toBe("Conecta Móvil");
-    expect(titleMeta({ data: { title: "Planes" }, matches: [root] })).toEqual([
+    expect(titleMeta({ loaderData: { title: "Planes" }, matches: [root] })).toEqual([
       { title: "Conecta Móvil | Planes" },
       { name: "description", content: "Planes de prepago" },
     ]);
@@ -23,7 +23,7 @@ describe("page meta", () => {
 
   it("gives a public page its canonical address without the query, and its sharing card", () => {
     const tags = shareMeta({
-      data: { title: "Planes", description: "Compara los planes" },
+      loaderData: { title: "Planes", description: "Compara los planes" },
       matches: [root],
       location: { pathname: "/plans" },
     });
@@ -52,11 +52,15 @@ describe("page meta", () => {
   });
 
   it("falls back to the site's description, and adds nothing without an origin", () => {
-    const tags = shareMeta({ data: {}, matches: [root], location: { pathname: "/" } });
+    const tags = shareMeta({ loaderData: {}, matches: [root], location: { pathname: "/" } });
     expect(tags).toContainEqual({ property: "og:description", content: "Planes de prepago" });
     expect(tags).toContainEqual({ property: "og:title", content: "Conecta Móvil" });
     expect(
-      shareMeta({ data: {}, matches: [{ id: "root", data: {} }], location: { pathname: "/" } }),
+      shareMeta({
+        loaderData: {},
+        matches: [{ id: "root", loaderData: {} }],
+        location: { pathname: "/" },
+      }),
     ).toEqual([{ title: "" }]);
   });
 });

@@ -7,11 +7,11 @@ export function pageTitle(appTitle: string, page?: string | null): string {
 
 interface MetaMatch {
   id: string;
-  data: unknown;
+  loaderData: unknown;
 }
 
 interface MetaArgsLike {
-  data: unknown;
+  loaderData: unknown;
   matches: MetaMatch[];
   location?: { pathname: string };
 }
@@ -28,8 +28,8 @@ function readString(data: unknown, key: string): string | undefined {
  * The meta function every page shares: the title comes from the page loader's `title` and the
  * app title from the root loader, both already translated on the server.
  */
-export function titleMeta({ data, matches }: MetaArgsLike): MetaDescriptor[] {
-  const root = matches.find((match) => match.id === "root")?.data;
+export function titleMeta({ loaderData: data, matches }: MetaArgsLike): MetaDescriptor[] {
+  const root = matches.find((match) => match.id === "root")?.loaderData;
   const appTitle = readString(root, "appTitle") ?? "";
   const descriptors: MetaDescriptor[] = [{ title: pageTitle(appTitle, readString(data, "title")) }];
   const description = readString(data, "description") ?? readString(root, "description");
@@ -48,11 +48,12 @@ export const SHARE_IMAGE = { path: "/brand/og-image.png", width: 1200, height: 6
  */
 export function shareMeta(args: MetaArgsLike): MetaDescriptor[] {
   const descriptors = titleMeta(args);
-  const root = args.matches.find((match) => match.id === "root")?.data;
+  const root = args.matches.find((match) => match.id === "root")?.loaderData;
   const origin = readString(root, "origin");
   if (!origin || !args.location) return descriptors;
-  const title = pageTitle(readString(root, "appTitle") ?? "", readString(args.data, "title"));
-  const description = readString(args.data, "description") ?? readString(root, "description") ?? "";
+  const title = pageTitle(readString(root, "appTitle") ?? "", readString(args.loaderData, "title"));
+  const description =
+    readString(args.loaderData, "description") ?? readString(root, "description") ?? "";
   const url = `${origin}${args.location.pathname}`;
   const image = `${origin}${SHARE_IMAGE.path}`;
   const imageAlt = readString(root, "shareImageAlt") ?? title;

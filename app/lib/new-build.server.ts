@@ -9,16 +9,6 @@ import { BUILD_VERSION_HEADER } from "./data-requests";
 import { requestContextKeyOf } from "./router-context.server";
 
 /**
- * The page a data request asks for: the address the customer navigates to, without the parameter
- * React Router adds to name the routes it wants (`_routes`).
- */
-export function pageOfDataRequest(requestUrl: string): string {
-  const url = new URL(requestUrl);
-  url.searchParams.delete("_routes");
-  return `${url.pathname}${url.search}`;
-}
-
-/**
  * The root loader, answering a data request from a page of another build with a full page load of
  * the address asked for (decision 0108). A tab opened before a deploy runs the earlier build's
  * code and asks for the earlier build's script chunks, which may be gone; its next navigation loads
@@ -33,7 +23,7 @@ export function loadingNewBuild(
   return (args) => {
     const pageVersion = args.request.headers.get(BUILD_VERSION_HEADER);
     if (pageVersion !== null && pageVersion !== serverVersion) {
-      const page = pageOfDataRequest(args.request.url);
+      const page = `${args.url.pathname}${args.url.search}`;
       const context = args.context.get(contextKey);
       context.logger.info({
         msg: "page of an earlier build: loading the new one",

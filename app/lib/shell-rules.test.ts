@@ -12,16 +12,16 @@ describe("page titles", () => {
     expect(pageTitle("Conecta Móvil")).toBe("Conecta Móvil");
     expect(
       titleMeta({
-        data: undefined,
-        matches: [{ id: "root", data: { appTitle: "Conecta Móvil" } }],
+        loaderData: undefined,
+        matches: [{ id: "root", loaderData: { appTitle: "Conecta Móvil" } }],
       }),
     ).toEqual([{ title: "Conecta Móvil" }]);
   });
 
   it("takes the page title from the page's loader data", () => {
     const meta = titleMeta({
-      data: { title: "Carrito" },
-      matches: [{ id: "root", data: { appTitle: "Conecta Móvil", description: "Planes" } }],
+      loaderData: { title: "Carrito" },
+      matches: [{ id: "root", loaderData: { appTitle: "Conecta Móvil", description: "Planes" } }],
     });
     expect(meta).toEqual([
       { title: "Conecta Móvil | Carrito" },

@@ -40,11 +40,11 @@ export const handle = { i18n: ["auth"], pageCache: true, renderMemo: true, query
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const refused = refuseWhenSignedIn(context, new URL(request.url).searchParams.get("redirectTo"));
+  const refused = refuseWhenSignedIn(context, url.searchParams.get("redirectTo"));
   if (refused) return refused;
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  const redirectTo = url.searchParams.get("redirectTo");
   return {
     title: authT()("signIn.title"),
     redirectTo: redirectTo ? safeRedirectPath(redirectTo) : undefined,

@@ -36,10 +36,10 @@ export const handle = { i18n: ["auth"], query: ["redirectTo"] };
 export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
-export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   refuseWhenClosed(context);
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  const redirectTo = url.searchParams.get("redirectTo");
   if (getCustomer(context)) {
     setFlash(context, { kind: "info", key: "auth:errors.alreadySignedIn" });
     throw redirect(safeRedirectPath(redirectTo), { status: 303 });

@@ -21,13 +21,13 @@ const SMS_SHOWN = 50;
  * SMS, the store's e-mails captured without SMTP_URL, and its SMS captured without an SMSC (the
  * codes that prove a line). Absent in production.
  */
-export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export async function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   const { outbox } = context.identity;
   const mailDir = context.config.isProduction ? null : context.mailOutboxDir;
   const smsDir = context.config.isProduction ? null : context.smsOutboxDir;
   if (!outbox && !mailDir && !smsDir) throw data(null, { status: 404 });
-  const to = new URL(request.url).searchParams.get("to");
+  const to = url.searchParams.get("to");
   const target = outbox ? await context.identity.embeddedTarget().catch(() => null) : null;
   const mails = mailDir ? await readOutbox(mailDir, { to, limit: MAILS_SHOWN }) : [];
   const sms = smsDir ? await readSmsOutbox(smsDir, { to, limit: SMS_SHOWN }) : [];

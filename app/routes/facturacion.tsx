@@ -37,10 +37,10 @@ export { headers } from "~/lib/route-headers";
  * opens the purchase (`?pedido=`, `?recarga=`); without one, the signed-in customer's paid
  * purchases and the lookup by folio and e-mail (`?folio=` fills it in).
  */
-export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   const page = await loadInvoicingPage(context, request);
-  const folio = new URL(request.url).searchParams.get("folio") ?? "";
+  const folio = url.searchParams.get("folio") ?? "";
   return data(
     {
       title: getFixedT("invoicing")("title"),
@@ -52,9 +52,9 @@ export async function loader({ request, context: routerContext }: LoaderFunction
   );
 }
 
-export function action({ request, context: routerContext }: ActionFunctionArgs) {
+export function action({ request, context: routerContext, url }: ActionFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   return params.has("pedido") || params.has("recarga")
     ? submitInvoice(context, request)
     : submitInvoiceLookup(context, request);

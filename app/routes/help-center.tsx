@@ -23,7 +23,7 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 
 export function meta(args: MetaArgs<typeof loader>) {
   // Search result pages are endless variations of this one: keep them out of search engines.
-  const searching = Boolean(args.data?.query);
+  const searching = Boolean(args.loaderData?.query);
   return searching ? [...titleMeta(args), { name: "robots", content: "noindex" }] : shareMeta(args);
 }
 
@@ -38,11 +38,11 @@ export const handle = {
   query: ["q", "pregunta"],
 };
 
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ url }: LoaderFunctionArgs) {
   return {
     title: getFixedT()("pages.helpCenter.title"),
     description: getFixedT("help")("description"),
-    ...loadHelpCenter(new URL(request.url)),
+    ...loadHelpCenter(url),
   };
 }
 

@@ -22,12 +22,12 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 /** The signed-in customer's top-up: their saved lines first; the top-up joins their history. */
-export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export async function loader({ request, context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   const { customer } = requireCustomer(context, request);
   return {
     title: getFixedT()("pages.topUp.title"),
-    ...(await loadTopupForm(context, customer, new URL(request.url))),
+    ...(await loadTopupForm(context, customer, url)),
   };
 }
 

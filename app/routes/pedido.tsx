@@ -29,8 +29,8 @@ export const meta = titleMeta;
 export { headers } from "~/lib/route-headers";
 
 /** `?folio=` (the link in the customer's e-mails) fills in the folio; the e-mail is typed. */
-export function loader({ request }: LoaderFunctionArgs) {
-  const folio = new URL(request.url).searchParams.get("folio") ?? "";
+export function loader({ url }: LoaderFunctionArgs) {
+  const folio = url.searchParams.get("folio") ?? "";
   return {
     title: getFixedT()("pages.orderLookup.title"),
     folio: /^[A-Za-z0-9-]{1,20}$/.test(folio) ? folio.toUpperCase() : "",

@@ -31,9 +31,9 @@ export const headers: HeadersFunction = () => ({ "Referrer-Policy": "same-origin
  * A one-time order link from an e-mail (decision 0082). Opening the address uses nothing: mail
  * scanners follow links. The button does: it opens the order in this browser, once.
  */
-export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export async function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const token = new URL(request.url).searchParams.get("clave") ?? "";
+  const token = url.searchParams.get("clave") ?? "";
   const link = await peekOrderLink(context.db, token);
   const title = getFixedT("commerce")("lookup.link.title");
   if (!link) return data({ title, folio: null, token: "" }, { status: 410 });

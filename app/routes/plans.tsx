@@ -24,9 +24,8 @@ export const handle = {
 
 export const meta = shareMeta;
 
-export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const url = new URL(request.url);
   const filters = parsePlanFilters(url.searchParams);
   return {
     title: getFixedT()("pages.plans.title"),

@@ -24,9 +24,9 @@ export const handle = { i18n: ["portability"], query: ["solicitud", "folio", "nu
 
 export const meta = shareMeta;
 
-export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  return loadPortabilityPage(context, new URL(request.url));
+  return loadPortabilityPage(context, url);
 }
 
 export function action({ request, context: routerContext }: ActionFunctionArgs) {

@@ -25,12 +25,12 @@ export { headers } from "~/lib/route-headers";
  * Top up any line, no account needed. A signed-in customer gets their saved lines too, and the
  * top-up appears in their history.
  */
-export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export async function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   return {
     title: getFixedT()("pages.topUp.title"),
     description: getFixedT()("pages.topUp.description"),
-    ...(await loadTopupForm(context, getCustomer(context), new URL(request.url))),
+    ...(await loadTopupForm(context, getCustomer(context), url)),
   };
 }
 

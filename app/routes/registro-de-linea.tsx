@@ -33,9 +33,9 @@ export { headers } from "~/lib/route-headers";
  * to it by SMS, then the holder; the folio once registered. Anyone who proves the number may
  * register it; a signed-in customer's account is kept with the registration.
  */
-export function loader({ request, context: routerContext }: LoaderFunctionArgs) {
+export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  return loadRegistrationPage(context, new URL(request.url));
+  return loadRegistrationPage(context, url);
 }
 
 export function action({ request, context: routerContext }: ActionFunctionArgs) {

@@ -11,7 +11,13 @@ const loading = createTooltipLoading(() =>
  * control keeps its own accessible name; the tooltip shows it to those who see the icon only.
  * `children`: one element that takes a ref and event handlers (a link, a button).
  */
-export function Tooltip({ content, children }: { content: string; children: ReactElement }) {
+export function Tooltip({
+  content,
+  children,
+}: {
+  content: string;
+  children: ReactElement<Record<string, unknown>>;
+}) {
   const loaded = useSyncExternalStore(loading.subscribe, loading.shown, () => null);
   useEffect(() => loading.request(window), []);
   const trigger = cloneElement(children, { [TOOLTIP_TRIGGER_ATTRIBUTE]: "" });
