@@ -25,7 +25,9 @@ test("a wrong password: the refusal takes the focus (JavaScript) or heads the fo
   page,
 }) => {
   const customer = await createCustomer(page.request, "foco");
-  await page.goto("/auth/sign-in");
+  // With JavaScript the refusal takes the focus: nothing is typed before the page is hydrated.
+  if (scripted()) await gotoHydrated(page, "/auth/sign-in");
+  else await page.goto("/auth/sign-in");
   await page.getByLabel("Correo electrónico").fill(customer.email);
   await page.getByLabel("Contraseña", { exact: true }).fill("Incorrecta#2026");
   await page.getByLabel("Contraseña", { exact: true }).press("Enter");
@@ -108,7 +110,7 @@ test("a duplicate portability request: the refusal takes the focus (JavaScript) 
 
 test("«Agregar al carrito» from the keyboard keeps the focus on the button", async ({ page }) => {
   test.skip(!scripted(), "without JavaScript the form posts and the page reloads");
-  await page.goto("/plans");
+  await gotoHydrated(page, "/plans");
   const add = planCard(page, "Conecta 100").getByRole("button", { name: "Agregar al carrito" });
   await add.focus();
   const stored = page.waitForResponse(
