@@ -15,7 +15,7 @@ import { everyMatchedRouteOptsIn } from "./lib/page-caching";
 import { requestContext } from "./lib/router-context.server";
 import { setSpanishValidationMessages } from "./lib/validation-messages";
 
-// The key the Express layer stores each request's context under (lib/request-context.server.ts).
+// The key the Express layer stores each request's context under (lib/router-context.server.ts).
 export { requestContext };
 
 export const streamTimeout = 5_000;

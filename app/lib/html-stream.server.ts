@@ -1,16 +1,6 @@
 import { Writable } from "node:stream";
 
 /**
- * React 18.3's Node stream renderer writes its whole 2 KB buffer when a multi-byte character
- * (á, é, ñ…) does not fit at its end, so the page carries NUL bytes there (react#31134). A NUL is
- * never valid in HTML: inside a script or an attribute the browser turns it into "�".
- */
-export function withoutNulBytes(chunk: Uint8Array): Uint8Array {
-  if (chunk.indexOf(0) === -1) return chunk;
-  return chunk.filter((byte) => byte !== 0);
-}
-
-/**
  * Where React's HTML is written when the document is sent whole: the chunks are joined into one
  * buffer, so the response is one write instead of one per 2 KB chunk through three stream kinds.
  * Every loader has finished before rendering starts (no deferred data), so nothing is shown later
@@ -21,7 +11,7 @@ export function createHtmlCollector(onFinished: (html: Buffer<ArrayBuffer>) => v
   const chunks: Uint8Array[] = [];
   return new Writable({
     write(chunk: Uint8Array, _encoding, callback) {
-      chunks.push(withoutNulBytes(chunk));
+      chunks.push(chunk);
       callback();
     },
     final(callback) {

@@ -7,7 +7,9 @@ import { expect, test } from "@playwright/test";
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "budgets are measured once");
 
 const KB = 1024;
-const BUDGET = { javascript: 100 * KB, css: 20 * KB, html: 30 * KB };
+// JavaScript was 100 KB until React 19 (decision 0133): its react-dom client alone is 26 KB more
+// than React 18's, and React Router 8 needs React 19. Issue 51 works the pages back down.
+const BUDGET = { javascript: 130 * KB, css: 20 * KB, html: 30 * KB };
 const gzipSize = (body: Buffer | string) => gzipSync(body).length;
 
 test("the home page stays within its JavaScript, CSS and HTML budgets (gzip)", async ({

@@ -54,11 +54,12 @@ const operatorPath = [
 ].join(path.delimiter);
 
 /**
- * What the operator's shell passes on: the path, the home (npm's settings and cache) and a proxy,
- * never what the npm running these tests says of this project (npm_config_local_prefix…).
+ * What the operator's shell passes on: the path, the home (npm's settings and cache), a proxy and
+ * the certificate authorities it trusts (a proxy that inspects TLS has its own), never what the npm running these tests says of this project (npm_config_local_prefix…).
  */
 function operatorEnvironment(extra: Record<string, string> = {}): Record<string, string> {
-  const passed = /^(HOME|https?_proxy|no_proxy|npm_config_(cache|userconfig|registry))$/i;
+  const passed =
+    /^(HOME|https?_proxy|no_proxy|NODE_EXTRA_CA_CERTS|npm_config_(cache|userconfig|registry|cafile))$/i;
   const kept = Object.entries(process.env).filter(
     (entry): entry is [string, string] => entry[1] !== undefined && passed.test(entry[0]),
   );

@@ -40,7 +40,11 @@ export function buildAnotherVersion(change: string): { dir: string; version: str
   symlinkSync(realpathSync(path.join(projectRoot, "node_modules")), path.join(dir, "node_modules"));
   const entry = path.join(dir, "app", "entry.client.tsx");
   writeFileSync(entry, `/*! ${change} */\n${readFileSync(entry, "utf8")}`);
-  const reactRouter = path.join(dir, "node_modules", "@react-router", "dev", "bin.js");
+  const cli = path.join(dir, "node_modules", "@react-router", "dev");
+  const { bin } = JSON.parse(readFileSync(path.join(cli, "package.json"), "utf8")) as {
+    bin: { "react-router": string };
+  };
+  const reactRouter = path.join(cli, bin["react-router"]);
   const run = spawnSync(process.execPath, [reactRouter, "build"], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production" },

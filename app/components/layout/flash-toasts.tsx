@@ -1,10 +1,9 @@
 import { Link, useLocation } from "react-router";
-import { Suspense, lazy, useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import type { ShellData } from "~/lib/shell";
 import { flashActionClass, flashStyles } from "./flash-styles";
 
-// Loaded only once a message has to be shown as a toast: most pages never pay for the library.
-const ToastStack = lazy(() => import("./toast-stack"));
+type ToastStackComponent = ComponentType<{ flash: ShellData["flash"] }>;
 
 /**
  * The message a page arrives with is rendered in the page by the server, so it shows without
@@ -19,10 +18,25 @@ export function FlashToasts({ flash }: { flash: ShellData["flash"] }) {
   const { key: location } = useLocation();
   const [pageLocation] = useState(location);
   const later = flash && flash.id !== arrivedWithPage ? flash : null;
-  const [toastsNeeded, setToastsNeeded] = useState(false);
+  // Loaded only once a message has to be shown as a toast: most pages never pay for the library.
+  // Not React.lazy: React 19 holds a Suspense boundary's content back up to 300 ms after its
+  // fallback, and a toast is the answer to a tap.
+  const [ToastStack, setToastStack] = useState<ToastStackComponent | null>(null);
+  const toastsNeeded = later !== null || ToastStack !== null;
   useEffect(() => {
-    if (later) setToastsNeeded(true);
-  }, [later]);
+    if (!toastsNeeded || ToastStack) return;
+    let current = true;
+    import("./toast-stack").then(
+      ({ default: loaded }) => {
+        if (current) setToastStack(() => loaded);
+      },
+      // A chunk lost on a flaky link: the message is not shown as a toast, the page goes on.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [toastsNeeded, ToastStack]);
 
   return (
     <>
@@ -40,11 +54,7 @@ export function FlashToasts({ flash }: { flash: ShellData["flash"] }) {
           ) : null}
         </div>
       ) : null}
-      {toastsNeeded ? (
-        <Suspense fallback={null}>
-          <ToastStack flash={later} />
-        </Suspense>
-      ) : null}
+      {ToastStack ? <ToastStack flash={later} /> : null}
     </>
   );
 }
