@@ -8,7 +8,7 @@ export const MINIMAL_APP_DIR = path.resolve(import.meta.dirname, "../bench/minim
 
 /** Builds it with the root install's React Router (it has no install of its own). */
 export function buildMinimalApp() {
-  execSync("node ../../node_modules/@react-router/dev/bin.js build > /dev/null", {
+  execSync("../../node_modules/.bin/react-router build > /dev/null", {
     cwd: MINIMAL_APP_DIR,
     stdio: "inherit",
   });
