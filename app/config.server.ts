@@ -281,11 +281,17 @@ export const environmentSchema = z.object({
   TOPUP_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   TOPUP_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
   /**
-   * SMS codes that prove a number (adding a line, /saldo) sent per hour from one address and to
-   * one number, whoever asks: each SMS reaches a person's phone.
+   * SMS codes that prove a number (adding a line, /saldo, /registro-de-linea), decision 0135: per
+   * hour from one address and to one requester (an account, or one browser); the back-off in
+   * seconds between codes to one number, whoever asks (doubling up to 15 times it; 0 = none); the
+   * wrong codes typed for one number in a day before its codes stop; the codes the whole store
+   * sends in an hour (its SMS budget, on /metrics), before "no pudimos enviar el código".
    */
   LINE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
-  LINE_CODE_RATE_LIMIT_PER_LINE: z.coerce.number().int().min(1).default(5),
+  LINE_CODE_RATE_LIMIT_PER_HOLDER: z.coerce.number().int().min(1).default(10),
+  LINE_CODE_NUMBER_BACKOFF_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  LINE_CODE_FAILED_CHECKS_PER_NUMBER: z.coerce.number().int().min(5).default(50),
+  LINE_CODE_SMS_PER_HOUR: z.coerce.number().int().min(1).default(1000),
   /**
    * Who stamps the store's CFDI invoices (issue 29, decision 0118): the embedded sandbox (the same
    * CFDI, no fiscal seal, "sin validez fiscal"), or Facturapi (a PAC) through its official SDK.

@@ -54,9 +54,20 @@ export class RateLimiter {
     private readonly onRefused: (key: string) => void = () => undefined,
   ) {}
 
-  /** Counters in this process's memory: unit tests only. */
+  /**
+   * Counters in this process's memory: unit tests only. Its limiters share one store, as the
+   * database's share one table: a key names one counter whatever the rule it is counted by.
+   */
   static inMemory(options: RateLimiterOptions = {}): RateLimiter {
-    return new RateLimiter((limiter) => new RateLimiterMemory(limiter), options.onRefused);
+    let store: unknown;
+    return new RateLimiter((options) => {
+      const limiter = new RateLimiterMemory(options) as RateLimiterMemory & {
+        _memoryStorage: unknown;
+      };
+      store ??= limiter._memoryStorage;
+      limiter._memoryStorage = store;
+      return limiter;
+    }, options.onRefused);
   }
 
   /**
@@ -151,6 +162,12 @@ export class RateLimiter {
     if (!counter || counter.consumedPoints < rule.limit) return ALLOWED;
     this.onRefused(key);
     return refused(counter.msBeforeNext);
+  }
+
+  /** The attempts counted under this key in its current window (0 when none). */
+  async used(key: string, rule: RateLimitRule): Promise<number> {
+    const counter = await this.limiterFor(rule).get(key);
+    return counter?.consumedPoints ?? 0;
   }
 
   /** Forgets a key, e.g. a username after a successful sign-in. */

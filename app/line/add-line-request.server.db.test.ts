@@ -160,11 +160,29 @@ describe("adding a line the customer already has", () => {
     expect(await lines.sms(LINE)).toEqual([]);
   });
 
-  it("limits the codes to one number, whoever asks, with a Spanish 429", async () => {
-    lines = lineRequests(db, { limits: { perLine: 1 } });
-    expect((await askCode(lines.browser(ana), LINE)).status).toBe(303);
-    const limited = await askCode(lines.browser(beto, "203.0.113.50"), LINE, beto);
-    expect(limited.status).toBe(429);
-    expect(messages(limited)).toEqual({ "": ["line:errors.rateLimited"] });
+  it("keeps another account asking for the same number waiting only the back-off, with a Spanish 429", async () => {
+    lines = lineRequests(db, { limits: { backoffSeconds: 60 } });
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    try {
+      expect((await askCode(lines.browser(ana), LINE)).status).toBe(303);
+      const limited = await askCode(lines.browser(beto, "203.0.113.50"), LINE, beto);
+      expect(limited.status).toBe(429);
+      expect(messages(limited)).toEqual({ "": ["line:errors.rateLimited"] });
+      vi.setSystemTime(start + 61_000);
+      expect((await askCode(lines.browser(beto, "203.0.113.50"), LINE, beto)).status).toBe(303);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("never sends the account's own line a code, whatever strangers asked for it", async () => {
+    lines = lineRequests(db, { limits: { backoffSeconds: 60 } });
+    await linkLine(db, { number: LINE, accountSub: ana.sub, source: "added", now: new Date() });
+    expect((await askCode(lines.browser(beto, "203.0.113.50"), LINE, beto)).status).toBe(303);
+    const own = await askCode(lines.browser(ana), LINE);
+    expect(own.status).toBe(400);
+    expect(messages(own)).toEqual({ phone_number: ["line:errors.lineAlreadyYours"] });
+    expect(await lines.sms(LINE)).toHaveLength(1);
   });
 });

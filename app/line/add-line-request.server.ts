@@ -152,7 +152,7 @@ async function checkCode(context: RequestContext, formData: FormData, customer: 
       return answer(
         "code",
         submission.reply({ fieldErrors: { code: [codeCheckMessage(check)] } }),
-        400,
+        check.kind === "limited" ? 429 : 400,
         number,
       );
     }

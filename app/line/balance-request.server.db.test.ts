@@ -140,22 +140,95 @@ describe("/saldo", () => {
     expect(messages(code)).toEqual({ code: ["line:errors.codeDigits"] });
   });
 
-  it("limits the codes to one number, and from one address, with a Spanish 429", async () => {
-    lines = lineRequests(db, { limits: { perLine: 2, perIp: 3 } });
-    for (const address of ["203.0.113.1", "203.0.113.2"]) {
-      expect((await askCode(lines.browser(null, address), LINE)).status).toBe(303);
-    }
-    const limited = await askCode(lines.browser(null, "203.0.113.3"), LINE);
+  it("limits the codes from one address and one browser, with a Spanish 429, and no one else", async () => {
+    lines = lineRequests(db, { limits: { perIp: 4, perHolder: 2 } });
+    const from = (browser: Browser, number: string) => askCode(browser, number);
+    const busy = lines.browser(null, "198.51.100.9");
+    expect((await from(busy, "5511110001")).status).toBe(303);
+    expect((await from(busy, "5511110002")).status).toBe(303);
+    const limited = await from(busy, "5511110003");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect(messages(limited)).toEqual({ "": ["line:errors.rateLimited"] });
-    expect(await lines.sms(LINE)).toHaveLength(2);
+    expect((await from(lines.browser(null, "198.51.100.9"), "5511110003")).status).toBe(303);
+    expect((await from(lines.browser(null, "198.51.100.9"), "5511110004")).status).toBe(429);
+    // Neither the address nor the browser over their limits keeps anyone else from those numbers.
+    expect((await from(lines.browser(null, "203.0.113.4"), "5511110003")).status).toBe(303);
+  });
 
-    const from = (number: string) => askCode(lines.browser(null, "198.51.100.9"), number);
-    expect((await from("5511110001")).status).toBe(303);
-    expect((await from("5511110002")).status).toBe(303);
-    expect((await from("5511110003")).status).toBe(303);
-    expect((await from("5511110004")).status).toBe(429);
+  it("a stranger asking for codes for a number keeps its owner waiting only the short back-off", async () => {
+    lines = lineRequests(db, { limits: { backoffSeconds: 60 } });
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const strangerAsks = async (index: number) =>
+      (await askCode(lines.browser(null, `203.0.113.${index}`), LINE)).status;
+    // Six requests from six addresses: one SMS, the rest wait the minute.
+    const answers = [];
+    for (let index = 1; index <= 6; index += 1) answers.push(await strangerAsks(index));
+    expect(answers).toEqual([303, 429, 429, 429, 429, 429]);
+    expect(await lines.sms(LINE)).toHaveLength(1);
+
+    const owner = lines.browser(null, "198.51.100.20");
+    const waiting = await askCode(owner, LINE);
+    expect(waiting.status).toBe(429);
+    expect(Number(waiting.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
+    vi.setSystemTime(start + 61_000);
+    expect((await askCode(owner, LINE)).status).toBe(303);
+    expect((await typeCode(owner, await lines.code(LINE))).status).toBe(303);
+    expect((await page(owner)).body).toMatchObject({ step: "shown", number: LINE });
+  });
+
+  it("spaces the codes a flood sends to one number, doubling from a minute to 15", async () => {
+    lines = lineRequests(db, { limits: { backoffSeconds: 60 } });
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    let address = 0;
+    const ask = async (atMinute: number) => {
+      vi.setSystemTime(start + atMinute * 60_000);
+      address += 1;
+      return (await askCode(lines.browser(null, `203.0.113.${address}`), LINE)).status;
+    };
+    // Each at the moment the back-off the one before set ends, and one a second too early.
+    const schedule = [0, 1, 3, 7, 15, 30, 45];
+    for (const [index, minute] of schedule.entries()) {
+      if (index > 0) expect(await ask(minute - 1 / 60)).toBe(429);
+      expect(await ask(minute)).toBe(303);
+    }
+    expect(await ask(59)).toBe(429);
+    expect(await lines.sms(LINE)).toHaveLength(schedule.length);
+  });
+
+  it("stops checking and sending codes for a number once too many wrong ones were typed for it", async () => {
+    lines = lineRequests(db, { limits: { failedChecks: 12 } });
+    // Three requesters, five wrong tries each at their own codes: 12 count, then no more.
+    const typed: number[] = [];
+    for (const address of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) {
+      const browser = lines.browser(null, address);
+      await askCode(browser, LINE);
+      for (let attempt = 0; attempt < LINE_CODE_MAX_ATTEMPTS; attempt += 1) {
+        typed.push((await typeCode(browser, "000000")).status);
+      }
+    }
+    expect(typed.filter((status) => status === 400)).toHaveLength(12);
+    expect(typed.slice(12)).toEqual([429, 429, 429]);
+
+    const owner = lines.browser(null, "198.51.100.20");
+    const refused = await askCode(owner, LINE);
+    expect(refused.status).toBe(429);
+    expect(messages(refused)).toEqual({ "": ["line:errors.rateLimited"] });
+    expect(await lines.sms(LINE)).toHaveLength(3);
+    // Another number is not concerned.
+    expect((await askCode(owner, "5511110001")).status).toBe(303);
+  });
+
+  it("refuses codes with the Spanish 'try again' once the store's hourly SMS budget is spent", async () => {
+    lines = lineRequests(db, { limits: { budget: 2 } });
+    expect((await askCode(lines.browser(null, "203.0.113.1"), "5511110001")).status).toBe(303);
+    expect((await askCode(lines.browser(null, "203.0.113.2"), "5511110002")).status).toBe(303);
+    const spent = await askCode(lines.browser(null, "203.0.113.3"), "5511110003");
+    expect(spent.status).toBe(503);
+    expect(messages(spent)).toEqual({ "": ["line:errors.unavailable"] });
+    expect(await lines.sms("5511110003")).toEqual([]);
   });
 
   it("sends one code for the same form sent twice", async () => {

@@ -193,7 +193,8 @@ async function checkCode<Access extends NumberProofAccess>(
     } satisfies NumberProofAnswer);
   }
   if (check.kind !== "proved") {
-    return answer("code", reply({ fieldErrors: { code: [codeCheckMessage(check)] } }), 400);
+    const status = check.kind === "limited" ? 429 : 400;
+    return answer("code", reply({ fieldErrors: { code: [codeCheckMessage(check)] } }), status);
   }
   flow.save(context, flow.provedNow({ ...access, pending }, Date.now()));
   return redirect(flow.path, { status: 303 });

@@ -71,7 +71,10 @@ export function serverEnvironment({ origin, dataDir, sessionSecret, logLevel, ex
     TOPUP_RATE_LIMIT_PER_LINE: "10000000",
     // And for the SMS codes of /saldo and of adding a line.
     LINE_CODE_RATE_LIMIT_PER_IP: "10000000",
-    LINE_CODE_RATE_LIMIT_PER_LINE: "10000000",
+    LINE_CODE_RATE_LIMIT_PER_HOLDER: "10000000",
+    LINE_CODE_NUMBER_BACKOFF_SECONDS: "0",
+    LINE_CODE_FAILED_CHECKS_PER_NUMBER: "10000000",
+    LINE_CODE_SMS_PER_HOUR: "10000000",
     // Automatic top-ups (issue 29): their scheduler every 2 s, a declined charge tried again at
     // the next round, so that a one-minute run sees charges made, declined and stopped.
     AUTO_TOPUP_SWEEP_SECONDS: "2",

@@ -12,6 +12,16 @@ import { createSmsOutbox, readSmsOutbox } from "~/sms/outbox.server";
 import { newBrowser } from "./browser-requests";
 import type { RequestContext } from "~/context";
 
+/** The SMS codes' limits (config.server.ts' LINE_CODE_*); unset, far above what a test reaches. */
+export interface LineCodeLimitsUnderTest {
+  perIp: number;
+  perHolder: number;
+  /** 0: no back-off between codes to one number. */
+  backoffSeconds: number;
+  failedChecks: number;
+  budget: number;
+}
+
 /**
  * What the line's request modules need from a request (app/line/*-request.server.ts), over a
  * test database: the BSS simulator, the line jobs (no background rounds: `runNow` only), the
@@ -20,7 +30,7 @@ import type { RequestContext } from "~/context";
  */
 export function lineRequests(
   db: Db,
-  options: { bss?: Bss; limits?: { perIp?: number; perLine?: number } } = {},
+  options: { bss?: Bss; limits?: Partial<LineCodeLimitsUnderTest> } = {},
 ) {
   const smsDir = mkdtempSync(path.join(tmpdir(), "line-sms-"));
   const bss = options.bss ?? createBssSimulator({ db });
@@ -42,7 +52,10 @@ export function lineRequests(
     config: {
       sessionSecrets: ["line-requests-under-test-".padEnd(40, "s")],
       LINE_CODE_RATE_LIMIT_PER_IP: options.limits?.perIp ?? 1000,
-      LINE_CODE_RATE_LIMIT_PER_LINE: options.limits?.perLine ?? 1000,
+      LINE_CODE_RATE_LIMIT_PER_HOLDER: options.limits?.perHolder ?? 1000,
+      LINE_CODE_NUMBER_BACKOFF_SECONDS: options.limits?.backoffSeconds ?? 0,
+      LINE_CODE_FAILED_CHECKS_PER_NUMBER: options.limits?.failedChecks ?? 1000,
+      LINE_CODE_SMS_PER_HOUR: options.limits?.budget ?? 100_000,
     },
   };
 
