@@ -13,6 +13,7 @@ import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
 import { createLineJobs } from "./line/line-jobs.server";
+import { lineCodeBudgetUse } from "./line/line-proof.server";
 import {
   awaitRegistration,
   createActivationRegistrations,
@@ -324,6 +325,7 @@ export async function createServices(
         };
       },
       pendingPayments: () => pendingPaymentsByMethod(db),
+      lineCodeBudget: () => lineCodeBudgetUse({ config, rateLimiter }),
     });
   }
   const errors = await createErrorReporter(config, logger);

@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "~/db/db.server";
-import { answerOf, lineRequests, post } from "../../tests/support/line-requests";
+import { answerOf, customer, lineRequests, post } from "../../tests/support/line-requests";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { BALANCE_SHOWN_MS } from "./balance-access.server";
 import { loadBalancePage, submitBalance } from "./balance-request.server";
 import { BssUnavailable } from "./bss";
 import { LINE_CODE_MAX_ATTEMPTS } from "./line-code";
 import { LINE_FORM_INTENTS } from "./line-forms";
+import { lineCodeBudgetUse } from "./line-proof.server";
+import { linkLine } from "./lines.server";
+import type { RequestContext } from "~/context";
 
 let db: Db;
 let lines: ReturnType<typeof lineRequests>;
@@ -229,6 +232,34 @@ describe("/saldo", () => {
     expect(spent.status).toBe(503);
     expect(messages(spent)).toEqual({ "": ["line:errors.unavailable"] });
     expect(await lines.sms("5511110003")).toEqual([]);
+    expect(await lineCodeBudgetUse(lines.services as unknown as RequestContext)).toEqual({
+      sent: 2,
+      budget: 2,
+    });
+  });
+
+  it("shows a signed-in customer's own line without a code, and sends others' a code", async () => {
+    await linkLine(db, { number: LINE, accountSub: "sub-ana", source: "added", now: new Date() });
+    const ana = lines.browser(customer("sub-ana"));
+    const ask = async (browser: Browser, number: string, sub: string | null) => {
+      const { idempotencyKey } = (await page(browser)).body;
+      const form = { intent: LINE_FORM_INTENTS.sendCode, phone_number: number };
+      return answerOf(
+        await submitBalance(
+          browser.request(),
+          post("http://localhost/saldo", { ...form, idempotency_key: idempotencyKey }),
+          sub,
+        ),
+      );
+    };
+    expect((await ask(ana, LINE, "sub-ana")).status).toBe(303);
+    expect((await page(ana)).body).toMatchObject({ step: "shown", number: LINE });
+    expect(await lines.sms(LINE)).toEqual([]);
+
+    const beto = lines.browser(customer("sub-beto"));
+    expect((await ask(beto, LINE, "sub-beto")).status).toBe(303);
+    expect((await page(beto)).body).toMatchObject({ step: "code", number: LINE });
+    expect(await lines.sms(LINE)).toHaveLength(1);
   });
 
   it("sends one code for the same form sent twice", async () => {

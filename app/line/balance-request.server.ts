@@ -61,11 +61,16 @@ export async function loadBalancePage(context: RequestContext) {
   return data({ ...page, step: "number" as const, number: null, figures: null });
 }
 
-export async function submitBalance(context: RequestContext, request: Request) {
+/** `accountSub`: the signed-in customer, whose own lines show without a code; or null. */
+export async function submitBalance(
+  context: RequestContext,
+  request: Request,
+  accountSub: string | null = null,
+) {
   const formData = await request.formData();
   if (formData.get("intent") === LINE_FORM_INTENTS.forget) {
     forgetBalanceAccess(context);
     return redirect(BALANCE_PATH, { status: 303 });
   }
-  return submitNumberProof(context, formData, balanceProof);
+  return submitNumberProof(context, formData, balanceProof, accountSub);
 }

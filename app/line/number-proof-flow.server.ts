@@ -8,6 +8,7 @@ import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import { LINE_FORM_INTENTS, lineCodeSchema, lineNumberSchema } from "./line-forms";
 import { checkLineCodeTyped, codeCheckMessage, sendLineCode } from "./line-proof.server";
+import { isLineOfAccount } from "./lines.server";
 import type { RequestContext } from "~/context";
 
 /**
@@ -50,11 +51,16 @@ export interface NumberProofFlow<Access extends NumberProofAccess> {
   provedNow(access: Access & { pending: string }, now: number): Access;
 }
 
-/** The number's form, the code's form, or the code's "another code": its answer. */
+/**
+ * The number's form, the code's form, or the code's "another code": its answer. `accountSub`: the
+ * signed-in customer sending it, or null; a number already in that account is proved by it, with
+ * no code (decision 0135): its owner needs no SMS, so no stranger's requests can keep it out.
+ */
 export function submitNumberProof<Access extends NumberProofAccess>(
   context: RequestContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
+  accountSub: string | null = null,
 ) {
   switch (formData.get("intent")) {
     case LINE_FORM_INTENTS.checkCode:
@@ -62,7 +68,7 @@ export function submitNumberProof<Access extends NumberProofAccess>(
     case LINE_FORM_INTENTS.resendCode:
       return resendCode(context, formData, flow);
     default:
-      return sendCode(context, formData, flow);
+      return sendCode(context, formData, flow, accountSub);
   }
 }
 
@@ -141,10 +147,33 @@ async function sendCode<Access extends NumberProofAccess>(
   context: RequestContext,
   formData: FormData,
   flow: NumberProofFlow<Access>,
+  accountSub: string | null,
 ) {
   const parsed = parseLineForm(context, formData, "number", lineNumberSchema);
   if ("refused" in parsed) return parsed.refused;
-  return sendTo(context, flow, "number", parsed.value.phone_number, parsed.key, parsed.reply);
+  const number = parsed.value.phone_number;
+  if (accountSub) {
+    let held;
+    try {
+      held = await isLineOfAccount(context.db, accountSub, number);
+    } catch (error) {
+      return databaseBusyOrRethrow(context, flow.logLabel, error, {
+        form: "number",
+        result: parsed.reply({ formErrors: [DATABASE_BUSY_KEY] }),
+      } satisfies NumberProofAnswer);
+    }
+    if (held) {
+      const access = flow.readOrNew(context);
+      flow.save(context, flow.provedNow({ ...access, pending: number }, Date.now()));
+      context.logger.info({
+        msg: "number proved by the account that holds it",
+        purpose: flow.purpose,
+        requestId: context.requestId,
+      });
+      return redirect(flow.path, { status: 303 });
+    }
+  }
+  return sendTo(context, flow, "number", number, parsed.key, parsed.reply);
 }
 
 /** Another code to the number waiting for one. */

@@ -161,6 +161,14 @@ describe("values read at scrape time", () => {
     expect(mailReads).toBe(2);
   });
 
+  it("shows how much of the hourly SMS-code budget is used, beside the budget", async () => {
+    const metrics = createMetrics();
+    metrics.watch({ lineCodeBudget: async () => ({ sent: 812, budget: 1000 }) });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain("storefront_line_codes_hour_sent 812");
+    expect(text).toContain("storefront_line_codes_hour_budget 1000");
+  });
+
   it("a source that fails leaves the scrape whole", async () => {
     const metrics = createMetrics();
     metrics.watch({

@@ -65,6 +65,8 @@ export interface MetricSources {
   /** Each readiness check of /readyz: resolves when its dependency answers. */
   readiness?: () => Promise<Record<string, boolean>>;
   pageCacheBytes?: () => Partial<Record<PageCacheName, number>>;
+  /** The SMS codes counted against the store's hourly budget, and the budget (decision 0135). */
+  lineCodeBudget?: () => Promise<{ sent: number; budget: number }>;
 }
 
 /** Seconds: a page from memory takes well under a millisecond, a rendered one a few. */
@@ -254,6 +256,28 @@ export function createMetrics(options: MetricsOptions = {}) {
       if (!rows) return;
       this.reset();
       for (const row of rows) this.set({ method: row.method }, row.pastExpiry);
+    },
+  });
+
+  const readBudget = onePerScrape(() => sources.lineCodeBudget?.());
+  new Gauge({
+    name: "storefront_line_codes_hour_sent",
+    help: "SMS codes that prove a line sent in the current hour of the store's budget (all numbers, all requesters)",
+    aggregator: "max",
+    registers,
+    async collect() {
+      const use = await readBudget();
+      if (use) this.set(use.sent);
+    },
+  });
+  new Gauge({
+    name: "storefront_line_codes_hour_budget",
+    help: "SMS codes the store sends in an hour before refusing more (LINE_CODE_SMS_PER_HOUR); alert before _hour_sent reaches it",
+    aggregator: "max",
+    registers,
+    async collect() {
+      const use = await readBudget();
+      if (use) this.set(use.budget);
     },
   });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "~/db/db.server";
 import { BssUnavailable } from "~/line/bss";
 import { LINE_FORM_INTENTS } from "~/line/line-forms";
+import { linkLine } from "~/line/lines.server";
 import { answerOf, customer, lineRequests, post } from "../../tests/support/line-requests";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { curpCheckDigit } from "./curp";
@@ -145,6 +146,46 @@ describe("/registro-de-linea", () => {
 
     // Another browser sees nothing of it.
     expect((await page(lines.browser())).body).toMatchObject({ step: "number" });
+  });
+
+  it("lets a signed-in account register its own line without a code, whatever strangers did to the number", async () => {
+    lines = lineRequests(db, { limits: { backoffSeconds: 60, failedChecks: 5 } });
+    services = Object.assign(lines.services, {
+      registrationKeys: keys,
+      idValidator: createSandboxIdValidator(),
+    });
+    await linkLine(db, { number: LINE, accountSub: "sub-ana", source: "added", now: new Date() });
+    // A stranger asks for a code (the number's back-off starts) and types five wrong ones.
+    const stranger = lines.browser(null, "203.0.113.66");
+    await send(stranger, {
+      intent: LINE_FORM_INTENTS.sendCode,
+      phone_number: LINE,
+      idempotency_key: (await page(stranger)).body.codeKey,
+    });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await send(stranger, {
+        intent: LINE_FORM_INTENTS.checkCode,
+        code: "000000",
+        idempotency_key: (await page(stranger)).body.codeKey,
+      });
+    }
+    const sendNumber = async (browser: Browser, sub: string | null) =>
+      send(
+        browser,
+        {
+          intent: LINE_FORM_INTENTS.sendCode,
+          phone_number: LINE,
+          idempotency_key: (await page(browser)).body.codeKey,
+        },
+        sub,
+      );
+    // Anyone else, signed in or not, is refused codes for it now.
+    expect((await sendNumber(lines.browser(customer("sub-beto")), "sub-beto")).status).toBe(429);
+
+    const owner = lines.browser(customer("sub-ana"));
+    expect((await sendNumber(owner, "sub-ana")).status).toBe(303);
+    expect((await page(owner)).body).toMatchObject({ step: "holder", number: LINE });
+    expect(await lines.sms(LINE)).toHaveLength(1);
   });
 
   it("registers nothing for a number this browser has not proved, or proved more than 15 minutes ago", async () => {

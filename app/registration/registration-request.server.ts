@@ -147,7 +147,8 @@ export async function submitRegistration(
       forgetRegistrationAccess(context);
       return redirect(REGISTRATION_PATH, { status: 303 });
     default:
-      return submitNumberProof(context, formData, registrationProof);
+      // A line already in the signed-in account is proved by it, without a code (decision 0135).
+      return submitNumberProof(context, formData, registrationProof, accountSub);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   useActionData,
   useLoaderData,
 } from "react-router";
+import { getCustomer } from "~/auth/session.server";
 import { LineFiguresView } from "~/components/line/line-figures";
 import { LineCodeForm, LineNumberForm } from "~/components/line/line-code-forms";
 import { RegisterLineLink } from "~/components/line/register-line-link";
@@ -29,7 +30,7 @@ export { headers } from "~/lib/route-headers";
 /**
  * A line's balance without an account: the number, the code sent to it by SMS, then the line's
  * figures for a quarter of an hour in this browser. The same answers whether or not the number
- * is a line.
+ * is a line. A signed-in customer's own line shows without a code.
  */
 export function loader({ context: routerContext }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
@@ -38,7 +39,7 @@ export function loader({ context: routerContext }: LoaderFunctionArgs) {
 
 export function action({ request, context: routerContext }: ActionFunctionArgs) {
   const context = routerContext.get(requestContext);
-  return submitBalance(context, request);
+  return submitBalance(context, request, getCustomer(context)?.sub ?? null);
 }
 
 const linkClass = "font-medium text-secondary underline underline-offset-4";
