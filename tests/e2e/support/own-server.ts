@@ -41,16 +41,20 @@ export function opsOn(server: ServerProcess, sessionSecret: string, args: string
 const CLOCK_SESSION_SECRET = "movable-clock-secret-0123456789-abcdefghijklmnop";
 
 /**
- * A server of the test's own whose wall clock the test moves forward (movable-clock.mjs), and a
- * page on it: a journey past one of the server's windows (the 180 s sign-in state, an
+ * A server of the test's own (with `settings` added to its environment) whose wall clock the test
+ * moves forward (movable-clock.mjs), and a page on it: a journey past one of the server's windows (the 180 s sign-in state, an
  * authenticator's 30 s step) moves the clock instead of waiting. `request` shares the page's
  * cookies and server.
  */
-export async function serverWithMovableClock(browser: Browser, testInfo: TestInfo) {
+export async function serverWithMovableClock(
+  browser: Browser,
+  testInfo: TestInfo,
+  settings: Record<string, string> = {},
+) {
   const port = freePort(testInfo.workerIndex);
   const baseURL = `http://localhost:${port}`;
   const server = startServer(
-    { NODE_ENV: "test", PORT: String(port), SESSION_SECRET: CLOCK_SESSION_SECRET },
+    { NODE_ENV: "test", PORT: String(port), SESSION_SECRET: CLOCK_SESSION_SECRET, ...settings },
     { movableClock: true },
   );
   try {
