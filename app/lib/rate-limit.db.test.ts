@@ -87,6 +87,27 @@ describe.each([
     expect((await limiter.consume([{ key: "user:a", rule }])).allowed).toBe(true);
   });
 
+  it("keeps one counter per key whatever rule counts it: the window opened holds, a refusal does not lengthen it", async () => {
+    const limiter = await makeLimiter();
+    const minute = { limit: 1, windowMs: 60_000 };
+    const twoMinutes = { limit: 1, windowMs: 120_000 };
+    expect((await limiter.consume([{ key: "gap:1", rule: minute }])).allowed).toBe(true);
+    advance(30_000);
+    expect(await limiter.consume([{ key: "gap:1", rule: twoMinutes }])).toEqual({
+      allowed: false,
+      retryAfterSeconds: 30,
+    });
+    advance(30_000);
+    expect((await limiter.consume([{ key: "gap:1", rule: twoMinutes }])).allowed).toBe(true);
+    advance(60_000);
+    expect(await limiter.consume([{ key: "gap:1", rule: minute }])).toEqual({
+      allowed: false,
+      retryAfterSeconds: 60,
+    });
+    expect(await limiter.used("gap:1", minute)).toBe(2);
+    expect(await limiter.used("gap:2", minute)).toBe(0);
+  });
+
   it("checks an account without counting: only its failures close it", async () => {
     const limiter = await makeLimiter();
     for (let failure = 0; failure < 3; failure++) {
@@ -144,6 +165,18 @@ describe(`RateLimiter shared through the database (${databaseEngine()})`, () => 
     expect(refused.retryAfterSeconds).toBeGreaterThan(55);
     await second.reset(key);
     expect((await first.check(key, rule)).allowed).toBe(true);
+  });
+
+  it("keeps the window a key's count opened for every process, whatever rule counts it next", async () => {
+    const [first, second] = await limitersOfTwoProcesses();
+    const key = "line-code-gap:5512345678";
+    expect((await first.consume([{ key, rule: { limit: 1, windowMs: 60_000 } }])).allowed).toBe(
+      true,
+    );
+    const refused = await second.consume([{ key, rule: { limit: 1, windowMs: 120_000 } }]);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(await second.used(key, { limit: 5, windowMs: 1000 })).toBe(2);
   });
 
   it("starts in many processes at once on a new database: each finds the one table", async () => {
