@@ -182,6 +182,8 @@ export async function startPasskeySignIn(context: RequestContext, formData: Form
 
 /**
  * `passkey-start` on the first-factor choice: the pending SELECT_CHALLENGE answered WEB_AUTHN.
+ * The choice offers a passkey to every account (decision 0138): one without gets the decoy, as
+ * on the sign-in page.
  */
 export async function choosePasskeyFactor(context: RequestContext, formData: FormData) {
   const pending = requirePending(context, (p) => p.challengeName === CHALLENGE.firstFactor);
@@ -197,8 +199,15 @@ export async function choosePasskeyFactor(context: RequestContext, formData: For
         ANSWER: CHALLENGE.webAuthn,
       },
     });
+    if (response.ChallengeName !== CHALLENGE.webAuthn) return decoyChallenge(context, pending);
     return passkeyChallenge(context, submission, response, pending);
   } catch (error) {
+    if (isCognitoError(error)) {
+      const { key, status } = mapCognitoError(error.code, error.message, "RespondToAuthChallenge");
+      // Cognito will not give this account a passkey challenge: answered as any account is.
+      // An expired choice, a limit or an unreachable service keep their own answers.
+      if (key !== "signInStateExpired" && status === 400) return decoyChallenge(context, pending);
+    }
     return challengeErrorReply(context, submission, error, "RespondToAuthChallenge", pending);
   }
 }

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "~/config.server";
 import type { Services } from "~/context";
+import * as selectFirstFactor from "~/routes/auth.select-first-factor";
 import * as signIn from "~/routes/auth.sign-in";
 import { createServices } from "~/services.server";
 import { Browser, call } from "./support/route-calls";
@@ -156,6 +157,47 @@ describe("the passkey button answers every address alike", () => {
         ...(refusals[0].data as object),
         initialValue: null,
       });
+    }
+  }, 60_000);
+
+  it("offers a passkey on 'Otras formas de entrar' to an account with one and to one without, and answers both alike", async () => {
+    const services = await embeddedServices();
+    const credentialId = await account(
+      services,
+      "con-llave@ejemplo.mx",
+      softwareAuthenticator(ORIGIN),
+    );
+    await account(services, "sin-llave@ejemplo.mx");
+
+    const answers = await Promise.all(
+      ["con-llave@ejemplo.mx", "sin-llave@ejemplo.mx"].map(async (email) => {
+        const browser = new Browser();
+        const otherWays = await call(signIn.action, services, browser, "/auth/sign-in", {
+          intent: "other-ways",
+          username: email,
+        });
+        expect(otherWays.location).toBe("/auth/select-first-factor");
+        const choice = await call(
+          selectFirstFactor.loader,
+          services,
+          browser,
+          "/auth/select-first-factor",
+        );
+        const pressed = await call(
+          selectFirstFactor.action,
+          services,
+          browser,
+          "/auth/select-first-factor",
+          { intent: "passkey-start" },
+        );
+        return { choice: choice.data, pressed };
+      }),
+    );
+    for (const { choice, pressed } of answers) {
+      expect(choice).toMatchObject({ passkey: true, factors: ["password"] });
+      expect(pressed.status).toBe(200);
+      expect(shapeOf(pressed.data)).toEqual(shapeOf(answers[0].pressed.data));
+      expect(JSON.stringify(pressed.data)).not.toContain(credentialId);
     }
   }, 60_000);
 });
