@@ -14,6 +14,9 @@ describe("securityHeaders", () => {
     const csp = headers["Content-Security-Policy"];
     expect(csp).toContain("script-src 'self' 'nonce-abc123'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // Styles too (decision 0138): no inline style attribute, a <style> only with the nonce.
+    expect(csp).toContain("style-src 'self' 'nonce-abc123'");
+    expect(csp).not.toContain("unsafe-inline");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(headers["X-Content-Type-Options"]).toBe("nosniff");
     expect(headers["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");

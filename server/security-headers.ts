@@ -10,8 +10,11 @@ export function securityHeaders(options: {
   const policy = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${options.nonce}'`,
-    // React writes style attributes (toasts, transitions); scripts stay nonce-only.
-    "style-src 'self' 'unsafe-inline'",
+    // Stylesheets from the site only, and a <style> element only with this answer's nonce. No
+    // 'unsafe-inline': a style attribute in the markup is refused (the pages write none; what
+    // React sets from JavaScript, as the toasts' depth, goes through the CSSOM, which CSP leaves
+    // alone), so injected markup cannot restyle a page (decision 0138).
+    `style-src 'self' 'nonce-${options.nonce}'`,
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src ${connectSources.join(" ")}`,

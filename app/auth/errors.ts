@@ -37,7 +37,6 @@ export type AuthErrorKey =
   | "serviceBusy"
   | "totpSetupExpired"
   | "passkeyUnavailable"
-  | "passkeyNotRegistered"
   | "passkeyRefused"
   | "passkeyRelyingPartyMismatch"
   | "passkeyNotSupported"

@@ -104,18 +104,21 @@ export async function cognitoErrorReply(
   }
   // Cognito refused what was typed (a password, a code, an account): one failure for the
   // account. An unreachable identity service (503) is not the customer's failure.
-  if (account && status !== 503) {
-    const { rateLimiter, rateLimits } = context.identity;
-    try {
-      await rateLimiter.consume([
-        { key: `user:${account.toLowerCase()}`, rule: rateLimits.perUsername },
-      ]);
-    } catch (storeError) {
-      // The customer still learns what Cognito refused; the gate (rateLimited) is what closes.
-      limitStoreFailed(context, storeError);
-    }
-  }
+  if (account && status !== 503) await countAccountFailure(context, account);
   return errorReply(submission, key, status);
+}
+
+/** One failed attempt against an account (what rateLimited's per-account gate reads). */
+export async function countAccountFailure(context: RequestContext, account: string) {
+  const { rateLimiter, rateLimits } = context.identity;
+  try {
+    await rateLimiter.consume([
+      { key: `user:${account.toLowerCase()}`, rule: rateLimits.perUsername },
+    ]);
+  } catch (storeError) {
+    // The customer still learns what Cognito refused; the gate (rateLimited) is what closes.
+    limitStoreFailed(context, storeError);
+  }
 }
 
 /** The attempt counters' store did not answer (decision 0075): logged with its code only. */

@@ -35,8 +35,15 @@ const CHOICE_BY_CHALLENGE: Record<string, FirstFactorChoice> = {
   WEB_AUTHN: "passkey",
 };
 
-/** The choices Cognito offered, in the page's order, each once. */
-export function offeredFirstFactors(pending: Pick<PendingChallenge, "parameters">) {
+/**
+ * The choices Cognito offered, in the page's order, each once; with passkeys on, a passkey is
+ * always among them (decision 0138): the list does not tell whether this account has one, and
+ * the browser's ceremony is refused alike for one that does not.
+ */
+export function offeredFirstFactors(
+  pending: Pick<PendingChallenge, "parameters">,
+  passkeysEnabled = false,
+) {
   let names: unknown = [];
   try {
     names = JSON.parse(pending.parameters?.[AVAILABLE_CHALLENGES_PARAMETER] ?? "[]");
@@ -46,6 +53,7 @@ export function offeredFirstFactors(pending: Pick<PendingChallenge, "parameters"
   const offered = new Set(
     (Array.isArray(names) ? names : []).map((name) => CHOICE_BY_CHALLENGE[String(name)]),
   );
+  if (passkeysEnabled) offered.add("passkey");
   return (["passkey", "password", "email", "sms"] as const).filter((choice) => offered.has(choice));
 }
 

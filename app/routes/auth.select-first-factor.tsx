@@ -32,7 +32,7 @@ export { headers } from "~/lib/route-headers";
 
 export function loader({ context: routerContext }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const offered = offeredFirstFactors(pendingFirstFactor(context));
+  const offered = offeredFirstFactors(pendingFirstFactor(context), context.config.PASSKEYS_ENABLED);
   return {
     title: authT()("selectFirstFactor.title"),
     passkey: offered.includes("passkey"),

@@ -475,4 +475,86 @@ describe("passkeys against the emulator, on the wire", () => {
     );
     expect(refused.code).toBe("NotAuthorizedException");
   }, 60_000);
+
+  /** USER_AUTH preferring WEB_AUTHN, answered with what this authenticator signs. */
+  async function signInWithPasskey(
+    email: string,
+    device: ReturnType<typeof softwareAuthenticator>,
+  ) {
+    const challenge = await client.startUserAuth(email, "WEB_AUTHN");
+    expect(challenge.ChallengeName).toBe("WEB_AUTHN");
+    const options = JSON.parse(challenge.ChallengeParameters!.CREDENTIAL_REQUEST_OPTIONS);
+    return client.respondToChallenge({
+      challengeName: "WEB_AUTHN",
+      session: challenge.Session!,
+      responses: {
+        USERNAME: challenge.ChallengeParameters!.USERNAME ?? email,
+        CREDENTIAL: JSON.stringify(device.get(options)),
+      },
+    });
+  }
+
+  it("asks for user verification and refuses a passkey made or used without it, even for an account with an authenticator app", async () => {
+    const email = "verificada@ejemplo.mx";
+    const { accessToken } = await account(email, { totp: true });
+    const phone = softwareAuthenticator(ORIGIN);
+
+    // A device that does not check its owner cannot make a passkey.
+    const { CredentialCreationOptions: first } =
+      await client.startWebAuthnRegistration(accessToken);
+    expect(first).toMatchObject({
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+    });
+    const unverified = softwareAuthenticator(ORIGIN, { userVerified: false });
+    const refusedRegistration = await failure(
+      client.completeWebAuthnRegistration(accessToken, unverified.create(first as never)),
+    );
+    expect(refusedRegistration.status).toBe(400);
+    expect(await client.listWebAuthnCredentials(accessToken)).toEqual([]);
+
+    const { CredentialCreationOptions: second } =
+      await client.startWebAuthnRegistration(accessToken);
+    await client.completeWebAuthnRegistration(accessToken, phone.create(second as never));
+
+    // The request options ask the browser for user verification.
+    const challenge = await client.startUserAuth(email, "WEB_AUTHN");
+    expect(JSON.parse(challenge.ChallengeParameters!.CREDENTIAL_REQUEST_OPTIONS)).toMatchObject({
+      userVerification: "required",
+    });
+
+    // The same passkey signed without the owner verified: one factor only, refused, and the
+    // authenticator app's code is not a way around it.
+    const withoutVerification = await failure(
+      signInWithPasskey(email, phone.clone({ userVerified: false })),
+    );
+    expect(withoutVerification.code).toBe("NotAuthorizedException");
+
+    // With the owner verified the passkey is both factors: tokens, no authenticator code.
+    const signedIn = await signInWithPasskey(email, phone);
+    expect(signedIn.ChallengeName).toBeUndefined();
+    expect(signedIn.AuthenticationResult?.AccessToken).toEqual(expect.any(String));
+  }, 60_000);
+
+  it("keeps each passkey's signature counter and refuses a cloned authenticator whose counter does not move on", async () => {
+    const email = "contador@ejemplo.mx";
+    const { accessToken } = await account(email);
+    const phone = softwareAuthenticator(ORIGIN);
+    const { CredentialCreationOptions: creation } =
+      await client.startWebAuthnRegistration(accessToken);
+    await client.completeWebAuthnRegistration(accessToken, phone.create(creation as never));
+    // The copy is taken now; the phone goes on signing (counters 1 and 2).
+    const copy = phone.clone();
+    expect((await signInWithPasskey(email, phone)).AuthenticationResult).toBeDefined();
+    expect((await signInWithPasskey(email, phone)).AuthenticationResult).toBeDefined();
+
+    // The copy's counter (1) is not past the stored one (2): refused, once and again (3 > 2
+    // would pass: a clone used more often than the original is not told apart).
+    const cloned = await failure(signInWithPasskey(email, copy));
+    expect(cloned.code).toBe("NotAuthorizedException");
+    const clonedAgain = await failure(signInWithPasskey(email, copy));
+    expect(clonedAgain.code).toBe("NotAuthorizedException");
+
+    // The phone itself goes on signing in.
+    expect((await signInWithPasskey(email, phone)).AuthenticationResult).toBeDefined();
+  }, 60_000);
 });

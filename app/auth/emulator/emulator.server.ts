@@ -601,7 +601,9 @@ function extendRouter(
         id: passkey.CredentialId,
         transports: passkey.Transports,
       })),
-      userVerification: "preferred",
+      // A passkey is the whole sign-in, second factor included (decision 0138): the device must
+      // verify its owner (PIN, fingerprint, face), as a pool with UserVerification "required".
+      userVerification: "required",
     });
     const session = newSession(userAuthSessions, {
       username,
@@ -795,7 +797,7 @@ function extendRouter(
           id: passkey.CredentialId,
           transports: passkey.Transports,
         })),
-        authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
       });
       await pool.saveUser(ctx, {
         ...user,
@@ -820,7 +822,7 @@ function extendRouter(
           expectedChallenge: started.challenge,
           expectedOrigin: rp.origins,
           expectedRPID: rp.id,
-          requireUserVerification: false,
+          requireUserVerification: true,
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message : "";
@@ -1072,20 +1074,26 @@ function extendRouter(
             counter: passkey.Counter,
             transports: passkey.Transports as never,
           },
-          requireUserVerification: false,
+          // Without the user verified the passkey is one factor only: refused (decision 0138).
+          requireUserVerification: true,
+          // A signature counter that does not move forward (when either is non-zero) is a
+          // cloned authenticator: @simplewebauthn refuses it against the counter stored here.
         }).catch(() => null);
         if (!verified?.verified) {
           throw new errors.NotAuthorizedError("Incorrect username or password.");
         }
-        await pool.saveUser(ctx, {
+        const counted: EmulatorUser = {
           ...user,
           WebAuthnCredentials: passkeysOf(user).map((known) =>
             known === passkey
               ? { ...known, Counter: verified.authenticationInfo.newCounter }
               : known,
           ),
-        });
-        const tokens = await issueTokens(ctx, clientId, user);
+        };
+        await pool.saveUser(ctx, counted);
+        // The tokens are stored with the user as just saved: the user read before the assertion
+        // would write its old counter back with the refresh token.
+        const tokens = await issueTokens(ctx, clientId, counted);
         return {
           ChallengeParameters: {},
           AuthenticationResult: await withNewDevice(ctx, clientId, user.Username, tokens),

@@ -18,8 +18,21 @@ interface Passkey {
   counter: number;
 }
 
-export function softwareAuthenticator(origin: string) {
-  const passkeys: Passkey[] = [];
+export function softwareAuthenticator(
+  origin: string,
+  device: {
+    /** Whether the device checks its owner (PIN, fingerprint) before it signs: the UV flag. */
+    userVerified?: boolean;
+    /** Passkeys copied from another authenticator (a clone), each counter starting again. */
+    copiedFrom?: Passkey[];
+  } = {},
+) {
+  const passkeys: Passkey[] = (device.copiedFrom ?? []).map((passkey) => ({
+    ...passkey,
+    counter: 0,
+  }));
+  // User present (0x01), and user verified (0x04) unless the device skips it.
+  const presenceFlags = device.userVerified === false ? 0x01 : 0x05;
   const clientData = (type: string, challenge: string) =>
     Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
 
@@ -47,7 +60,7 @@ export function softwareAuthenticator(origin: string) {
       idLength.writeUInt16BE(id.length);
       const authData = Buffer.concat([
         sha256(rpId),
-        Buffer.from([0x45]), // user present, user verified, attested credential data
+        Buffer.from([presenceFlags | 0x40]), // and attested credential data
         Buffer.alloc(4), // sign count 0
         Buffer.alloc(16), // AAGUID: none
         idLength,
@@ -76,6 +89,14 @@ export function softwareAuthenticator(origin: string) {
       };
     },
 
+    /**
+     * Another device holding copies of these passkeys' private keys, counters from zero (a
+     * cloned authenticator), that may also skip verifying its owner.
+     */
+    clone(changes: { userVerified?: boolean } = {}) {
+      return softwareAuthenticator(origin, { ...device, ...changes, copiedFrom: passkeys });
+    },
+
     /** navigator.credentials.get: an AuthenticationResponseJSON for these request options. */
     get(options: {
       challenge: string;
@@ -91,7 +112,11 @@ export function softwareAuthenticator(origin: string) {
       passkey.counter += 1;
       const counter = Buffer.alloc(4);
       counter.writeUInt32BE(passkey.counter);
-      const authenticatorData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), counter]);
+      const authenticatorData = Buffer.concat([
+        sha256(rpId),
+        Buffer.from([presenceFlags]),
+        counter,
+      ]);
       const clientDataJSON = clientData("webauthn.get", options.challenge);
       const signature = sign(
         "sha256",
