@@ -94,6 +94,28 @@ export function securityHeadersWithNonce(
   };
 }
 
+/** The methods some route answers: pages and data (GET, HEAD) and forms and notifications (POST). */
+export const SERVED_METHODS = ["GET", "HEAD", "POST"] as const;
+const SERVED = new Set<string>(SERVED_METHODS);
+
+/**
+ * Any other method (TRACE, OPTIONS, PUT, PROPFIND…) is the client's mistake: 405 naming the
+ * served ones, logged at info, never an error report. Left to React Router, TRACE made `new Request`
+ * throw (a 500 with a stack and a report) and the others met its error page.
+ */
+export function refuseUnservedMethods(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    if (SERVED.has(req.method)) return next();
+    logger.info({
+      msg: "method not allowed",
+      requestId: res.locals.requestId,
+      method: req.method.slice(0, 16),
+    });
+    res.set("Allow", SERVED_METHODS.join(", "));
+    refuse(res, 405, "errors.methodNotAllowed");
+  };
+}
+
 /** A broken % escape names no page; left to Express and React Router, decoding it throws (a 500). */
 export function refuseBrokenEscapes(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
