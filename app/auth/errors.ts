@@ -44,6 +44,7 @@ export type AuthErrorKey =
   | "passkeyExpired"
   | "passkeysNotEnabled"
   | "deviceNotFound"
+  | "passkeyNotFound"
   | "unknown";
 
 export interface AuthErrorMapping {
