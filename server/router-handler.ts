@@ -109,8 +109,14 @@ export function routerHandler(options: {
       let response = await handle(request, routerContextFor(contextKey, context));
       if (isResourceRouteRefusal(req, response)) {
         await response.body?.cancel();
+        const headers = new Headers(request.headers);
+        for (const name of ["content-type", "content-length"]) headers.delete(name);
+        const read = new Request(request.url, {
+          method: req.method === "HEAD" ? "HEAD" : "GET",
+          headers,
+        });
         response = await notFoundPage(
-          await handleAsPage(request, routerContextFor(contextKey, context)),
+          await handleAsPage(read, routerContextFor(contextKey, context)),
         );
       }
       const redirect = isRedirectStatus(response.status);
@@ -133,13 +139,12 @@ export function routerHandler(options: {
  * refusal as JSON (`null`, "Unexpected Server Error"), which a customer must never see.
  */
 function isResourceRouteRefusal(req: express.Request, response: Response): boolean {
-  return (
-    (req.method === "GET" || req.method === "HEAD") &&
-    !isDataPath(req.path) &&
-    response.status >= 400 &&
-    response.status < 500 &&
-    /^application\/json/i.test(response.headers.get("content-type") ?? "")
-  );
+  if (isDataPath(req.path)) return false;
+  if (!/^application\/json/i.test(response.headers.get("content-type") ?? "")) return false;
+  const read = req.method === "GET" || req.method === "HEAD";
+  // A read refused for any reason; a form sent where none is taken (405): endpoints that take
+  // forms answer their own refusals, which stay theirs.
+  return read ? response.status >= 400 && response.status < 500 : response.status === 405;
 }
 
 /** The build with each route that has no page (no default export) made a page that is not found. */

@@ -61,3 +61,24 @@ test("deleting a passkey the account does not have is a Spanish 404 on the secur
   await expect(page.getByTestId("passkeys-empty")).toBeVisible();
   await expect(page.getByText("Eliminaste la llave de acceso")).toHaveCount(0);
 });
+
+test("a form sent where none is taken is a Spanish page that blames the request, not the server", async ({
+  page,
+}) => {
+  for (const [path, status, heading] of [
+    ["/plans", 405, "Solicitud no válida"],
+    ["/", 405, "Solicitud no válida"],
+    ["/facturacion/descargar", 404, "Página no encontrada"],
+    ["/auth/oauth/google", 404, "Página no encontrada"],
+  ] as const) {
+    const answer = await page.request.post(path, {
+      form: { cualquier: "cosa" },
+      headers: { Origin: BASE_URL },
+      maxRedirects: 0,
+    });
+    expect(answer.status(), path).toBe(status);
+    const html = await answer.text();
+    expect(html, path).toContain(`>${heading}</h1>`);
+    expect(html, path).not.toMatch(/Unexpected Server Error|Error interno del servidor/);
+  }
+});
