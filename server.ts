@@ -20,6 +20,7 @@ import {
   refuseHostOriginMismatch,
   redirectToPublicHost,
   refuseUnknownHosts,
+  refuseUnservedMethods,
   requestLog,
   securityHeadersWithNonce,
   unhandledErrors,
@@ -130,6 +131,7 @@ if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
 app.use(requestLog(logger, metrics ?? undefined));
 app.use(securityHeadersWithNonce(config, formTargets));
+app.use(refuseUnservedMethods(logger));
 // Refused before anything reads them: malformed addresses, other hosts, other sites' forms.
 app.use(refuseBrokenEscapes(logger));
 if (!config.isProduction) app.use(refuseUnknownHosts(logger, config.allowedOrigins));

@@ -139,6 +139,11 @@ function errorPage(status: number) {
   if (status === 503) {
     return { kind: "unavailable", title: "errors.unavailableTitle" } as const;
   }
+  // The client's mistake (a form sent to a page that takes none, a method it does not answer):
+  // never "something went wrong on our side".
+  if (status >= 400 && status < 500) {
+    return { kind: "refused", title: "errors.refusedTitle" } as const;
+  }
   return { kind: "server-error", title: "errors.serverErrorTitle" } as const;
 }
 
@@ -168,7 +173,9 @@ export function ErrorBoundary() {
           ? t("errors.notFoundMessage", { path: pathname })
           : page.kind === "unavailable"
             ? t("errors.unavailableMessage")
-            : t("errors.serverErrorMessage")}
+            : page.kind === "refused"
+              ? t("errors.refusedMessage")
+              : t("errors.serverErrorMessage")}
       </p>
       {page.kind === "not-found" ? (
         <p className="mt-2 text-slate-700">{t("errors.notFoundHint")}</p>

@@ -178,7 +178,9 @@ async function waitForLineJobs(server) {
   let last = null;
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${server.origin}/readyz`);
+      const response = await fetch(`${server.origin}/readyz`, {
+        headers: { Authorization: `Bearer ${server.environment.METRICS_TOKEN}` },
+      });
       last = (await response.json()).lineJobs;
       if (last && last.pending === 0) return last;
     } catch {

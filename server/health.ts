@@ -2,6 +2,7 @@ import type express from "express";
 import type { Config } from "~/config.server";
 import { autoTopupStats } from "~/auto-topup/scheduler.server";
 import type { Services } from "~/context";
+import { carriesToken } from "./metrics";
 
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -70,33 +71,53 @@ export async function readinessResults(
   return results;
 }
 
-/** GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 and which one otherwise). */
+/**
+ * Who may read /readyz's detail (queues, failures, automatic top-ups, test doubles): whoever sends
+ * METRICS_TOKEN, as /metrics asks. Outside production without a token, anyone (as /metrics); in
+ * production without one, nobody: the public learns only up or down.
+ */
+export function readsReadinessDetail(
+  config: Pick<Config, "isProduction" | "metrics">,
+  authorization: string | undefined,
+): boolean {
+  const token = config.metrics.serve === "off" ? null : config.metrics.token;
+  if (token === null) return !config.isProduction;
+  return carriesToken(token, authorization);
+}
+
+/**
+ * GET /readyz: every dependency answers within READINESS_TIMEOUT_MS (503 otherwise). The status
+ * alone to the public; which check failed and the queues behind METRICS_TOKEN.
+ */
 export function readyz(
   services: Pick<Services, "readinessChecks" | "mailer" | "lineJobs" | "db" | "autoTopups">,
-  config: Pick<Config, "testDoubles" | "isTestEnvironment">,
+  config: Pick<Config, "testDoubles" | "isTestEnvironment" | "isProduction" | "metrics">,
   workerIndex: number | null,
 ): express.RequestHandler {
-  return async (_req, res) => {
+  return async (req, res) => {
     const results = await readinessResults(services.readinessChecks);
     const ready = Object.values(results).every((result) => result === "ok");
-    res
-      .status(ready ? 200 : 503)
-      .set("Cache-Control", "no-store")
-      .json({
-        status: ready ? "ready" : "unavailable",
-        ...workerField(workerIndex),
-        checks: results,
-        // Stand-ins for real services: a production server runs on them only by the operator's choice.
-        testDoubles: config.testDoubles,
-        testEnvironment: config.isTestEnvironment,
-        // Delayed e-mails do not make the store unready: customers can still buy. Unknown (null)
-        // while the database does not answer, which the database check already reports.
-        mail: await services.mailer.stats().catch(() => null),
-        // Top-ups waiting for the BSS, and those it refused (for the operator): the same.
-        lineJobs: await services.lineJobs.stats().catch(() => null),
-        // Automatic top-ups (decision 0121): whether this process schedules them and its last
-        // round; what is due or waiting for a customer, whichever process charges it.
-        autoTopups: await autoTopupReadiness(services),
-      });
+    const status = ready ? "ready" : "unavailable";
+    res.status(ready ? 200 : 503).set("Cache-Control", "no-store");
+    if (!readsReadinessDetail(config, req.get("authorization"))) {
+      res.json({ status });
+      return;
+    }
+    res.json({
+      status,
+      ...workerField(workerIndex),
+      checks: results,
+      // Stand-ins for real services: a production server runs on them only by the operator's choice.
+      testDoubles: config.testDoubles,
+      testEnvironment: config.isTestEnvironment,
+      // Delayed e-mails do not make the store unready: customers can still buy. Unknown (null)
+      // while the database does not answer, which the database check already reports.
+      mail: await services.mailer.stats().catch(() => null),
+      // Top-ups waiting for the BSS, and those it refused (for the operator): the same.
+      lineJobs: await services.lineJobs.stats().catch(() => null),
+      // Automatic top-ups (decision 0121): whether this process schedules them and its last
+      // round; what is due or waiting for a customer, whichever process charges it.
+      autoTopups: await autoTopupReadiness(services),
+    });
   };
 }

@@ -29,12 +29,33 @@ function refuse(res: express.Response, status: number, key: string) {
   res.status(status).type("text/plain; charset=utf-8").send(getFixedT()(key));
 }
 
+/** A digit or "+" spelled as a percent escape (`%35`, `%2B`): read as itself before masking. */
+const ESCAPED_DIGIT_OR_PLUS = /%(3[0-9]|2[bB])/g;
+/** Ten digits or more in a row: a line's number, alone or after its country's 52. */
+const LONG_NUMBER = /(?<!\d)(\d{2})\d{4,}(\d{4})(?!\d)/g;
+
 /**
- * The path as the request log keeps it: a line's number in it (`/my-account/lineas/<número>`) is
- * masked as the pages mask one, so the log tells which page without telling whose line.
+ * The path as the log lines keep it: a line's number in it (`/my-account/lineas/<número>`) is
+ * masked as the pages mask one, so the log tells which page without telling whose line. So is a
+ * number written `+52…`, or with its digits percent-escaped (`/%35%35…`), which name the same page.
  */
 export function loggedPath(path: string): string {
-  return path.replace(/(?<!\d)(\d{2})\d{4}(\d{4})(?!\d)/g, "$1••••$2");
+  return path
+    .replace(ESCAPED_DIGIT_OR_PLUS, (_escape, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    )
+    .replace(LONG_NUMBER, "$1••••$2");
+}
+
+/**
+ * What a request may call itself (X-Request-Id, from a proxy in front that names requests): a
+ * short token that a log line, a header and an error report carry as it is. Anything else (a
+ * line break, a number, a page of text) is replaced by an id of our own.
+ */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function requestIdOf(header: string | undefined): string {
+  return header !== undefined && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
 /**
@@ -47,7 +68,7 @@ export function requestLog(
 ): express.RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    const requestId = (req.get("x-request-id") ?? "").slice(0, 64) || randomUUID();
+    const requestId = requestIdOf(req.get("x-request-id"));
     res.locals.requestId = requestId;
     res.set("X-Request-Id", requestId);
     res.on("finish", () => {
@@ -91,6 +112,28 @@ export function securityHeadersWithNonce(
       }),
     );
     next();
+  };
+}
+
+/** The methods some route answers: pages and data (GET, HEAD) and forms and notifications (POST). */
+export const SERVED_METHODS = ["GET", "HEAD", "POST"] as const;
+const SERVED = new Set<string>(SERVED_METHODS);
+
+/**
+ * Any other method (TRACE, OPTIONS, PUT, PROPFIND…) is the client's mistake: 405 naming the
+ * served ones, logged at info, never an error report. Left to React Router, TRACE made `new Request`
+ * throw (a 500 with a stack and a report) and the others met its error page.
+ */
+export function refuseUnservedMethods(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    if (SERVED.has(req.method)) return next();
+    logger.info({
+      msg: "method not allowed",
+      requestId: res.locals.requestId,
+      method: req.method.slice(0, 16),
+    });
+    res.set("Allow", SERVED_METHODS.join(", "));
+    refuse(res, 405, "errors.methodNotAllowed");
   };
 }
 
@@ -152,7 +195,7 @@ export function refuseCrossSiteWrites(
     logger.warn({
       msg: "cross-site write refused",
       requestId: res.locals.requestId,
-      path: req.path,
+      path: loggedPath(req.path),
     });
     refuse(res, 403, "errors.crossSiteForm");
   };

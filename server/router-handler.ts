@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler, data, type ServerBuild } from "react-router";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import type { Logger } from "pino";
 import type { Config } from "~/config.server";
 import { withDatabaseOutagePages } from "~/db/database-unavailable-pages.server";
 import { getFixedT } from "~/i18n/i18n.server";
+import { isDataPath } from "~/lib/data-requests";
 import { withNewBuildDocumentLoads } from "~/lib/new-build.server";
 import type { RenderMemo } from "~/lib/page-caching";
 import { requestContextKeyOf, routerContextFor } from "~/lib/router-context.server";
@@ -47,6 +48,9 @@ export function routerHandler(options: {
   // request's context with.
   const handlerOf = (each: ServerBuild) => ({
     handle: createRequestHandler(served(each), mode),
+    // The same build without its resource routes: what renders the site's own 404 page at the
+    // address of a file or an endpoint that refused a browser (resourceRouteRefusal).
+    handleAsPage: createRequestHandler(withResourceRoutesNotFound(served(each)), mode),
     contextKey: requestContextKeyOf(each),
   });
   const built = typeof build === "function" ? null : handlerOf(build);
@@ -100,9 +104,21 @@ export function routerHandler(options: {
             method: methodLabel(req.method),
           }),
       });
-      const { handle, contextKey } =
+      const { handle, handleAsPage, contextKey } =
         built ?? handlerOf(await (build as () => Promise<ServerBuild>)());
-      const response = await handle(request, routerContextFor(contextKey, context));
+      let response = await handle(request, routerContextFor(contextKey, context));
+      if (isResourceRouteRefusal(req, response)) {
+        await response.body?.cancel();
+        const headers = new Headers(request.headers);
+        for (const name of ["content-type", "content-length"]) headers.delete(name);
+        const read = new Request(request.url, {
+          method: req.method === "HEAD" ? "HEAD" : "GET",
+          headers,
+        });
+        response = await notFoundPage(
+          await handleAsPage(read, routerContextFor(contextKey, context)),
+        );
+      }
       const redirect = isRedirectStatus(response.status);
       for (const cookie of context.jar.setCookieHeaders({ redirect })) {
         res.append("Set-Cookie", cookie);
@@ -115,6 +131,53 @@ export function routerHandler(options: {
       next(error);
     }
   };
+}
+
+/**
+ * A read of a file or an endpoint (a route without a page: an invoice's download, a social
+ * sign-in's start, a notification's address) that refused it: React Router answers such a route's
+ * refusal as JSON (`null`, "Unexpected Server Error"), which a customer must never see.
+ */
+function isResourceRouteRefusal(req: express.Request, response: Response): boolean {
+  if (isDataPath(req.path)) return false;
+  if (!/^application\/json/i.test(response.headers.get("content-type") ?? "")) return false;
+  const read = req.method === "GET" || req.method === "HEAD";
+  // A read refused for any reason; a form sent where none is taken (405): endpoints that take
+  // forms answer their own refusals, which stay theirs.
+  return read ? response.status >= 400 && response.status < 500 : response.status === 405;
+}
+
+/** The build with each route that has no page (no default export) made a page that is not found. */
+function withResourceRoutesNotFound(build: ServerBuild): ServerBuild {
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    routes[id] =
+      route && route.module.default === undefined
+        ? { ...route, module: { default: NoPage, loader: notFound } }
+        : route;
+  }
+  return { ...build, routes };
+}
+
+function NoPage() {
+  return null;
+}
+
+function notFound(): never {
+  throw data(null, { status: 404 });
+}
+
+/**
+ * The site's 404 page as rendered for that address, without its scripts: in the browser, the
+ * address is still the file's route, which the page's code would try to load as a page.
+ */
+async function notFoundPage(page: Response): Promise<Response> {
+  const html = (await page.text())
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "")
+    .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "");
+  const headers = new Headers(page.headers);
+  headers.delete("content-length");
+  return new Response(html, { status: 404, headers });
 }
 
 /**

@@ -6,7 +6,7 @@ import { isCognitoError } from "./cognito-error";
 import { deviceAttribute, type DeviceDescription } from "./cognito.server";
 import { describeUserAgent } from "./device-name";
 import { mapCognitoError, type CognitoOperation } from "./errors";
-import { authT, cognitoErrorReply, invalidReply, type Replyable } from "./flow.server";
+import { authT, cognitoErrorReply, errorReply, invalidReply, type Replyable } from "./flow.server";
 import { sessionEnded } from "./mfa-preference-request.server";
 import { forgetPasskeyUses, passkeyUses } from "./passkey-uses.server";
 import {
@@ -175,6 +175,11 @@ export async function submitAccountSecurity(
     try {
       await client.deleteWebAuthnCredential(accessToken, credentialId);
     } catch (error) {
+      // Not one of this account's passkeys (deleted from another tab, or never its own): the
+      // customer's 404 with the list as it is, not the identity service's 503.
+      if (isCognitoError(error) && error.code === "ResourceNotFoundException") {
+        return errorReply(submission, "passkeyNotFound", 404);
+      }
       return refused(context, submission, error, "DeleteWebAuthnCredential");
     }
     await forgetPasskeyUses(context.db, customer.sub, credentialId).catch(() => undefined);

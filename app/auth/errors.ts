@@ -43,6 +43,7 @@ export type AuthErrorKey =
   | "passkeyExpired"
   | "passkeysNotEnabled"
   | "deviceNotFound"
+  | "passkeyNotFound"
   | "unknown";
 
 export interface AuthErrorMapping {

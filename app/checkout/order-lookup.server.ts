@@ -9,6 +9,31 @@ function addressDigest(email: string): string {
   return createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 22);
 }
 
+/**
+ * One more link e-mailed for this folio and address: within this requester's few a day first,
+ * then within the purchase's ceiling, which only what a requester's own count allowed reaches
+ * (one stranger's flood stops at their own count, and the owner's requests keep theirs). Counted
+ * for every pair, matched or not, under keys only the right pair shares (decision 0082).
+ */
+export async function consumeLinkSent(
+  context: Pick<RequestContext, "rateLimiter" | "clientAddressKey">,
+  purchase: "order" | "invoice",
+  folio: string,
+  correo: string,
+) {
+  const pair = `${folio}:${addressDigest(correo)}`;
+  const mine = await context.rateLimiter.consume([
+    {
+      key: `${purchase}-link-sent-by:${pair}:${context.clientAddressKey}`,
+      rule: ORDER_LOOKUP_LIMITS.linksPerRequester,
+    },
+  ]);
+  if (!mine.allowed) return mine;
+  return context.rateLimiter.consume([
+    { key: `${purchase}-link-sent:${pair}`, rule: ORDER_LOOKUP_LIMITS.linksPerOrder },
+  ]);
+}
+
 export type OrderLookupOutcome =
   /** Whatever matched: a link went to the order's address if the pair was an order's. */
   { kind: "answered" } | { kind: "limited"; retryAfterSeconds: number };
@@ -34,12 +59,7 @@ export async function requestOrderLink(
     return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
   }
   const order = await findOrderByFolioAndEmail(context.db, folio, correo);
-  const ceiling = await context.rateLimiter.consume([
-    {
-      key: `order-link-sent:${folio}:${addressDigest(correo)}`,
-      rule: ORDER_LOOKUP_LIMITS.linksPerOrder,
-    },
-  ]);
+  const ceiling = await consumeLinkSent(context, "order", folio, correo);
   if (order && ceiling.allowed) {
     await enqueueMail(context.db, {
       // Each request is its own e-mail with its own link.

@@ -29,13 +29,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Folios are sequential and e-mails are known to many: a lookup only ever sends a link to the
  * order's own address (decision 0082), so the limits guard the mailbox and the store, not the
  * order. Per client, and per folio from one client — never per folio alone, which let anyone
- * lock a customer out of their own order — and a ceiling on the links one order is sent a day.
+ * lock a customer out of their own order. The links one order is sent a day are counted per
+ * requester (a few), and under a ceiling per order far above it that only links a requester's own
+ * count allowed reach: one stranger uses up their own few links, never the owner's (decision 0137).
  */
 export const ORDER_LOOKUP_LIMITS: Record<
-  "perClient" | "perFolioAndClient" | "linksPerOrder",
+  "perClient" | "perFolioAndClient" | "linksPerRequester" | "linksPerOrder",
   RateLimitRule
 > = {
   perClient: { limit: 30, windowMs: QUARTER_HOUR_MS },
   perFolioAndClient: { limit: 5, windowMs: QUARTER_HOUR_MS },
-  linksPerOrder: { limit: 10, windowMs: DAY_MS },
+  linksPerRequester: { limit: 3, windowMs: DAY_MS },
+  linksPerOrder: { limit: 50, windowMs: DAY_MS },
 };

@@ -97,6 +97,22 @@ describe("the receiver's fiscal data", () => {
     });
   });
 
+  it.each([
+    ["U+FFFF", "\uFFFF"],
+    ["U+FFFE", "\uFFFE"],
+    ["U+FDD0", "\uFDD0"],
+    ["U+10FFFF", "\u{10FFFF}"],
+    ["a lone surrogate", "\uDC00"],
+  ])(
+    "refuses a name holding the noncharacter %s, as it refuses a control character",
+    (_name, character) => {
+      expect(check({ ...valid, nombre: `Ana${character} Gómez` })).toEqual({
+        ok: false,
+        errors: { nombre: ["invoicing:errors.nameCharacters"] },
+      });
+    },
+  );
+
   it("tells every problem at once", () => {
     const result = check({
       rfc: "X",

@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { ORDER_LOOKUP_LIMITS } from "~/checkout/order-lookup";
-import { requestOrderLink } from "~/checkout/order-lookup.server";
+import { consumeLinkSent, requestOrderLink } from "~/checkout/order-lookup.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { invoiceLookupSchema, type InvoiceLookup } from "./invoice-lookup";
@@ -41,10 +41,6 @@ export async function submitInvoiceLookup(context: RequestContext, request: Requ
   return data({ result: submission.reply(), sent: true });
 }
 
-function addressDigest(email: string): string {
-  return createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 22);
-}
-
 /** A paid top-up's receipt again, to its own address, within the order lookup's limits. */
 async function requestTopupReceipt(
   context: RequestContext,
@@ -67,12 +63,7 @@ async function requestTopupReceipt(
     topup?.status === "paid" &&
     topup.email !== null &&
     topup.email.trim().toLowerCase() === correo.trim().toLowerCase();
-  const ceiling = await context.rateLimiter.consume([
-    {
-      key: `invoice-link-sent:${folio}:${addressDigest(correo)}`,
-      rule: ORDER_LOOKUP_LIMITS.linksPerOrder,
-    },
-  ]);
+  const ceiling = await consumeLinkSent(context, "invoice", folio, correo);
   if (topup && matches && ceiling.allowed) {
     await enqueueMail(context.db, {
       dedupeKey: `topup-receipt-again:${topup.id}:${randomBytes(9).toString("base64url")}`,

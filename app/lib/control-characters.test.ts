@@ -26,6 +26,14 @@ const REFUSED = [
   ["right-to-left override", "\u202E"],
   ["left-to-right isolate", "\u2066"],
   ["pop directional isolate", "\u2069"],
+  ["noncharacter U+FDD0", "\uFDD0"],
+  ["noncharacter U+FDEF", "\uFDEF"],
+  ["noncharacter U+FFFE", "\uFFFE"],
+  ["noncharacter U+FFFF", "\uFFFF"],
+  ["noncharacter U+1FFFE", "\u{1FFFE}"],
+  ["noncharacter U+10FFFF", "\u{10FFFF}"],
+  ["lone high surrogate", "\uD800"],
+  ["lone low surrogate", "\uDFFF"],
 ] as const;
 
 describe("control characters", () => {
@@ -49,6 +57,12 @@ describe("control characters", () => {
       "\\u001B[31mAna\\u0007\\u000D\\u000A\\u202Eoloh",
     );
     expect(hasControlCharacters(escapeControlCharacters("\u0000\u009B\u2066"))).toBe(false);
+  });
+
+  it("writes a noncharacter past the first plane as one escape", () => {
+    expect(escapeControlCharacters("Ana\u{10FFFF}\uFFFF\uD800")).toBe(
+      "Ana\\u{10FFFF}\\uFFFF\\uD800",
+    );
   });
 
   it("can keep the line ends a text is made of, and only those", () => {

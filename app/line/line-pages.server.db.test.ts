@@ -5,6 +5,7 @@ import { answerOf, customer, lineRequests } from "../../tests/support/line-reque
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { BssUnavailable } from "./bss";
 import { loadAccountLines, loadLinePage } from "./line-pages.server";
+import { createTopup, markTopupPaid } from "~/topup/topups.server";
 import { linkLine } from "./lines.server";
 import type { BssSimulator } from "./simulator.server";
 
@@ -86,6 +87,43 @@ describe("a line's page", () => {
     });
     const list = await loadAccountLines(lines.browser(ana).request(), ana);
     expect(list).toEqual([{ number, figures: { state: "unavailable" } }]);
+  });
+
+  it("shows a line that moved to another account none of the top-ups the previous account made: that history stays with it", async () => {
+    const number = await anasLine();
+    const topUp = async (customerSub: string, idempotencyKey: string) => {
+      const created = await createTopup(db, {
+        customerSub,
+        email: `${customerSub}@example.mx`,
+        idempotencyKey,
+        phoneNumber: number,
+        amount: 100,
+      });
+      if (created.kind !== "created") throw new Error("top-up not created");
+      await markTopupPaid(db, created.topup.id, new Date().toISOString());
+      return created.topup;
+    };
+    const anas = await topUp("ana", "ana-1");
+    const topupsOf = (page: { body: unknown }) =>
+      (page.body as { topups: Array<{ folio: string; receipt: string | null }> }).topups;
+    expect(topupsOf(await linePage(number)).map((topup) => topup.folio)).toEqual([anas.folio]);
+
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await linkLine(
+      db,
+      { number, accountSub: "beto", source: "added", now: new Date() },
+      { move: true },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const beto = customer("beto");
+    const betosPage = async () =>
+      answerOf(await loadLinePage(lines.browser(beto).request(), beto, number));
+    expect(topupsOf(await betosPage())).toEqual([]);
+    // What is paid from now on is the new holder's to see, with his own receipts.
+    const betos = await topUp("beto", "beto-1");
+    expect(topupsOf(await betosPage())).toEqual([
+      expect.objectContaining({ folio: betos.folio, receipt: expect.any(String) }),
+    ]);
   });
 
   it("queues the running-out e-mail once, to the account's address, when the line is seen running out", async () => {

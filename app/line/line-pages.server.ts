@@ -10,7 +10,7 @@ import { paidTopupsOfLine } from "~/topup/topups.server";
 import { isBssRefused, isBssUnavailable } from "./bss";
 import { type DailyUsage, isLineNumber, lastDays, type Line, USAGE_HISTORY_DAYS } from "./line";
 import { formatLineNumber, type LineSummary, lineSummary } from "./line-view";
-import { isLineOfAccount, linesOfAccount } from "./lines.server";
+import { lineJoinedAccountAt, linesOfAccount } from "./lines.server";
 import { noteRunningOut } from "./running-out.server";
 import type { RequestContext } from "~/context";
 
@@ -113,15 +113,16 @@ export async function loadLinePage(
   customer: Customer,
   number: string | undefined,
 ) {
-  if (!isLineNumber(number) || !(await isLineOfAccount(context.db, customer.sub, number))) {
-    throw data(null, { status: 404 });
-  }
+  const joinedAt = isLineNumber(number)
+    ? await lineJoinedAccountAt(context.db, customer.sub, number)
+    : null;
+  if (!isLineNumber(number) || joinedAt === null) throw data(null, { status: 404 });
   const now = new Date();
   const { from, to } = lastDays(USAGE_HISTORY_DAYS, now);
   const [read, usage, topups, registration, autoTopup] = await Promise.all([
     readLineFigures(context, number, now),
     readUsage(context, number, from, to),
-    paidTopupsOfLine(context.db, number),
+    paidTopupsOfLine(context.db, number, { accountSub: customer.sub, since: joinedAt }),
     lineRegistrationView(context.db, number),
     autoTopupSummary(context.db, {
       accountSub: customer.sub,

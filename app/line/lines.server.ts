@@ -84,6 +84,21 @@ export async function linesOfAccount(db: Executor, accountSub: string): Promise<
   }));
 }
 
+/** When the number joined this account (its last move into it), or null if it is not the account's. */
+export async function lineJoinedAccountAt(
+  db: Executor,
+  accountSub: string,
+  number: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom("lines")
+    .select("linked_at")
+    .where("number", "=", number)
+    .where("account_sub", "=", accountSub)
+    .executeTakeFirst();
+  return row?.linked_at ?? null;
+}
+
 /** Whether the number is one of this account's lines. */
 export async function isLineOfAccount(
   db: Executor,

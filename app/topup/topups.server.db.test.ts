@@ -365,8 +365,31 @@ describe("a line's top-ups", () => {
     await pay(await created(BETO, "5533334444"));
     await created(ANA, "5511112222"); // waiting for payment: not on the line's page
 
-    const listed = await paidTopupsOfLine(db, "5511112222");
+    const heldByAna = { accountSub: ANA, since: "2000-01-01T00:00:00.000Z" };
+    const listed = await paidTopupsOfLine(db, "5511112222", heldByAna);
     expect(listed.map((topup) => topup.folio)).toEqual([byBeto.folio, first.folio]);
-    expect(await paidTopupsOfLine(db, "5500000000")).toEqual([]);
+    expect(await paidTopupsOfLine(db, "5500000000", heldByAna)).toEqual([]);
+  });
+
+  it("for an account the line moved to, leave out what others paid before the move: that history stays with them", async () => {
+    const pay = async (topup: Topup) => {
+      const begun = await beginPayment(topup);
+      await payments.settle(outcome(begun.payment.id, "approved"));
+    };
+    // Ana's line: her top-ups, and Beto's own one before it was his.
+    const anas = await created(ANA, "5511112222");
+    await pay(anas);
+    const betosBefore = await created(BETO, "5511112222");
+    await pay(betosBefore);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const movedAt = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The line moves to Beto; then Ana, still fond of it, tops it up once more.
+    const anasAfter = await created(ANA, "5511112222");
+    await pay(anasAfter);
+
+    const listed = await paidTopupsOfLine(db, "5511112222", { accountSub: BETO, since: movedAt });
+    expect(listed.map((topup) => topup.folio)).toEqual([anasAfter.folio, betosBefore.folio]);
+    expect(listed.map((topup) => topup.folio)).not.toContain(anas.folio);
   });
 });

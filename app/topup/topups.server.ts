@@ -148,15 +148,28 @@ export async function listCustomerTopups(
 }
 
 /**
- * The paid top-ups of a line, the last paid first, whoever paid them: what the line's page lists
- * for the account the line is in.
+ * The paid top-ups of a line, the last paid first: what the line's page lists for the account the
+ * line is in (`holder`, since `since`): its own, and whoever's paid since the line joined it.
  */
-export async function paidTopupsOfLine(db: Db, phoneNumber: string, limit = 5): Promise<Topup[]> {
+export async function paidTopupsOfLine(
+  db: Db,
+  phoneNumber: string,
+  holder: { accountSub: string; since: string },
+  limit = 5,
+): Promise<Topup[]> {
   const rows = await db
     .selectFrom("topups")
     .selectAll()
     .where("phone_number", "=", phoneNumber)
     .where("status", "=", "paid")
+    // Its history before it joined this account stays with whoever made it (another account that
+    // held the line): only the account's own top-ups, and anyone's paid since it joined.
+    .where((eb) =>
+      eb.or([
+        eb("customer_sub", "=", holder.accountSub),
+        eb(eb.fn.coalesce("paid_at", "created_at"), ">=", holder.since),
+      ]),
+    )
     .orderBy("paid_at", "desc")
     .orderBy("folio", "desc")
     .limit(limit)

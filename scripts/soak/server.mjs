@@ -45,6 +45,9 @@ export function killEveryServer() {
   }
 }
 
+/** What opens /readyz's detail (and /metrics) on the soak's production server. */
+export const SOAK_METRICS_TOKEN = randomBytes(24).toString("base64url");
+
 /**
  * The environment the soak's server runs with, and `npm run ops` beside it (the operator's
  * commands use the server's own configuration).
@@ -60,6 +63,8 @@ export function serverEnvironment({ origin, dataDir, sessionSecret, logLevel, ex
     DATA_DIR: dataDir,
     SESSION_SECRET: sessionSecret,
     LOG_LEVEL: logLevel,
+    // /readyz tells its queues only to whoever sends it (the soak waits on its line jobs).
+    METRICS_TOKEN: SOAK_METRICS_TOKEN,
     // Every simulated customer comes from 127.0.0.1, so the per-IP limit of the sign-in form
     // (300 attempts in 15 min by default) would refuse most of them with a 429 within seconds;
     // the per-account limit is raised too because a customer signs in many times an hour here.

@@ -1,3 +1,4 @@
+import http from "node:http";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { expect, test } from "@playwright/test";
@@ -113,3 +114,48 @@ test("a page that answers as designed is not reported", async ({ page }) => {
   await page.waitForTimeout(1_000);
   expect(tracker.envelopes).toEqual([]);
 });
+
+test("a method no route serves is a Spanish 405 naming the served ones, the client's mistake: no error line, no report", async ({
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "HTTP only: one project runs it");
+  const paths = ["/", "/plans", "/cart", "/no-such-page", "/healthz"];
+  for (const method of ["TRACE", "PROPFIND", "OPTIONS", "PUT", "DELETE"]) {
+    for (const path of paths) {
+      const answer = await fetch(`${baseUrl}${path}`, { method }).catch(() => null);
+      // fetch refuses to send TRACE itself: asked through Node's own client below.
+      if (answer === null) continue;
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.get("allow"), `${method} ${path}`).toBe("GET, HEAD, POST");
+      expect(await answer.text(), `${method} ${path}`).toMatch(/^Solicitud rechazada/);
+    }
+  }
+  for (const path of paths) {
+    const { status, allow } = await rawTrace(`${baseUrl}${path}`);
+    expect(status, `TRACE ${path}`).toBe(405);
+    expect(allow, `TRACE ${path}`).toBe("GET, HEAD, POST");
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(tracker.envelopes).toEqual([]);
+  const lines = server.output
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
+  expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+  expect(lines.filter((line) => line.msg === "method not allowed").length).toBeGreaterThan(0);
+});
+
+/** TRACE through node:http: the fetch standard forbids the method. */
+function rawTrace(url: string): Promise<{ status: number; allow: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: "TRACE" }, (response) => {
+      response.resume();
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, allow: response.headers.allow }),
+      );
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}

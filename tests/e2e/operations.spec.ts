@@ -11,12 +11,16 @@ import { createCustomer } from "./support/customers";
 // Operator-facing behaviour of the server process itself; no browser involved, so one project runs it.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "process checks run once");
 
+/** What opens /metrics and /readyz's detail on the production servers started here. */
+const METRICS_TOKEN = "operations-metrics-token-0123456789";
+
 /** A production server on the embedded test doubles, as a staging operator would run one. */
 function startProductionTestEnvironment(port: number) {
   return startServer({
     NODE_ENV: "production",
     PORT: String(port),
     SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+    METRICS_TOKEN,
     ...productionTestEnvironment(`http://localhost:${port}`),
   });
 }
@@ -153,7 +157,9 @@ test("a production test environment says so on every page and in /readyz", async
   const server = startProductionTestEnvironment(port);
   try {
     await waitForHealth(baseUrl, server);
-    const ready = await (await fetch(`${baseUrl}/readyz`)).json();
+    const ready = await (
+      await fetch(`${baseUrl}/readyz`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).json();
     expect(ready).toMatchObject({
       testEnvironment: true,
       testDoubles: [
@@ -314,4 +320,48 @@ test("a second SIGTERM ends the server at once, while the first waits for reques
   expect(code).not.toBe(0);
   expect(server.output.join("")).toContain("second signal");
   inFlight.destroy();
+});
+
+test("in production /readyz tells the public only up or down; the queues and checks need METRICS_TOKEN", async () => {
+  const port = nextPort();
+  const baseUrl = `http://localhost:${port}`;
+  const server = startProductionTestEnvironment(port);
+  try {
+    await waitForHealth(baseUrl, server);
+    for (const authorization of [undefined, "Bearer wrong-token-0123456789", METRICS_TOKEN]) {
+      const answer = await fetch(`${baseUrl}/readyz`, {
+        headers: authorization ? { Authorization: authorization } : {},
+      });
+      expect(answer.status, authorization).toBe(200);
+      expect(answer.headers.get("cache-control"), authorization).toBe("no-store");
+      expect(await answer.json(), authorization).toEqual({ status: "ready" });
+    }
+    const operator = await fetch(`${baseUrl}/readyz`, {
+      headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(operator.status).toBe(200);
+    const detail = (await operator.json()) as Record<string, unknown>;
+    expect(detail).toMatchObject({ status: "ready", checks: { database: "ok" } });
+    for (const field of ["mail", "lineJobs", "autoTopups", "testDoubles"]) {
+      expect(detail, field).toHaveProperty(field);
+    }
+  } finally {
+    await stopServer(server);
+  }
+  // Production without METRICS_TOKEN: nobody reads the detail.
+  const tokenlessPort = nextPort();
+  const tokenless = startServer({
+    NODE_ENV: "production",
+    PORT: String(tokenlessPort),
+    SESSION_SECRET: "operations-test-secret-0123456789-abcdefghij",
+    ...productionTestEnvironment(`http://localhost:${tokenlessPort}`),
+  });
+  try {
+    const base = `http://localhost:${tokenlessPort}`;
+    await waitForHealth(base, tokenless);
+    const answer = await fetch(`${base}/readyz`, { headers: { Authorization: "Bearer x" } });
+    expect(await answer.json()).toEqual({ status: "ready" });
+  } finally {
+    await stopServer(tokenless);
+  }
 });
