@@ -16,6 +16,8 @@ import {
   thisBrowsersDeviceKey,
 } from "./remembered-devices.server";
 import { identifierSchema, passkeyCredentialSchema } from "./schemas";
+import { signOutEverywhere } from "./sign-out-everywhere.server";
+import { authPath } from "./steps";
 import type { SignedIn } from "./session.server";
 import type { RequestContext } from "~/context";
 
@@ -207,6 +209,13 @@ export async function submitAccountSecurity(
     }
     dropBrowserDevicesOf(context, customer.sub);
     return done(context, "devicesForgotten");
+  }
+  if (intent === "sign-out-everywhere") {
+    // Every session ends, this one too: whoever fears an intruder expects no session left, and
+    // Cognito's global sign-out has made this one's tokens useless anyway (decision 0134).
+    await signOutEverywhere(context);
+    setFlash(context, { kind: "success", key: "auth:flash.signedOutEverywhere" });
+    return redirect(authPath("sign-in"), { status: 303 });
   }
   const submission = parseWithZod(formData, { schema: intentOnly() });
   return invalidReply(submission, { formErrors: [authT()("errors.unknown")] });
