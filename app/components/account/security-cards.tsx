@@ -197,10 +197,7 @@ export function RememberedDevicesCard({ devices }: { devices: DeviceRow[] | null
 export function SignOutEverywhereCard() {
   const { t } = useTranslation("auth");
   return (
-    <section
-      className="rounded-lg border border-slate-200 p-6"
-      aria-labelledby="security-sessions"
-    >
+    <section className="rounded-lg border border-slate-200 p-6" aria-labelledby="security-sessions">
       <h2 id="security-sessions" className="text-xl font-bold">
         {t("security.sessionsHeading")}
       </h2>
