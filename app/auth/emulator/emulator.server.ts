@@ -1203,14 +1203,18 @@ function extendRouter(
     },
   };
 
-  /** An access token issued before the user's last GlobalSignOut is refused, by any operation. */
+  /**
+   * An access token issued before the user's last GlobalSignOut is refused, by any operation.
+   * Token times are in whole seconds: one issued within the second of the sign-out is refused too
+   * (the safe side; Cognito itself tells them apart).
+   */
   async function refuseSignedOutToken(ctx: EmulatorContext, accessToken: unknown) {
     const claims = typeof accessToken === "string" ? decodeJwtPayload(accessToken) : null;
     if (!claims || typeof claims.client_id !== "string" || typeof claims.sub !== "string") return;
     const pool = await deps.cognito.getUserPoolForClientId(ctx, claims.client_id);
     const user = await pool.getUserByUsername(ctx, claims.sub);
     const signedOutAt = typeof user?.SignedOutAt === "number" ? user.SignedOutAt : null;
-    if (signedOutAt !== null && typeof claims.iat === "number" && claims.iat < signedOutAt) {
+    if (signedOutAt !== null && typeof claims.iat === "number" && claims.iat <= signedOutAt) {
       throw new errors.NotAuthorizedError("Access Token has been revoked");
     }
   }
