@@ -16,6 +16,7 @@ import {
   thisBrowsersDeviceKey,
 } from "./remembered-devices.server";
 import { identifierSchema, passkeyCredentialSchema } from "./schemas";
+import { requireRecentAuthentication } from "./reauth.server";
 import { signOutEverywhere } from "./sign-out-everywhere.server";
 import { authPath } from "./steps";
 import type { SignedIn } from "./session.server";
@@ -151,6 +152,14 @@ export async function submitAccountSecurity(
   const { client } = context.identity;
   const { accessToken, customer } = signedIn;
 
+  if (
+    context.config.PASSKEYS_ENABLED &&
+    (intent === "passkey-create-start" || intent === "passkey-create-answer")
+  ) {
+    // A passkey outlives a password reset: only a customer who just proved who they are adds one.
+    const reauth = requireRecentAuthentication(context, SECURITY_PATH);
+    if (reauth) return reauth;
+  }
   if (context.config.PASSKEYS_ENABLED && intent === "passkey-create-start") {
     const submission = parseWithZod(formData, { schema: intentOnly() });
     try {

@@ -5,6 +5,7 @@ import type { MfaPreference } from "./cognito.server";
 import { mapCognitoError } from "./errors";
 import { authT, cognitoErrorReply, invalidReply, signOut } from "./flow.server";
 import { signInPathFor } from "./redirect";
+import { requireRecentAuthentication } from "./reauth.server";
 import { mfaPreferenceSchema } from "./schemas";
 import { rememberMfa } from "./session.server";
 import { mfaSettingsOf, type MfaSettings } from "./tokens";
@@ -64,6 +65,9 @@ export async function submitMfaPreference(
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: mfaPreferenceSchema() });
   if (submission.status !== "success") return invalidReply(submission);
+  // Turning the second factor off, or choosing another, needs a recent authentication.
+  const reauth = requireRecentAuthentication(context, "/my-account");
+  if (reauth) return reauth;
   const choice = submission.value.mfa_type;
   const { client } = context.identity;
   try {

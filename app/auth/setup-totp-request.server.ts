@@ -7,6 +7,7 @@ import {
   type PendingChallenge,
 } from "./challenge.server";
 import { cognitoErrorReply, errorReply, invalidReply, rateLimited } from "./flow.server";
+import { requireRecentAuthentication } from "./reauth.server";
 import { setupTotpSchema } from "./schemas";
 import {
   clearAccountTotpSetup,
@@ -51,6 +52,9 @@ export async function submitSetupTotp(context: RequestContext, request: Request)
   const { client } = context.identity;
 
   if (formData.get("intent") === "start" && mode.kind === "account") {
+    // A new authenticator app replaces the one the account had: a recent authentication first.
+    const reauth = requireRecentAuthentication(context, "/my-account");
+    if (reauth) return reauth;
     const submission = parseWithZod(formData, {
       schema: setupTotpSchema().partial(),
     });

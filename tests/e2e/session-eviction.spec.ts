@@ -1,12 +1,16 @@
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { authenticator } from "otplib";
 import {
   accountReady,
   expectFlash,
+  formAlert,
   latestCode,
   NEW_PASSWORD,
+  PASSWORD,
   signIn,
   uniqueEmail,
 } from "./support/auth";
+import { serverWithMovableClock } from "./support/own-server";
 
 /**
  * An intruder who copied a session cookie leaves with the password reset, or when the customer
@@ -101,4 +105,99 @@ test("“Cerrar sesión en todos los dispositivos” signs out every browser, th
   await expect(phonePage).toHaveURL(/\/my-account$/);
   await phone.close();
   await copy.close();
+});
+
+/** Past the 10 minutes a sensitive change allows since the customer last authenticated. */
+const OLD_AUTHENTICATION_SECONDS = 11 * 60;
+
+/** The password asked again, a wrong one refused, then back where the customer was. */
+async function confirmIdentity(page: Page, backTo: RegExp) {
+  await expect(page).toHaveURL(/\/my-account\/confirmar-identidad\?redirectTo=/);
+  await expectFlash(page, "Por tu seguridad, confirma que eres tú antes de continuar.");
+  await page.getByLabel("Contraseña").fill("Otra-Clave-99");
+  await page.getByRole("button", { name: "Continuar" }).click();
+  await expect(formAlert(page)).toHaveText("Correo o contraseña incorrectos.");
+  await page.getByLabel("Contraseña").fill(PASSWORD);
+  await page.getByRole("button", { name: "Continuar" }).click();
+  await expect(page).toHaveURL(backTo);
+  await expectFlash(page, "Confirmamos que eres tú.");
+}
+
+test("changing or turning off the second factor from an old authentication asks for the password first", async ({
+  browser,
+}, testInfo) => {
+  const own = await serverWithMovableClock(browser, testInfo);
+  try {
+    const { page, request } = own;
+    const email = uniqueEmail("reauth-mfa");
+    await accountReady(page, request, email);
+    await signIn(page, email);
+    await expect(page).toHaveURL(/\/my-account$/);
+    // Just signed in: the authenticator app is set up without a question.
+    await page.getByRole("button", { name: "Configurar app de autenticación" }).click();
+    await expect(page).toHaveURL(/\/auth\/setup-totp$/);
+    const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+    const code = authenticator.clone({ epoch: own.server.now() }).generate(secret);
+    await page.getByLabel("Código de tu app de autenticación").fill(code);
+    await page.getByRole("button", { name: "Verificar y activar" }).click();
+    await expect(page).toHaveURL(/\/my-account$/);
+    await expect(page.getByTestId("account-mfa-status")).toContainText("App de autenticación");
+
+    // The session is the same, its authentication eleven minutes old (or a copy of its cookie).
+    await own.server.moveClock(OLD_AUTHENTICATION_SECONDS);
+    await page.goto("/my-account");
+    await page.getByLabel("Ninguno (desactivar la verificación en dos pasos)").check();
+    await page.getByRole("button", { name: "Guardar preferencia" }).click();
+    await confirmIdentity(page, /\/my-account$/);
+    // Nothing was changed without the password.
+    await expect(page.getByTestId("account-mfa-status")).toContainText("App de autenticación");
+    await page.getByLabel("Ninguno (desactivar la verificación en dos pasos)").check();
+    await page.getByRole("button", { name: "Guardar preferencia" }).click();
+    await expectFlash(page, "Desactivaste la verificación en dos pasos.");
+
+    // Setting up another app (which replaces the second factor) asks again once it is old.
+    await own.server.moveClock(OLD_AUTHENTICATION_SECONDS);
+    await page.goto("/my-account");
+    await page.getByRole("button", { name: "Configurar app de autenticación" }).click();
+    await confirmIdentity(page, /\/my-account$/);
+    await page.getByRole("button", { name: "Configurar app de autenticación" }).click();
+    await expect(page).toHaveURL(/\/auth\/setup-totp$/);
+  } finally {
+    await own.close();
+  }
+});
+
+test("adding a passkey from an old authentication asks for the password first", async ({
+  browser,
+}, testInfo) => {
+  test.skip(!testInfo.project.use.javaScriptEnabled, "a passkey's ceremony needs JavaScript");
+  const own = await serverWithMovableClock(browser, testInfo);
+  try {
+    const { page, request } = own;
+    const email = uniqueEmail("reauth-llave");
+    await accountReady(page, request, email);
+    await signIn(page, email);
+    await expect(page).toHaveURL(/\/my-account$/);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await own.server.moveClock(OLD_AUTHENTICATION_SECONDS);
+    await page.goto("/my-account/seguridad");
+    await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
+    await confirmIdentity(page, /\/my-account\/seguridad$/);
+    await expect(page.getByTestId("passkeys-empty")).toBeVisible();
+    await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
+    await expectFlash(page, "Creaste tu llave de acceso");
+  } finally {
+    await own.close();
+  }
 });
