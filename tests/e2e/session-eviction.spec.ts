@@ -10,7 +10,11 @@ import {
   signIn,
   uniqueEmail,
 } from "./support/auth";
+import { TOPUP_RECEIPT_URL } from "./support/commerce";
+import { createCustomer, signInTo } from "./support/customers";
+import { uniqueLineNumber } from "./support/lines";
 import { serverWithMovableClock } from "./support/own-server";
+import { chooseOtherLine, saveCardWhileToppingUp, savedCardRadio } from "./support/saved-cards";
 
 /**
  * An intruder who copied a session cookie leaves with the password reset, or when the customer
@@ -111,13 +115,13 @@ test("“Cerrar sesión en todos los dispositivos” signs out every browser, th
 const OLD_AUTHENTICATION_SECONDS = 11 * 60;
 
 /** The password asked again, a wrong one refused, then back where the customer was. */
-async function confirmIdentity(page: Page, backTo: RegExp) {
+async function confirmIdentity(page: Page, backTo: RegExp, password = PASSWORD) {
   await expect(page).toHaveURL(/\/my-account\/confirmar-identidad\?redirectTo=/);
   await expectFlash(page, "Por tu seguridad, confirma que eres tú antes de continuar.");
   await page.getByLabel("Contraseña").fill("Otra-Clave-99");
   await page.getByRole("button", { name: "Continuar" }).click();
   await expect(formAlert(page)).toHaveText("Correo o contraseña incorrectos.");
-  await page.getByLabel("Contraseña").fill(PASSWORD);
+  await page.getByLabel("Contraseña").fill(password);
   await page.getByRole("button", { name: "Continuar" }).click();
   await expect(page).toHaveURL(backTo);
   await expectFlash(page, "Confirmamos que eres tú.");
@@ -197,6 +201,44 @@ test("adding a passkey from an old authentication asks for the password first", 
     await expect(page.getByTestId("passkeys-empty")).toBeVisible();
     await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
     await expectFlash(page, "Creaste tu llave de acceso");
+  } finally {
+    await own.close();
+  }
+});
+
+test("a saved card paying for a number that is not one of the account's lines asks for the password first", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const own = await serverWithMovableClock(browser, testInfo);
+  try {
+    const { page, request } = own;
+    const customer = await createCustomer(request, "reauth-tarjeta");
+    await signInTo(page, customer, "/my-account/recarga");
+    await saveCardWhileToppingUp(page, uniqueLineNumber());
+
+    await own.server.moveClock(OLD_AUTHENTICATION_SECONDS);
+    const stranger = uniqueLineNumber();
+    const topUpStranger = async () => {
+      await chooseOtherLine(page);
+      await page.getByLabel("Número de celular (10 dígitos)").fill(stranger);
+      await page.getByLabel("Vuelve a escribir el número").fill(stranger);
+      await page.getByRole("radio", { name: /^\$100(?![\d.,])/ }).check();
+      await savedCardRadio(page).check();
+      await page.getByRole("button", { name: "Continuar al pago" }).click();
+    };
+    await page.goto("/my-account/recarga");
+    await topUpStranger();
+    // Nothing charged: the password first, then back to the form with the number filled in.
+    await confirmIdentity(
+      page,
+      new RegExp(`/my-account/recarga\\?numero=${stranger}$`),
+      customer.password,
+    );
+    await expect(page.getByLabel("Número de celular (10 dígitos)")).toHaveValue(stranger);
+    await topUpStranger();
+    await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+    await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
   } finally {
     await own.close();
   }
