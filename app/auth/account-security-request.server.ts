@@ -17,6 +17,7 @@ import {
 } from "./remembered-devices.server";
 import { identifierSchema, passkeyCredentialSchema } from "./schemas";
 import { requireRecentAuthentication } from "./reauth.server";
+import { noticeSecurityChange } from "./security-notices.server";
 import { signOutEverywhere } from "./sign-out-everywhere.server";
 import { authPath } from "./steps";
 import type { SignedIn } from "./session.server";
@@ -177,6 +178,7 @@ export async function submitAccountSecurity(
     } catch (error) {
       return refused(context, submission, error, "CompleteWebAuthnRegistration");
     }
+    await noticeSecurityChange(context, customer.email, "passkey_added");
     return done(context, "passkeyCreated");
   }
   if (context.config.PASSKEYS_ENABLED && intent === "delete-passkey") {

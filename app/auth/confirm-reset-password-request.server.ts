@@ -5,6 +5,7 @@ import { answersAsCodeSent } from "./errors";
 import { cognitoErrorReply, invalidReply, messageLimited, rateLimited } from "./flow.server";
 import { confirmResetPasswordFormSchema } from "./schemas";
 import { readPending, setPending } from "./session.server";
+import { noticeSecurityChange } from "./security-notices.server";
 import { recordAccountSignOut } from "./sign-out-everywhere.server";
 import { authPath, resetPasswordNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
@@ -54,6 +55,7 @@ export async function submitConfirmResetPassword(context: RequestContext, reques
     await client.confirmForgotPassword(username, confirmation_code, password);
     // Whoever held a session (a copy of its cookie included) needs the new password now.
     await recordAccountSignOut(context, username);
+    await noticeSecurityChange(context, username, "password_reset");
     const next = resetPasswordNextStep("password-changed");
     setPending(context, { username });
     setFlash(context, { kind: "success", key: "auth:flash.passwordChanged" });

@@ -169,6 +169,8 @@ describe("the embedded cognito-local", () => {
     const second = (await client.signIn(email, "Conecta-2025x")).AuthenticationResult!;
     expect((await client.refresh(second.RefreshToken!)).AccessToken).toBeTruthy();
 
+    // Token times are whole seconds: the sign-out comes a second after the tokens it ends.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await client.globalSignOut(second.AccessToken);
     for (const refreshToken of [first.RefreshToken!, second.RefreshToken!]) {
       expect(await failure(client.refresh(refreshToken))).toMatchObject({
@@ -179,8 +181,7 @@ describe("the embedded cognito-local", () => {
       code: "NotAuthorizedException",
       message: "Access Token has been revoked",
     });
-    // A sign-in after it is not touched (token times are whole seconds: one later).
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A sign-in after it is not touched.
     const after = (await client.signIn(email, "Conecta-2025x")).AuthenticationResult!;
     expect((await client.getUser(after.AccessToken)).Username).toBeTruthy();
     expect((await client.refresh(after.RefreshToken!)).AccessToken).toBeTruthy();

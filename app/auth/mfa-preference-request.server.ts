@@ -7,6 +7,7 @@ import { authT, cognitoErrorReply, invalidReply, signOut } from "./flow.server";
 import { signInPathFor } from "./redirect";
 import { requireRecentAuthentication } from "./reauth.server";
 import { mfaPreferenceSchema } from "./schemas";
+import { noticeSecurityChange } from "./security-notices.server";
 import { rememberMfa } from "./session.server";
 import { mfaSettingsOf, type MfaSettings } from "./tokens";
 import { CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "./steps";
@@ -98,6 +99,10 @@ export async function submitMfaPreference(
       return sessionEnded(context);
     }
     return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");
+  }
+  const email = context.session?.customer.email;
+  if (email) {
+    await noticeSecurityChange(context, email, choice === "NONE" ? "mfa_disabled" : "mfa_changed");
   }
   setFlash(context, {
     kind: "success",

@@ -9,6 +9,7 @@ import {
 import { cognitoErrorReply, errorReply, invalidReply, rateLimited } from "./flow.server";
 import { requireRecentAuthentication } from "./reauth.server";
 import { setupTotpSchema } from "./schemas";
+import { noticeSecurityChange } from "./security-notices.server";
 import {
   clearAccountTotpSetup,
   readAccountTotpSetup,
@@ -85,6 +86,7 @@ export async function submitSetupTotp(context: RequestContext, request: Request)
       return cognitoErrorReply(context, submission, error, "VerifySoftwareToken", mode.username);
     }
     clearAccountTotpSetup(context);
+    await noticeSecurityChange(context, mode.username, "mfa_changed");
     const kept = context.session?.tokens.mfa?.enabled ?? [];
     rememberMfa(context, {
       enabled: [...kept.filter((name) => name !== CHALLENGE.totp), CHALLENGE.totp],

@@ -1,5 +1,6 @@
 import { endSession, SESSION_MAX_AGE_SECONDS } from "./session.server";
 import { signOutAccountEverywhere } from "./revoked-access.server";
+import { noticeSecurityChange } from "./security-notices.server";
 import type { RequestContext } from "~/context";
 
 /**
@@ -48,6 +49,7 @@ export async function signOutEverywhere(context: RequestContext): Promise<boolea
     });
   }
   const recorded = await recordAccountSignOut(context, session.customer.email);
+  await noticeSecurityChange(context, session.customer.email, "signed_out_everywhere");
   await endSession(context);
   return recorded;
 }

@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Page, type TestInfo } from "@playwrigh
 import { authenticator } from "otplib";
 import {
   accountReady,
+  expectEmailed,
   expectFlash,
   formAlert,
   latestCode,
@@ -65,6 +66,7 @@ test("a copy of the session cookie taken before a password reset opens nothing a
   await reset.getByLabel("Confirma la contraseña").fill(NEW_PASSWORD);
   await reset.getByRole("button", { name: "Cambiar contraseña" }).click();
   await expect(reset).toHaveURL(/\/auth\/sign-in$/);
+  await expectEmailed(request, email, "Cambiaste la contraseña de tu cuenta");
 
   // The copy stops at once, long before its access token would have expired; so does the
   // session it was copied from.
@@ -100,6 +102,7 @@ test("“Cerrar sesión en todos los dispositivos” signs out every browser, th
   await page.getByRole("button", { name: "Cerrar sesión en todos los dispositivos" }).click();
   await expect(page).toHaveURL(/\/auth\/sign-in$/);
   await expectFlash(page, "Cerramos tu sesión en todos los dispositivos.");
+  await expectEmailed(request, email, "Cerramos tu sesión en todos los dispositivos");
 
   await expectSignedOut(page);
   await expectSignedOut(phonePage);
@@ -158,6 +161,8 @@ test("changing or turning off the second factor from an old authentication asks 
     await page.getByLabel("Ninguno (desactivar la verificación en dos pasos)").check();
     await page.getByRole("button", { name: "Guardar preferencia" }).click();
     await expectFlash(page, "Desactivaste la verificación en dos pasos.");
+    await expectEmailed(request, email, "Cambió la verificación en dos pasos de tu cuenta");
+    await expectEmailed(request, email, "Se desactivó la verificación en dos pasos de tu cuenta");
 
     // Setting up another app (which replaces the second factor) asks again once it is old.
     await own.server.moveClock(OLD_AUTHENTICATION_SECONDS);
@@ -201,6 +206,7 @@ test("adding a passkey from an old authentication asks for the password first", 
     await expect(page.getByTestId("passkeys-empty")).toBeVisible();
     await page.getByRole("button", { name: "Crear una llave de acceso" }).click();
     await expectFlash(page, "Creaste tu llave de acceso");
+    await expectEmailed(request, email, "Se agregó una llave de acceso a tu cuenta");
   } finally {
     await own.close();
   }

@@ -1205,8 +1205,9 @@ function extendRouter(
 
   /**
    * An access token issued before the user's last GlobalSignOut is refused, by any operation.
-   * Token times are in whole seconds: one issued within the second of the sign-out is refused too
-   * (the safe side; Cognito itself tells them apart).
+   * Token times are in whole seconds: one issued within the second of the sign-out is still taken
+   * (a sign-in just after it must work; Cognito itself tells them apart). The store's own record
+   * of the sign-out (decision 0134) ends those sessions in the app all the same.
    */
   async function refuseSignedOutToken(ctx: EmulatorContext, accessToken: unknown) {
     const claims = typeof accessToken === "string" ? decodeJwtPayload(accessToken) : null;
@@ -1214,7 +1215,7 @@ function extendRouter(
     const pool = await deps.cognito.getUserPoolForClientId(ctx, claims.client_id);
     const user = await pool.getUserByUsername(ctx, claims.sub);
     const signedOutAt = typeof user?.SignedOutAt === "number" ? user.SignedOutAt : null;
-    if (signedOutAt !== null && typeof claims.iat === "number" && claims.iat <= signedOutAt) {
+    if (signedOutAt !== null && typeof claims.iat === "number" && claims.iat < signedOutAt) {
       throw new errors.NotAuthorizedError("Access Token has been revoked");
     }
   }
