@@ -16,6 +16,10 @@ import {
   thisBrowsersDeviceKey,
 } from "./remembered-devices.server";
 import { identifierSchema, passkeyCredentialSchema } from "./schemas";
+import { requireRecentAuthentication } from "./reauth.server";
+import { noticeSecurityChange } from "./security-notices.server";
+import { signOutEverywhere } from "./sign-out-everywhere.server";
+import { authPath } from "./steps";
 import type { SignedIn } from "./session.server";
 import type { RequestContext } from "~/context";
 
@@ -149,6 +153,14 @@ export async function submitAccountSecurity(
   const { client } = context.identity;
   const { accessToken, customer } = signedIn;
 
+  if (
+    context.config.PASSKEYS_ENABLED &&
+    (intent === "passkey-create-start" || intent === "passkey-create-answer")
+  ) {
+    // A passkey outlives a password reset: only a customer who just proved who they are adds one.
+    const reauth = requireRecentAuthentication(context, SECURITY_PATH);
+    if (reauth) return reauth;
+  }
   if (context.config.PASSKEYS_ENABLED && intent === "passkey-create-start") {
     const submission = parseWithZod(formData, { schema: intentOnly() });
     try {
@@ -166,6 +178,7 @@ export async function submitAccountSecurity(
     } catch (error) {
       return refused(context, submission, error, "CompleteWebAuthnRegistration");
     }
+    await noticeSecurityChange(context, customer.email, "passkey_added");
     return done(context, "passkeyCreated");
   }
   if (context.config.PASSKEYS_ENABLED && intent === "delete-passkey") {
@@ -212,6 +225,13 @@ export async function submitAccountSecurity(
     }
     dropBrowserDevicesOf(context, customer.sub);
     return done(context, "devicesForgotten");
+  }
+  if (intent === "sign-out-everywhere") {
+    // Every session ends, this one too: whoever fears an intruder expects no session left, and
+    // Cognito's global sign-out has made this one's tokens useless anyway (decision 0134).
+    await signOutEverywhere(context);
+    setFlash(context, { kind: "success", key: "auth:flash.signedOutEverywhere" });
+    return redirect(authPath("sign-in"), { status: 303 });
   }
   const submission = parseWithZod(formData, { schema: intentOnly() });
   return invalidReply(submission, { formErrors: [authT()("errors.unknown")] });

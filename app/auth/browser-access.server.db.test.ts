@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCookieJar, type CookieJar } from "~/lib/cookie-jar.server";
 import type { Db } from "~/db/db.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
@@ -10,6 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { dropRevokedAccess, revokeBrowserAccess } from "./browser-access.server";
+import { signOutAccountEverywhere } from "./revoked-access.server";
 import type { SessionTokens } from "./tokens";
 
 let services: Services;
@@ -134,5 +135,97 @@ describe("sign-out for every copy of the browser's cookies", () => {
     });
     expect(jar.setCookieHeaders({ redirect: false })).toEqual([]);
     db = await openDatabaseUnderTest();
+  });
+});
+
+describe("sign-out of every session of an account (decision 0134)", () => {
+  const jwt = (claims: object) =>
+    `h.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.s`;
+  const sessionOf = (authenticatedAt: number, email = "Ana@Ejemplo.mx"): SessionTokens => ({
+    ...tokens,
+    sessionId: `session-${authenticatedAt}-0123456789`,
+    idToken: jwt({ sub: "sub-ana", email }),
+    authenticatedAt,
+  });
+  const jarHolding = (session: SessionTokens) => {
+    const jar = createCookieJar(null);
+    jar.set(services.cookies.authSession, session);
+    return createCookieJar(
+      jar
+        .setCookieHeaders({ redirect: false })
+        .map((line) => line.split(";")[0])
+        .join("; "),
+    );
+  };
+
+  it("ends the sessions authenticated before it, copies included, and no later one", async () => {
+    const signedOutAt = new Date("2026-12-07T12:00:00Z");
+    const before = sessionOf(signedOutAt.getTime() - 1000);
+    const after = sessionOf(signedOutAt.getTime() + 1000);
+    const otherAccount = sessionOf(signedOutAt.getTime() - 1000, "otra@ejemplo.mx");
+    await signOutAccountEverywhere(db, {
+      email: "ana@ejemplo.mx",
+      at: signedOutAt,
+      keepForMs: 30 * 24 * 3600 * 1000,
+    });
+    const revokeToken = vi.fn(() => Promise.resolve({}));
+    const withIdentity = {
+      ...services,
+      identity: { ...services.identity, client: { ...services.identity.client, revokeToken } },
+    };
+
+    const oldJar = jarHolding(before);
+    await dropRevokedAccess(withIdentity, oldJar);
+    expect(oldJar.get(services.cookies.authSession)).toBeNull();
+    expect(revokeToken).toHaveBeenCalledWith(before.refreshToken);
+
+    for (const session of [after, otherAccount]) {
+      const jar = jarHolding(session);
+      await dropRevokedAccess(withIdentity, jar);
+      expect(jar.get(services.cookies.authSession)?.sessionId).toBe(session.sessionId);
+    }
+    expect(revokeToken).toHaveBeenCalledTimes(1);
+  });
+
+  it("a session from before the time was kept is judged by its ID token's auth_time", async () => {
+    const signedOutAt = new Date("2026-12-07T12:00:00Z");
+    await signOutAccountEverywhere(db, {
+      email: "ana@ejemplo.mx",
+      at: signedOutAt,
+      keepForMs: 30 * 24 * 3600 * 1000,
+    });
+    const { authenticatedAt: _dropped, ...legacy } = sessionOf(0);
+    const authTime = signedOutAt.getTime() / 1000;
+    const older = {
+      ...legacy,
+      idToken: jwt({ sub: "s", email: "ana@ejemplo.mx", auth_time: authTime - 60 }),
+    };
+    const newer = {
+      ...legacy,
+      idToken: jwt({ sub: "s", email: "ana@ejemplo.mx", auth_time: authTime + 60 }),
+    };
+    const olderJar = jarHolding(older);
+    await dropRevokedAccess(services, olderJar);
+    expect(olderJar.get(services.cookies.authSession)).toBeNull();
+    const newerJar = jarHolding(newer);
+    await dropRevokedAccess(services, newerJar);
+    expect(newerJar.get(services.cookies.authSession)).not.toBeNull();
+  });
+
+  it("a record is kept while a session could outlive it, then swept", async () => {
+    const day = 24 * 3600 * 1000;
+    const first = new Date("2026-11-01T00:00:00Z");
+    await signOutAccountEverywhere(db, {
+      email: "vieja@ejemplo.mx",
+      at: first,
+      keepForMs: 30 * day,
+    });
+    await signOutAccountEverywhere(db, {
+      email: "ana@ejemplo.mx",
+      at: new Date(first.getTime() + 31 * day),
+      keepForMs: 30 * day,
+    });
+    const rows = await db.selectFrom("account_sign_outs").select("account_email").execute();
+    expect(rows.map((row) => row.account_email)).toEqual(["ana@ejemplo.mx"]);
   });
 });

@@ -1,6 +1,7 @@
 import type { CookieJar } from "~/lib/cookie-jar.server";
 import type { SealedCookie } from "~/lib/sealed-cookie.server";
-import { revokeAccess, revokedAmong } from "./revoked-access.server";
+import { revokeAccess, revokedAmong, type SessionAuthentication } from "./revoked-access.server";
+import { authenticatedAtOf, customerFromTokens, type SessionTokens } from "./tokens";
 import type { RequestContext } from "~/context";
 
 /**
@@ -28,12 +29,20 @@ function accessCookies(cookies: RequestContext["cookies"]): AccessCookie[] {
   ];
 }
 
+function sessionAuthentication(tokens: SessionTokens | null): SessionAuthentication | null {
+  const email = tokens ? customerFromTokens(tokens)?.email : null;
+  return tokens && email ? { email, authenticatedAt: new Date(authenticatedAtOf(tokens)) } : null;
+}
+
 /**
  * Before any loader runs: the access cookies this browser sent whose ids were revoked read as
- * absent from now on, and are removed from the browser (one query for all of them).
+ * absent from now on, and are removed from the browser; so is a session authenticated before its
+ * account signed out everywhere (decision 0134), whose refresh token is then revoked at Cognito
+ * too. One query for all of them.
  */
 export async function dropRevokedAccess(
-  services: Pick<RequestContext, "cookies" | "db" | "logger">,
+  services: Pick<RequestContext, "cookies" | "db" | "logger"> &
+    Partial<Pick<RequestContext, "identity">>,
   jar: CookieJar,
 ): Promise<void> {
   const held = accessCookies(services.cookies).flatMap(({ cookie, idOf }) => {
@@ -41,12 +50,20 @@ export async function dropRevokedAccess(
     return value === null ? [] : [{ cookie, id: idOf(value) }];
   });
   if (held.length === 0) return;
+  const session = jar.get(services.cookies.authSession);
   let revoked: Set<string>;
   try {
-    revoked = await revokedAmong(
+    const answer = await revokedAmong(
       services.db,
       held.map((entry) => entry.id),
+      sessionAuthentication(session),
     );
+    revoked = answer.ids;
+    if (answer.sessionSignedOut && session) {
+      revoked.add(session.sessionId);
+      // Cognito learns of it too where it can: a password reset has no token to sign out with.
+      void services.identity?.client.revokeToken(session.refreshToken).catch(() => undefined);
+    }
   } catch (error) {
     // Without the database a sign-out cannot be checked: nothing is opened for this request,
     // and the cookies stay for the next one.

@@ -481,6 +481,14 @@ export function createCognitoClient(options: CognitoClientOptions) {
     async revokeToken(refreshToken: string) {
       return call<object>("RevokeToken", { ClientId: await clientId(), Token: refreshToken });
     },
+
+    /**
+     * Signs the user out of every session: every refresh token the user holds is revoked, and
+     * the access and ID tokens issued before stop working at Cognito (decision 0134).
+     */
+    async globalSignOut(accessToken: string) {
+      return call<object>("GlobalSignOut", { AccessToken: accessToken });
+    },
   };
 }
 

@@ -5,13 +5,16 @@ import { answersAsCodeSent } from "./errors";
 import { cognitoErrorReply, invalidReply, messageLimited, rateLimited } from "./flow.server";
 import { confirmResetPasswordFormSchema } from "./schemas";
 import { readPending, setPending } from "./session.server";
+import { noticeSecurityChange } from "./security-notices.server";
+import { recordAccountSignOut } from "./sign-out-everywhere.server";
 import { authPath, resetPasswordNextStep } from "./steps";
 import { setFlash } from "~/lib/flash.server";
 import type { RequestContext } from "~/context";
 
 /**
  * The reset code and the new password (or, with the "resend" button, a new code): the password
- * is changed, and the customer goes on to sign in with it.
+ * is changed, every session of the account ends (decision 0134), and the customer goes on to
+ * sign in with it.
  */
 export async function submitConfirmResetPassword(context: RequestContext, request: Request) {
   const formData = await request.formData();
@@ -50,6 +53,9 @@ export async function submitConfirmResetPassword(context: RequestContext, reques
   const { confirmation_code, password } = submission.value;
   try {
     await client.confirmForgotPassword(username, confirmation_code, password);
+    // Whoever held a session (a copy of its cookie included) needs the new password now.
+    await recordAccountSignOut(context, username);
+    await noticeSecurityChange(context, username, "password_reset");
     const next = resetPasswordNextStep("password-changed");
     setPending(context, { username });
     setFlash(context, { kind: "success", key: "auth:flash.passwordChanged" });

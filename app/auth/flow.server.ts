@@ -20,6 +20,7 @@ import {
 import { customerFromTokens, mfaSettingsOf, type SessionTokens } from "./tokens";
 import { recordPasskeyUse } from "./passkey-uses.server";
 import { rememberedDeviceFor, rememberThisDevice } from "./remembered-devices.server";
+import { noticeSecurityChange } from "./security-notices.server";
 import {
   afterSignInView,
   authPath,
@@ -326,12 +327,14 @@ export async function finishSignIn(
   if (!tokens) return errorReply(submission, "noSessionAfterSignIn", 400);
   const sub = customerFromTokens(tokens)?.sub;
   if (input.rememberDevice && sub) {
-    await rememberThisDevice(context, {
+    const remembered = await rememberThisDevice(context, {
       result,
       username,
       sub,
       userAgent: input.userAgent ?? null,
     });
+    const email = customerFromTokens(tokens)?.email;
+    if (remembered && email) await noticeSecurityChange(context, email, "device_remembered");
   }
   if (input.passkeyCredentialId && sub) {
     await recordPasskeyUse(context.db, { sub, credentialId: input.passkeyCredentialId }, new Date())

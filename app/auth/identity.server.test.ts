@@ -155,6 +155,38 @@ describe("the embedded cognito-local", () => {
     });
   });
 
+  it("signs the user out everywhere: refresh tokens revoked, earlier access tokens refused", async () => {
+    const { identity } = embedded();
+    const { client, outbox } = identity;
+    const email = "global@ejemplo.mx";
+    await client.signUp({
+      username: email,
+      password: "Conecta-2025x",
+      attributes: [{ Name: "email", Value: email }],
+    });
+    await client.confirmSignUp(email, outbox!.list(email)[0].code);
+    const first = (await client.signIn(email, "Conecta-2025x")).AuthenticationResult!;
+    const second = (await client.signIn(email, "Conecta-2025x")).AuthenticationResult!;
+    expect((await client.refresh(second.RefreshToken!)).AccessToken).toBeTruthy();
+
+    // Token times are whole seconds: the sign-out comes a second after the tokens it ends.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await client.globalSignOut(second.AccessToken);
+    for (const refreshToken of [first.RefreshToken!, second.RefreshToken!]) {
+      expect(await failure(client.refresh(refreshToken))).toMatchObject({
+        code: "NotAuthorizedException",
+      });
+    }
+    expect(await failure(client.getUser(first.AccessToken))).toMatchObject({
+      code: "NotAuthorizedException",
+      message: "Access Token has been revoked",
+    });
+    // A sign-in after it is not touched.
+    const after = (await client.signIn(email, "Conecta-2025x")).AuthenticationResult!;
+    expect((await client.getUser(after.AccessToken)).Username).toBeTruthy();
+    expect((await client.refresh(after.RefreshToken!)).AccessToken).toBeTruthy();
+  });
+
   it("keeps its pool under DATA_DIR and reuses it after a restart", async () => {
     const first = embedded();
     const firstTarget = await first.identity.embeddedTarget();

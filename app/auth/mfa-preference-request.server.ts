@@ -5,7 +5,9 @@ import type { MfaPreference } from "./cognito.server";
 import { mapCognitoError } from "./errors";
 import { authT, cognitoErrorReply, invalidReply, signOut } from "./flow.server";
 import { signInPathFor } from "./redirect";
+import { requireRecentAuthentication } from "./reauth.server";
 import { mfaPreferenceSchema } from "./schemas";
+import { noticeSecurityChange } from "./security-notices.server";
 import { rememberMfa } from "./session.server";
 import { mfaSettingsOf, type MfaSettings } from "./tokens";
 import { CHALLENGE_BY_MFA_TYPE, parseMfaTypes, type MfaType } from "./steps";
@@ -64,6 +66,9 @@ export async function submitMfaPreference(
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: mfaPreferenceSchema() });
   if (submission.status !== "success") return invalidReply(submission);
+  // Turning the second factor off, or choosing another, needs a recent authentication.
+  const reauth = requireRecentAuthentication(context, "/my-account");
+  if (reauth) return reauth;
   const choice = submission.value.mfa_type;
   const { client } = context.identity;
   try {
@@ -94,6 +99,10 @@ export async function submitMfaPreference(
       return sessionEnded(context);
     }
     return cognitoErrorReply(context, submission, error, "SetUserMFAPreference");
+  }
+  const email = context.session?.customer.email;
+  if (email) {
+    await noticeSecurityChange(context, email, choice === "NONE" ? "mfa_disabled" : "mfa_changed");
   }
   setFlash(context, {
     kind: "success",

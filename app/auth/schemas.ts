@@ -134,6 +134,11 @@ export function signInSchema() {
   });
 }
 
+/** The password typed again before a sensitive change (decision 0134). */
+export function reauthenticationSchema() {
+  return signInSchema().pick({ password: true, redirectTo: true });
+}
+
 /**
  * How the sign-up phone is checked: `PHONE_RULES` of `./countries` (libphonenumber-js). Passed in
  * rather than imported so that its metadata reaches only the sign-up page's bundle, not every

@@ -225,3 +225,19 @@ describe("loadSession: the session read once per request", () => {
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("when the session's customer authenticated", () => {
+  it("is the sign-in's time, kept by a refresh (which proves nothing new)", () => {
+    const details = { loginId: "a@ejemplo.mx", authFlowType: "USER_SRP_AUTH" };
+    const before = Date.now();
+    const signedIn = sessionFromAuthentication(fixture.AuthenticationResult, details)!;
+    expect(signedIn.authenticatedAt).toBeGreaterThanOrEqual(before);
+    const refreshed = sessionFromAuthentication(
+      { ...fixture.AuthenticationResult, RefreshToken: undefined },
+      details,
+      { ...signedIn, authenticatedAt: 42 },
+    )!;
+    expect(refreshed.authenticatedAt).toBe(42);
+    expect(refreshed.sessionId).toBe(signedIn.sessionId);
+  });
+});

@@ -43,6 +43,7 @@ export const sessionTokensSchema: z.ZodType<SessionTokens> = z.object({
   refreshToken: z.string().min(1),
   clockDrift: z.number(),
   signInDetails: z.object({ loginId: z.string(), authFlowType: z.string() }),
+  authenticatedAt: z.number().optional(),
   mfa: z
     .object({
       enabled: z.array(z.string().max(32)).max(8),
@@ -115,7 +116,7 @@ function newSessionId(): string {
 export function sessionFromAuthentication(
   result: { AccessToken: string; IdToken: string; RefreshToken?: string },
   signInDetails: SessionTokens["signInDetails"],
-  previous?: Pick<SessionTokens, "refreshToken" | "sessionId" | "mfa">,
+  previous?: Pick<SessionTokens, "refreshToken" | "sessionId" | "mfa" | "authenticatedAt">,
 ): SessionTokens | null {
   const refreshToken = result.RefreshToken ?? previous?.refreshToken;
   if (!refreshToken) return null;
@@ -126,6 +127,12 @@ export function sessionFromAuthentication(
     refreshToken,
     clockDrift: measureClockDrift(result.AccessToken, Date.now()),
     signInDetails,
+    // A refresh proves nothing new: the session keeps when its customer last authenticated.
+    ...(previous
+      ? previous.authenticatedAt === undefined
+        ? {}
+        : { authenticatedAt: previous.authenticatedAt }
+      : { authenticatedAt: Date.now() }),
     ...(previous?.mfa ? { mfa: previous.mfa } : {}),
   };
 }

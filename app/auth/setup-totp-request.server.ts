@@ -7,7 +7,9 @@ import {
   type PendingChallenge,
 } from "./challenge.server";
 import { cognitoErrorReply, errorReply, invalidReply, rateLimited } from "./flow.server";
+import { requireRecentAuthentication } from "./reauth.server";
 import { setupTotpSchema } from "./schemas";
+import { noticeSecurityChange } from "./security-notices.server";
 import {
   clearAccountTotpSetup,
   readAccountTotpSetup,
@@ -51,6 +53,9 @@ export async function submitSetupTotp(context: RequestContext, request: Request)
   const { client } = context.identity;
 
   if (formData.get("intent") === "start" && mode.kind === "account") {
+    // A new authenticator app replaces the one the account had: a recent authentication first.
+    const reauth = requireRecentAuthentication(context, "/my-account");
+    if (reauth) return reauth;
     const submission = parseWithZod(formData, {
       schema: setupTotpSchema().partial(),
     });
@@ -81,6 +86,7 @@ export async function submitSetupTotp(context: RequestContext, request: Request)
       return cognitoErrorReply(context, submission, error, "VerifySoftwareToken", mode.username);
     }
     clearAccountTotpSetup(context);
+    await noticeSecurityChange(context, mode.username, "mfa_changed");
     const kept = context.session?.tokens.mfa?.enabled ?? [];
     rememberMfa(context, {
       enabled: [...kept.filter((name) => name !== CHALLENGE.totp), CHALLENGE.totp],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  authenticatedAtOf,
   customerFromTokens,
   decodeJwtPayload,
   maskDestination,
@@ -74,5 +75,17 @@ describe("tokens", () => {
   it("masks where a code went", () => {
     expect(maskDestination("ana@ejemplo.mx")).toBe("a***@ejemplo.mx");
     expect(maskDestination("+525512345678")).toBe("*********5678");
+  });
+});
+
+describe("when a session's customer last authenticated", () => {
+  const idToken = (claims: object) =>
+    `h.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.s`;
+  it("is what the session recorded, else the ID token's auth_time on this server's clock, else never", () => {
+    expect(authenticatedAtOf({ authenticatedAt: 5, idToken: "a.b.c", clockDrift: 0 })).toBe(5);
+    expect(authenticatedAtOf({ idToken: idToken({ auth_time: 1_000 }), clockDrift: 2_000 })).toBe(
+      1_000_000 - 2_000,
+    );
+    expect(authenticatedAtOf({ idToken: idToken({}), clockDrift: 0 })).toBe(0);
   });
 });

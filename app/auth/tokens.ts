@@ -15,6 +15,13 @@ export interface SessionTokens {
   clockDrift: number;
   signInDetails: { loginId: string; authFlowType: string };
   /**
+   * When the customer last proved who they are in this session (epoch ms, this server's clock):
+   * the sign-in, then each re-authentication (reauth.server.ts). A sign-out of every session
+   * ends the sessions authenticated before it; a sensitive change asks for a recent one.
+   * Absent in sessions from before it was kept: the ID token's `auth_time` then says.
+   */
+  authenticatedAt?: number;
+  /**
    * The customer's MFA settings as Cognito last told them (GetUser's names), so the account page
    * needs no call to Cognito: read at sign-in and at each refresh, updated when the customer
    * changes them here. Absent in sessions from before it was kept.
@@ -81,6 +88,18 @@ export function refreshDue(
   const expiresAt = accessTokenExpiry(tokens);
   if (expiresAt === null) return true;
   return expiresAt - (now + tokens.clockDrift) < marginMs;
+}
+
+/**
+ * When this session's customer last authenticated (epoch ms): what the session recorded, else
+ * the ID token's `auth_time` (Cognito's clock, kept across refreshes), else never (0).
+ */
+export function authenticatedAtOf(
+  tokens: Pick<SessionTokens, "authenticatedAt" | "idToken" | "clockDrift">,
+): number {
+  if (tokens.authenticatedAt !== undefined) return tokens.authenticatedAt;
+  const authTime = numberClaim(decodeJwtPayload(tokens.idToken), "auth_time");
+  return authTime === null ? 0 : authTime * 1000 - tokens.clockDrift;
 }
 
 /** Who is signed in, read from the id token. */

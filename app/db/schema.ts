@@ -13,6 +13,7 @@ export interface Database {
   portability_requests: PortabilityRequestsTable;
   topups: TopupsTable;
   revoked_access: RevokedAccessTable;
+  account_sign_outs: AccountSignOutsTable;
   account_emails: AccountEmailsTable;
   passkey_uses: PasskeyUsesTable;
   payment_events: PaymentEventsTable;
@@ -347,6 +348,14 @@ export interface TopupsTable {
  * and portability requests. A copy of those cookies saved before sign-out must open nothing, so
  * their ids are kept here until no copy of the cookie can still be valid.
  */
+/** When an account last signed out of every session (decision 0134). */
+export interface AccountSignOutsTable {
+  /** Lower case. */
+  account_email: string;
+  /** ISO-8601: sessions authenticated before this are over. */
+  signed_out_at: string;
+}
+
 export interface RevokedAccessTable {
   access_id: string;
   /** ISO-8601: after this, every copy of the cookie has expired and the row can go. */

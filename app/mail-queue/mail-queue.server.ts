@@ -11,6 +11,17 @@ import { nowIso, type Db } from "~/db/db.server";
  * The e-mails the store sends. Each is enqueued with the ids it is about; the mailer reads the
  * rest from the database when it sends (app/mail), so a retried e-mail tells the current truth.
  */
+/** A change to how an account signs in, told to its address (decision 0134). */
+export const ACCOUNT_SECURITY_CHANGES = [
+  "password_reset",
+  "signed_out_everywhere",
+  "passkey_added",
+  "mfa_disabled",
+  "mfa_changed",
+  "device_remembered",
+] as const;
+export type AccountSecurityChange = (typeof ACCOUNT_SECURITY_CHANGES)[number];
+
 export interface MailData {
   /** A new order: its folio, lines, SIM type, and how to pay or find it again. */
   order_received: { orderRef: string };
@@ -43,6 +54,8 @@ export interface MailData {
   auto_topup_cap: { autoTopupId: string; month: string };
   /** A CFDI issued for a paid order or top-up: its XML and PDF attached, to the address given. */
   invoice_issued: { invoiceId: string };
+  /** A change to how the account signs in, and when: with a link to review the account. */
+  account_security: { change: AccountSecurityChange; at: string };
 }
 
 export type MailTemplate = keyof MailData;

@@ -13,7 +13,11 @@ import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
 import { accountOfLine } from "~/line/lines.server";
 import { LINES_PATH } from "~/line/paths";
-import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
+import {
+  ACCOUNT_SECURITY_CHANGES,
+  type MailData,
+  type MailTemplate,
+} from "~/mail-queue/mail-queue.server";
 import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
 import {
@@ -102,6 +106,7 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
   auto_topup_action_required: z.object({ chargeId: id }),
   auto_topup_cap: z.object({ autoTopupId: id, month: z.string().regex(/^\d{4}-\d{2}$/) }),
   invoice_issued: z.object({ invoiceId: id }),
+  account_security: z.object({ change: z.enum(ACCOUNT_SECURITY_CHANGES), at: z.iso.datetime() }),
 };
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -356,6 +361,8 @@ const loaders: Loaders = {
   },
 
   invoice_issued: (deps, data, now) => invoiceLoader(deps, data, now),
+  // All it tells is in the queue: what changed and when (no database to read).
+  account_security: async (_deps, { change, at }) => model<"account_security">({ change, at }),
 
   async line_registered({ db }, { registrationId }) {
     const registration = await findRegistration(db, registrationId);

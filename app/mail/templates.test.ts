@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime } from "~/lib/dates";
-import type { MailTemplate } from "~/mail-queue/mail-queue.server";
+import { ACCOUNT_SECURITY_CHANGES, type MailTemplate } from "~/mail-queue/mail-queue.server";
 import {
   mailTemplates,
   renderMail,
@@ -325,6 +325,11 @@ const samples: Array<
     template: "invoice_issued",
     model: invoiceModel,
   },
+  ...ACCOUNT_SECURITY_CHANGES.map((change) => ({
+    name: `account security change: ${change}`,
+    template: "account_security" as const,
+    model: { change, at: "2026-12-07T21:00:00.000Z" },
+  })),
 ];
 
 function render<T extends MailTemplate>(sample: { template: T; model: MailModels[T] }) {
@@ -829,5 +834,19 @@ describe("what people typed", () => {
     );
     expect(html).not.toContain("javascript:");
     expect(text).not.toContain("javascript:");
+  });
+});
+
+describe("an account security change", () => {
+  it("says what changed and when, what to do if it was not the customer, and links to the security page", async () => {
+    const { subject, text } = await renderMail(
+      "account_security",
+      { change: "passkey_added", at: "2026-12-07T21:00:00.000Z" },
+      context,
+    );
+    expect(subject).toBe("Se agregó una llave de acceso a tu cuenta");
+    expect(text).toContain(`Fecha y hora: ${formatDateTime("2026-12-07T21:00:00.000Z")}`);
+    expect(text).toContain("Si no fuiste tú");
+    expect(text).toContain(`${context.origin}/my-account/seguridad`);
   });
 });

@@ -16,7 +16,7 @@ import { receiptPath } from "~/topup/paths";
 import { maskPhoneNumber } from "~/topup/phone";
 import { orderLinkPath } from "~/checkout/paths";
 import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
-import type { MailTemplate } from "~/mail-queue/mail-queue.server";
+import type { AccountSecurityChange, MailTemplate } from "~/mail-queue/mail-queue.server";
 import { invoiceLookupPath, invoicePath } from "~/invoicing/paths";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
@@ -187,6 +187,7 @@ export interface MailModels {
     xml: string;
     pdf: Buffer;
   };
+  account_security: { change: AccountSecurityChange; at: string };
 }
 
 /** What the automatic top-up's e-mails say of it (decision 0120). */
@@ -199,6 +200,40 @@ export interface AutoTopupMailView {
   card: { brand: CardBrand; last4: string } | null;
   /** Where its settings are reached: the account's lines (a path without the number). */
   settingsPath: string;
+}
+
+/** The account's security page, where each sign-in method can be reviewed and removed. */
+const ACCOUNT_SECURITY_PATH = "/my-account/seguridad";
+
+/**
+ * A change to how the account signs in (decision 0134): what changed and when, what to do if it
+ * was not the customer, and the page to review it.
+ */
+async function accountSecurity(
+  model: MailModels["account_security"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const key = `accountSecurity.changes.${model.change}`;
+  return compose(
+    mailT(`${key}.subject`),
+    null,
+    [
+      { kind: "heading", text: mailT(`${key}.heading`) },
+      paragraph(mailT(`${key}.lead`)),
+      {
+        kind: "facts",
+        rows: [{ label: mailT("accountSecurity.when"), value: formatDateTime(model.at) }],
+      },
+      paragraph(mailT("accountSecurity.notYou"), "notice"),
+      {
+        kind: "button",
+        lead: mailT("accountSecurity.reviewLead"),
+        label: mailT("accountSecurity.reviewButton"),
+        href: `${context.origin}${ACCOUNT_SECURITY_PATH}`,
+      },
+    ],
+    context,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1135,6 +1170,7 @@ export const mailTemplates: {
   auto_topup_action_required: autoTopupActionRequired,
   auto_topup_cap: autoTopupCap,
   invoice_issued: invoiceIssued,
+  account_security: accountSecurity,
 };
 
 export function renderMail<T extends MailTemplate>(

@@ -6,7 +6,11 @@ import {
 } from "react-router";
 import { loadAccountSecurity, submitAccountSecurity } from "~/auth/account-security-request.server";
 import { requireCustomer } from "~/auth/session.server";
-import { PasskeysCard, RememberedDevicesCard } from "~/components/account/security-cards";
+import {
+  PasskeysCard,
+  RememberedDevicesCard,
+  SignOutEverywhereCard,
+} from "~/components/account/security-cards";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT } from "~/i18n/i18n.server";
@@ -46,6 +50,7 @@ export default function AccountSecurityPage() {
       <div className="grid gap-6 md:grid-cols-2">
         {passkeysEnabled ? <PasskeysCard passkeys={passkeys} /> : null}
         {devicesEnabled ? <RememberedDevicesCard devices={devices} /> : null}
+        <SignOutEverywhereCard />
       </div>
     </>
   );

@@ -8,6 +8,7 @@ import { isBssRefused, isBssUnavailable } from "~/line/bss";
 import { lineJobOutcome, topupJobId } from "~/line/line-jobs.server";
 import { formatData } from "./amounts";
 import { findTopup, type Topup, topupPayment } from "./topups.server";
+import { savedCardGuard } from "./topup-request.server";
 import type { RequestContext } from "~/context";
 
 /** The top-up whose unguessable id is in the address, or a 404 that tells nothing. */
@@ -32,6 +33,13 @@ export async function submitReceiptPayment(
   }
   const submission = parseWithZod(await request.formData(), { schema: paymentChoiceSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const reauth = await savedCardGuard(context, {
+    customer: context.session?.customer ?? null,
+    payment: submission.value,
+    phoneNumber: topup.phoneNumber,
+    returnTo: receiptPath(topup.id),
+  });
+  if (reauth) return reauth;
   return payFor(context, topupPayment(topup), submission.value);
 }
 

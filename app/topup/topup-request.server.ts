@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import { requireRecentAuthentication } from "~/auth/reauth.server";
 import type { Customer } from "~/auth/tokens";
 import type { Config } from "~/config.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
@@ -7,6 +8,9 @@ import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import type { RateLimitRule } from "~/lib/rate-limit";
 import { isBssUnavailable } from "~/line/bss";
+import { isLineOfAccount } from "~/line/lines.server";
+import { pageUrlOf } from "~/lib/data-requests";
+import type { PaymentChoice } from "~/payments/payment-choice";
 import { checkTopupLine, TOPUP_LINE_PROBLEM_KEYS, type TopupLineCheck } from "./line-check";
 import { TOPUP_NUMBER_PARAM } from "./paths";
 import { normalisePhoneNumber } from "./phone";
@@ -53,6 +57,26 @@ export async function loadTopupForm(context: RequestContext, customer: Customer 
 }
 
 /**
+ * A saved card pays at once, without the card's number or its code: for a number that is not one
+ * of the account's lines, the customer proves who they are first (decision 0134), so that a
+ * copied session cannot top up a stranger's line with the customer's card. Null: go on.
+ */
+export async function savedCardGuard(
+  context: RequestContext,
+  input: {
+    customer: Customer | null;
+    payment: PaymentChoice;
+    phoneNumber: string;
+    returnTo: string;
+  },
+): Promise<Response | null> {
+  const { customer, payment, phoneNumber } = input;
+  if (!customer || !payment.savedCardId) return null;
+  if (await isLineOfAccount(context.db, customer.sub, phoneNumber)) return null;
+  return requireRecentAuthentication(context, input.returnTo);
+}
+
+/**
  * The top-up form sent: checked, its key this browser's own, limited (a new top-up only: the same
  * form sent again creates nothing and costs nothing), its line asked about at the BSS (unknown,
  * or not active: refused before paying; suspended for want of a registration: warned once
@@ -76,6 +100,13 @@ export async function submitTopup(
     const refused = submission.reply({ formErrors: ["topup:errors.staleForm"] });
     return data(replyWithFormKey(refused, issueFormKey(context, "topup")), { status: 409 });
   }
+  const reauth = await savedCardGuard(context, {
+    customer,
+    payment,
+    phoneNumber,
+    returnTo: `${pageUrlOf(request.url).pathname}?${TOPUP_NUMBER_PARAM}=${phoneNumber}`,
+  });
+  if (reauth) return reauth;
   try {
     if (!(await topupKeyUsed(context.db, idempotencyKey))) {
       const limits = topupLimits(context.config);

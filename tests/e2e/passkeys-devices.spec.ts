@@ -1,7 +1,15 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { authenticator } from "otplib";
 import type { ServerProcess } from "../support/server-process";
-import { accountReady, expectFlash, PASSWORD, signIn, signOut, uniqueEmail } from "./support/auth";
+import {
+  accountReady,
+  expectEmailed,
+  expectFlash,
+  PASSWORD,
+  signIn,
+  signOut,
+  uniqueEmail,
+} from "./support/auth";
 import { serverWithMovableClock } from "./support/own-server";
 
 /**
@@ -194,6 +202,8 @@ async function rememberedDeviceJourney(
   await signOut(page);
 
   await signInWithTotp(page, email, code, true);
+  // The account is told of the browser it now remembers.
+  await expectEmailed(request, email, "Tu cuenta recuerda un dispositivo nuevo");
   await signOut(page);
   // Signing out kept the device: the password alone signs in.
   await signIn(page, email);

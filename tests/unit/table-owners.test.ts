@@ -24,6 +24,8 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   esim_activations: ["app/esim/"],
   esim_replaced_profiles: ["app/esim/"],
   revoked_access: ["app/auth/"],
+  /** When each account last signed out everywhere (decision 0134). */
+  account_sign_outs: ["app/auth/"],
   account_emails: ["app/auth/"],
   /** When each passkey last signed its account in (decision 0122). */
   passkey_uses: ["app/auth/"],

@@ -666,6 +666,16 @@ function extendRouter(
   }
 
   const extensions: Record<string, Route> = {
+    /**
+     * Not in cognito-local (decision 0134): every refresh token of the user is revoked, and the
+     * access tokens issued before are refused from now on, as Cognito refuses them.
+     */
+    async GlobalSignOut(ctx, request) {
+      const { pool, user } = await poolAndUserFromToken(ctx, request.AccessToken);
+      await pool.saveUser(ctx, { ...user, RefreshTokens: [], SignedOutAt: nowSeconds() });
+      return {};
+    },
+
     async SignUp(ctx, request) {
       const result = (await base("SignUp")(ctx, request)) as Record<string, unknown>;
       const pool = await deps.cognito.getUserPoolForClientId(ctx, String(request.ClientId));
@@ -1201,5 +1211,28 @@ function extendRouter(
     },
   };
 
-  return (target) => extensions[target] ?? base(target);
+  /**
+   * An access token issued before the user's last GlobalSignOut is refused, by any operation.
+   * Token times are in whole seconds: one issued within the second of the sign-out is still taken
+   * (a sign-in just after it must work; Cognito itself tells them apart). The store's own record
+   * of the sign-out (decision 0134) ends those sessions in the app all the same.
+   */
+  async function refuseSignedOutToken(ctx: EmulatorContext, accessToken: unknown) {
+    const claims = typeof accessToken === "string" ? decodeJwtPayload(accessToken) : null;
+    if (!claims || typeof claims.client_id !== "string" || typeof claims.sub !== "string") return;
+    const pool = await deps.cognito.getUserPoolForClientId(ctx, claims.client_id);
+    const user = await pool.getUserByUsername(ctx, claims.sub);
+    const signedOutAt = typeof user?.SignedOutAt === "number" ? user.SignedOutAt : null;
+    if (signedOutAt !== null && typeof claims.iat === "number" && claims.iat < signedOutAt) {
+      throw new errors.NotAuthorizedError("Access Token has been revoked");
+    }
+  }
+
+  return (target) => {
+    const route = extensions[target] ?? base(target);
+    return async (ctx, request) => {
+      if (request.AccessToken !== undefined) await refuseSignedOutToken(ctx, request.AccessToken);
+      return route(ctx, request);
+    };
+  };
 }

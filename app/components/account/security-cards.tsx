@@ -192,3 +192,26 @@ export function RememberedDevicesCard({ devices }: { devices: DeviceRow[] | null
     />
   );
 }
+
+/** Ends every session of the account, this browser's too: a plain form (decision 0134). */
+export function SignOutEverywhereCard() {
+  const { t } = useTranslation("auth");
+  return (
+    <section className="rounded-lg border border-slate-200 p-6" aria-labelledby="security-sessions">
+      <h2 id="security-sessions" className="text-xl font-bold">
+        {t("security.sessionsHeading")}
+      </h2>
+      <p className="mt-2 text-slate-700">{t("security.sessionsIntro")}</p>
+      <Form method="post" className="mt-4">
+        <SubmitButton
+          name="intent"
+          value="sign-out-everywhere"
+          variant="quiet"
+          pendingLabel={t("security.signingOutEverywhere")}
+        >
+          {t("security.signOutEverywhere")}
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}

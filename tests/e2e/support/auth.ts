@@ -132,3 +132,18 @@ export function formAlert(page: Page) {
 export async function expectFlash(page: Page, text: string) {
   await expect(page.getByTestId("flash").filter({ hasText: text }).first()).toBeVisible();
 }
+
+/** Waits for an e-mail with this subject to `email` in the development outbox. */
+export async function expectEmailed(request: APIRequestContext, email: string, subject: string) {
+  await expect
+    .poll(
+      async () => {
+        const html = await (
+          await request.get(`/dev/outbox?to=${encodeURIComponent(email)}`)
+        ).text();
+        return html.includes(`data-testid="outbox-mail-subject">${subject}<`);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
