@@ -163,6 +163,8 @@ export const WAITING_REASON_NAMES: Record<string, string> = {
   "not-found": "CURP no encontrada",
   "name-mismatch": "El nombre no coincide",
   deceased: "Persona fallecida",
+  "document-mismatch": "La identificación no coincide",
+  "selfie-not-live": "Selfie no válida",
   "line-limit": "Titular con 10 líneas",
   "no-holder": "Sin titular",
 };

@@ -61,6 +61,9 @@ export type SuspensionReason =
   | "not-found"
   | "name-mismatch"
   | "deceased"
+  /** Only online registration sends the evidence, but a service may answer so regardless. */
+  | "document-mismatch"
+  | "selfie-not-live"
   | "line-limit"
   /** The validation service did not answer within REGISTRATION_GIVE_UP_MS. */
   | "unavailable"

@@ -13,8 +13,11 @@ import { nationalityOptions, type Holder } from "./holder";
 import {
   isIdValidationUnavailable,
   validationRequestOf,
+  type IdEvidence,
+  type IdImage,
   type IdValidationOutcome,
 } from "./id-validation";
+import { sniffImageType } from "./identification-evidence";
 import { REGISTRATION_PATH } from "./paths";
 import {
   forgetRegistrationAccess,
@@ -180,6 +183,10 @@ export function refusalMessages(
 ): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
   const key = `registration:errors.validation.${outcome}`;
   const field = (name: string) => ({ fieldErrors: { [name]: [key] }, formErrors: [] });
+  if (outcome === "selfie-not-live") return field("selfie");
+  if (outcome === "document-mismatch") {
+    return field(holder.holder_kind === "extranjera" ? "passport_number" : "document_number");
+  }
   if (outcome === "deceased" || holder.holder_kind === "moral") {
     return { fieldErrors: {}, formErrors: [`registration:errors.validation.${outcome}Form`] };
   }
@@ -235,10 +242,58 @@ async function liftSuspensionAtOnce(
   }
 }
 
+/** A photo of the form as the validation receives it, or null when its bytes are no image. */
+async function idImageOf(file: File): Promise<IdImage | null> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = sniffImageType(bytes);
+  return type ? { type, bytes } : null;
+}
+
+/**
+ * The registrant's proof of holding the identification, for the validation only: nothing of it is
+ * kept, logged or sent back to the browser (a refused form never carries a file back).
+ */
+async function evidenceOf(
+  holder: Holder,
+  form: { document_number: string; id_photo: File; selfie: File },
+): Promise<{ evidence: IdEvidence } | { fieldErrors: Record<string, string[]> }> {
+  const [idPhoto, selfie] = await Promise.all([idImageOf(form.id_photo), idImageOf(form.selfie)]);
+  if (!idPhoto || !selfie) {
+    const fieldErrors: Record<string, string[]> = {};
+    if (!idPhoto) fieldErrors.id_photo = ["registration:errors.imageType"];
+    if (!selfie) fieldErrors.selfie = ["registration:errors.imageType"];
+    return { fieldErrors };
+  }
+  if (holder.holder_kind === "extranjera") {
+    return {
+      evidence: {
+        document: "pasaporte-extranjero",
+        documentNumber: holder.passport_number,
+        idPhoto,
+        selfie,
+      },
+    };
+  }
+  const type =
+    holder.holder_kind === "fisica"
+      ? holder.identification_type
+      : holder.representative_identification_type;
+  // The form refuses a CURP biométrica online: only INE and passport numbers reach here.
+  const document = type === "ine" ? "ine" : "pasaporte";
+  return { evidence: { document, documentNumber: form.document_number, idPhoto, selfie } };
+}
+
 async function register(context: RequestContext, formData: FormData, accountSub: string | null) {
   const submission = parseWithZod(formData, { schema: registrationFormSchema });
   if (submission.status !== "success") return answer("holder", submission.reply(), 400);
-  const { email, idempotency_key: key, ...holder } = submission.value;
+  const {
+    email,
+    idempotency_key: key,
+    document_number,
+    id_photo,
+    selfie,
+    ...holder
+  } = submission.value;
   if (!isOwnFormKey(context, "registration", key!)) {
     // A key of another browser or form: 409, the form kept, with a key of this browser's own.
     const refused = submission.reply({ formErrors: ["registration:errors.staleForm"] });
@@ -269,9 +324,17 @@ async function register(context: RequestContext, formData: FormData, accountSub:
     return inPerson(submission.reply({ formErrors: ["registration:errors.attemptsUsed"] }));
   }
 
+  const proof = await evidenceOf(holder as Holder, { document_number, id_photo, selfie });
+  if ("fieldErrors" in proof) {
+    return answer("holder", submission.reply({ fieldErrors: proof.fieldErrors }), 400);
+  }
+
   let validation;
   try {
-    validation = await context.idValidator.validate(validationRequestOf(holder as Holder));
+    validation = await context.idValidator.validate({
+      ...validationRequestOf(holder as Holder),
+      evidence: proof.evidence,
+    });
   } catch (error) {
     if (!isIdValidationUnavailable(error)) throw error;
     context.logger.warn({
@@ -333,14 +396,9 @@ async function register(context: RequestContext, formData: FormData, accountSub:
       return answer(
         "holder",
         submission.reply({
+          // Never the count: whoever typed a stranger's CURP learns nothing of that person's lines.
           formErrors: [
-            formMessage(
-              `registration:errors.${holderKeyIsCurp(holder as Holder) ? "lineLimit" : "lineLimitPassport"}`,
-              {
-                count: outcome.lines,
-                limit: outcome.limit,
-              },
-            ),
+            `registration:errors.${holderKeyIsCurp(holder as Holder) ? "lineLimit" : "lineLimitPassport"}`,
           ],
         }),
         409,

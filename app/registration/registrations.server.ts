@@ -9,7 +9,7 @@ import { queueRegistrationAtBss } from "~/line/line-jobs.server";
 import { createSealedBox } from "~/lib/sealed-box.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { maskCurp } from "./curp";
-import type { IdValidationResult } from "./id-validation";
+import type { IdValidationOutcome, IdValidationResult } from "./id-validation";
 import {
   holderIdentification,
   holderKey,
@@ -435,8 +435,8 @@ function toRegistration(row: RegistrationsTable): LineRegistration {
   };
 }
 
-/** What an identity validation said ("valid", "not-found", "name-mismatch", "deceased"). */
-export type ValidationAttemptOutcome = "valid" | "not-found" | "name-mismatch" | "deceased";
+/** What an identity validation said. */
+export type ValidationAttemptOutcome = IdValidationOutcome;
 
 /** Records an identity validation of a number: only the number, what it said, how and when. */
 export async function recordValidationAttempt(
