@@ -18,6 +18,7 @@ import * as orderPortIns from "./0018-order-port-ins";
 import * as invoices from "./0019-invoices";
 import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-topups";
 import * as passkeyUses from "./0021-passkey-uses";
+import * as registrationPassportsAndNotices from "./0022-registration-passports-and-notices";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "0019-invoices": invoices,
   "0020-saved-cards-and-automatic-topups": savedCardsAndAutomaticTopups,
   "0021-passkey-uses": passkeyUses,
+  "0022-registration-passports-and-notices": registrationPassportsAndNotices,
 };
