@@ -435,6 +435,26 @@ describe("/registro-de-linea", () => {
     for (const trace of [IMAGE_MARKER, base64, "123456789"]) expect(logged).not.toContain(trace);
   });
 
+  it("texts the person's earlier line of the new registration, with a 'no fui yo' link and no CURP", async () => {
+    const EARLIER = "5500000077";
+    await registerLine(db, keys, {
+      number: EARLIER,
+      holder: { holder_kind: "fisica", ...ANA, identification_type: "ine" },
+      validation: { outcome: "valid", reference: null, source: "sandbox" },
+      channel: "tienda",
+      accountSub: null,
+    });
+    const browser = lines.browser();
+    await prove(browser);
+    expect((await registerHolder(browser)).status).toBe(303);
+    const [notice] = await lines.sms(EARLIER);
+    expect(notice).toMatchObject({ template: "registration-notice" });
+    const text = (notice as { text: string }).text;
+    expect(text).toMatch(/\/registro-de-linea\/no-fui-yo\/[A-Za-z0-9_-]{22}$/);
+    expect(text).not.toContain(ANA.curp);
+    expect(text).not.toContain(LINE);
+  });
+
   it("refuses a form key of another browser with a 409 and a key of its own", async () => {
     const browser = lines.browser();
     await prove(browser);

@@ -19,6 +19,7 @@ import {
 } from "./id-validation";
 import { sniffImageType } from "./identification-evidence";
 import { REGISTRATION_PATH } from "./paths";
+import { sendSmsNotices } from "./registration-notice-sms.server";
 import {
   forgetRegistrationAccess,
   provedNumber,
@@ -412,6 +413,10 @@ async function register(context: RequestContext, formData: FormData, accountSub:
       requestId: context.requestId,
     });
     if (outcome.created) await liftSuspensionAtOnce(context, registration);
+    await sendSmsNotices(
+      { sms: context.sms, publicOrigin: context.config.publicOrigin, logger: context.logger },
+      outcome.smsNotices,
+    );
     if (email) {
       await enqueueMail(context.db, {
         dedupeKey: `line-registered:${registration.id}:${email.toLowerCase()}`,

@@ -9,6 +9,7 @@ import { queueRegistrationAtBss } from "~/line/line-jobs.server";
 import { createSealedBox } from "~/lib/sealed-box.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { maskCurp } from "./curp";
+import { noticeEarlierContacts, type SmsNotice } from "./registration-notices.server";
 import type { IdValidationOutcome, IdValidationResult } from "./id-validation";
 import {
   holderIdentification,
@@ -114,6 +115,11 @@ export type RegisterLineOutcome =
       created: boolean;
       /** The folio of the registration this one replaced (another holder's, or an older one). */
       replacedFolio: string | null;
+      /**
+       * The SMS notices to the lines the person already had (decision 0136), to send once the
+       * registration is committed (sendSmsNotices); their e-mails are queued already.
+       */
+      smsNotices: SmsNotice[];
     }
   /** The holder already has `lines` current lines, the most `limit` allows: none is named. */
   | { kind: "line-limit"; limit: number; lines: number };
@@ -226,11 +232,12 @@ async function registerInTransaction(
       registration: toRegistration(current),
       created: false,
       replacedFolio: null,
+      smsNotices: [],
     };
   }
-  if (holder.limit !== null) {
-    const lines = (await personsCurrentRegistrations(trx, holder, input.number)).length;
-    if (lines >= holder.limit) return { kind: "line-limit", limit: holder.limit, lines };
+  const earlier = await personsCurrentRegistrations(trx, holder, input.number);
+  if (holder.limit !== null && earlier.length >= holder.limit) {
+    return { kind: "line-limit", limit: holder.limit, lines: earlier.length };
   }
   const id = randomBytes(16).toString("base64url");
   const row: RegistrationsTable = {
@@ -263,6 +270,13 @@ async function registerInTransaction(
       .execute();
   }
   await trx.insertInto("registrations").values(row).execute();
+  // Whoever holds the person's other lines hears of this one, with a way to say "no fui yo".
+  const smsNotices = await noticeEarlierContacts(trx, {
+    registrationId: id,
+    accountSub: input.accountSub,
+    earlier,
+    now,
+  });
   // The BSS lifts "sin registro" by it (decision 0100): told exactly when the registration exists.
   await queueRegistrationAtBss(trx, {
     number: input.number,
@@ -274,6 +288,7 @@ async function registerInTransaction(
     registration: toRegistration(row),
     created: true,
     replacedFolio: current?.folio ?? null,
+    smsNotices,
   };
 }
 

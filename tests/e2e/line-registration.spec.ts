@@ -23,7 +23,15 @@ import {
   type ServerProcess,
 } from "../support/server-process";
 import { expectNoAxeViolations } from "./support/axe";
-import { mailsTo, smsCode, smsTo, spaced, typeCode, uniqueLineNumber } from "./support/lines";
+import {
+  mailsTo,
+  masked,
+  smsCode,
+  smsTo,
+  spaced,
+  typeCode,
+  uniqueLineNumber,
+} from "./support/lines";
 
 // Issue 27: the registration of a line already in use to its holder, online — the number, the
 // code sent to it by SMS, the holder (checked here, then by the sandbox identity validation),
@@ -244,6 +252,57 @@ test("a registration without the identification's number and photos is refused, 
   await attachPhotos(page);
   await submit(page);
   await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-\d{4}-\d{6}$/);
+});
+
+test("a second line registered to a CURP is texted to the first, whose holder says 'no fui yo'", async ({
+  page,
+  request,
+}, testInfo) => {
+  // Marta Ruiz Vega; the day of birth tells the two projects apart.
+  const day = testInfo.project.name === "js-disabled" ? "06" : "05";
+  const marta = { name: "Marta Ruiz Vega", curp: curp(`RUVM7505${day}MDFZGR0`) };
+  const first = uniqueLineNumber();
+  await proveNumber(page, request, first);
+  await fillPersonaFisica(page, marta);
+  await submit(page);
+  await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-/);
+  await page.getByRole("button", { name: "Registrar otra línea" }).click();
+  await expect(page.getByLabel("Número de la línea (10 dígitos)")).toBeVisible();
+
+  const second = uniqueLineNumber();
+  await proveNumber(page, request, second);
+  await fillPersonaFisica(page, marta);
+  await submit(page);
+  await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-/);
+
+  // The first line hears of it: a link with an opaque token, never the CURP or the new number.
+  let notice = "";
+  await expect
+    .poll(async () => {
+      const texts = await smsTo(request, first);
+      notice = texts.find((sms) => sms.template === "registration-notice")?.text ?? "";
+      return notice;
+    })
+    .toContain("/registro-de-linea/no-fui-yo/");
+  expect(notice).not.toContain(marta.curp);
+  expect(notice).not.toContain(second);
+  const link = /\/registro-de-linea\/no-fui-yo\/[A-Za-z0-9_-]{22}/.exec(notice)![0];
+
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Se registró una línea con tus datos",
+  );
+  await expect(page.getByText(masked(second))).toBeVisible();
+  expect(await page.content()).not.toContain(marta.curp);
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "No fui yo" }).click();
+  await expect(page.getByTestId("dispute-done")).toContainText("Recibimos tu aviso");
+  await page.reload();
+  await expect(page.getByTestId("dispute-done")).toBeVisible();
+
+  // A token that is no notice's: not found.
+  const unknown = await request.get("/registro-de-linea/no-fui-yo/AAAAAAAAAAAAAAAAAAAAAA");
+  expect(unknown.status()).toBe(404);
 });
 
 test("three failed identity validations end the online path with where to go in person", async ({
