@@ -48,7 +48,8 @@ import type { RequestContext } from "~/context";
  * /registro-de-linea (issue 27): the holder of a line already in use registers it online. The
  * number is proved with a code sent to it by SMS, as at /saldo (number-proof-flow.server.ts: the
  * same answers whether or not the number is a line), and stays proved in this browser for a quarter of an hour; then the
- * holder, checked here first (holder.ts), then by the identity validation (context.idValidator).
+ * holder, checked here first (holder.ts), then by the identity validation (context.idValidator)
+ * with the identification's number, its photo and a selfie, which nothing keeps (decision 0136).
  * Three failed validations of a number in 24 hours end the online path: the holder goes to a
  * store. The registration's folio is shown once made; the page never shows the whole CURP again.
  */

@@ -67,7 +67,12 @@ const IMAGE_MARKER = "e2e-identification-photo-4c1d";
 const PHOTO = {
   name: "ine.jpg",
   mimeType: "image/jpeg",
-  buffer: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(`${IMAGE_MARKER}-id`)]),
+  // Past the 64 KB every other form is held to: a photo is larger.
+  buffer: Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+    Buffer.from(`${IMAGE_MARKER}-id`),
+    Buffer.alloc(300 * 1024, 7),
+  ]),
 };
 const SELFIE = {
   name: "selfie.png",
