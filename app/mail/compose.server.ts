@@ -96,7 +96,7 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
   line_registered: z.object({ registrationId: id }),
   registration_notice: z.object({
     registrationId: id,
-    token: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+    token: z.string().regex(/^[0-9a-f]{32}$/),
   }),
   auto_topup_notice: z.object({ chargeId: id }),
   auto_topup_declined: z.object({

@@ -274,7 +274,7 @@ const samples: Array<
     model: {
       phoneNumber: "5599000001",
       registeredAt: "2026-03-03T20:05:00.000Z",
-      disputePath: "/registro-de-linea/no-fui-yo/AAAAAAAAAAAAAAAAAAAAAA",
+      disputePath: "/no-fui-yo/0123456789abcdef0123456789abcdef",
     },
   },
   {
@@ -530,14 +530,14 @@ describe("what each e-mail says", () => {
       {
         phoneNumber: "5599000001",
         registeredAt: "2026-03-03T20:05:00.000Z",
-        disputePath: "/registro-de-linea/no-fui-yo/AAAAAAAAAAAAAAAAAAAAAA",
+        disputePath: "/no-fui-yo/0123456789abcdef0123456789abcdef",
       },
       context,
     );
     expect(subject).toBe("Se registró una línea con tus datos");
     expect(text).toContain("55 •••• 0001");
     expect(text).toContain(formatDateTime("2026-03-03T20:05:00.000Z"));
-    expect(html).toContain(`${context.origin}/registro-de-linea/no-fui-yo/AAAAAAAAAAAAAAAAAAAAAA`);
+    expect(html).toContain(`${context.origin}/no-fui-yo/0123456789abcdef0123456789abcdef`);
     expect(text).toContain("No fui yo");
     expect(`${text}${html}`).not.toContain("5599000001");
   });

@@ -7,7 +7,7 @@ import { findRegistration } from "./registrations.server";
 import type { RequestContext } from "~/context";
 
 /**
- * /registro-de-linea/no-fui-yo/<token> (decision 0136): the page a new registration's notice
+ * /no-fui-yo/<token> (decision 0136): the page a new registration's notice
  * links to. It shows the line registered (masked) and when, and records "no fui yo" for the
  * operator. The token is the only key: unknown, it is a 404; nothing of the holder is shown.
  */

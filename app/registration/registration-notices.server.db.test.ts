@@ -73,7 +73,7 @@ describe("the notice of a new registration", () => {
     // A third line: the first's account is e-mailed again, the second line (no account) texted.
     const third = await register({ number: "5511110003", accountSub: null });
     expect(third.smsNotices.map((notice) => notice.to)).toEqual(["5511110002"]);
-    expect(third.smsNotices[0].token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(third.smsNotices[0].token).toMatch(/^[0-9a-f]{32}$/);
     expect(await noticeMails()).toHaveLength(2);
     // Nothing of the token in clear in the notices' table.
     const notices = await db.selectFrom("registration_notices").selectAll().execute();
@@ -96,9 +96,9 @@ describe("the notice of a new registration", () => {
       registrationId: second.registration.id,
       disputedAt: null,
     });
-    expect(await findNotice(db, "A".repeat(22))).toBeNull();
+    expect(await findNotice(db, "a".repeat(32))).toBeNull();
     expect(await findNotice(db, "not a token")).toBeNull();
-    expect(await disputeNotice(db, "A".repeat(22))).toBe(false);
+    expect(await disputeNotice(db, "a".repeat(32))).toBe(false);
 
     expect(await disputeNotice(db, notice.token, new Date("2026-12-07T18:00:00Z"))).toBe(true);
     expect(await disputeNotice(db, notice.token, new Date("2026-12-08T18:00:00Z"))).toBe(true);

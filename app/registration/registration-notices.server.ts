@@ -25,8 +25,11 @@ const MAX_SMS_NOTICES = 10;
 
 const tokenHash = (token: string) => createHash("sha256").update(token).digest("base64url");
 
-/** Only the shape of a token reaches the database: 22 base64url characters (16 random bytes). */
-const TOKEN = /^[A-Za-z0-9_-]{22}$/;
+/**
+ * 16 random bytes in hex: only the shape of a token reaches the database, and an SMS keeps to
+ * GSM-7 (a base64url "_" would make it UCS-2, 70 characters).
+ */
+const TOKEN = /^[0-9a-f]{32}$/;
 
 async function newNotice(
   trx: Executor,
@@ -34,7 +37,7 @@ async function newNotice(
   channel: "email" | "sms",
   now: string,
 ): Promise<string> {
-  const token = randomBytes(16).toString("base64url");
+  const token = randomBytes(16).toString("hex");
   await trx
     .insertInto("registration_notices")
     .values({

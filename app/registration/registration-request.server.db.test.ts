@@ -450,7 +450,7 @@ describe("/registro-de-linea", () => {
     const [notice] = await lines.sms(EARLIER);
     expect(notice).toMatchObject({ template: "registration-notice" });
     const text = (notice as { text: string }).text;
-    expect(text).toMatch(/\/registro-de-linea\/no-fui-yo\/[A-Za-z0-9_-]{22}$/);
+    expect(text).toMatch(/\/no-fui-yo\/[0-9a-f]{32}$/);
     expect(text).not.toContain(ANA.curp);
     expect(text).not.toContain(LINE);
   });
