@@ -273,6 +273,7 @@ export async function createServices(
     idValidator: lineIdValidator,
     logger,
     onMailQueued: () => mailer.nudge(),
+    smsNotices: { sms, publicOrigin: config.publicOrigin },
   });
   activationRegistrations.start(LINE_JOBS_POLL_MS);
   const lineJobs = createLineJobs({

@@ -36,7 +36,8 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   El trabajo para el BSS (recargas pagadas, altas de líneas, registros de titular) con su
                   referencia (lj_…, la de los registros del servidor), su folio, intentos y
                   último error. Sin --estado: lo que no está hecho (en cola o rechazado).
-  registros       [--desde …] [--hasta …] [--estado registrada|pendiente|suspendida] [--csv …]
+  registros       [--desde …] [--hasta …] [--estado registrada|pendiente|suspendida|disputada]
+                  [--csv …]
                   Las líneas registradas a su titular (el registro vigente de cada una), con su
                   folio VIN-, titular, identificación, validación y canal. La CURP o el RFC se
                   muestran incompletos (los primeros 4 y los últimos 2 caracteres); el CSV los
@@ -44,7 +45,9 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   con titular cuyo registro se reintenta (la validación de identidad no
                   respondió). --estado suspendida: líneas sin registro (rechazado, sin titular o
                   sin respuesta de la validación por 72 horas); su cliente lo termina en
-                  /registro-de-linea. Al final, cuántas líneas hay en cada estado.
+                  /registro-de-linea. --estado disputada: registros de los que alguien dijo «No
+                  fui yo» desde el aviso que recibió (correo o SMS a las otras líneas de esa
+                  persona): revísalos con su folio. Al final, cuántas líneas hay en cada estado.
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
@@ -405,6 +408,11 @@ async function listLineRegistrations(ops, db, { values, services }) {
   if (state === "pending" || state === "suspended") {
     const rows = await ops.listWaitingLineRows(db, state, rangeOptions(ops, values));
     printList(ops, values, ops.WAITING_LINE_COLUMNS, rows, ["línea", "líneas"]);
+  } else if (state === "disputed") {
+    const rows = await ops.listDisputedRegistrationRows(db, services.registrationKeys, {
+      reveal: values.csv !== undefined,
+    });
+    printList(ops, values, ops.DISPUTED_REGISTRATION_COLUMNS, rows, ["registro", "registros"]);
   } else {
     const rows = await ops.listRegistrationRows(db, services.registrationKeys, {
       ...rangeOptions(ops, values),

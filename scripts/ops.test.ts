@@ -33,6 +33,7 @@ import { createBssSimulator, type BssSimulator } from "~/line/simulator.server";
 import { testIccid } from "../tests/support/iccids";
 import { curpCheckDigit } from "~/registration/curp";
 import { awaitRegistration } from "~/registration/activation-registrations.server";
+import { disputeNotice } from "~/registration/registration-notices.server";
 import { checkoutHolderSchema, holderSchema } from "~/registration/holder";
 import {
   createRegistrationKeys,
@@ -740,8 +741,10 @@ describe("npm run ops", { timeout: 60_000 }, () => {
         now: new Date(at),
       });
       if (outcome.kind !== "registered") throw new Error(outcome.kind);
+      noticeTokens.push(...outcome.smsNotices.map((notice) => notice.token));
       return outcome.registration;
     };
+    const noticeTokens: string[] = [];
     const june = await registration("5522220001", "2026-06-30T18:00:00.000Z");
     const july = await registration("5522220002", "2026-07-02T18:00:00.000Z");
     const run = (args: string[]) => ops(["registros", ...args], { SESSION_SECRET });
@@ -788,6 +791,17 @@ describe("npm run ops", { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(dataDir, "registros.csv"), "utf8")).toContain(curp);
 
     expect(all.stdout).toContain("Por estado: 2 registradas, 0 pendientes, 0 suspendidas.\n");
+
+    // July's registration was texted to June's line, whose holder said "no fui yo" (0136).
+    expect(noticeTokens).toHaveLength(1);
+    await disputeNotice(db, noticeTokens[0], new Date("2026-07-02T19:00:00.000Z"));
+    const disputed = await run(["--estado", "disputada"]);
+    expect(disputed.code).toBe(0);
+    expect(disputed.stdout.split("\n")[0]).toMatch(/Registrada el\s+«No fui yo» el$/);
+    expect(disputed.stdout).toMatch(new RegExp(`${july.folio}\\s+5522220002.*2026-07-02 13:00`));
+    expect(disputed.stdout).not.toContain(june.folio);
+    expect(disputed.stdout).not.toContain(curp);
+    expect(disputed.stdout).toContain("1 registro.");
 
     // Lines activated since: one waits for its registration (its order named a holder), one has
     // none (its order is from before the checkout asked).

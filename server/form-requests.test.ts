@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FORM_BODY_LIMIT_BYTES, formRequestProblem, readsAsEmptyForm } from "./form-requests";
+import {
+  FORM_BODY_LIMIT_BYTES,
+  formRequestProblem,
+  readsAsEmptyForm,
+  UPLOAD_BODY_LIMIT_BYTES,
+} from "./form-requests";
 
 const form = {
   method: "POST",
@@ -37,6 +42,27 @@ describe("which form requests reach a page's action", () => {
     expect(
       readsAsEmptyForm({ ...form, contentLength: undefined, transferEncoding: "chunked" }),
     ).toBe(false);
+  });
+
+  it("lets the line registration's photos through, and only there (the 64 KB limit elsewhere)", () => {
+    const multipart = { ...form, contentType: "multipart/form-data; boundary=x" };
+    const tenMegabytes = String(UPLOAD_BODY_LIMIT_BYTES);
+    for (const path of ["/registro-de-linea", "/registro-de-linea.data"]) {
+      expect(formRequestProblem({ ...multipart, path, contentLength: tenMegabytes })).toBeNull();
+      expect(
+        formRequestProblem({
+          ...multipart,
+          path,
+          contentLength: String(UPLOAD_BODY_LIMIT_BYTES + 1),
+        })?.status,
+      ).toBe(413);
+    }
+    for (const path of ["/saldo", "/registro-de-linea/otra", "/cuenta"]) {
+      expect(
+        formRequestProblem({ ...multipart, path, contentLength: tenMegabytes })?.status,
+        path,
+      ).toBe(413);
+    }
   });
 
   it("refuses other content types with 415", () => {

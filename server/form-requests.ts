@@ -1,3 +1,6 @@
+import { ID_IMAGE_MAX_BYTES } from "~/registration/identification-evidence";
+import { REGISTRATION_PATH } from "~/registration/paths";
+
 /**
  * Every page form posts `application/x-www-form-urlencoded` or `multipart/form-data`, and a few
  * kilobytes at most. Anything else aimed at a page is refused before React Router reads it: otherwise
@@ -6,6 +9,19 @@
  * the same limit.
  */
 export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The one form that uploads: online line registration's photo of the identification and selfie
+ * (decision 0136), each at most ID_IMAGE_MAX_BYTES, with the form's few kilobytes and multipart's
+ * framing. Its `.data` twin is the same form sent by JavaScript.
+ */
+export const UPLOAD_BODY_LIMIT_BYTES = 2 * ID_IMAGE_MAX_BYTES + FORM_BODY_LIMIT_BYTES;
+const UPLOAD_PATHS = new Set([REGISTRATION_PATH, `${REGISTRATION_PATH}.data`]);
+
+/** The most a write to `path` may send: 64 KB, but for the registration's photos. */
+export function formBodyLimitFor(path: string): number {
+  return UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT_BYTES : FORM_BODY_LIMIT_BYTES;
+}
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
@@ -52,7 +68,7 @@ export function formRequestProblem(request: FormRequest): FormRequestProblem | n
   // Checked here for every route, the notifications too: a large body React Router answers without
   // reading ends with the connection reset, so the client would never see the answer.
   const length = Number(request.contentLength);
-  if (!Number.isFinite(length) || length > FORM_BODY_LIMIT_BYTES) {
+  if (!Number.isFinite(length) || length > formBodyLimitFor(request.path)) {
     return { status: 413, key: "errors.formTooLarge" };
   }
   return null;

@@ -18,7 +18,7 @@ import {
 } from "~/lib/request-context.server";
 import type { Services } from "~/context";
 import { clientAddressKey } from "./client-address";
-import { FORM_BODY_LIMIT_BYTES } from "./form-requests";
+import { formBodyLimitFor } from "./form-requests";
 import { STEP_LABELS } from "./metrics";
 import { discardThenHangUp, isReadableMultipart, readBodyWithin } from "./request-body.server";
 
@@ -193,7 +193,7 @@ async function readRequestBody(
   const t = getFixedT();
   let body: Awaited<ReturnType<typeof readBodyWithin>>;
   try {
-    body = await readBodyWithin(req, FORM_BODY_LIMIT_BYTES);
+    body = await readBodyWithin(req, formBodyLimitFor(req.path));
   } catch {
     // The client went away while sending: nobody is left to answer.
     logger.info({ msg: "request body cut off by the client", requestId: res.locals.requestId });

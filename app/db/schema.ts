@@ -35,6 +35,7 @@ export interface Database {
   registrations: RegistrationsTable;
   registration_attempts: RegistrationAttemptsTable;
   registration_locks: RegistrationLocksTable;
+  registration_notices: RegistrationNoticesTable;
   order_holders: OrderHoldersTable;
   pending_registrations: PendingRegistrationsTable;
   order_port_ins: OrderPortInsTable;
@@ -526,6 +527,8 @@ export interface RegistrationsTable {
   holder_key_hash: string;
   holder_key_sealed: string;
   holder_key_masked: string;
+  /** HMAC of "passport:<number>" for a foreigner, whatever the nationality (decision 0136). */
+  passport_hash: string | null;
   identification_type: string;
   validation_outcome: "valid";
   validation_source: string;
@@ -544,6 +547,17 @@ export interface RegistrationAttemptsTable {
   outcome: string;
   channel: RegistrationChannel;
   attempted_at: string;
+}
+
+/** A notice of a new registration to an earlier one's contact, with its "no fui yo" link. */
+export interface RegistrationNoticesTable {
+  id: string;
+  /** SHA-256 (base64url) of the link's token. */
+  token_hash: string;
+  registration_id: string;
+  channel: "email" | "sms";
+  created_at: string;
+  disputed_at: string | null;
 }
 
 /** The lock a registration takes on its holder's bucket before counting the holder's lines. */

@@ -62,8 +62,9 @@ describe("the help centre's CURP article", () => {
       parseInline(text).flatMap((run) => (run.kind === "link" ? [run.href] : [])),
     );
     expect(links).toContain("/registro-de-linea");
-    // No images are kept: the article must not ask for a photo of the ID or a selfie.
-    expect(steps).not.toMatch(/toma una foto|selfie para/i);
+    // Online, the photo of the ID and a selfie are asked (decision 0136), and said not to be kept.
+    expect(steps).toMatch(/sube una foto de ella y una selfie/);
+    expect(steps).toContain("No guardamos esas fotos.");
   });
 
   it("follows the rule wherever it changes: nothing of it is typed into the text", () => {

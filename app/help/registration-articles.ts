@@ -122,6 +122,7 @@ export function registrationArticles(
             `Entra a [Registro de línea](${REGISTRATION_PATH}) y escribe el número de 10 dígitos de la línea.`,
             "Escribe el código que te enviamos por SMS a esa línea.",
             "Escribe tu nombre completo tal como aparece en tu identificación y tu CURP. Revisamos la CURP antes de enviarla y te decimos qué carácter corregir.",
+            "Escribe el número de tu identificación (de la credencial para votar, los 9 números del CIC en el reverso) y sube una foto de ella y una selfie tomada en ese momento: así comprobamos que eres su titular. No guardamos esas fotos.",
             "Validamos tu identidad y te damos el folio del registro (VIN-año-número) con su fecha y hora: guárdalo como comprobante. Si nos dejas tu correo, también te lo enviamos.",
           ],
         },

@@ -44,6 +44,11 @@ export interface MailData {
   line_running_out: { number: string; accountSub: string; packageKey: string };
   /** A line registered to its holder online: its folio, to the address the holder gave. */
   line_registered: { registrationId: string };
+  /**
+   * A line registered to a person, to the contact of one of their earlier registrations, with
+   * the "no fui yo" link's token (decision 0136).
+   */
+  registration_notice: { registrationId: string; token: string };
   /** An automatic top-up's charge coming (a day before the package ends, or just before). */
   auto_topup_notice: { chargeId: string };
   /** An automatic top-up's charge declined: tried again later, or (`stopped`) switched off. */

@@ -20,6 +20,7 @@ import {
 } from "~/mail-queue/mail-queue.server";
 import { orderPortIns } from "~/portability/order-port-ins.server";
 import { findRegistration } from "~/registration/registrations.server";
+import { disputePath } from "~/registration/paths";
 import {
   chargeOfTopup,
   findAutoTopupById,
@@ -97,6 +98,10 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
     packageKey: z.string().min(1).max(300),
   }),
   line_registered: z.object({ registrationId: id }),
+  registration_notice: z.object({
+    registrationId: id,
+    token: z.string().regex(/^[0-9a-f]{32}$/),
+  }),
   auto_topup_notice: z.object({ chargeId: id }),
   auto_topup_declined: z.object({
     chargeId: id,
@@ -374,6 +379,17 @@ const loaders: Loaders = {
       holderName: registration.holderName,
       holderKeyMasked: registration.holderKeyMasked,
       registeredAt: registration.registeredAt,
+    });
+  },
+
+  async registration_notice({ db }, { registrationId, token }) {
+    const registration = await findRegistration(db, registrationId);
+    if (!registration) return permanent("registration not found");
+    // Neither the CURP nor the holder's name: the recipient may be someone else.
+    return model<"registration_notice">({
+      phoneNumber: registration.number,
+      registeredAt: registration.registeredAt,
+      disputePath: disputePath(token),
     });
   },
 

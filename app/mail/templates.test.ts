@@ -269,6 +269,15 @@ const samples: Array<
     },
   },
   {
+    name: "a line registered to a person who had lines, to their contact",
+    template: "registration_notice",
+    model: {
+      phoneNumber: "5599000001",
+      registeredAt: "2026-03-03T20:05:00.000Z",
+      disputePath: "/no-fui-yo/0123456789abcdef0123456789abcdef",
+    },
+  },
+  {
     name: "automatic top-up coming at the package's end",
     template: "auto_topup_notice",
     model: {
@@ -517,6 +526,24 @@ describe("what each e-mail says", () => {
     );
     expect(text).toContain("Titular: Ana Gómez Martínez");
     expect(text).toContain("CURP o RFC: GOMA••••••••••••07");
+    expect(`${text}${html}`).not.toContain("5599000001");
+  });
+
+  it("a registration's notice: the line masked, when, and the 'no fui yo' link; never a CURP or name", async () => {
+    const { subject, text, html } = await renderMail(
+      "registration_notice",
+      {
+        phoneNumber: "5599000001",
+        registeredAt: "2026-03-03T20:05:00.000Z",
+        disputePath: "/no-fui-yo/0123456789abcdef0123456789abcdef",
+      },
+      context,
+    );
+    expect(subject).toBe("Se registró una línea con tus datos");
+    expect(text).toContain("55 •••• 0001");
+    expect(text).toContain(formatDateTime("2026-03-03T20:05:00.000Z"));
+    expect(html).toContain(`${context.origin}/no-fui-yo/0123456789abcdef0123456789abcdef`);
+    expect(text).toContain("No fui yo");
     expect(`${text}${html}`).not.toContain("5599000001");
   });
 

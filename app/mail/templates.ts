@@ -150,6 +150,13 @@ export interface MailModels {
     holderKeyMasked: string;
     registeredAt: string;
   };
+  registration_notice: {
+    /** The line just registered to the person (shown masked). */
+    phoneNumber: string;
+    registeredAt: string;
+    /** The "no fui yo" page's path, with its opaque token (never the CURP). */
+    disputePath: string;
+  };
   auto_topup_notice: {
     autoTopup: AutoTopupMailView;
     /**
@@ -942,6 +949,32 @@ async function lineRegistered(
   );
 }
 
+/** A line registered to a person who already had lines: to their contacts (decision 0136). */
+async function registrationNotice(
+  model: MailModels["registration_notice"],
+  context: MailContext,
+): Promise<RenderedMail> {
+  const line = maskPhoneNumber(model.phoneNumber);
+  return compose(
+    mailT("registrationNotice.subject"),
+    null,
+    [
+      { kind: "heading", text: mailT("registrationNotice.heading") },
+      paragraph(
+        mailT("registrationNotice.lead", { line, date: formatDateTime(model.registeredAt) }),
+      ),
+      {
+        kind: "button",
+        lead: mailT("registrationNotice.buttonLead"),
+        label: mailT("registrationNotice.button"),
+        href: `${context.origin}${model.disputePath}`,
+      },
+      paragraph(mailT("registrationNotice.ifYou"), "muted"),
+    ],
+    context,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Automatic top-ups (decision 0120)
 
@@ -1165,6 +1198,7 @@ export const mailTemplates: {
   portability_status: portabilityStatus,
   line_running_out: lineRunningOut,
   line_registered: lineRegistered,
+  registration_notice: registrationNotice,
   auto_topup_notice: autoTopupNotice,
   auto_topup_declined: autoTopupDeclined,
   auto_topup_action_required: autoTopupActionRequired,

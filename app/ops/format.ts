@@ -15,6 +15,7 @@ import {
 import type { LineJobRow } from "./line-jobs.server";
 import type { LineRow } from "./lines.server";
 import type {
+  DisputedRegistrationRow,
   RegistrationListState,
   RegistrationRow,
   RekeyOutcome,
@@ -270,6 +271,16 @@ export const REGISTRATION_COLUMNS: Column<RegistrationRow>[] = [
     table: (row) => at(row.registeredAt) ?? "",
   },
   { header: "Cuenta", csv: (row) => row.accountSub },
+];
+
+/** `registros --estado disputada`: the registration, and when its notice's recipient disputed it. */
+export const DISPUTED_REGISTRATION_COLUMNS: Column<DisputedRegistrationRow>[] = [
+  ...(REGISTRATION_COLUMNS as Column<DisputedRegistrationRow>[]),
+  {
+    header: "«No fui yo» el",
+    csv: (row) => at(row.disputedAt),
+    table: (row) => at(row.disputedAt) ?? "",
+  },
 ];
 
 /** `registros --estado pendiente|suspendida`: the line, since when, and why (no holder data). */

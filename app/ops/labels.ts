@@ -5,7 +5,7 @@ import type { PendingRegistrationSource, RegistrationChannel } from "~/db/schema
 import type { HolderKind, IdentificationType, PORT_IN_IDENTIFICATION } from "~/registration/holder";
 import { PORTABILITY_STATUS_NAMES } from "~/portability/status-names";
 import type { OrderListStatus, PortabilityRow, TopupRow } from "./queries.server";
-import type { RegistrationListState } from "./registrations.server";
+import type { RegistrationListWord } from "./registrations.server";
 
 /** Each status as the operator reads it, in Spanish (and as the --estado option names it). */
 
@@ -163,6 +163,8 @@ export const WAITING_REASON_NAMES: Record<string, string> = {
   "not-found": "CURP no encontrada",
   "name-mismatch": "El nombre no coincide",
   deceased: "Persona fallecida",
+  "document-mismatch": "La identificación no coincide",
+  "selfie-not-live": "Selfie no válida",
   "line-limit": "Titular con 10 líneas",
   "no-holder": "Sin titular",
 };
@@ -176,8 +178,9 @@ export const REGISTRATION_CHANNEL_NAMES: Record<RegistrationChannel, string> = {
 };
 
 /** The words of `registros --estado`. */
-export const REGISTRATION_STATE_WORDS: Record<string, RegistrationListState> = {
+export const REGISTRATION_STATE_WORDS: Record<string, RegistrationListWord> = {
   registrada: "registered",
   pendiente: "pending",
   suspendida: "suspended",
+  disputada: "disputed",
 };

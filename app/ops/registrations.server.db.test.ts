@@ -4,8 +4,19 @@ import { curpCheckDigit } from "~/registration/curp";
 import { holderSchema, type Holder } from "~/registration/holder";
 import { createRegistrationKeys, registerLine } from "~/registration/registrations.server";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
-import { csvRecords, listTable, REGISTRATION_COLUMNS } from "./format";
-import { listRegistrationRows, rekeyRegistrationRows } from "./registrations.server";
+import { disputeNotice } from "~/registration/registration-notices.server";
+import {
+  csvRecords,
+  DISPUTED_REGISTRATION_COLUMNS,
+  listTable,
+  REGISTRATION_COLUMNS,
+} from "./format";
+import { REGISTRATION_STATE_WORDS } from "./labels";
+import {
+  listDisputedRegistrationRows,
+  listRegistrationRows,
+  rekeyRegistrationRows,
+} from "./registrations.server";
 
 const CURP = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
 const keys = createRegistrationKeys(["an-ops-session-secret-of-32-characters-at-least"]);
@@ -126,5 +137,35 @@ describe("the operator's list of registrations", () => {
       unreadable: 2,
       total: 2,
     });
+  });
+});
+
+describe("the registrations disputed (registros --estado disputada, decision 0136)", () => {
+  it("lists each registration someone said 'no fui yo' about, with when, the key masked", async () => {
+    await register("5511110001", beatriz, "2026-07-01T17:00:00.000Z");
+    const outcome = await registerLine(db, keys, {
+      number: "5511110002",
+      holder: beatriz,
+      validation: valid,
+      channel: "online",
+      accountSub: null,
+      now: new Date("2026-07-02T17:00:00.000Z"),
+    });
+    if (outcome.kind !== "registered") throw new Error(outcome.kind);
+    expect(await listDisputedRegistrationRows(db, keys)).toEqual([]);
+    // The first line got the SMS notice, and its holder pressed "No fui yo".
+    await disputeNotice(db, outcome.smsNotices[0].token, new Date("2026-07-02T18:00:00.000Z"));
+
+    const rows = await listDisputedRegistrationRows(db, keys);
+    expect(rows).toMatchObject([
+      { folio: outcome.registration.folio, number: "5511110002", holderKey: null },
+    ]);
+    const table = listTable(DISPUTED_REGISTRATION_COLUMNS, rows);
+    expect(table).toContain("«No fui yo» el");
+    expect(table).toContain("5511110002");
+    expect(table).not.toContain(CURP);
+    expect(REGISTRATION_STATE_WORDS.disputada).toBe("disputed");
+    const [revealed] = await listDisputedRegistrationRows(db, keys, { reveal: true });
+    expect(revealed.holderKey).toBe(CURP);
   });
 });

@@ -2,7 +2,9 @@ import type { Db } from "~/db/db.server";
 import { rekeyOrderHolders } from "~/registration/activation-registrations.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { listWaitingLines, type WaitingLine } from "~/registration/activation-registrations.server";
+import { disputedRegistrationIds } from "~/registration/registration-notices.server";
 import {
+  findRegistration,
   listRegistrations,
   rekeyRegistrations,
   revealHolderKey,
@@ -28,6 +30,36 @@ export interface RegistrationRow extends LineRegistration {
  * retries given up, the line has none until its customer registers it).
  */
 export type RegistrationListState = "registered" | "pending" | "suspended";
+
+/** `--estado disputada`: the registrations someone said "no fui yo" about (decision 0136). */
+export type RegistrationListWord = RegistrationListState | "disputed";
+
+export interface DisputedRegistrationRow extends RegistrationRow {
+  /** When the notice's recipient said "no fui yo" (the first time, if several did). */
+  disputedAt: string;
+}
+
+/**
+ * The registrations a notice's recipient disputed, the newest dispute first, replaced ones too
+ * (the registration may have been undone since): the operator reviews each with its folio.
+ */
+export async function listDisputedRegistrationRows(
+  db: Db,
+  keys: RegistrationKeys,
+  filter: { reveal?: boolean } = {},
+): Promise<DisputedRegistrationRow[]> {
+  const rows: DisputedRegistrationRow[] = [];
+  for (const dispute of await disputedRegistrationIds(db)) {
+    const registration = await findRegistration(db, dispute.registrationId);
+    if (!registration) continue;
+    rows.push({
+      ...registration,
+      holderKey: filter.reveal ? await revealHolderKey(db, keys, registration.id) : null,
+      disputedAt: dispute.disputedAt,
+    });
+  }
+  return rows;
+}
 
 /** A line waiting for its registration or left without one: nothing of its holder. */
 export type WaitingLineRow = WaitingLine;

@@ -12,7 +12,9 @@ import { assertLineNumber } from "~/line/bss";
 import { queueRegistrationAtBss, type ActivatedLine } from "~/line/line-jobs.server";
 import { backoffDelay, createQueueRounds, forEachConcurrently } from "~/lib/queue-rounds.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
+import type { SmsSender } from "~/sms/sender";
 import { maskCurp } from "./curp";
+import { sendSmsNotices } from "./registration-notice-sms.server";
 import {
   checkoutHolderSchema,
   holderKey,
@@ -61,6 +63,9 @@ export type SuspensionReason =
   | "not-found"
   | "name-mismatch"
   | "deceased"
+  /** Only online registration sends the evidence, but a service may answer so regardless. */
+  | "document-mismatch"
+  | "selfie-not-live"
   | "line-limit"
   /** The validation service did not answer within REGISTRATION_GIVE_UP_MS. */
   | "unavailable"
@@ -342,6 +347,8 @@ export interface ActivationRegistrationsOptions {
   batchSize?: number;
   /** After an e-mail was queued (the folio to the order's or the request's e-mail). */
   onMailQueued?: () => void;
+  /** Tells the lines a person already had of a new one (decision 0136); none without it. */
+  smsNotices?: { sms: SmsSender; publicOrigin: string };
 }
 
 export interface ActivationRegistrationsReport {
@@ -556,6 +563,9 @@ export function createActivationRegistrations(
       now,
     });
     if (outcome.kind === "line-limit") return suspend(row, attempt, "line-limit");
+    if (options.smsNotices) {
+      await sendSmsNotices({ ...options.smsNotices, logger }, outcome.smsNotices);
+    }
     return registered(row, attempt, outcome.registration, mailTo);
   }
 

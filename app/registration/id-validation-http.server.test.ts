@@ -161,6 +161,8 @@ describe("the http identity validation, against a local stand-in", () => {
     ["no-encontrada", "not-found"],
     ["nombre-no-coincide", "name-mismatch"],
     ["persona-fallecida", "deceased"],
+    ["documento-no-coincide", "document-mismatch"],
+    ["selfie-no-viva", "selfie-not-live"],
   ])("reads %s as %s", async (resultado, outcome) => {
     answer = (_request, response) =>
       json(response, 200, { resultado, referencia: null, fuente: "RENAPO" });
@@ -172,6 +174,37 @@ describe("the http identity validation, against a local stand-in", () => {
     });
     expect(log.entries()[0]).toMatchObject({ outcome, reference: null });
     expectNothingPersonal(log.lines);
+  });
+
+  it("sends online registration's document number and images (base64), and logs neither", async () => {
+    const { idValidator, log } = validator();
+    const idPhoto = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    const selfie = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9]);
+    await idValidator.validate({
+      ...fisica,
+      evidence: {
+        document: "ine",
+        documentNumber: "123456789",
+        idPhoto: { type: "image/jpeg", bytes: idPhoto },
+        selfie: { type: "image/png", bytes: selfie },
+      },
+    });
+    expect(received[0].body).toEqual({
+      tipoPersona: "fisica",
+      nombre: NAME,
+      curp: CURP,
+      documento: {
+        tipo: "ine",
+        numero: "123456789",
+        foto: { tipo: "image/jpeg", base64: Buffer.from(idPhoto).toString("base64") },
+        selfie: { tipo: "image/png", base64: Buffer.from(selfie).toString("base64") },
+      },
+    });
+    expectNothingPersonal(log.lines);
+    for (const line of log.lines) {
+      expect(line).not.toContain("123456789");
+      expect(line).not.toContain(Buffer.from(idPhoto).toString("base64"));
+    }
   });
 
   it("sends a foreigner's passport and nationality, and a company's RFC and representative's CURP", async () => {

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import * as z from "zod";
 import { hasControlCharacters } from "~/lib/control-characters";
 import {
+  type IdImage,
   type IdValidationOutcome,
   type IdValidationRequest,
   type IdValidationResult,
@@ -20,10 +21,19 @@ import {
  *   Content-Type: application/json
  *   { "tipoPersona": "fisica" | "extranjera" | "moral", "nombre": "…",
  *     "curp"?: "…", "pasaporte"?: "…", "nacionalidad"?: "US", "rfc"?: "…",
- *     "curpRepresentante"?: "…" }
+ *     "curpRepresentante"?: "…",
+ *     "documento"?: { "tipo": "ine" | "pasaporte" | "pasaporte-extranjero", "numero": "…",
+ *                     "foto": { "tipo": "image/jpeg", "base64": "…" },
+ *                     "selfie": { "tipo": "image/jpeg", "base64": "…" } } }
  *
- *   200 { "resultado": "valida" | "no-encontrada" | "nombre-no-coincide" | "persona-fallecida",
+ *   200 { "resultado": "valida" | "no-encontrada" | "nombre-no-coincide" | "persona-fallecida"
+ *                      | "documento-no-coincide" | "selfie-no-viva",
  *         "referencia": "…" | null, "fuente": "RENAPO" | "SAT" | … }
+ *
+ * "documento" goes with online registration only (decision 0136): the identification's own number
+ * (the INE's CIC, the passport's), its photo and a selfie for the liveness and face check, each
+ * image at most 5 MB before base64. They are in memory for this one call: never logged, never
+ * kept.
  *
  * Anything else (no answer in time, a broken connection, any other status, an answer that does
  * not read as the above) is IdValidationUnavailable: the service did not say who the person is,
@@ -56,6 +66,8 @@ const RESULTADOS: Record<string, IdValidationOutcome> = {
   "no-encontrada": "not-found",
   "nombre-no-coincide": "name-mismatch",
   "persona-fallecida": "deceased",
+  "documento-no-coincide": "document-mismatch",
+  "selfie-no-viva": "selfie-not-live",
 };
 
 /** A short printable text: a reference or a source the store keeps and shows the operator. */
@@ -86,7 +98,27 @@ function validatedBaseUrl(value: string): string {
 }
 
 /** The contract's body: only the fields of the holder's kind, in the service's words. */
-export function validationBody(request: IdValidationRequest): Record<string, string> {
+export function validationBody(request: IdValidationRequest): Record<string, unknown> {
+  const evidence = request.evidence;
+  const documento = evidence
+    ? {
+        documento: {
+          tipo: evidence.document,
+          numero: evidence.documentNumber,
+          foto: imageBody(evidence.idPhoto),
+          selfie: imageBody(evidence.selfie),
+        },
+      }
+    : {};
+  return { ...holderBody(request), ...documento };
+}
+
+function imageBody(image: IdImage): { tipo: string; base64: string } {
+  const bytes = Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength);
+  return { tipo: image.type, base64: bytes.toString("base64") };
+}
+
+function holderBody(request: IdValidationRequest): Record<string, string> {
   const required = (value: string | null, what: string): string => {
     if (!value) throw new TypeError(`a ${request.kind} validation needs ${what}`);
     return value;
@@ -122,7 +154,7 @@ export function createHttpIdValidator(options: HttpIdValidatorOptions): IdValida
   const doFetch = options.fetch ?? fetch;
   const { logger, timeoutMs } = options;
 
-  async function call(body: Record<string, string>): Promise<{
+  async function call(body: Record<string, unknown>): Promise<{
     result: IdValidationResult;
     status: number;
   }> {

@@ -2,12 +2,18 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkCurp, curpCheckDigit } from "./curp";
 import { curpInitialsReadings } from "./curp-initials";
-import type { IdValidationRequest } from "./id-validation";
+import {
+  isIdValidationUnavailable,
+  type IdEvidence,
+  type IdValidationRequest,
+} from "./id-validation";
 import {
   createSandboxIdValidator,
   SANDBOX_TEST_CURPS,
+  SANDBOX_TEST_DOCUMENT_NUMBERS,
   sandboxOutcome,
 } from "./id-validation-sandbox.server";
+import { checkIdentificationNumber } from "./identification-evidence";
 import { rfcCheckDigit } from "./rfc";
 
 const fisica = (fullName: string, curp: string): IdValidationRequest => ({
@@ -20,6 +26,63 @@ const fisica = (fullName: string, curp: string): IdValidationRequest => ({
 });
 
 const RICARDO = "AAPR630321HDFLRC09";
+
+const jpeg = (marker: string) => ({
+  type: "image/jpeg",
+  bytes: new Uint8Array([0xff, 0xd8, 0xff, ...Buffer.from(marker)]),
+});
+const evidence = (
+  document: IdEvidence["document"],
+  documentNumber: string,
+  selfie = jpeg("selfie"),
+): IdEvidence => ({ document, documentNumber, idPhoto: jpeg("id"), selfie });
+
+describe("the sandbox's answers to online registration's evidence", () => {
+  const ricardo = fisica("Ricardo Alamán Pérez", RICARDO);
+
+  it("documents test numbers the form lets through", () => {
+    for (const numbers of Object.values(SANDBOX_TEST_DOCUMENT_NUMBERS)) {
+      expect(checkIdentificationNumber("ine", numbers.ine).ok).toBe(true);
+      expect(checkIdentificationNumber("pasaporte", numbers.pasaporte).ok).toBe(true);
+      expect(numbers["pasaporte-extranjero"]).toMatch(/^[A-Z0-9]{6,20}$/);
+    }
+  });
+
+  it("passes any other number with two different images, and then the CURP decides", () => {
+    expect(sandboxOutcome({ ...ricardo, evidence: evidence("ine", "123456789") })).toBe("valid");
+    expect(
+      sandboxOutcome({
+        ...fisica("Beatriz Ruiz Luna", RICARDO),
+        evidence: evidence("ine", "123456789"),
+      }),
+    ).toBe("name-mismatch");
+  });
+
+  it.each(["ine", "pasaporte", "pasaporte-extranjero"] as const)(
+    "answers its %s test number as not the person's",
+    (document) => {
+      const number = SANDBOX_TEST_DOCUMENT_NUMBERS["document-mismatch"][document];
+      expect(sandboxOutcome({ ...ricardo, evidence: evidence(document, number) })).toBe(
+        "document-mismatch",
+      );
+    },
+  );
+
+  it("answers a selfie that is the identification's photo as not live", () => {
+    expect(sandboxOutcome({ ...ricardo, evidence: evidence("ine", "123456789", jpeg("id")) })).toBe(
+      "selfie-not-live",
+    );
+  });
+
+  it("is unavailable for its test number, as the real service may be", async () => {
+    const number = SANDBOX_TEST_DOCUMENT_NUMBERS.unavailable.ine;
+    const answer = createSandboxIdValidator().validate({
+      ...ricardo,
+      evidence: evidence("ine", number),
+    });
+    await expect(answer).rejects.toSatisfy(isIdValidationUnavailable);
+  });
+});
 
 describe("the sandbox identity validation", () => {
   it("documents test CURPs that are well formed, so that the form lets them through", () => {

@@ -12,14 +12,45 @@ import type { HolderKind, RegistrableHolder } from "./holder";
  * What the validation found. Only "valid" registers a line; the others are a failed attempt
  * (three in 24 hours end the online path).
  */
-export type IdValidationOutcome = "valid" | "not-found" | "name-mismatch" | "deceased";
+export type IdValidationOutcome =
+  | "valid"
+  | "not-found"
+  | "name-mismatch"
+  | "deceased"
+  /** The identification's number or photo is not this person's (online registration). */
+  | "document-mismatch"
+  /** The selfie is not a live person's, or not the identification's face (online registration). */
+  | "selfie-not-live";
 
 export const ID_VALIDATION_OUTCOMES = [
   "valid",
   "not-found",
   "name-mismatch",
   "deceased",
+  "document-mismatch",
+  "selfie-not-live",
 ] as const satisfies readonly IdValidationOutcome[];
+
+/** A photo sent to the validation: held in memory for the one call, never kept nor logged. */
+export interface IdImage {
+  /** Checked by its first bytes (identification-evidence.ts). */
+  type: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * What shows that whoever registers online holds the identification (decision 0136): its own
+ * number, a photo of it and a selfie. The channels without a customer at a screen (checkout's
+ * activation, a port-in, a store) send none.
+ */
+export interface IdEvidence {
+  /** "ine": the CIC; "pasaporte": a Mexican passport; "pasaporte-extranjero": a foreign one. */
+  document: "ine" | "pasaporte" | "pasaporte-extranjero";
+  /** Normalised: the CIC's 9 digits, or the passport's number. */
+  documentNumber: string;
+  idPhoto: IdImage;
+  selfie: IdImage;
+}
 
 export interface IdValidationRequest {
   kind: HolderKind;
@@ -39,6 +70,8 @@ export interface IdValidationRequest {
   passportNumber: string | null;
   /** A foreigner's nationality, an ISO 3166-1 alpha-2 code. */
   nationality: string | null;
+  /** Online registration's proof that the registrant is the holder; null on the other channels. */
+  evidence?: IdEvidence | null;
 }
 
 export interface IdValidationResult {

@@ -1,2 +1,10 @@
 /** The online registration of a line already in use. */
 export const REGISTRATION_PATH = "/registro-de-linea";
+
+/**
+ * Where the recipient of a new registration's notice says "no fui yo": the token only, on a short
+ * path (the SMS carrying it has 160 characters).
+ */
+export function disputePath(token: string): string {
+  return `/no-fui-yo/${token}`;
+}

@@ -6,8 +6,16 @@ import { linkLine } from "~/line/lines.server";
 import { answerOf, customer, lineRequests, post } from "../../tests/support/line-requests";
 import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import { curpCheckDigit } from "./curp";
-import { IdValidationUnavailable, type IdValidator } from "./id-validation";
-import { createSandboxIdValidator, SANDBOX_TEST_CURPS } from "./id-validation-sandbox.server";
+import {
+  IdValidationUnavailable,
+  type IdValidationRequest,
+  type IdValidator,
+} from "./id-validation";
+import {
+  createSandboxIdValidator,
+  SANDBOX_TEST_CURPS,
+  SANDBOX_TEST_DOCUMENT_NUMBERS,
+} from "./id-validation-sandbox.server";
 import { REGISTRATION_PROOF_MS } from "./registration-access.server";
 import { REGISTRATION_INTENTS } from "./registration-form";
 import {
@@ -64,9 +72,42 @@ async function page(browser: Browser, query = "") {
   return { ...answer, body: answer.body as PageData };
 }
 
-async function send(browser: Browser, fields: Record<string, string>, sub: string | null = null) {
-  return answerOf(await submitRegistration(browser.request(), post(URL_OF_PAGE, fields), sub));
+/** A photo's bytes: a JPEG's or PNG's first bytes, then a marker to look for where none may be. */
+const IMAGE_MARKER = "identification-photo-marker-7f3a";
+const idPhoto = () =>
+  new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), `${IMAGE_MARKER}-id`], "ine.jpg", {
+    type: "image/jpeg",
+  });
+const selfiePhoto = () =>
+  new File(
+    [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), `${IMAGE_MARKER}-selfie`],
+    "selfie.png",
+    { type: "image/png" },
+  );
+
+type Files = Record<string, File>;
+
+/** The registration's form as a browser sends it: multipart, with its two photos. */
+function postMultipart(fields: Record<string, string>, files: Files) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  for (const [name, file] of Object.entries(files)) body.append(name, file);
+  return new Request(URL_OF_PAGE, { method: "POST", body });
 }
+
+async function send(
+  browser: Browser,
+  fields: Record<string, string>,
+  sub: string | null = null,
+  files: Files | null = null,
+) {
+  const request = files ? postMultipart(fields, files) : post(URL_OF_PAGE, fields);
+  return answerOf(await submitRegistration(browser.request(), request, sub));
+}
+
+/** What online registration asks besides the holder: the INE's CIC, its photo and a selfie. */
+const EVIDENCE = { document_number: "123456789" };
+const evidenceFiles = (): Files => ({ id_photo: idPhoto(), selfie: selfiePhoto() });
 
 async function prove(browser: Browser, number = LINE) {
   const { codeKey } = (await page(browser)).body;
@@ -92,6 +133,7 @@ async function registerHolder(
   browser: Browser,
   holder: Record<string, string> = { ...ANA, identification_type: "ine" },
   sub: string | null = null,
+  files: Files = evidenceFiles(),
 ) {
   const { holderFormKey } = (await page(browser)).body;
   return send(
@@ -100,9 +142,11 @@ async function registerHolder(
       intent: REGISTRATION_INTENTS.register,
       holder_kind: "fisica",
       idempotency_key: holderFormKey,
+      ...EVIDENCE,
       ...holder,
     },
     sub,
+    files,
   );
 }
 
@@ -197,14 +241,21 @@ describe("/registro-de-linea", () => {
     await prove(browser);
     const { holderFormKey } = (await page(browser)).body;
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + REGISTRATION_PROOF_MS + 1000 });
-    const late = await send(browser, {
-      intent: REGISTRATION_INTENTS.register,
-      holder_kind: "fisica",
-      idempotency_key: holderFormKey,
-      ...ANA,
-      identification_type: "ine",
-    });
+    const late = await send(
+      browser,
+      {
+        intent: REGISTRATION_INTENTS.register,
+        holder_kind: "fisica",
+        idempotency_key: holderFormKey,
+        ...ANA,
+        ...EVIDENCE,
+        identification_type: "ine",
+      },
+      null,
+      evidenceFiles(),
+    );
     expect(late.status).toBe(400);
+    expect(result(late).error).toEqual({ "": ["registration:errors.proofExpired"] });
     expect(await currentRegistration(db, LINE)).toBeNull();
   });
 
@@ -280,7 +331,7 @@ describe("/registro-de-linea", () => {
     expect(await currentRegistration(db, LINE)).toBeNull();
   });
 
-  it("refuses an 11th line for one CURP with how many it holds (409), naming none", async () => {
+  it("refuses an 11th line for one CURP (409), telling neither how many lines it holds nor which", async () => {
     for (let index = 0; index < 10; index += 1) {
       await registerLine(db, keys, {
         number: `55000000${String(index).padStart(2, "0")}`,
@@ -295,22 +346,173 @@ describe("/registro-de-linea", () => {
     const answer = await registerHolder(browser);
     expect(answer.status).toBe(409);
     expect(result(answer).error).toEqual({
-      "": ["registration:errors.lineLimit?count=10&limit=10"],
+      "": ["registration:errors.lineLimit"],
     });
     expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+
+  it("refuses a registration without the identification's number and photos, each told by its field (400), counting no attempt", async () => {
+    const browser = lines.browser();
+    await prove(browser);
+    const bare = await registerHolder(
+      browser,
+      { ...ANA, identification_type: "ine", document_number: "" },
+      null,
+      {},
+    );
+    expect(bare.status).toBe(400);
+    expect(result(bare).error).toEqual({
+      document_number: ["registration:errors.documentNumberRequired"],
+      id_photo: ["registration:errors.idPhotoRequired"],
+      selfie: ["registration:errors.selfieRequired"],
+    });
+    const wrongNumber = await registerHolder(browser, {
+      ...ANA,
+      identification_type: "pasaporte",
+      document_number: "123456789",
+    });
+    expect(result(wrongNumber).error).toEqual({
+      document_number: ["registration:errors.mexicanPassportFormat"],
+    });
+    // Not an image, whatever the browser says it is; and over 5 MB.
+    const notImage = await registerHolder(browser, undefined, null, {
+      id_photo: new File(["%PDF-1.7 a document"], "ine.jpg", { type: "image/jpeg" }),
+      selfie: new File([new Uint8Array(5 * 1024 * 1024 + 1)], "selfie.jpg", {
+        type: "image/jpeg",
+      }),
+    });
+    expect(notImage.status).toBe(400);
+    expect(result(notImage).error).toEqual({ selfie: ["registration:errors.imageTooLarge"] });
+    const disguised = await registerHolder(browser, undefined, null, {
+      id_photo: new File(["%PDF-1.7 a document"], "ine.jpg", { type: "image/jpeg" }),
+      selfie: selfiePhoto(),
+    });
+    expect(disguised.status).toBe(400);
+    expect(result(disguised).error).toEqual({ id_photo: ["registration:errors.imageType"] });
+    expect(await onlineAttemptsLeftFor(db, LINE)).toBe(3);
+    expect(await currentRegistration(db, LINE)).toBeNull();
+  });
+
+  it("refuses an identification that is not the holder's, or a selfie that is not live (422, by their fields); the service down is a 503", async () => {
+    const browser = lines.browser();
+    await prove(browser);
+    const mismatch = await registerHolder(browser, {
+      ...ANA,
+      identification_type: "ine",
+      document_number: SANDBOX_TEST_DOCUMENT_NUMBERS["document-mismatch"].ine,
+    });
+    expect(mismatch.status).toBe(422);
+    expect(result(mismatch).error).toEqual({
+      document_number: ["registration:errors.validation.document-mismatch"],
+      "": ["registration:errors.attemptsLeft?left=2"],
+    });
+    const photoOfPhoto = await registerHolder(browser, undefined, null, {
+      id_photo: idPhoto(),
+      selfie: idPhoto(),
+    });
+    expect(photoOfPhoto.status).toBe(422);
+    expect(result(photoOfPhoto).error).toEqual({
+      selfie: ["registration:errors.validation.selfie-not-live"],
+      "": ["registration:errors.attemptsLeft?left=1"],
+    });
+    const down = await registerHolder(browser, {
+      ...ANA,
+      identification_type: "pasaporte",
+      document_number: SANDBOX_TEST_DOCUMENT_NUMBERS.unavailable.pasaporte,
+    });
+    expect(down.status).toBe(503);
+    expect(await onlineAttemptsLeftFor(db, LINE)).toBe(1);
+    expect(await currentRegistration(db, LINE)).toBeNull();
+
+    const valid = await registerHolder(browser, {
+      ...ANA,
+      identification_type: "pasaporte",
+      document_number: "g 1234 5678",
+    });
+    expect(valid.status).toBe(303);
+    expect(await currentRegistration(db, LINE)).toMatchObject({ identificationType: "pasaporte" });
+  });
+
+  it("sends the photos to the validation and keeps them nowhere: no row, no log line", async () => {
+    const seen: IdValidationRequest[] = [];
+    const sandbox = createSandboxIdValidator();
+    services.idValidator = {
+      name: "sandbox",
+      validate: (request) => {
+        seen.push(request);
+        return sandbox.validate(request);
+      },
+    };
+    const browser = lines.browser();
+    await prove(browser);
+    expect((await registerHolder(browser)).status).toBe(303);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].evidence).toMatchObject({
+      document: "ine",
+      documentNumber: "123456789",
+      idPhoto: { type: "image/jpeg" },
+      selfie: { type: "image/png" },
+    });
+    expect(Buffer.from(seen[0].evidence!.idPhoto.bytes).toString()).toContain(IMAGE_MARKER);
+
+    const hex = Buffer.from(IMAGE_MARKER).toString("hex");
+    const base64 = Buffer.from(`${IMAGE_MARKER}-id`).toString("base64").slice(0, 20);
+    for (const table of ["registrations", "registration_attempts", "mail_queue", "line_jobs"]) {
+      const rows = JSON.stringify(
+        await db
+          .selectFrom(table as "registrations")
+          .selectAll()
+          .execute(),
+      );
+      for (const trace of [IMAGE_MARKER, hex, base64, "123456789"]) {
+        expect(rows, table).not.toContain(trace);
+      }
+    }
+    const logged = JSON.stringify([
+      ...lines.logger.info.mock.calls,
+      ...lines.logger.warn.mock.calls,
+      ...lines.logger.error.mock.calls,
+    ]);
+    for (const trace of [IMAGE_MARKER, base64, "123456789"]) expect(logged).not.toContain(trace);
+  });
+
+  it("texts the person's earlier line of the new registration, with a 'no fui yo' link and no CURP", async () => {
+    const EARLIER = "5500000077";
+    await registerLine(db, keys, {
+      number: EARLIER,
+      holder: { holder_kind: "fisica", ...ANA, identification_type: "ine" },
+      validation: { outcome: "valid", reference: null, source: "sandbox" },
+      channel: "tienda",
+      accountSub: null,
+    });
+    const browser = lines.browser();
+    await prove(browser);
+    expect((await registerHolder(browser)).status).toBe(303);
+    const [notice] = await lines.sms(EARLIER);
+    expect(notice).toMatchObject({ template: "registration-notice" });
+    const text = (notice as { text: string }).text;
+    expect(text).toMatch(/\/no-fui-yo\/[0-9a-f]{32}$/);
+    expect(text).not.toContain(ANA.curp);
+    expect(text).not.toContain(LINE);
   });
 
   it("refuses a form key of another browser with a 409 and a key of its own", async () => {
     const browser = lines.browser();
     await prove(browser);
     const { holderFormKey } = (await page(lines.browser())).body;
-    const answer = await send(browser, {
-      intent: REGISTRATION_INTENTS.register,
-      holder_kind: "fisica",
-      idempotency_key: holderFormKey,
-      ...ANA,
-      identification_type: "ine",
-    });
+    const answer = await send(
+      browser,
+      {
+        intent: REGISTRATION_INTENTS.register,
+        holder_kind: "fisica",
+        idempotency_key: holderFormKey,
+        ...ANA,
+        ...EVIDENCE,
+        identification_type: "ine",
+      },
+      null,
+      evidenceFiles(),
+    );
     expect(answer.status).toBe(409);
     expect(result(answer).error).toEqual({ "": ["registration:errors.staleForm"] });
     expect(await currentRegistration(db, LINE)).toBeNull();
@@ -373,13 +575,17 @@ describe("a line suspended for want of a registration (decision 0100)", () => {
       const registered = answerOf(
         await submitRegistration(
           browser.request(),
-          post(URL_OF_PAGE, {
-            intent: REGISTRATION_INTENTS.register,
-            holder_kind: "fisica",
-            idempotency_key: holderFormKey,
-            ...ANA,
-            identification_type: "ine",
-          }),
+          postMultipart(
+            {
+              intent: REGISTRATION_INTENTS.register,
+              holder_kind: "fisica",
+              idempotency_key: holderFormKey,
+              ...ANA,
+              ...EVIDENCE,
+              identification_type: "ine",
+            },
+            evidenceFiles(),
+          ),
           null,
         ),
       );
@@ -415,6 +621,15 @@ describe("where a refusal of the identity validation is told", () => {
     } as const;
     expect(refusalMessages(foreigner, "not-found").fieldErrors).toEqual({
       passport_number: ["registration:errors.validation.passportNotFound"],
+    });
+    expect(refusalMessages(foreigner, "document-mismatch").fieldErrors).toEqual({
+      passport_number: ["registration:errors.validation.document-mismatch"],
+    });
+    expect(refusalMessages(fisica, "document-mismatch").fieldErrors).toEqual({
+      document_number: ["registration:errors.validation.document-mismatch"],
+    });
+    expect(refusalMessages(fisica, "selfie-not-live").fieldErrors).toEqual({
+      selfie: ["registration:errors.validation.selfie-not-live"],
     });
   });
 });

@@ -13,9 +13,13 @@ import { nationalityOptions, type Holder } from "./holder";
 import {
   isIdValidationUnavailable,
   validationRequestOf,
+  type IdEvidence,
+  type IdImage,
   type IdValidationOutcome,
 } from "./id-validation";
+import { sniffImageType } from "./identification-evidence";
 import { REGISTRATION_PATH } from "./paths";
+import { sendSmsNotices } from "./registration-notice-sms.server";
 import {
   forgetRegistrationAccess,
   provedNumber,
@@ -44,7 +48,8 @@ import type { RequestContext } from "~/context";
  * /registro-de-linea (issue 27): the holder of a line already in use registers it online. The
  * number is proved with a code sent to it by SMS, as at /saldo (number-proof-flow.server.ts: the
  * same answers whether or not the number is a line), and stays proved in this browser for a quarter of an hour; then the
- * holder, checked here first (holder.ts), then by the identity validation (context.idValidator).
+ * holder, checked here first (holder.ts), then by the identity validation (context.idValidator)
+ * with the identification's number, its photo and a selfie, which nothing keeps (decision 0136).
  * Three failed validations of a number in 24 hours end the online path: the holder goes to a
  * store. The registration's folio is shown once made; the page never shows the whole CURP again.
  */
@@ -181,6 +186,10 @@ export function refusalMessages(
 ): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
   const key = `registration:errors.validation.${outcome}`;
   const field = (name: string) => ({ fieldErrors: { [name]: [key] }, formErrors: [] });
+  if (outcome === "selfie-not-live") return field("selfie");
+  if (outcome === "document-mismatch") {
+    return field(holder.holder_kind === "extranjera" ? "passport_number" : "document_number");
+  }
   if (outcome === "deceased" || holder.holder_kind === "moral") {
     return { fieldErrors: {}, formErrors: [`registration:errors.validation.${outcome}Form`] };
   }
@@ -236,10 +245,58 @@ async function liftSuspensionAtOnce(
   }
 }
 
+/** A photo of the form as the validation receives it, or null when its bytes are no image. */
+async function idImageOf(file: File): Promise<IdImage | null> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = sniffImageType(bytes);
+  return type ? { type, bytes } : null;
+}
+
+/**
+ * The registrant's proof of holding the identification, for the validation only: nothing of it is
+ * kept, logged or sent back to the browser (a refused form never carries a file back).
+ */
+async function evidenceOf(
+  holder: Holder,
+  form: { document_number: string; id_photo: File; selfie: File },
+): Promise<{ evidence: IdEvidence } | { fieldErrors: Record<string, string[]> }> {
+  const [idPhoto, selfie] = await Promise.all([idImageOf(form.id_photo), idImageOf(form.selfie)]);
+  if (!idPhoto || !selfie) {
+    const fieldErrors: Record<string, string[]> = {};
+    if (!idPhoto) fieldErrors.id_photo = ["registration:errors.imageType"];
+    if (!selfie) fieldErrors.selfie = ["registration:errors.imageType"];
+    return { fieldErrors };
+  }
+  if (holder.holder_kind === "extranjera") {
+    return {
+      evidence: {
+        document: "pasaporte-extranjero",
+        documentNumber: holder.passport_number,
+        idPhoto,
+        selfie,
+      },
+    };
+  }
+  const type =
+    holder.holder_kind === "fisica"
+      ? holder.identification_type
+      : holder.representative_identification_type;
+  // The form refuses a CURP biométrica online: only INE and passport numbers reach here.
+  const document = type === "ine" ? "ine" : "pasaporte";
+  return { evidence: { document, documentNumber: form.document_number, idPhoto, selfie } };
+}
+
 async function register(context: RequestContext, formData: FormData, accountSub: string | null) {
   const submission = parseWithZod(formData, { schema: registrationFormSchema });
   if (submission.status !== "success") return answer("holder", submission.reply(), 400);
-  const { email, idempotency_key: key, ...holder } = submission.value;
+  const {
+    email,
+    idempotency_key: key,
+    document_number,
+    id_photo,
+    selfie,
+    ...holder
+  } = submission.value;
   if (!isOwnFormKey(context, "registration", key!)) {
     // A key of another browser or form: 409, the form kept, with a key of this browser's own.
     const refused = submission.reply({ formErrors: ["registration:errors.staleForm"] });
@@ -270,9 +327,17 @@ async function register(context: RequestContext, formData: FormData, accountSub:
     return inPerson(submission.reply({ formErrors: ["registration:errors.attemptsUsed"] }));
   }
 
+  const proof = await evidenceOf(holder as Holder, { document_number, id_photo, selfie });
+  if ("fieldErrors" in proof) {
+    return answer("holder", submission.reply({ fieldErrors: proof.fieldErrors }), 400);
+  }
+
   let validation;
   try {
-    validation = await context.idValidator.validate(validationRequestOf(holder as Holder));
+    validation = await context.idValidator.validate({
+      ...validationRequestOf(holder as Holder),
+      evidence: proof.evidence,
+    });
   } catch (error) {
     if (!isIdValidationUnavailable(error)) throw error;
     context.logger.warn({
@@ -334,14 +399,9 @@ async function register(context: RequestContext, formData: FormData, accountSub:
       return answer(
         "holder",
         submission.reply({
+          // Never the count: whoever typed a stranger's CURP learns nothing of that person's lines.
           formErrors: [
-            formMessage(
-              `registration:errors.${holderKeyIsCurp(holder as Holder) ? "lineLimit" : "lineLimitPassport"}`,
-              {
-                count: outcome.lines,
-                limit: outcome.limit,
-              },
-            ),
+            `registration:errors.${holderKeyIsCurp(holder as Holder) ? "lineLimit" : "lineLimitPassport"}`,
           ],
         }),
         409,
@@ -355,6 +415,10 @@ async function register(context: RequestContext, formData: FormData, accountSub:
       requestId: context.requestId,
     });
     if (outcome.created) await liftSuspensionAtOnce(context, registration);
+    await sendSmsNotices(
+      { sms: context.sms, publicOrigin: context.config.publicOrigin, logger: context.logger },
+      outcome.smsNotices,
+    );
     if (email) {
       await enqueueMail(context.db, {
         dedupeKey: `line-registered:${registration.id}:${email.toLowerCase()}`,

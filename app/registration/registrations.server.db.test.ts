@@ -7,6 +7,7 @@ import { holderSchema, type Holder } from "./holder";
 import {
   createRegistrationKeys,
   currentLinesOfHolder,
+  currentLinesOfPerson,
   currentRegistration,
   failedAttemptsSince,
   listRegistrations,
@@ -233,6 +234,71 @@ describe("the 10-line limit", () => {
     expect(await currentLinesOfHolder(db, newOnly, CURP)).toBe(10);
     const [first] = await listRegistrations(db);
     expect(await revealHolderKey(db, newOnly, first.id)).toBe(CURP);
+  });
+});
+
+describe("one person, one count (decision 0136)", () => {
+  // John Smith, a foreigner: his CURP temporal (born abroad: NE) and his passport.
+  const TEMPORAL = withCheckDigit("SIXJ800101HNEMXH0");
+  const withPassport = (nationality: string, curp?: string) =>
+    holder({
+      holder_kind: "extranjera",
+      full_name: "John Smith",
+      passport_number: "X12345678",
+      nationality,
+      ...(curp ? { curp } : {}),
+    });
+
+  it("counts a passport once whichever nationality is typed with it", async () => {
+    const nationalities = ["US", "CA", "GB", "FR", "DE", "ES", "IT", "AR", "CO", "CL"];
+    for (const [index, nationality] of nationalities.entries()) {
+      await registered({ number: numberAt(index + 1), holder: withPassport(nationality) });
+    }
+    const eleventh = await registerLine(
+      db,
+      keys,
+      input({ number: numberAt(11), holder: withPassport("BR") }),
+    );
+    expect(eleventh).toMatchObject({ kind: "line-limit", lines: 10 });
+    expect(await currentLinesOfPerson(db, keys, withPassport("PE"))).toBe(10);
+  });
+
+  it("counts a foreigner's passport and CURP temporal together, once linked by a registration with both", async () => {
+    // Five with the passport alone, one with both, four with the CURP temporal alone.
+    for (let index = 1; index <= 5; index += 1) {
+      await registered({ number: numberAt(index), holder: withPassport("US") });
+    }
+    await registered({ number: numberAt(6), holder: withPassport("US", TEMPORAL) });
+    const temporalOnly = holder({
+      holder_kind: "fisica",
+      full_name: "John Smith",
+      curp: TEMPORAL,
+      identification_type: "pasaporte",
+    });
+    for (let index = 7; index <= 10; index += 1) {
+      await registered({ number: numberAt(index), holder: temporalOnly });
+    }
+    // Neither identifier alone opens an 11th line: the CURP temporal reaches the passport's lines
+    // through the registration that named both.
+    for (const other of [temporalOnly, withPassport("CA"), withPassport("US", TEMPORAL)]) {
+      expect(
+        await registerLine(db, keys, input({ number: numberAt(11), holder: other })),
+      ).toMatchObject({ kind: "line-limit", lines: 10 });
+      expect(await currentLinesOfPerson(db, keys, other)).toBe(10);
+    }
+    expect(await currentRegistration(db, numberAt(11))).toBeNull();
+    // Another person is not caught in it.
+    expect((await registered({ number: numberAt(11), holder: luis })).created).toBe(true);
+  });
+
+  it("links passports registered before, once the operator reseals them", async () => {
+    for (let index = 1; index <= 10; index += 1) {
+      await registered({ number: numberAt(index), holder: withPassport("US") });
+    }
+    await db.updateTable("registrations").set({ passport_hash: null }).execute();
+    expect(await currentLinesOfPerson(db, keys, withPassport("CA"))).toBe(0);
+    expect(await rekeyRegistrations(db, keys)).toBe(10);
+    expect(await currentLinesOfPerson(db, keys, withPassport("CA"))).toBe(10);
   });
 });
 

@@ -9,7 +9,8 @@ import { queueRegistrationAtBss } from "~/line/line-jobs.server";
 import { createSealedBox } from "~/lib/sealed-box.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { maskCurp } from "./curp";
-import type { IdValidationResult } from "./id-validation";
+import { noticeEarlierContacts, type SmsNotice } from "./registration-notices.server";
+import type { IdValidationOutcome, IdValidationResult } from "./id-validation";
 import {
   holderIdentification,
   holderKey,
@@ -114,6 +115,11 @@ export type RegisterLineOutcome =
       created: boolean;
       /** The folio of the registration this one replaced (another holder's, or an older one). */
       replacedFolio: string | null;
+      /**
+       * The SMS notices to the lines the person already had (decision 0136), to send once the
+       * registration is committed (sendSmsNotices); their e-mails are queued already.
+       */
+      smsNotices: SmsNotice[];
     }
   /** The holder already has `lines` current lines, the most `limit` allows: none is named. */
   | { kind: "line-limit"; limit: number; lines: number };
@@ -139,11 +145,14 @@ export async function registerLine(
   }
   const holder = parsed.data;
   const key = holderKey(holder);
+  const passport = passportKey(holder);
   const facts: HolderFacts = {
     kind: holder.holder_kind,
     name: holderName(holder),
     key,
     hashes: keys.hashes(key),
+    passport,
+    passportHashes: passport ? keys.hashes(passport) : [],
     identificationType: holderIdentification(holder),
     limit: lineLimitFor(holder.holder_kind),
   };
@@ -174,6 +183,9 @@ interface HolderFacts {
   name: string;
   key: string;
   hashes: string[];
+  /** A foreigner's "passport:<number>", which counts with the CURP temporal (decision 0136). */
+  passport: string | null;
+  passportHashes: string[];
   identificationType: string;
   limit: number | null;
 }
@@ -189,11 +201,18 @@ async function registerInTransaction(
   // PostgreSQL both count 9 and both insert. The folio counter's row lock comes later, and only
   // for a registration that is made; SQLite's BEGIN IMMEDIATE serialises everything anyway.
   if (holder.limit !== null) {
-    await trx
-      .insertInto("registration_locks")
-      .values({ bucket: lockBucket(holder.key), taken_at: now })
-      .onConflict((conflict) => conflict.column("bucket").doUpdateSet({ taken_at: now }))
-      .execute();
+    // A foreigner's passport and CURP temporal are one person: both buckets, always in the same
+    // order, so that two registrations never wait for each other's second lock.
+    const buckets = [
+      ...new Set([holder.key, holder.passport].filter((key) => key !== null).map(lockBucket)),
+    ].sort((left, right) => left - right);
+    for (const bucket of buckets) {
+      await trx
+        .insertInto("registration_locks")
+        .values({ bucket, taken_at: now })
+        .onConflict((conflict) => conflict.column("bucket").doUpdateSet({ taken_at: now }))
+        .execute();
+    }
   }
   const current = await trx
     .selectFrom("registrations")
@@ -213,11 +232,12 @@ async function registerInTransaction(
       registration: toRegistration(current),
       created: false,
       replacedFolio: null,
+      smsNotices: [],
     };
   }
-  if (holder.limit !== null) {
-    const lines = await countCurrentLines(trx, holder.hashes, input.number);
-    if (lines >= holder.limit) return { kind: "line-limit", limit: holder.limit, lines };
+  const earlier = await personsCurrentRegistrations(trx, holder, input.number);
+  if (holder.limit !== null && earlier.length >= holder.limit) {
+    return { kind: "line-limit", limit: holder.limit, lines: earlier.length };
   }
   const id = randomBytes(16).toString("base64url");
   const row: RegistrationsTable = {
@@ -229,6 +249,7 @@ async function registerInTransaction(
     holder_key_hash: holder.hashes[0],
     holder_key_sealed: keys.seal(holder.key, id),
     holder_key_masked: maskCurp(holder.key),
+    passport_hash: holder.passportHashes[0] ?? null,
     identification_type: holder.identificationType,
     validation_outcome: "valid",
     validation_source: input.validation.source,
@@ -249,6 +270,13 @@ async function registerInTransaction(
       .execute();
   }
   await trx.insertInto("registrations").values(row).execute();
+  // Whoever holds the person's other lines hears of this one, with a way to say "no fui yo".
+  const smsNotices = await noticeEarlierContacts(trx, {
+    registrationId: id,
+    accountSub: input.accountSub,
+    earlier,
+    now,
+  });
   // The BSS lifts "sin registro" by it (decision 0100): told exactly when the registration exists.
   await queueRegistrationAtBss(trx, {
     number: input.number,
@@ -260,6 +288,7 @@ async function registerInTransaction(
     registration: toRegistration(row),
     created: true,
     replacedFolio: current?.folio ?? null,
+    smsNotices,
   };
 }
 
@@ -274,6 +303,63 @@ async function nextRegistrationFolio(trx: Transaction<Database>, date: Date): Pr
     throw new RangeError("The registration folios of this year have run out (999999)");
   }
   return folio;
+}
+
+/**
+ * A foreigner's passport number alone, for counting: the nationality is what was typed, and one
+ * passport is one person whichever country the form was told.
+ */
+export function passportKey(holder: RegistrableHolder): string | null {
+  return holder.holder_kind === "extranjera" ? `passport:${holder.passport_number}` : null;
+}
+
+/** Rounds of "and whoever those registrations also name" before the count stops widening. */
+const MAX_PERSON_ROUNDS = 4;
+
+/**
+ * The current registrations of one person, other than `exceptNumber`'s (decision 0136): those
+ * under any of the person's keys (the CURP, RFC or nationality:passport kept as the holder's key;
+ * a foreigner's passport number alone), then those under any key the registrations found name
+ * too — a foreigner registered once with the passport and the CURP temporal links the lines
+ * registered with either alone.
+ */
+async function personsCurrentRegistrations(
+  db: Executor,
+  person: { hashes: readonly string[]; passportHashes: readonly string[] },
+  exceptNumber: string | null,
+): Promise<Array<{ id: string; number: string; account_sub: string | null }>> {
+  const holderHashes = new Set(person.hashes);
+  const passportHashes = new Set(person.passportHashes);
+  let found: Array<{
+    id: string;
+    number: string;
+    account_sub: string | null;
+    holder_key_hash: string;
+    passport_hash: string | null;
+  }> = [];
+  for (let round = 0; round < MAX_PERSON_ROUNDS; round += 1) {
+    let query = db
+      .selectFrom("registrations")
+      .select(["id", "number", "account_sub", "holder_key_hash", "passport_hash"])
+      .where("replaced_at", "is", null)
+      .where((eb) =>
+        passportHashes.size > 0
+          ? eb.or([
+              eb("holder_key_hash", "in", [...holderHashes]),
+              eb("passport_hash", "in", [...passportHashes]),
+            ])
+          : eb("holder_key_hash", "in", [...holderHashes]),
+      );
+    if (exceptNumber !== null) query = query.where("number", "!=", exceptNumber);
+    found = await query.orderBy("registered_at").execute();
+    const before = holderHashes.size + passportHashes.size;
+    for (const row of found) {
+      holderHashes.add(row.holder_key_hash);
+      if (row.passport_hash) passportHashes.add(row.passport_hash);
+    }
+    if (holderHashes.size + passportHashes.size === before) break;
+  }
+  return found.map(({ id, number, account_sub }) => ({ id, number, account_sub }));
 }
 
 async function countCurrentLines(
@@ -298,6 +384,27 @@ export function currentLinesOfHolder(
   holderKeyValue: string,
 ): Promise<number> {
   return countCurrentLines(db, keys.hashes(holderKeyValue), null);
+}
+
+/**
+ * How many lines one person holds now, counted as the 10-line limit counts them: every key of the
+ * holder and every registration linked to them (a foreigner's passport and CURP temporal).
+ */
+export async function currentLinesOfPerson(
+  db: Executor,
+  keys: RegistrationKeys,
+  holder: RegistrableHolder,
+): Promise<number> {
+  const passport = passportKey(holder);
+  const registrations = await personsCurrentRegistrations(
+    db,
+    {
+      hashes: keys.hashes(holderKey(holder)),
+      passportHashes: passport ? keys.hashes(passport) : [],
+    },
+    null,
+  );
+  return registrations.length;
 }
 
 /** The current registration of a line, or null when it has none. */
@@ -391,7 +498,7 @@ export async function rekeyRegistrations(db: Db, keys: RegistrationKeys): Promis
   for (;;) {
     const rows = await db
       .selectFrom("registrations")
-      .select(["id", "holder_key_hash", "holder_key_sealed"])
+      .select(["id", "holder_key_hash", "holder_key_sealed", "passport_hash"])
       .where("id", ">", after)
       .orderBy("id")
       .limit(500)
@@ -401,10 +508,19 @@ export async function rekeyRegistrations(db: Db, keys: RegistrationKeys): Promis
       const key = keys.open(row.holder_key_sealed, row.id);
       if (key === null) continue;
       const hash = keys.hashes(key)[0];
-      if (hash === row.holder_key_hash) continue;
+      // A foreigner without a CURP is kept as "nationality:passport": its passport counts alone
+      // (decision 0136), filled here for rows registered before. A foreigner who gave a CURP
+      // too keeps the passport's hash it was registered with (the passport is not kept).
+      const passport = /^[A-Z]{2}:(.+)$/.exec(key);
+      const passportHash = passport ? keys.hashes(`passport:${passport[1]}`)[0] : row.passport_hash;
+      if (hash === row.holder_key_hash && passportHash === row.passport_hash) continue;
       await db
         .updateTable("registrations")
-        .set({ holder_key_hash: hash, holder_key_sealed: keys.seal(key, row.id) })
+        .set({
+          holder_key_hash: hash,
+          holder_key_sealed: keys.seal(key, row.id),
+          passport_hash: passportHash,
+        })
         .where("id", "=", row.id)
         .execute();
       rewritten += 1;
@@ -435,8 +551,8 @@ function toRegistration(row: RegistrationsTable): LineRegistration {
   };
 }
 
-/** What an identity validation said ("valid", "not-found", "name-mismatch", "deceased"). */
-export type ValidationAttemptOutcome = "valid" | "not-found" | "name-mismatch" | "deceased";
+/** What an identity validation said. */
+export type ValidationAttemptOutcome = IdValidationOutcome;
 
 /** Records an identity validation of a number: only the number, what it said, how and when. */
 export async function recordValidationAttempt(

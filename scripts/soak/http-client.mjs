@@ -84,8 +84,14 @@ export class CustomerBrowser {
     if (form) {
       // Cross-site writes are refused with 403: a form post comes from the site's own pages.
       headers.Origin = this.origin;
-      headers["Content-Type"] = "application/x-www-form-urlencoded";
-      body = new URLSearchParams(form).toString();
+      if (form instanceof FormData) {
+        // A form with files (the line registration's photos): fetch writes the multipart body
+        // and its boundary.
+        body = form;
+      } else {
+        headers["Content-Type"] = "application/x-www-form-urlencoded";
+        body = new URLSearchParams(form).toString();
+      }
     }
     const route = routeOf(method, pathAndQuery);
     const started = performance.now();

@@ -93,12 +93,26 @@ const REGISTRATION_PAGE = "/registro-de-linea";
 
 /**
  * One customer in COLLECTOR_EVERY registers lines to their own CURP until the store refuses one:
- * the 11th must be refused, naming how many lines the CURP holds and none of them.
+ * the 11th must be refused, telling neither how many lines the CURP holds nor which (0136).
  */
 const COLLECTOR_EVERY = 40;
 const COLLECTOR_OFFSET = 3;
 const LINE_LIMIT = 10;
-const LINE_LIMIT_MESSAGE = `Esta CURP ya tiene ${LINE_LIMIT} líneas registradas; el límite es de ${LINE_LIMIT} líneas por persona.`;
+const LINE_LIMIT_MESSAGE = "Esta CURP no puede registrar más líneas en línea.";
+
+/** What online registration asks besides the holder (decision 0136): the INE's CIC and two photos. */
+const INE_CIC = "123456789";
+const ID_PHOTO = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x69, 0x6e, 0x65]);
+const SELFIE = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x73, 0x65, 0x6c, 0x66]);
+
+/** The holder's form as the page sends it: multipart, with the photo of the INE and a selfie. */
+function withPhotos(fields) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append("id_photo", new Blob([ID_PHOTO], { type: "image/jpeg" }), "ine.jpg");
+  form.append("selfie", new Blob([SELFIE], { type: "image/jpeg" }), "selfie.jpg");
+  return form;
+}
 const IN_PERSON_MESSAGE = "Termina el registro en una tienda";
 /** Of the other registrations, those that take over a line another customer registered. */
 const REPLACEMENT_PROBABILITY = 0.25;
@@ -988,14 +1002,15 @@ export class SimulatedCustomer {
       full_name: holder.fullName,
       curp: holder.curp,
       identification_type: "ine",
+      document_number: INE_CIC,
       idempotency_key: inputValue(holderForm.body, "idempotency_key") ?? "",
     };
     for (let failure = 1; failure <= failures; failure++) {
       await think();
-      const refused = await browser.post(REGISTRATION_PAGE, {
-        ...fields,
-        full_name: mismatchedName(holder),
-      });
+      const refused = await browser.post(
+        REGISTRATION_PAGE,
+        withPhotos({ ...fields, full_name: mismatchedName(holder) }),
+      );
       expectStatus(refused, failure < 3 ? 422 : 429);
       if (failure === 3) this.recorder.inPersonAnswered();
       this.recorder.registrationValidationRefused();
@@ -1014,7 +1029,7 @@ export class SimulatedCustomer {
       return "told";
     }
     await think();
-    const answer = await browser.post(REGISTRATION_PAGE, fields);
+    const answer = await browser.post(REGISTRATION_PAGE, withPhotos(fields));
     if (expected === "told-or-limit" && answer.status !== 409) {
       await this.submitHolder(journey, browser, fields, told, holder, [answer]);
       this.registeredNumbers.push(number);
@@ -1053,7 +1068,8 @@ export class SimulatedCustomer {
   }
 
   /** The holder's form sent once, or (an impatient customer) twice: every answer. */
-  async sendHolder(browser, fields) {
+  async sendHolder(browser, holderFields) {
+    const fields = withPhotos(holderFields);
     await think();
     if (!chance(DOUBLE_SUBMIT_PROBABILITY)) return [await browser.post(REGISTRATION_PAGE, fields)];
     this.recorder.doubleSubmitted();

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import {
   expect,
   request as apiRequest,
@@ -8,7 +10,10 @@ import {
 } from "@playwright/test";
 import { openDatabase, type Db } from "../../app/db/db.server";
 import { curpCheckDigit } from "../../app/registration/curp";
-import { SANDBOX_TEST_CURPS } from "../../app/registration/id-validation-sandbox.server";
+import {
+  SANDBOX_TEST_CURPS,
+  SANDBOX_TEST_DOCUMENT_NUMBERS,
+} from "../../app/registration/id-validation-sandbox.server";
 import { createRegistrationKeys, registerLine } from "../../app/registration/registrations.server";
 import {
   freePort,
@@ -18,7 +23,15 @@ import {
   type ServerProcess,
 } from "../support/server-process";
 import { expectNoAxeViolations } from "./support/axe";
-import { mailsTo, smsCode, smsTo, spaced, typeCode, uniqueLineNumber } from "./support/lines";
+import {
+  mailsTo,
+  masked,
+  smsCode,
+  smsTo,
+  spaced,
+  typeCode,
+  uniqueLineNumber,
+} from "./support/lines";
 
 // Issue 27: the registration of a line already in use to its holder, online — the number, the
 // code sent to it by SMS, the holder (checked here, then by the sandbox identity validation),
@@ -49,11 +62,53 @@ async function proveNumber(page: Page, request: APIRequestContext, number: strin
   ).toBeVisible();
 }
 
-async function fillPersonaFisica(page: Page, holder: { name: string; curp: string }) {
+/** A photo's first bytes (JPEG, PNG), then a marker the data directory and logs must never hold. */
+const IMAGE_MARKER = "e2e-identification-photo-4c1d";
+const PHOTO = {
+  name: "ine.jpg",
+  mimeType: "image/jpeg",
+  // Past the 64 KB every other form is held to: a photo is larger.
+  buffer: Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+    Buffer.from(`${IMAGE_MARKER}-id`),
+    Buffer.alloc(300 * 1024, 7),
+  ]),
+};
+const SELFIE = {
+  name: "selfie.png",
+  mimeType: "image/png",
+  buffer: Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.from(`${IMAGE_MARKER}-selfie`),
+  ]),
+};
+/** An INE's CIC the sandbox takes as the holder's. */
+const CIC = "123456789";
+
+/** The identification's photo and the selfie, as a phone's camera would give them. */
+async function attachPhotos(page: Page, photo: typeof PHOTO = PHOTO) {
+  await page.getByLabel(/^Foto de(l pasaporte| la identificación)$/).setInputFiles(photo);
+  await page.getByLabel("Selfie", { exact: true }).setInputFiles(SELFIE);
+}
+
+async function fillPersonaFisica(
+  page: Page,
+  holder: { name: string; curp: string },
+  documentNumber = CIC,
+) {
   await page.getByLabel("Nombre completo (como aparece en la identificación)").fill(holder.name);
   await page.getByLabel("CURP", { exact: true }).fill(holder.curp);
   await page.getByText("Credencial para votar (INE)").click();
+  await page.getByLabel("Número de la identificación").fill(documentNumber);
+  await attachPhotos(page);
 }
+
+/** The message shown next to a field of the holder's form. */
+const fieldError = (page: Page, name: string) =>
+  page
+    .getByTestId("holder-form")
+    .locator(`div:has(> input[name="${name}"])`)
+    .getByTestId("field-error");
 
 const submit = (page: Page) => page.getByRole("button", { name: "Registrar la línea" }).click();
 
@@ -128,6 +183,7 @@ test("each fault of the CURP is told next to the field, in Spanish", async ({
   ];
   for (const [typed, message] of faults) {
     await page.getByLabel("CURP", { exact: true }).fill(typed);
+    await attachPhotos(page);
     await submit(page);
     await expect(curpError(page)).toContainText(message);
     // Without JavaScript the server answers, and its summary links the field.
@@ -137,6 +193,7 @@ test("each fault of the CURP is told next to the field, in Spanish", async ({
   }
   // Nothing was registered and no attempt counted: the right CURP registers.
   await page.getByLabel("CURP", { exact: true }).fill(ANA.curp);
+  await attachPhotos(page);
   await submit(page);
   await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-/);
 });
@@ -159,10 +216,98 @@ test("the holder's kind, chosen with links that need no JavaScript: a company's 
   await page
     .getByLabel("Nacionalidad (como aparece en el pasaporte)")
     .selectOption({ label: "Estados Unidos" });
+  await attachPhotos(page);
   await submit(page);
   await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-\d{4}-\d{6}$/);
   await expect(page.getByTestId("registration-holder")).toHaveText("John Smith");
   await expect(page.getByTestId("registration-holder-key")).not.toContainText("X12345678");
+});
+
+test("a registration without the identification's number and photos is refused, each told next to its field", async ({
+  page,
+  request,
+}) => {
+  const number = uniqueLineNumber();
+  await proveNumber(page, request, number);
+  await page.getByLabel("Nombre completo (como aparece en la identificación)").fill(ANA.name);
+  await page.getByLabel("CURP", { exact: true }).fill(ANA.curp);
+  await page.getByText("Credencial para votar (INE)").click();
+  await submit(page);
+  await expect(fieldError(page, "document_number")).toHaveText(
+    "Escribe el número de la identificación: el CIC de tu credencial para votar o el número de tu pasaporte.",
+  );
+  await expect(fieldError(page, "id_photo")).toHaveText(
+    "Sube una foto de la identificación o tómala con la cámara.",
+  );
+  await expect(fieldError(page, "selfie")).toHaveText("Sube una selfie tomada en este momento.");
+  // The CIC's format, told before anything is sent anywhere.
+  await page.getByLabel("Número de la identificación").fill("1234");
+  await submit(page);
+  await expect(fieldError(page, "document_number")).toContainText(
+    "El CIC de la credencial para votar son 9 números",
+  );
+  await expect(page.getByTestId("registration-folio")).toHaveCount(0);
+  // The inputs a phone needs to take the photos with its camera.
+  await expect(page.locator('input[name="selfie"]')).toHaveAttribute("capture", "user");
+  await expect(page.locator('input[name="id_photo"]')).toHaveAttribute("accept", "image/*");
+  await expect(page.getByTestId("holder-form")).toHaveAttribute("enctype", "multipart/form-data");
+
+  // Everything given: it registers.
+  await page.getByLabel("Número de la identificación").fill(CIC);
+  await attachPhotos(page);
+  await submit(page);
+  await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-\d{4}-\d{6}$/);
+});
+
+test("a second line registered to a CURP is texted to the first, whose holder says 'no fui yo'", async ({
+  page,
+  request,
+}, testInfo) => {
+  // Marta Ruiz Vega; the day of birth tells the two projects apart.
+  const day = testInfo.project.name === "js-disabled" ? "06" : "05";
+  const marta = { name: "Marta Ruiz Vega", curp: curp(`RUVM7505${day}MDFZGR0`) };
+  const first = uniqueLineNumber();
+  await proveNumber(page, request, first);
+  await fillPersonaFisica(page, marta);
+  await submit(page);
+  await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-/);
+  await page.getByRole("button", { name: "Registrar otra línea" }).click();
+  await expect(page.getByLabel("Número de la línea (10 dígitos)")).toBeVisible();
+
+  const second = uniqueLineNumber();
+  await proveNumber(page, request, second);
+  await fillPersonaFisica(page, marta);
+  await submit(page);
+  await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-/);
+
+  // The first line hears of it: a link with an opaque token, never the CURP or the new number.
+  let notice = "";
+  await expect
+    .poll(async () => {
+      const texts = await smsTo(request, first);
+      notice = texts.find((sms) => sms.template === "registration-notice")?.text ?? "";
+      return notice;
+    })
+    .toContain("/no-fui-yo/");
+  expect(notice).not.toContain(marta.curp);
+  expect(notice).not.toContain(second);
+  const link = /\/no-fui-yo\/[0-9a-f]{32}/.exec(notice)![0];
+
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Se registró una línea con tus datos",
+  );
+  await expect(page.getByText(masked(second))).toBeVisible();
+  expect(await page.content()).not.toContain(marta.curp);
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "No fui yo" }).click();
+  await expect(page.getByTestId("dispute-done")).toContainText("Recibimos tu aviso");
+  await page.reload();
+  await expect(page.getByTestId("dispute-done")).toBeVisible();
+
+  // A token that is no notice's: not found.
+  const unknown = await request.get("/no-fui-yo/0123456789abcdef0123456789abcdef");
+  expect(unknown.status()).toBe(404);
 });
 
 test("three failed identity validations end the online path with where to go in person", async ({
@@ -179,9 +324,11 @@ test("three failed identity validations end the online path with where to go in 
     "Intentos de validación en línea que le quedan a este número en 24 horas: 2.",
   );
   await page.getByLabel("CURP", { exact: true }).fill(notFound.curp);
+  await attachPhotos(page);
   await submit(page);
   await expect(page.getByTestId("error-summary")).toContainText("24 horas: 1.");
   await page.getByLabel("CURP", { exact: true }).fill(notFound.curp);
+  await attachPhotos(page);
   await submit(page);
 
   const inPerson = page.getByTestId("registration-in-person");
@@ -207,6 +354,13 @@ test("three failed identity validations end the online path with where to go in 
 
 const SESSION_SECRET = "registration-session-secret-0123456789-abcdefghij";
 
+/** Every file under `dir`, at any depth. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
 async function running(port: number): Promise<ServerProcess> {
   const server = startServer({ NODE_ENV: "test", PORT: String(port), SESSION_SECRET });
   await waitForHealth(`http://localhost:${port}`, server);
@@ -219,7 +373,62 @@ function projectCurp(testInfo: TestInfo): { name: string; curp: string } {
   return { name: "Luis Pérez Soto", curp: curp(`PESL8506${day}HJCRTS0`) };
 }
 
-test("an 11th line for one CURP is refused, naming how many it holds and not which", async ({
+test("an identification that is not the holder's is refused; the holder's own registers, and its photos are kept nowhere on the server", async ({
+  browser,
+}, testInfo) => {
+  const port = freePort(testInfo.workerIndex);
+  const baseURL = `http://localhost:${port}`;
+  const server = await running(port);
+  const context = await browser.newContext({
+    baseURL,
+    locale: "es-MX",
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
+  });
+  const page = await context.newPage();
+  const api = await apiRequest.newContext({ baseURL });
+  try {
+    const number = uniqueLineNumber();
+    await proveNumber(page, api, number);
+    await fillPersonaFisica(page, ANA, SANDBOX_TEST_DOCUMENT_NUMBERS["document-mismatch"].ine);
+    await submit(page);
+    await expect(fieldError(page, "document_number")).toContainText(
+      "La identificación no corresponde al titular",
+    );
+    await expect(page.getByTestId("error-summary")).toContainText("24 horas: 2.");
+    await expect(page.getByTestId("registration-folio")).toHaveCount(0);
+
+    await page.getByLabel("Número de la identificación").fill(CIC);
+    await attachPhotos(page);
+    await submit(page);
+    await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-\d{4}-\d{6}$/);
+
+    await stopServer(server);
+    // Nothing of the photos in any file the server wrote (database, its journal, outboxes), in
+    // any encoding it could have used, nor in its log; nor the identification's number.
+    const traces = [
+      IMAGE_MARKER,
+      Buffer.from(IMAGE_MARKER).toString("hex"),
+      PHOTO.buffer.toString("base64").slice(0, 24),
+      SELFIE.buffer.toString("base64").slice(0, 24),
+      CIC,
+    ];
+    const files = filesUnder(server.dataDir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const content = readFileSync(file).toString("latin1");
+      for (const trace of traces) expect(content, `${file}: ${trace}`).not.toContain(trace);
+    }
+    const log = server.output.join("");
+    expect(log).toContain("line registered");
+    for (const trace of traces) expect(log).not.toContain(trace);
+  } finally {
+    await context.close();
+    await api.dispose();
+    await stopServer(server);
+  }
+});
+
+test("an 11th line for one CURP is refused, telling neither how many it holds nor which", async ({
   browser,
 }, testInfo) => {
   const port = freePort(testInfo.workerIndex);
@@ -262,8 +471,10 @@ test("an 11th line for one CURP is refused, naming how many it holds and not whi
     await submit(page);
     const summary = page.getByTestId("error-summary");
     await expect(summary).toContainText(
-      "Esta CURP ya tiene 10 líneas registradas; el límite es de 10 líneas por persona.",
+      "Esta CURP no puede registrar más líneas en línea. Para registrar esta línea, acude a una tienda",
     );
+    await expect(summary).not.toContainText(/\d+ líneas/);
+    await expect(summary).not.toContainText("10");
     for (const number of registered) {
       await expect(summary).not.toContainText(spaced(number));
       expect(await page.content()).not.toContain(number);

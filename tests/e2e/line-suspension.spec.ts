@@ -60,6 +60,17 @@ test("/saldo shows a line without a registration suspended, and registering it l
   await page.getByLabel("Nombre completo (como aparece en la identificación)").fill(holder.name);
   await page.getByLabel("CURP", { exact: true }).fill(holder.curp);
   await page.getByText("Credencial para votar (INE)").click();
+  await page.getByLabel("Número de la identificación").fill("123456789");
+  await page.getByLabel("Foto de la identificación").setInputFiles({
+    name: "ine.jpg",
+    mimeType: "image/jpeg",
+    buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1]),
+  });
+  await page.getByLabel("Selfie", { exact: true }).setInputFiles({
+    name: "selfie.jpg",
+    mimeType: "image/jpeg",
+    buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 2]),
+  });
   await page.getByRole("button", { name: "Registrar la línea" }).click();
   await expect(page.getByTestId("registration-folio")).toHaveText(/^VIN-\d{4}-\d{6}$/);
 

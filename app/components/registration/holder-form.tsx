@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { ErrorSummary, refusal } from "~/components/ui/error-summary";
-import { Field, FormKeyInput, SelectField } from "~/components/ui/form-field";
+import { Field, FileField, FormKeyInput, SelectField } from "~/components/ui/form-field";
 import { labelFields, type LabelledField } from "~/components/ui/labelled-fields";
 import { useTranslation } from "~/i18n/react";
 import { legalDocumentPath } from "~/lib/external-links";
@@ -21,7 +21,7 @@ const linkClass = "font-medium text-secondary underline underline-offset-4";
 
 /** The fields each kind of holder is asked for, in page order. */
 const KIND_FIELDS: Record<HolderKind, readonly string[]> = {
-  fisica: ["full_name", "curp", "identification_type"],
+  fisica: ["full_name", "curp", "identification_type", "document_number"],
   extranjera: ["full_name", "passport_number", "nationality", "curp"],
   moral: [
     "business_name",
@@ -29,8 +29,15 @@ const KIND_FIELDS: Record<HolderKind, readonly string[]> = {
     "representative_name",
     "representative_curp",
     "representative_identification_type",
+    "document_number",
   ],
 };
+
+/** Any image the camera gives ("image/*" lets a phone offer it); the form then checks the type. */
+const ID_IMAGE_ACCEPT = "image/*";
+
+/** What every kind of holder uploads: the identification's photo and a selfie (decision 0136). */
+const EVIDENCE_FIELDS = ["id_photo", "selfie"] as const;
 
 function kindPath(kind: HolderKind): string {
   return `${REGISTRATION_PATH}?${HOLDER_KIND_PARAM}=${kind}`;
@@ -202,9 +209,13 @@ export function HolderForm({
     nationality: t("holder.nationality"),
     curp: kind === "extranjera" ? t("holder.curpTemporal") : t("holder.curp"),
     identification_type: t("holder.identificationType"),
+    document_number:
+      kind === "moral" ? t("holder.representativeDocumentNumber") : t("holder.documentNumber"),
+    id_photo: kind === "extranjera" ? t("holder.passportPhoto") : t("holder.idPhoto"),
+    selfie: t("holder.selfie"),
     email: t("holder.email"),
   });
-  const shown = new Set<string>([...KIND_FIELDS[kind], "email"]);
+  const shown = new Set<string>([...KIND_FIELDS[kind], ...EVIDENCE_FIELDS, "email"]);
   const summary = allFields.filter((entry) => shown.has(entry.meta.name));
   return (
     <section aria-labelledby="holder-heading" className="max-w-2xl space-y-6">
@@ -217,6 +228,7 @@ export function HolderForm({
       <HolderKindLinks kind={kind} />
       <Form
         method="post"
+        encType="multipart/form-data"
         action={kindPath(kind)}
         {...getFormProps(form)}
         className="space-y-5"
@@ -246,6 +258,25 @@ export function HolderForm({
         ) : (
           <PersonFields kind={kind} field={field} countries={countries} />
         )}
+        {kind === "extranjera" ? null : (
+          <Field
+            {...field.document_number}
+            hint={t("holder.documentNumberHint")}
+            autoComplete="off"
+          />
+        )}
+        <FileField
+          {...field.id_photo}
+          hint={kind === "extranjera" ? t("holder.passportPhotoHint") : t("holder.idPhotoHint")}
+          accept={ID_IMAGE_ACCEPT}
+          capture="environment"
+        />
+        <FileField
+          {...field.selfie}
+          hint={t("holder.selfieHint")}
+          accept={ID_IMAGE_ACCEPT}
+          capture="user"
+        />
         <Field
           {...field.email}
           type="email"

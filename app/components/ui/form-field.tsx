@@ -86,6 +86,53 @@ export function Field({
   );
 }
 
+/**
+ * A labelled file input: a photo taken with the phone's camera (`capture`: "user" for a selfie,
+ * "environment" for a document) or chosen from its gallery. Its form must post
+ * multipart/form-data. A browser never fills a file input back, so a refused form asks again.
+ */
+export function FileField({
+  meta,
+  label,
+  hint,
+  accept,
+  capture,
+  className,
+}: {
+  meta: FieldMetadata<unknown>;
+  label: ReactNode;
+  hint?: ReactNode;
+  accept: string;
+  capture?: "user" | "environment";
+  className?: string;
+}) {
+  const hintId = `${meta.id}-hint`;
+  const { key, ...props } = getInputProps(meta as FieldMetadata<File | undefined>, {
+    type: "file",
+    ariaDescribedBy: hint ? hintId : undefined,
+  });
+  return (
+    <div className={`min-w-0 ${className ?? ""}`}>
+      <label htmlFor={meta.id} className="block font-semibold text-slate-900">
+        {label}
+      </label>
+      {hint ? (
+        <p id={hintId} className="text-sm text-slate-700">
+          {hint}
+        </p>
+      ) : null}
+      <input
+        key={key}
+        {...props}
+        accept={accept}
+        capture={capture}
+        className={`${INPUT_CLASS} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-1 file:font-semibold`}
+      />
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
 export function SelectField({
   meta,
   label,

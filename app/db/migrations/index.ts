@@ -19,6 +19,7 @@ import * as invoices from "./0019-invoices";
 import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-topups";
 import * as passkeyUses from "./0021-passkey-uses";
 import * as accountSignOuts from "./0022-account-sign-outs";
+import * as registrationPassportsAndNotices from "./0023-registration-passports-and-notices";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "0020-saved-cards-and-automatic-topups": savedCardsAndAutomaticTopups,
   "0021-passkey-uses": passkeyUses,
   "0022-account-sign-outs": accountSignOuts,
+  "0023-registration-passports-and-notices": registrationPassportsAndNotices,
 };
