@@ -36,6 +36,38 @@ export function FieldErrors({ id, errors }: { id: string; errors: string[] | und
   );
 }
 
+/** A control's label above it, its hint, and its messages under it: the one frame of every field. */
+function FieldFrame({
+  meta,
+  label,
+  hint,
+  hintId,
+  className,
+  children,
+}: {
+  meta: { id: string; errorId: string; errors: string[] | undefined };
+  label: ReactNode;
+  hint?: ReactNode;
+  hintId?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`min-w-0 ${className ?? ""}`}>
+      <label htmlFor={meta.id} className="block font-semibold text-slate-900">
+        {label}
+      </label>
+      {hint ? (
+        <p id={hintId} className="text-sm text-slate-700">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
 type InputType = "text" | "email" | "tel" | "password";
 
 /** A labelled text input with its hint and its messages. */
@@ -64,15 +96,7 @@ export function Field({
     ariaDescribedBy: hint ? hintId : undefined,
   });
   return (
-    <div className={`min-w-0 ${className ?? ""}`}>
-      <label htmlFor={meta.id} className="block font-semibold text-slate-900">
-        {label}
-      </label>
-      {hint ? (
-        <p id={hintId} className="text-sm text-slate-700">
-          {hint}
-        </p>
-      ) : null}
+    <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId} className={className}>
       <input
         key={key}
         {...props}
@@ -81,8 +105,7 @@ export function Field({
         readOnly={readOnly}
         className={INPUT_CLASS}
       />
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -112,15 +135,7 @@ export function FileField({
     ariaDescribedBy: hint ? hintId : undefined,
   });
   return (
-    <div className={`min-w-0 ${className ?? ""}`}>
-      <label htmlFor={meta.id} className="block font-semibold text-slate-900">
-        {label}
-      </label>
-      {hint ? (
-        <p id={hintId} className="text-sm text-slate-700">
-          {hint}
-        </p>
-      ) : null}
+    <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId} className={className}>
       <input
         key={key}
         {...props}
@@ -128,8 +143,7 @@ export function FileField({
         capture={capture}
         className={`${INPUT_CLASS} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-1 file:font-semibold`}
       />
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -150,10 +164,7 @@ export function SelectField({
 }) {
   const { key, ...props } = singleSelectProps(meta as FieldMetadata<string | undefined>);
   return (
-    <div className={`min-w-0 ${className ?? ""}`}>
-      <label htmlFor={meta.id} className="block font-semibold text-slate-900">
-        {label}
-      </label>
+    <FieldFrame meta={meta} label={label} className={className}>
       <select key={key} {...props} autoComplete={autoComplete} className={INPUT_CLASS}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
@@ -162,8 +173,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
+    </FieldFrame>
   );
 }
 
