@@ -14,6 +14,7 @@ import {
   SANDBOX_TEST_CURPS,
   SANDBOX_TEST_DOCUMENT_NUMBERS,
 } from "../../app/registration/id-validation-sandbox.server";
+import { expectFitsEveryWidth } from "./support/layout";
 import { createRegistrationKeys, registerLine } from "../../app/registration/registrations.server";
 import {
   freePort,
@@ -251,6 +252,7 @@ test("a registration without the identification's number and photos is refused, 
   await expect(page.locator('input[name="selfie"]')).toHaveAttribute("capture", "user");
   await expect(page.locator('input[name="id_photo"]')).toHaveAttribute("accept", "image/*");
   await expect(page.getByTestId("holder-form")).toHaveAttribute("enctype", "multipart/form-data");
+  await expectFitsEveryWidth(page, "the holder's form with its photos refused");
 
   // Everything given: it registers.
   await page.getByLabel("Número de la identificación").fill(CIC);
