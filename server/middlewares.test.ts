@@ -39,6 +39,12 @@ describe("the request log's path", () => {
     // Other escapes are left as they came: only what could spell a number is read.
     expect(loggedPath("/ayuda/%C3%B1")).toBe("/ayuda/%C3%B1");
   });
+
+  it("leaves out the token of a 'no fui yo' link, and of its data request", () => {
+    const token = "0123456789abcdef0123456789abcdef";
+    expect(loggedPath(`/no-fui-yo/${token}`)).toBe("/no-fui-yo/••••");
+    expect(loggedPath(`/no-fui-yo/${token}.data`)).toBe("/no-fui-yo/••••");
+  });
 });
 
 describe("a request's id", () => {

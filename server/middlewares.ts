@@ -34,13 +34,18 @@ const ESCAPED_DIGIT_OR_PLUS = /%(3[0-9]|2[bB])/g;
 /** Ten digits or more in a row: a line's number, alone or after its country's 52. */
 const LONG_NUMBER = /(?<!\d)(\d{2})\d{4,}(\d{4})(?!\d)/g;
 
+/** A "no fui yo" link's token (decision 0136): whoever holds it may dispute a registration. */
+const NOTICE_TOKEN = /^(\/no-fui-yo\/)[^/]+/;
+
 /**
  * The path as the log lines keep it: a line's number in it (`/my-account/lineas/<número>`) is
  * masked as the pages mask one, so the log tells which page without telling whose line. So is a
  * number written `+52…`, or with its digits percent-escaped (`/%35%35…`), which name the same page.
+ * A link's token in the path is left out whole.
  */
 export function loggedPath(path: string): string {
   return path
+    .replace(NOTICE_TOKEN, "$1••••")
     .replace(ESCAPED_DIGIT_OR_PLUS, (_escape, hex: string) =>
       String.fromCharCode(Number.parseInt(hex, 16)),
     )
