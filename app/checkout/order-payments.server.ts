@@ -4,7 +4,7 @@ import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { Payable } from "~/payments/pay-for.server";
 import type { PaymentPurpose } from "~/payments/payments.server";
 import { fileOrderPortIns, forgetOrderPortIns } from "~/portability/order-port-ins.server";
-import { forgetOrderHolder } from "~/registration/activation-registrations.server";
+import { forgetOrderHolder } from "~/registration/order-holders.server";
 import { cancelOrder, markOrderPaid, type Order } from "./orders.server";
 import { confirmationPath } from "./paths";
 

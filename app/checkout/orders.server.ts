@@ -9,7 +9,7 @@ import type { CheckoutInput } from "./checkout-schema";
 import type { SealedBox } from "~/lib/sealed-box.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import { keepOrderPortIns } from "~/portability/order-port-ins.server";
-import { keepOrderHolder } from "~/registration/activation-registrations.server";
+import { keepOrderHolder } from "~/registration/order-holders.server";
 import type { CheckoutHolder } from "~/registration/holder";
 import type { RegistrationKeys } from "~/registration/registrations.server";
 import { reorderKey } from "./reorder-key";

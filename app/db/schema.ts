@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 /**
  * The database as Kysely sees it. Column types are the portable subset shared by SQLite and
  * PostgreSQL: text, integer (money in whole pesos, flags as 0/1) and ISO-8601 timestamps as text.
@@ -575,6 +575,13 @@ export interface OrderHoldersTable {
   holder_key_masked: string;
   lines_left: number;
   created_at: string;
+  /** When the holder showed their identification (decision 0139); the lines wait until then. */
+  proved_at: string | null;
+  /** The identity validation's reference of that proof. */
+  proof_reference: string | null;
+  /** Refused proofs in the last PROOF_WINDOW (three end the online path for the order). */
+  proof_failures: ColumnType<number, number | undefined, number>;
+  proof_failed_at: string | null;
 }
 
 export type PendingRegistrationSource = "order" | "portability";

@@ -167,6 +167,7 @@ export const WAITING_REASON_NAMES: Record<string, string> = {
   "selfie-not-live": "Selfie no válida",
   "line-limit": "Titular con 10 líneas",
   "no-holder": "Sin titular",
+  "holder-unproved": "Titular sin identificación comprobada",
 };
 
 /** Where the line was registered. */

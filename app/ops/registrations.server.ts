@@ -1,5 +1,5 @@
 import type { Db } from "~/db/db.server";
-import { rekeyOrderHolders } from "~/registration/activation-registrations.server";
+import { rekeyOrderHolders } from "~/registration/order-holders.server";
 import { mexicoCityRange } from "~/lib/mexico-city-days";
 import { listWaitingLines, type WaitingLine } from "~/registration/activation-registrations.server";
 import { disputedRegistrationIds } from "~/registration/registration-notices.server";

@@ -19,14 +19,19 @@ import { openDatabaseUnderTest } from "../../tests/support/test-database";
 import {
   createActivationRegistrations,
   awaitRegistration,
-  forgetOrderHolder,
   lineRegistrationView,
   listWaitingLines,
-  orderKeepsHolder,
-  rekeyOrderHolders,
   REGISTRATION_GIVE_UP_MS,
   type ActivationRegistrations,
 } from "./activation-registrations.server";
+import {
+  forgetOrderHolder,
+  orderHolderProof,
+  orderKeepsHolder,
+  recordHolderProofRefused,
+  recordHolderProved,
+  rekeyOrderHolders,
+} from "./order-holders.server";
 import { curpCheckDigit } from "./curp";
 import { checkoutHolderSchema, type CheckoutHolder } from "./holder";
 import {
@@ -111,13 +116,31 @@ function workers(idValidator: IdValidator): {
   return { registrations, lineJobs };
 }
 
-async function esimOrder(holder: CheckoutHolder | null, quantity = 1): Promise<Order> {
-  return makeOrder(db, {
+/** The holder showed their identification after paying (decision 0139), as the proof page records it. */
+async function prove(order: Order, document: "ine" | "pasaporte" = "ine"): Promise<void> {
+  const proved = await recordHolderProved(db, keys, {
+    orderRef: order.ref,
+    document,
+    reference: "sandbox-proof",
+    now: clock,
+  });
+  if (!proved) throw new Error("the holder was not proved");
+}
+
+/** An eSIM order naming `holder`, proved unless told otherwise. */
+async function esimOrder(
+  holder: CheckoutHolder | null,
+  quantity = 1,
+  options: { proved?: boolean } = {},
+): Promise<Order> {
+  const order = await makeOrder(db, {
     simType: "esim",
     items: [{ id: "conecta-200", quantity }],
     email: "compradora@example.mx",
     ...(holder ? { holder: { holder, keys } } : {}),
   });
+  if (holder && options.proved !== false) await prove(order);
+  return order;
 }
 
 /** Installs the order's eSIM at `position` and runs the activation: the line's number. */
@@ -317,6 +340,141 @@ describe("the registration of a line an order activates", () => {
   });
 });
 
+describe("the order's holder shows their identification first (decision 0139)", () => {
+  it("keeps the line waiting for the holder, without asking the validation, and registers it once proved", async () => {
+    const idValidator = validator();
+    const { registrations, lineJobs } = workers(idValidator);
+    const order = await esimOrder(ana, 1, { proved: false });
+    expect(await orderHolderProof(db, order.ref)).toEqual({ state: "to-prove", attemptsLeft: 3 });
+    const number = await activate(order, lineJobs);
+
+    expect(await registrations.runDue()).toMatchObject({ retrying: 1 });
+    expect(idValidator.calls).toBe(0);
+    expect(await currentRegistration(db, number)).toBeNull();
+    expect(await lineRegistrationView(db, number)).toEqual({
+      state: "awaiting-holder",
+      orderRef: order.ref,
+    });
+    expect(await listWaitingLines(db, "pending")).toEqual([
+      expect.objectContaining({ number, reason: "holder-unproved" }),
+    ]);
+
+    // Proved with a passport: the line is due at once, and registered with that identification.
+    later(1_000);
+    await prove(order, "pasaporte");
+    expect(await orderHolderProof(db, order.ref)).toEqual({
+      state: "proved",
+      provedAt: clock.toISOString(),
+    });
+    expect(await registrations.runDue()).toMatchObject({ registered: 1 });
+    expect(await currentRegistration(db, number)).toMatchObject({
+      holderName: "Ana Gómez Martínez",
+      identificationType: "pasaporte",
+      channel: "checkout",
+    });
+    // A second proof of a proved holder changes nothing.
+    expect(
+      await recordHolderProved(db, keys, {
+        orderRef: order.ref,
+        document: "ine",
+        reference: null,
+        now: clock,
+      }),
+    ).toBe(false);
+  });
+
+  it("leaves the line without registration when the holder is not proved within REGISTRATION_GIVE_UP_MS", async () => {
+    const { registrations, lineJobs } = workers(validator());
+    const order = await esimOrder(ana, 1, { proved: false });
+    const number = await activate(order, lineJobs);
+    await registrations.runDue();
+    later(REGISTRATION_GIVE_UP_MS);
+    expect(await registrations.runDue()).toMatchObject({ suspended: 1 });
+    expect(await lineRegistrationView(db, number)).toEqual({ state: "suspended" });
+    expect(await listWaitingLines(db, "suspended")).toEqual([
+      expect.objectContaining({ number, reason: "holder-unproved" }),
+    ]);
+    await lineJobs.runDue();
+    expect((await simulator.findLine(number))?.status).toBe("unregistered");
+  });
+
+  it("ends the online proof after three refusals: the waiting line is left without registration at once", async () => {
+    const { registrations, lineJobs } = workers(validator());
+    const order = await esimOrder(ana, 1, { proved: false });
+    const number = await activate(order, lineJobs);
+    await registrations.runDue();
+    const input = { orderRef: order.ref, now: clock };
+    expect(await recordHolderProofRefused(db, input)).toBe(2);
+    expect(await recordHolderProofRefused(db, input)).toBe(1);
+    expect(await recordHolderProofRefused(db, input)).toBe(0);
+    expect(await orderHolderProof(db, order.ref)).toEqual({ state: "ended" });
+    // Made due by the last refusal, not after its backoff.
+    expect(await registrations.runDue()).toMatchObject({ suspended: 1 });
+    expect(await listWaitingLines(db, "suspended")).toEqual([
+      expect.objectContaining({ number, reason: "holder-unproved" }),
+    ]);
+    // No proof is taken once ended.
+    expect(
+      await recordHolderProved(db, keys, {
+        orderRef: order.ref,
+        document: "ine",
+        reference: null,
+        now: clock,
+      }),
+    ).toBe(false);
+  });
+
+  it("keeps a number the checkout kept waiting for the same holder's proof", async () => {
+    const idValidator = validator();
+    const { registrations, lineJobs } = workers(idValidator);
+    const order = await esimOrder(ana, 1, { proved: false });
+    const request = await makePortabilityRequest(db);
+    await db
+      .updateTable("portability_requests")
+      .set({ curp: ANA_CURP, full_name: "Ana Gómez Martínez" })
+      .where("id", "=", request.id)
+      .execute();
+    await db
+      .insertInto("order_port_ins")
+      .values({
+        id: request.id,
+        order_ref: order.ref,
+        position: 0,
+        phone_number: request.phoneNumber,
+        current_carrier: "telcel",
+        state: "filed",
+        reason: null,
+        nip_sealed: null,
+        full_name: "Ana Gómez Martínez",
+        curp: ANA_CURP,
+        created_at: clock.toISOString(),
+        updated_at: clock.toISOString(),
+      })
+      .execute();
+    serial += 1;
+    await queuePortInActivation(
+      db,
+      {
+        requestId: request.id,
+        number: request.phoneNumber,
+        iccid: testIccid(serial),
+        planId: "conecta-200",
+        accountSub: null,
+      },
+      clock,
+    );
+    await lineJobs.runDue();
+    expect(await registrations.runDue()).toMatchObject({ retrying: 1 });
+    expect(await lineRegistrationView(db, request.phoneNumber)).toEqual({
+      state: "awaiting-holder",
+      orderRef: order.ref,
+    });
+    await prove(order);
+    expect(await registrations.runDue()).toMatchObject({ registered: 1 });
+    expect((await currentRegistration(db, request.phoneNumber))?.channel).toBe("portability");
+  });
+});
+
 describe("the registration of a completed port-in", () => {
   it("registers the ported number to the name and CURP it was requested with (channel portability)", async () => {
     const { registrations, lineJobs } = workers(validator());
@@ -359,6 +517,7 @@ describe("the registration of a completed port-in", () => {
 describe("a rotation of SESSION_SECRET", () => {
   it("keeps a waiting holder readable once it is sealed again under the new secret", async () => {
     const order = await makeOrder(db, { simType: "esim", holder: { holder: ana, keys } });
+    await prove(order);
     const rotated = createRegistrationKeys([
       "the-new-session-secret-of-at-least-32-characters",
       "a-session-secret-of-at-least-32-characters",

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { Logger } from "pino";
 import type { Db } from "~/db/db.server";
@@ -13,15 +12,8 @@ import { queueRegistrationAtBss, type ActivatedLine } from "~/line/line-jobs.ser
 import { backoffDelay, createQueueRounds, forEachConcurrently } from "~/lib/queue-rounds.server";
 import { enqueueMail } from "~/mail-queue/mail-queue.server";
 import type { SmsSender } from "~/sms/sender";
-import { maskCurp } from "./curp";
 import { sendSmsNotices } from "./registration-notice-sms.server";
-import {
-  checkoutHolderSchema,
-  holderKey,
-  PORT_IN_IDENTIFICATION,
-  portInHolderSchema,
-  type CheckoutHolder,
-} from "./holder";
+import { PORT_IN_IDENTIFICATION, portInHolderSchema } from "./holder";
 import { isIdValidationUnavailable, validationRequestOf, type IdValidator } from "./id-validation";
 import {
   currentRegistration,
@@ -30,6 +22,12 @@ import {
   type RegistrationChannel,
   type RegistrationKeys,
 } from "./registrations.server";
+import {
+  openOrderHolder,
+  orderHolderProof,
+  orderOfPortIn,
+  type OrderHolderProof,
+} from "./order-holders.server";
 
 /**
  * The registration of the lines the store activates (issue 27, decision 0101). The holder an
@@ -70,95 +68,15 @@ export type SuspensionReason =
   /** The validation service did not answer within REGISTRATION_GIVE_UP_MS. */
   | "unavailable"
   /** No holder to register it to (an order placed before checkout asked), or one unreadable. */
-  | "no-holder";
+  | "no-holder"
+  /**
+   * The order's holder did not show their identification (decision 0139): refused three times,
+   * or not sent within REGISTRATION_GIVE_UP_MS of the activation.
+   */
+  | "holder-unproved";
 
-// ---------------------------------------------------------------------------------------------
-// The order's holder
-
-/**
- * Keeps the holder an order names, sealed as registrations seal a holder's key, in the order's
- * transaction: `lines` is how many SIMs the order buys (the row goes once each is registered or
- * refused).
- */
-export async function keepOrderHolder(
-  trx: Executor,
-  keys: RegistrationKeys,
-  input: { orderRef: string; holder: CheckoutHolder; lines: number; now: Date },
-): Promise<void> {
-  const holder = checkoutHolderSchema.parse(input.holder);
-  const id = randomBytes(16).toString("base64url");
-  await trx
-    .insertInto("order_holders")
-    .values({
-      id,
-      order_ref: input.orderRef,
-      holder_kind: holder.holder_kind,
-      holder_sealed: keys.seal(JSON.stringify(holder), id),
-      holder_key_masked: maskCurp(holderKey(holder)),
-      lines_left: input.lines,
-      created_at: input.now.toISOString(),
-    })
-    .execute();
-}
-
-/** Forgets an order's holder: the order was cancelled unpaid (its voucher or transfer expired). */
-export async function forgetOrderHolder(trx: Executor, orderRef: string): Promise<void> {
-  await trx.deleteFrom("order_holders").where("order_ref", "=", orderRef).execute();
-}
-
-/** Whether an order still keeps its holder (for tests and the operator; nothing of it). */
-export async function orderKeepsHolder(db: Executor, orderRef: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("order_holders")
-    .select("id")
-    .where("order_ref", "=", orderRef)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Seals again, with the newest secret, every holder still waiting for its order's lines: run it
- * with `rekeyRegistrations` after adding a new secret to SESSION_SECRET and before removing the
- * old one. A holder no listed secret opens is left (its lines will be suspended, "no-holder").
- * Returns how many rows it rewrote.
- */
-export async function rekeyOrderHolders(db: Db, keys: RegistrationKeys): Promise<number> {
-  const rows = await db.selectFrom("order_holders").select(["id", "holder_sealed"]).execute();
-  let rewritten = 0;
-  for (const row of rows) {
-    const opened = keys.open(row.holder_sealed, row.id);
-    if (opened === null) continue;
-    await db
-      .updateTable("order_holders")
-      .set({ holder_sealed: keys.seal(opened, row.id) })
-      .where("id", "=", row.id)
-      .where("holder_sealed", "=", row.holder_sealed)
-      .execute();
-    rewritten += 1;
-  }
-  return rewritten;
-}
-
-async function openOrderHolder(
-  db: Executor,
-  keys: RegistrationKeys,
-  orderRef: string,
-): Promise<CheckoutHolder | null> {
-  const row = await db
-    .selectFrom("order_holders")
-    .select(["id", "holder_sealed"])
-    .where("order_ref", "=", orderRef)
-    .executeTakeFirst();
-  if (!row) return null;
-  const opened = keys.open(row.holder_sealed, row.id);
-  if (opened === null) return null;
-  try {
-    const parsed = checkoutHolderSchema.safeParse(JSON.parse(opened));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+/** A waiting line's reason while its order's holder has not shown their identification. */
+const AWAITING_HOLDER = "holder-unproved";
 
 async function portInHolder(db: Executor, requestId: string) {
   const row = await db
@@ -255,6 +173,8 @@ export type LineRegistrationView =
   | { state: "registered"; folio: string; registeredAt: string }
   /** Its first try is under way (a page looks again by itself). */
   | { state: "registering" }
+  /** Waits for its order's holder to show their identification (decision 0139). */
+  | { state: "awaiting-holder"; orderRef: string }
   /** The validation service did not answer: tried again later. */
   | { state: "pending" }
   /** Left without one: the customer registers it at /registro-de-linea. */
@@ -274,11 +194,16 @@ export async function lineRegistrationView(
   }
   const waiting = await db
     .selectFrom("pending_registrations")
-    .select(["state", "attempts", "reason"])
+    .select(["state", "attempts", "reason", "source", "source_ref"])
     .where("number", "=", number)
     .executeTakeFirst();
   if (!waiting) return null;
   if (waiting.state === "suspended") return { state: "suspended" };
+  if (waiting.reason === AWAITING_HOLDER) {
+    const orderRef =
+      waiting.source === "order" ? waiting.source_ref : await orderOfPortIn(db, waiting.source_ref);
+    if (orderRef) return { state: "awaiting-holder", orderRef };
+  }
   // Not tried yet, or its first try under way: no answer has been missed so far.
   return Number(waiting.attempts) <= 1 && waiting.reason === null
     ? { state: "registering" }
@@ -481,11 +406,11 @@ export function createActivationRegistrations(
   async function retryLater(
     row: PendingRegistrationsTable,
     attempt: number,
-    reason: string,
+    reason: "unavailable" | typeof AWAITING_HOLDER,
   ): Promise<Settled> {
     const now = clock();
     if (now.getTime() - Date.parse(row.created_at) >= giveUpAfterMs) {
-      return suspend(row, attempt, "unavailable");
+      return suspend(row, attempt, reason);
     }
     const delayMs = backoffDelay(delays, attempt);
     await db
@@ -509,6 +434,12 @@ export function createActivationRegistrations(
     return "retrying";
   }
 
+  async function proofToWaitFor(row: PendingRegistrationsTable): Promise<OrderHolderProof | null> {
+    const orderRef =
+      row.source === "order" ? row.source_ref : await orderOfPortIn(db, row.source_ref);
+    return orderRef ? orderHolderProof(db, orderRef) : null;
+  }
+
   async function holderAndMail(row: PendingRegistrationsTable) {
     if (row.source === "portability") {
       const holder = await portInHolder(db, row.source_ref);
@@ -519,7 +450,7 @@ export function createActivationRegistrations(
         .executeTakeFirst();
       return { holder, mailTo: request?.email ?? null };
     }
-    const holder = await openOrderHolder(db, keys, row.source_ref);
+    const holder = (await openOrderHolder(db, keys, row.source_ref))?.holder ?? null;
     const order = await db
       .selectFrom("orders")
       .select("email")
@@ -538,6 +469,11 @@ export function createActivationRegistrations(
     }
     const { holder, mailTo } = await holderAndMail(row);
     if (!holder) return suspend(row, attempt, "no-holder");
+    // The order's holder shows their identification first (decision 0139); a port-in filed on its
+    // own, proved by the donor's NIP, has no order to wait for.
+    const proof = await proofToWaitFor(row);
+    if (proof?.state === "ended") return suspend(row, attempt, AWAITING_HOLDER);
+    if (proof?.state === "to-prove") return retryLater(row, attempt, AWAITING_HOLDER);
     let validation;
     try {
       validation = await idValidator.validate(validationRequestOf(holder));
