@@ -44,10 +44,15 @@ describe("which form requests reach a page's action", () => {
     ).toBe(false);
   });
 
-  it("lets the line registration's photos through, and only there (the 64 KB limit elsewhere)", () => {
+  it("lets the photos of the line registration and of an order's holder through, and only there (the 64 KB limit elsewhere)", () => {
     const multipart = { ...form, contentType: "multipart/form-data; boundary=x" };
     const tenMegabytes = String(UPLOAD_BODY_LIMIT_BYTES);
-    for (const path of ["/registro-de-linea", "/registro-de-linea.data"]) {
+    for (const path of [
+      "/registro-de-linea",
+      "/registro-de-linea.data",
+      "/pedido/titular",
+      "/pedido/titular.data",
+    ]) {
       expect(formRequestProblem({ ...multipart, path, contentLength: tenMegabytes })).toBeNull();
       expect(
         formRequestProblem({
@@ -57,7 +62,13 @@ describe("which form requests reach a page's action", () => {
         })?.status,
       ).toBe(413);
     }
-    for (const path of ["/saldo", "/registro-de-linea/otra", "/cuenta"]) {
+    for (const path of [
+      "/saldo",
+      "/registro-de-linea/otra",
+      "/cuenta",
+      "/pedido",
+      "/confirmation",
+    ]) {
       expect(
         formRequestProblem({ ...multipart, path, contentLength: tenMegabytes })?.status,
         path,

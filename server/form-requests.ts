@@ -1,5 +1,5 @@
 import { ID_IMAGE_MAX_BYTES } from "~/registration/identification-evidence";
-import { REGISTRATION_PATH } from "~/registration/paths";
+import { HOLDER_PROOF_PATHNAME, REGISTRATION_PATH } from "~/registration/paths";
 
 /**
  * Every page form posts `application/x-www-form-urlencoded` or `multipart/form-data`, and a few
@@ -11,14 +11,17 @@ import { REGISTRATION_PATH } from "~/registration/paths";
 export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * The one form that uploads: online line registration's photo of the identification and selfie
- * (decision 0136), each at most ID_IMAGE_MAX_BYTES, with the form's few kilobytes and multipart's
- * framing. Its `.data` twin is the same form sent by JavaScript.
+ * The two forms that upload a photo of the identification and a selfie: online line registration
+ * (decision 0136) and an order's holder showing their identification (decision 0139), each photo
+ * at most ID_IMAGE_MAX_BYTES, with the form's few kilobytes and multipart's framing. Their
+ * `.data` twins are the same forms sent by JavaScript.
  */
 export const UPLOAD_BODY_LIMIT_BYTES = 2 * ID_IMAGE_MAX_BYTES + FORM_BODY_LIMIT_BYTES;
-const UPLOAD_PATHS = new Set([REGISTRATION_PATH, `${REGISTRATION_PATH}.data`]);
+const UPLOAD_PATHS = new Set(
+  [REGISTRATION_PATH, HOLDER_PROOF_PATHNAME].flatMap((path) => [path, `${path}.data`]),
+);
 
-/** The most a write to `path` may send: 64 KB, but for the registration's photos. */
+/** The most a write to `path` may send: 64 KB, but for the forms with photos. */
 export function formBodyLimitFor(path: string): number {
   return UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT_BYTES : FORM_BODY_LIMIT_BYTES;
 }

@@ -22,12 +22,8 @@ import {
   type RegistrationChannel,
   type RegistrationKeys,
 } from "./registrations.server";
-import {
-  openOrderHolder,
-  orderHolderProof,
-  orderOfPortIn,
-  type OrderHolderProof,
-} from "./order-holders.server";
+import type { OrderHolderProof } from "./holder-proof";
+import { openOrderHolder, orderHolderProof, orderOfPortIn } from "./order-holders.server";
 
 /**
  * The registration of the lines the store activates (issue 27, decision 0101). The holder an

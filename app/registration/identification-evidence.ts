@@ -64,3 +64,12 @@ export function sniffImageType(bytes: Uint8Array): IdImageType | null {
   }
   return null;
 }
+
+/** A photo a form uploaded, as the validation receives it; null when its bytes are no image. */
+export async function idImageFrom(
+  file: File,
+): Promise<{ type: IdImageType; bytes: Uint8Array } | null> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = sniffImageType(bytes);
+  return type ? { type, bytes } : null;
+}

@@ -5,6 +5,7 @@ import type { Database } from "~/db/schema";
 import { maskCurp } from "./curp";
 import { checkoutHolderSchema, holderKey, type CheckoutHolder } from "./holder";
 import type { IdEvidence } from "./id-validation";
+import { ORDER_HOLDER_PROOF_ATTEMPTS, type OrderHolderProof } from "./holder-proof";
 import type { RegistrationKeys } from "./registrations.server";
 
 /**
@@ -16,16 +17,6 @@ import type { RegistrationKeys } from "./registrations.server";
  */
 
 type Executor = Db | Transaction<Database>;
-
-/** Refused proofs that end the online path for an order: its lines are then registered in person. */
-export const ORDER_HOLDER_PROOF_ATTEMPTS = 3;
-
-/** Where the holder's proof stands, for the order page, the proof page and the worker. */
-export type OrderHolderProof =
-  | { state: "to-prove"; attemptsLeft: number }
-  | { state: "proved"; provedAt: string }
-  /** Refused ORDER_HOLDER_PROOF_ATTEMPTS times: no more online tries for this order. */
-  | { state: "ended" };
 
 /**
  * Keeps the holder an order names, sealed as registrations seal a holder's key, in the order's

@@ -8,3 +8,13 @@ export const REGISTRATION_PATH = "/registro-de-linea";
 export function disputePath(token: string): string {
   return `/no-fui-yo/${token}`;
 }
+
+/**
+ * Where an order's holder shows their identification after paying (decision 0139): the order's
+ * reference in the query, as on the order's page.
+ */
+export const HOLDER_PROOF_PATHNAME = "/pedido/titular";
+
+export function holderProofPath(orderRef: string): string {
+  return `${HOLDER_PROOF_PATHNAME}?pedido=${encodeURIComponent(orderRef)}`;
+}

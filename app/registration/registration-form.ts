@@ -34,7 +34,7 @@ export function holderKindOf(value: string | null): HolderKind {
 const message = (key: string) => ({ error: `registration:errors.${key}` });
 
 /** A photo the form uploads: an image, at most 5 MB (its first bytes are checked on the server). */
-const imageField = (requiredKey: string) =>
+export const idImageField = (requiredKey: string) =>
   z
     .file(message(requiredKey))
     .min(1, message(requiredKey))
@@ -84,8 +84,8 @@ export const registrationFormSchema = z
         .string()
         .optional()
         .transform((value) => normalizeIdentificationNumber(value ?? "")),
-      id_photo: imageField("idPhotoRequired"),
-      selfie: imageField("selfieRequired"),
+      id_photo: idImageField("idPhotoRequired"),
+      selfie: idImageField("selfieRequired"),
       email: z
         .string()
         .trim()

@@ -14,10 +14,9 @@ import {
   isIdValidationUnavailable,
   validationRequestOf,
   type IdEvidence,
-  type IdImage,
   type IdValidationOutcome,
 } from "./id-validation";
-import { sniffImageType } from "./identification-evidence";
+import { idImageFrom } from "./identification-evidence";
 import { REGISTRATION_PATH } from "./paths";
 import { sendSmsNotices } from "./registration-notice-sms.server";
 import {
@@ -245,13 +244,6 @@ async function liftSuspensionAtOnce(
   }
 }
 
-/** A photo of the form as the validation receives it, or null when its bytes are no image. */
-async function idImageOf(file: File): Promise<IdImage | null> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = sniffImageType(bytes);
-  return type ? { type, bytes } : null;
-}
-
 /**
  * The registrant's proof of holding the identification, for the validation only: nothing of it is
  * kept, logged or sent back to the browser (a refused form never carries a file back).
@@ -260,7 +252,10 @@ async function evidenceOf(
   holder: Holder,
   form: { document_number: string; id_photo: File; selfie: File },
 ): Promise<{ evidence: IdEvidence } | { fieldErrors: Record<string, string[]> }> {
-  const [idPhoto, selfie] = await Promise.all([idImageOf(form.id_photo), idImageOf(form.selfie)]);
+  const [idPhoto, selfie] = await Promise.all([
+    idImageFrom(form.id_photo),
+    idImageFrom(form.selfie),
+  ]);
   if (!idPhoto || !selfie) {
     const fieldErrors: Record<string, string[]> = {};
     if (!idPhoto) fieldErrors.id_photo = ["registration:errors.imageType"];

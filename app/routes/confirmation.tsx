@@ -36,8 +36,13 @@ import { loadOwnOrder, submitOrderPage } from "~/checkout/order-page-request.ser
 import { InvoicingLink } from "~/components/invoicing/invoicing-link";
 import { invoicePath } from "~/invoicing/paths";
 import { requestContext } from "~/lib/router-context.server";
+import { HolderProofNotice } from "~/components/registration/holder-proof-notice";
+import { loadOrderHolderNotice } from "~/registration/holder-proof-request.server";
 
-export const handle = { i18n: ["commerce", "activation", "portability"], query: ["pedido"] };
+export const handle = {
+  i18n: ["commerce", "activation", "portability", "registration"],
+  query: ["pedido"],
+};
 
 export const meta = titleMeta;
 
@@ -64,10 +69,11 @@ export async function loader({ request, context: routerContext }: LoaderFunction
   // together: under load each wait is a turn of a busy event loop.
   const esim =
     order.status === "paid" && order.simType === "esim" ? await esimView(context, order) : null;
-  const [paymentOptions, simLines, portIns] = await Promise.all([
+  const [paymentOptions, simLines, portIns, holder] = await Promise.all([
     loadPaymentOptions(context),
     shippedSimLines(context.db, order),
     loadOrderPortIns(context, order),
+    order.status === "cancelled" ? null : loadOrderHolderNotice(context, order.ref),
   ]);
   return {
     title: getFixedT()("pages.confirmation.title"),
@@ -78,6 +84,7 @@ export async function loader({ request, context: routerContext }: LoaderFunction
     esim,
     simLines,
     portIns,
+    holder,
   };
 }
 
@@ -87,7 +94,7 @@ export function action({ request, context: routerContext }: ActionFunctionArgs) 
 }
 
 export default function ConfirmationPage() {
-  const { order, payment, voucherHours, paymentOptions, esim, simLines, portIns } =
+  const { order, payment, voucherHours, paymentOptions, esim, simLines, portIns, holder } =
     useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const esimProblem = answer && "esimProblem" in answer ? answer.esimProblem : null;
@@ -159,6 +166,8 @@ export default function ConfirmationPage() {
           declinedTestId="payment-declined"
         />
       ) : null}
+
+      {holder ? <HolderProofNotice notice={holder} /> : null}
 
       <OrderPortIns portIns={portIns} refreshTo={confirmationPath(order.ref)} />
 

@@ -79,6 +79,14 @@ const FORMS: Record<string, string[]> = {
   "/my-account/lineas": ["intent", "phone_number", "code", "idempotency_key"],
   "/activar": ["iccid"],
   "/pedido/abrir?clave=fuzz": ["clave"],
+  // An order's holder showing their identification (an unknown order: a 404 page).
+  "/pedido/titular?pedido=ord_fuzz": [
+    "identification_type",
+    "document_number",
+    "id_photo",
+    "selfie",
+    "idempotency_key",
+  ],
   "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],
   "/auth/sign-up": ["username", "password", "confirm_password", "country_code", "phone_number"],

@@ -120,6 +120,12 @@ test("the cart, the checkout with its errors and the confirmation with a long e-
   await expect(page.getByTestId("order-port-in-folio")).toHaveText(/^POR-/);
   await expectFitsEveryWidth(page, "/confirmation with the long e-mail and a number kept");
   await expectNoAxeViolations(page);
+
+  // The holder shows their identification (decision 0139): the form sent empty.
+  await page.getByTestId("holder-proof-link").click();
+  await page.getByRole("button", { name: "Confirmar la identidad" }).click();
+  await expect(page.getByText("Sube una selfie tomada en este momento.")).toBeVisible();
+  await expectFitsEveryWidth(page, "/pedido/titular, sent empty");
 });
 
 test("the top-up form with its errors and the receipt fit a phone", async ({ page }) => {

@@ -24,6 +24,7 @@ import {
   type ServerProcess,
 } from "../support/server-process";
 import { expectNoAxeViolations } from "./support/axe";
+import { attachPhotos, CIC, IMAGE_MARKER, PHOTO, SELFIE } from "./support/identification";
 import {
   mailsTo,
   masked,
@@ -61,35 +62,6 @@ async function proveNumber(page: Page, request: APIRequestContext, number: strin
   await expect(
     page.getByRole("heading", { name: `Titular de la línea ${spaced(number)}` }),
   ).toBeVisible();
-}
-
-/** A photo's first bytes (JPEG, PNG), then a marker the data directory and logs must never hold. */
-const IMAGE_MARKER = "e2e-identification-photo-4c1d";
-const PHOTO = {
-  name: "ine.jpg",
-  mimeType: "image/jpeg",
-  // Past the 64 KB every other form is held to: a photo is larger.
-  buffer: Buffer.concat([
-    Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
-    Buffer.from(`${IMAGE_MARKER}-id`),
-    Buffer.alloc(300 * 1024, 7),
-  ]),
-};
-const SELFIE = {
-  name: "selfie.png",
-  mimeType: "image/png",
-  buffer: Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    Buffer.from(`${IMAGE_MARKER}-selfie`),
-  ]),
-};
-/** An INE's CIC the sandbox takes as the holder's. */
-const CIC = "123456789";
-
-/** The identification's photo and the selfie, as a phone's camera would give them. */
-async function attachPhotos(page: Page, photo: typeof PHOTO = PHOTO) {
-  await page.getByLabel(/^Foto de(l pasaporte| la identificación)$/).setInputFiles(photo);
-  await page.getByLabel("Selfie", { exact: true }).setInputFiles(SELFIE);
 }
 
 async function fillPersonaFisica(

@@ -5,7 +5,7 @@ import { useTranslation } from "~/i18n/react";
 import type { LineActivationView } from "~/line/activations.server";
 import { formatDateTime } from "~/lib/dates";
 import type { LineRegistrationView } from "~/registration/activation-registrations.server";
-import { REGISTRATION_PATH } from "~/registration/paths";
+import { holderProofPath, REGISTRATION_PATH } from "~/registration/paths";
 
 /** How often a page with a line being activated looks again, with JavaScript. */
 const REFRESH_EVERY_MS = 3_000;
@@ -96,6 +96,21 @@ export function LineRegistrationState({ registration }: { registration: LineRegi
         >
           {t("line.registration.registering")}
         </p>
+      );
+    case "awaiting-holder":
+      return (
+        <div className="mt-1 text-sm" data-testid="line-registration" data-state="awaiting-holder">
+          <p className="font-semibold text-slate-900">{t("line.registration.awaitingHolder")}</p>
+          <p className="text-slate-700">
+            {t("line.registration.awaitingHolderHint")}{" "}
+            <Link
+              to={holderProofPath(registration.orderRef)}
+              className="font-medium text-secondary underline underline-offset-4"
+            >
+              {t("line.registration.prove")}
+            </Link>
+          </p>
+        </div>
       );
     case "pending":
     case "suspended":

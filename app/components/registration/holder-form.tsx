@@ -39,6 +39,37 @@ const ID_IMAGE_ACCEPT = "image/*";
 /** What every kind of holder uploads: the identification's photo and a selfie (decision 0136). */
 const EVIDENCE_FIELDS = ["id_photo", "selfie"] as const;
 
+/**
+ * The identification's photo and the selfie (decision 0136), with the camera offered on a phone:
+ * here and where an order's holder shows their identification (decision 0139).
+ */
+export function EvidenceFields({
+  field,
+  passport,
+}: {
+  field: Record<(typeof EVIDENCE_FIELDS)[number], LabelledField>;
+  /** A foreigner's passport rather than a Mexican identification. */
+  passport: boolean;
+}) {
+  const { t } = useTranslation("registration");
+  return (
+    <>
+      <FileField
+        {...field.id_photo}
+        hint={passport ? t("holder.passportPhotoHint") : t("holder.idPhotoHint")}
+        accept={ID_IMAGE_ACCEPT}
+        capture="environment"
+      />
+      <FileField
+        {...field.selfie}
+        hint={t("holder.selfieHint")}
+        accept={ID_IMAGE_ACCEPT}
+        capture="user"
+      />
+    </>
+  );
+}
+
 function kindPath(kind: HolderKind): string {
   return `${REGISTRATION_PATH}?${HOLDER_KIND_PARAM}=${kind}`;
 }
@@ -265,18 +296,7 @@ export function HolderForm({
             autoComplete="off"
           />
         )}
-        <FileField
-          {...field.id_photo}
-          hint={kind === "extranjera" ? t("holder.passportPhotoHint") : t("holder.idPhotoHint")}
-          accept={ID_IMAGE_ACCEPT}
-          capture="environment"
-        />
-        <FileField
-          {...field.selfie}
-          hint={t("holder.selfieHint")}
-          accept={ID_IMAGE_ACCEPT}
-          capture="user"
-        />
+        <EvidenceFields field={field} passport={kind === "extranjera"} />
         <Field
           {...field.email}
           type="email"

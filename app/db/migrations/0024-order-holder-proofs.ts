@@ -5,22 +5,13 @@ import type { Kysely } from "kysely";
 // decision 0139): its number, a photo and a selfie go to the identity validation, and only the
 // outcome is kept here. The order's lines are registered only once it is proved.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable("order_holders")
-    .addColumn("proved_at", "text")
-    .execute();
-  await db.schema
-    .alterTable("order_holders")
-    .addColumn("proof_reference", "text")
-    .execute();
+  await db.schema.alterTable("order_holders").addColumn("proved_at", "text").execute();
+  await db.schema.alterTable("order_holders").addColumn("proof_reference", "text").execute();
   await db.schema
     .alterTable("order_holders")
     .addColumn("proof_failures", "integer", (column) => column.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .alterTable("order_holders")
-    .addColumn("proof_failed_at", "text")
-    .execute();
+  await db.schema.alterTable("order_holders").addColumn("proof_failed_at", "text").execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
