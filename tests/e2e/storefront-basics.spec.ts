@@ -1,9 +1,24 @@
-import { expect, test, type Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { PLAN_CATALOGUE } from "../../app/catalog/plans.data";
 import { BASE_URL } from "../../playwright.config";
+import { pdfText } from "../support/pdf-text";
+import {
+  cartWith,
+  choosePaymentMethod,
+  fillCheckout,
+  fillHolder,
+  payWithCard,
+  simulateVoucher,
+  submitCheckout,
+  TEST_CARDS,
+  TOPUP_RECEIPT_URL,
+  uniqueEmail,
+  uniqueHolder,
+} from "./support/commerce";
 
 // The storefront's basics (issue 48, decision 0141): robots.txt and the sitemap, the plans'
-// structured data.
+// structured data, the voucher and receipts as PDF.
 
 test("robots.txt keeps crawlers from the private paths and names the sitemap", async ({
   request,
@@ -107,4 +122,126 @@ test("each plan on /plans and on the home page carries its Product and Offer in 
     expect(Number(product.offers.price)).toBe(plan.price);
     expect(product.offers.priceCurrency).toBe("MXN");
   }
+});
+
+/** Follows a download link on the page (as a browser does, with or without JavaScript). */
+async function downloadOf(page: Page, testId: string) {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId(testId).click(),
+  ]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), body: await readFile(path) };
+}
+
+/** Someone else's browser at the same address: the site's Spanish 404, nothing of the purchase. */
+async function strangerIsRefused(browser: Browser, path: string, folio: string) {
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  const page = await context.newPage();
+  const answer = await page.goto(path);
+  expect(answer!.status()).toBe(404);
+  expect(answer!.headers()["content-type"]).toMatch(/^text\/html/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Página no encontrada");
+  expect(await answer!.text()).not.toContain(folio);
+  await context.close();
+}
+
+test("a cash voucher is kept and printed without JavaScript: its PDF, for the order's viewer only, without the CURP", async ({
+  page,
+  browser,
+}) => {
+  const holder = uniqueHolder();
+  await cartWith(page, "Conecta 200");
+  await page.goto("/checkout");
+  await fillCheckout(page, uniqueEmail("ficha-pdf"));
+  await fillHolder(page, holder);
+  await choosePaymentMethod(page, "cash");
+  await submitCheckout(page);
+  await expect(page).toHaveURL(/\/confirmation\?pedido=/);
+  const folio = (await page.getByTestId("order-folio").textContent()) ?? "";
+  const voucher = page.getByTestId("payment-instructions-cash");
+  const reference = (await voucher.getByTestId("payment-reference").textContent()) ?? "";
+  const expires = (await voucher.getByTestId("payment-expires").textContent()) ?? "";
+  await expect(voucher.getByTestId("payment-pdf")).toHaveText("Descargar la ficha en PDF");
+
+  const { name, body } = await downloadOf(page, "payment-pdf");
+  expect(name).toBe(`pedido-${folio}.pdf`);
+  expect(body.subarray(0, 5).toString()).toBe("%PDF-");
+  const text = pdfText(body);
+  expect(text).toContain("Tu ficha para pagar en efectivo");
+  expect(text).toContain(reference);
+  expect(text).toContain(expires);
+  expect(text).toContain("$200.00\u00a0MXN");
+  expect(text).toContain(folio);
+  expect(body.toString("latin1")).toContain("/Subtype /Image");
+  expect(text).not.toContain(holder.curp);
+
+  const pdfPath = new URL(
+    (await voucher.getByTestId("payment-pdf").getAttribute("href"))!,
+    BASE_URL,
+  );
+  const answer = await page.request.get(pdfPath.href);
+  expect(answer.headers()["content-type"]).toBe("application/pdf");
+  expect(answer.headers()["cache-control"]).toBe("private, no-store");
+  await strangerIsRefused(browser, `${pdfPath.pathname}${pdfPath.search}`, folio);
+});
+
+test("a paid order's receipt downloads as a PDF from its page: its plans, total and card, no CURP", async ({
+  page,
+}) => {
+  const holder = uniqueHolder();
+  await cartWith(page, "Conecta 300");
+  await page.goto("/checkout");
+  await fillCheckout(page, uniqueEmail("recibo-pdf"));
+  await fillHolder(page, holder);
+  await submitCheckout(page);
+  await payWithCard(page, TEST_CARDS.approved);
+  await expect(page.getByTestId("order-status")).toHaveText("Pagado");
+  const folio = (await page.getByTestId("order-folio").textContent()) ?? "";
+  const { name, body } = await downloadOf(page, "order-receipt-pdf");
+  expect(name).toBe(`pedido-${folio}.pdf`);
+  const text = pdfText(body);
+  expect(text).toContain(folio);
+  expect(text).toContain("Pagado");
+  expect(text).toContain("1 × Conecta 300 ($300)");
+  expect(text).toContain("$300.00\u00a0MXN");
+  expect(text).toMatch(/Pagado con .+ terminada en \d{4}/);
+  expect(text).not.toContain(holder.curp);
+  expect(text).not.toContain("Tu ficha");
+});
+
+test("a top-up's receipt downloads as a PDF (and its voucher while unpaid); a wrong key is a Spanish 404", async ({
+  page,
+  browser,
+}) => {
+  const line = `56${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  await page.goto("/recarga");
+  await page.getByLabel("Número de celular (10 dígitos)").fill(line);
+  await page.getByLabel("Vuelve a escribir el número").fill(line);
+  await page.getByRole("radio", { name: /^\$50(?![\d.,])/ }).check();
+  await choosePaymentMethod(page, "cash");
+  await page.getByRole("button", { name: "Continuar al pago" }).click();
+  await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+  const folio = (await page.getByTestId("topup-folio").textContent()) ?? "";
+  const reference = (await page.getByTestId("payment-reference").textContent()) ?? "";
+  const date = (await page.getByTestId("topup-date").textContent()) ?? "";
+
+  const unpaid = pdfText((await downloadOf(page, "payment-pdf")).body);
+  expect(unpaid).toContain(reference);
+  expect(unpaid).toContain("Pendiente de pago");
+
+  await simulateVoucher(page, /^Simular pago en tienda$/);
+  await expect(page.getByTestId("topup-status")).toHaveText("Pagada");
+  const { name, body } = await downloadOf(page, "topup-receipt-pdf");
+  expect(name).toBe(`recarga-${folio}.pdf`);
+  const text = pdfText(body);
+  expect(text).toContain(folio);
+  expect(text).toContain("Pagada");
+  expect(text).toContain("$50.00\u00a0MXN");
+  expect(text).toContain(date);
+  // The line as the page shows it: masked.
+  expect(text).not.toContain(line);
+  expect(text).toContain(line.slice(-4));
+
+  await strangerIsRefused(browser, "/recarga/AAAAAAAAAAAAAAAAAAAAAA/comprobante", folio);
 });
