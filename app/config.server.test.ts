@@ -713,7 +713,7 @@ describe("metrics and error reports (decisions 0110, 0111)", () => {
   });
 });
 
-describe("loadDatabaseConfig (npm run migrate, decision 0141)", () => {
+describe("loadDatabaseConfig (npm run migrate, decision 0143)", () => {
   it("reads the database's settings alone: production without a pool, secret or providers", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: "/tmp/store" })).toThrow(
       ConfigError,

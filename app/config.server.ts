@@ -496,7 +496,7 @@ const databaseEnvironmentSchema = environmentSchema.pick({
 });
 
 /**
- * The database's settings alone (`npm run migrate`, decision 0141): SQLite under DATA_DIR or
+ * The database's settings alone (`npm run migrate`, decision 0143): SQLite under DATA_DIR or
  * PostgreSQL at DATABASE_URL, validated as the server validates them. A deploy that migrates
  * first needs neither the identity pool nor the payment, mail or BSS settings for it.
  */

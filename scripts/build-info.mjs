@@ -1,4 +1,4 @@
-// What the build records about itself for /metrics' storefront_build_info (decision 0141): the
+// What the build records about itself for /metrics' storefront_build_info (decision 0143): the
 // commit it was built from. BUILD_COMMIT when the builder says it (an image built without .git:
 // `docker build --build-arg BUILD_COMMIT=$(git rev-parse HEAD)`), else `git rev-parse HEAD`, else
 // "unknown" (no git, or not a checkout). scripts/build-server.mjs writes it to dist/build-info.json.

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const outside = mkdtempSync(path.join(os.tmpdir(), "storefront-build-info-"));
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
 
-describe("the build's commit (storefront_build_info, decision 0141)", () => {
+describe("the build's commit (storefront_build_info, decision 0143)", () => {
   it("is BUILD_COMMIT when given, else git's HEAD, else unknown", () => {
     expect(buildCommit({ BUILD_COMMIT: "abc1234" }, root)).toBe("abc1234");
     expect(buildCommit({}, root)).toMatch(/^[0-9a-f]{40}$/);

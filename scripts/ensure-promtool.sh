@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The alerting rules (deploy/prometheus/alerts.yml) are checked by Prometheus' own `promtool check
-# rules` in the unit tests (decision 0141). Debian's `prometheus` package ships promtool; it is
+# rules` in the unit tests (decision 0143). Debian's `prometheus` package ships promtool; it is
 # installed when missing (as root, as in CI; without its recommended exporters).
 set -euo pipefail
 if command -v promtool >/dev/null 2>&1; then exit 0; fi

@@ -1,7 +1,7 @@
 // npm run migrate: the database migrations the server runs at start (and the rate limit table
 // its processes share), without starting the server, for deploys that migrate first. It reads
 // the database's settings alone (loadDatabaseConfig: SQLite under DATA_DIR, or PostgreSQL at
-// DATABASE_URL, with the pool and timeouts; decision 0141), validated as the server validates
+// DATABASE_URL, with the pool and timeouts; decision 0143), validated as the server validates
 // them, so a migrate-first deploy needs no identity pool, payment or mail settings; and it logs
 // like the server, one JSON line per migration applied. Running it again changes nothing; the server still migrates
 // at start, so a deploy that skips this step works as before.

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ALERT_RULES_FILE, metricNamesOfRules } from "../tests/support/alert-rules";
 
-// README's "what to alert on" as Prometheus rules (decision 0141): promtool (Debian's prometheus
+// README's "what to alert on" as Prometheus rules (decision 0143): promtool (Debian's prometheus
 // package, installed by scripts/ensure-promtool.sh in `npm test`'s pre-step) must accept them.
 // tests/e2e/metrics.spec.ts checks the metrics they name against a real /metrics.
 

@@ -200,7 +200,7 @@ describe("payments and limits", () => {
   });
 });
 
-describe("storefront_build_info (decision 0141)", () => {
+describe("storefront_build_info (decision 0143)", () => {
   it("is 1, labelled with the build's version, commit and Node", async () => {
     const metrics = createMetrics();
     metrics.buildInfo({ version: "a1b2c3d4", commit: "0123abcd", node: "v24.21.0" });

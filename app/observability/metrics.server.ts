@@ -305,7 +305,7 @@ export function createMetrics(options: MetricsOptions = {}) {
 
   return {
     registry,
-    /** The build this process serves (server.ts, once the build is loaded; decision 0141). */
+    /** The build this process serves (server.ts, once the build is loaded; decision 0143). */
     buildInfo(labels: { version: string; commit: string; node: string }) {
       build.reset();
       build.set(labels, 1);

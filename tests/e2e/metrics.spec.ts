@@ -190,7 +190,7 @@ test.describe("two workers, one scrape", () => {
           sampleOf(answer.body, 'storefront_page_cache_lookups_total{cache="anyone",result="hit"}'),
         ).toBeGreaterThanOrEqual(4);
         expect(answer.body).toContain("process_resident_memory_bytes");
-        // One build served by both workers: one series of 1, not their sum (decision 0141).
+        // One build served by both workers: one series of 1, not their sum (decision 0143).
         expect(answer.body.match(/^storefront_build_info\{.*\} 1$/gm)).toHaveLength(1);
       }
     } finally {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** The alerting rules an operator loads into Prometheus (decision 0141). */
+/** The alerting rules an operator loads into Prometheus (decision 0143). */
 export const ALERT_RULES_FILE = fileURLToPath(
   new URL("../../deploy/prometheus/alerts.yml", import.meta.url),
 );
