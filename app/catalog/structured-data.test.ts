@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decimalAmount } from "./money";
 import { jsonLdText, plansJsonLd } from "./structured-data";
 
 describe("plans' structured data", () => {
@@ -28,5 +29,12 @@ describe("plans' structured data", () => {
     const text = jsonLdText({ name: "</script><script>alert(1)</script>" });
     expect(text).not.toContain("<");
     expect(JSON.parse(text)).toEqual({ name: "</script><script>alert(1)</script>" });
+  });
+
+  it("writes the price as machines read it, from the one money module", () => {
+    expect(decimalAmount(199)).toBe("199.00");
+    expect(decimalAmount(1234.5)).toBe("1234.50");
+    expect(decimalAmount(0.07)).toBe("0.07");
+    expect(decimalAmount(-12.3)).toBe("-12.30");
   });
 });

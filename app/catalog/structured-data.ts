@@ -1,3 +1,4 @@
+import { decimalAmount } from "./money";
 import type { Plan } from "./plan";
 
 /**
@@ -44,7 +45,7 @@ export function plansJsonLd(
         url,
         offers: {
           "@type": "Offer",
-          price: plan.price.toFixed(2),
+          price: decimalAmount(plan.price),
           priceCurrency: "MXN",
           // Every plan the catalogue offers is on sale: there is no stock to run out of.
           availability: "https://schema.org/InStock",
