@@ -18,6 +18,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
+# The commit for /metrics' storefront_build_info (.git is not copied in): pass
+# --build-arg BUILD_COMMIT=$(git rev-parse HEAD); without it the build says "unknown".
+ARG BUILD_COMMIT
 RUN npm run build && npm prune --omit=dev
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime

@@ -8,6 +8,7 @@ import { createMetrics } from "./app/observability/metrics.server";
 import { BUILD_VERSION_PATH } from "./app/lib/new-build";
 import { createServices } from "./app/services.server";
 import { clusterRole, processRole, runPrimary } from "./server/cluster.server";
+import { readBuildCommit } from "./server/build-info";
 import { buildVersion, healthz, readinessResults, readyz } from "./server/health";
 import { createHtmlCaches } from "./server/html-caches";
 import { createLogger } from "./server/logging";
@@ -88,6 +89,11 @@ const devServer = process.argv.includes("--dev") ? await startDevServer() : null
 const build = devServer
   ? await devServer.loadBuild()
   : ((await import(pathToFileURL(buildPath).href)) as ServerBuild);
+metrics?.buildInfo({
+  version: build.assets.version,
+  commit: devServer ? "unknown" : readBuildCommit(projectRoot),
+  node: process.version,
+});
 const htmlCaches = createHtmlCaches({
   config,
   services,

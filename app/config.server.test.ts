@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, environmentSchema, loadConfig, unsupportedRuntime } from "./config.server";
+import {
+  ConfigError,
+  environmentSchema,
+  loadConfig,
+  loadDatabaseConfig,
+  unsupportedRuntime,
+} from "./config.server";
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 const longSecret = "a".repeat(32);
@@ -704,5 +710,30 @@ describe("metrics and error reports (decisions 0110, 0111)", () => {
         SENTRY_DSN: "http://key@127.0.0.1:9000/1",
       }).SENTRY_DSN,
     ).toBe("http://key@127.0.0.1:9000/1");
+  });
+});
+
+describe("loadDatabaseConfig (npm run migrate, decision 0143)", () => {
+  it("reads the database's settings alone: production without a pool, secret or providers", () => {
+    expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: "/tmp/store" })).toThrow(
+      ConfigError,
+    );
+    expect(loadDatabaseConfig({ NODE_ENV: "production", DATA_DIR: "/tmp/store" })).toEqual({
+      dataDir: "/tmp/store",
+      LOG_LEVEL: "info",
+      DB_BUSY_TIMEOUT_MS: 500,
+      DATABASE_URL: undefined,
+      DATABASE_POOL_SIZE: 10,
+      DATABASE_STATEMENT_TIMEOUT_MS: 5_000,
+    });
+    expect(
+      loadDatabaseConfig({ DATABASE_URL: "postgres://store:secret@db:5432/store" }).DATABASE_URL,
+    ).toBe("postgres://store:secret@db:5432/store");
+  });
+
+  it("refuses a bad database setting in one line, as the server does", () => {
+    expect(() => loadDatabaseConfig({ DATABASE_URL: "mysql://db/store" })).toThrow(
+      /^Invalid configuration: DATABASE_URL: /,
+    );
   });
 });

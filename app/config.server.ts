@@ -455,6 +455,59 @@ export function unsupportedRuntime(
 const MINIMUM_SECRET_LENGTH = 32;
 
 /**
+ * The environment read with `schema`, on a Node this server runs on; a ConfigError of one line
+ * naming the variable at fault otherwise.
+ */
+function parseEnvironment<Schema extends z.ZodType>(
+  schema: Schema,
+  env: Record<string, string | undefined>,
+): z.output<Schema> {
+  const runtime = unsupportedRuntime();
+  if (runtime) throw new ConfigError(runtime);
+  // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = issue.path.join(".") || "environment";
+    throw new ConfigError(`Invalid configuration: ${variable}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** What opening and migrating the database reads of the configuration, and nothing else. */
+export type DatabaseConfig = Pick<
+  Config,
+  | "LOG_LEVEL"
+  | "DB_BUSY_TIMEOUT_MS"
+  | "DATABASE_URL"
+  | "DATABASE_POOL_SIZE"
+  | "DATABASE_STATEMENT_TIMEOUT_MS"
+  | "dataDir"
+>;
+
+const databaseEnvironmentSchema = environmentSchema.pick({
+  DATA_DIR: true,
+  LOG_LEVEL: true,
+  DB_BUSY_TIMEOUT_MS: true,
+  DATABASE_URL: true,
+  DATABASE_POOL_SIZE: true,
+  DATABASE_STATEMENT_TIMEOUT_MS: true,
+});
+
+/**
+ * The database's settings alone (`npm run migrate`, decision 0143): SQLite under DATA_DIR or
+ * PostgreSQL at DATABASE_URL, validated as the server validates them. A deploy that migrates
+ * first needs neither the identity pool nor the payment, mail or BSS settings for it.
+ */
+export function loadDatabaseConfig(
+  env: Record<string, string | undefined> = process.env,
+): DatabaseConfig {
+  const { DATA_DIR, ...values } = parseEnvironment(databaseEnvironmentSchema, env);
+  return { ...values, dataDir: path.resolve(DATA_DIR) };
+}
+
+/**
  * Reads and validates the environment. Throws a ConfigError whose message is one line naming
  * the variable at fault, so an operator sees at once what to fix.
  */
@@ -466,17 +519,7 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   installed: { missingEmulatorPackages: () => string[] } = { missingEmulatorPackages },
 ): Config {
-  const runtime = unsupportedRuntime();
-  if (runtime) throw new ConfigError(runtime);
-  // An empty assignment (`PUBLIC_BASE_URL=` copied from .env.example) means "not set".
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
-  const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = issue.path.join(".") || "environment";
-    throw new ConfigError(`Invalid configuration: ${variable}: ${issue.message}`);
-  }
-  const values = parsed.data;
+  const values = parseEnvironment(environmentSchema, env);
   const isProduction = values.NODE_ENV === "production";
   const dataDir = path.resolve(values.DATA_DIR);
   const sessionSecrets = resolveSessionSecrets(values.SESSION_SECRET, isProduction, dataDir);

@@ -5,7 +5,7 @@ import { createAutoTopupScheduler } from "./auto-topup/scheduler.server";
 import { createCatalogue } from "./catalog/catalog.server";
 import { PLAN_CATALOGUE } from "./catalog/plans.data";
 import { ORDER_PAYMENT_PURPOSE, orderPaymentPurpose } from "./checkout/order-payments.server";
-import type { Config } from "./config.server";
+import type { Config, DatabaseConfig } from "./config.server";
 import type { Services } from "./context";
 import { checkDatabase, databaseDriver, databasePool, openDatabase } from "./db/db.server";
 import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
@@ -120,7 +120,7 @@ export interface ProcessRole {
   runsSweeps?: boolean;
 }
 
-function openConfiguredDatabase(config: Config, logger: Logger, metrics?: Metrics | null) {
+function openConfiguredDatabase(config: DatabaseConfig, logger: Logger, metrics?: Metrics | null) {
   const engine = config.DATABASE_URL ? "postgres" : "sqlite";
   return openDatabase({
     dataDir: config.dataDir,
@@ -147,7 +147,7 @@ function smtpOutcome(error: unknown): CallOutcome {
  * What must exist before several processes open the database together: the schema migrated and
  * the rate limit table created, once, by a cluster's primary before it forks.
  */
-export async function prepareSharedStores(config: Config, logger: Logger): Promise<void> {
+export async function prepareSharedStores(config: DatabaseConfig, logger: Logger): Promise<void> {
   const db = await openConfiguredDatabase(config, logger);
   try {
     await RateLimiter.shared(databaseDriver(db));

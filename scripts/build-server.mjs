@@ -3,6 +3,7 @@
 // where they run (decision 0087). The app modules they share, and those loaded only when needed
 // (the embedded identity emulator, whose packages are dev dependencies), go to dist/chunks/.
 import { rmSync } from "node:fs";
+import { writeBuildInfo } from "./build-info.mjs";
 import { buildPrograms } from "./programs-build.mjs";
 
 // A chunk's name carries its content's hash: old ones would pile up.
@@ -12,3 +13,6 @@ await buildPrograms(
   { server: "server.ts", ops: "scripts/ops.mjs", migrate: "scripts/migrate.ts" },
   "dist",
 );
+
+// The commit this build was made from, for /metrics (storefront_build_info).
+writeBuildInfo("dist");

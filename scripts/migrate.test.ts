@@ -56,4 +56,17 @@ describe("npm run migrate", { timeout: 60_000 }, () => {
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain("DB_BUSY_TIMEOUT_MS");
   });
+
+  it("needs only the database: a production environment without an identity pool, secrets or providers migrates", () => {
+    // The server itself refuses this environment (no pool, no session secret, test doubles).
+    const productionDir = mkdtempSync(path.join(os.tmpdir(), "storefront-migrate-prod-"));
+    try {
+      const run = migrate({ NODE_ENV: "production", DATA_DIR: productionDir });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.lines.at(-1)?.msg).toBe("database migrated");
+    } finally {
+      rmSync(productionDir, { recursive: true, force: true });
+    }
+  });
 });

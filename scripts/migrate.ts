@@ -1,8 +1,9 @@
 // npm run migrate: the database migrations the server runs at start (and the rate limit table
 // its processes share), without starting the server, for deploys that migrate first. It reads
-// the server's own configuration (loadConfig: SQLite under DATA_DIR, or PostgreSQL at
-// DATABASE_URL; in production the server's whole environment) and logs like the server, one
-// JSON line per migration applied. Running it again changes nothing; the server still migrates
+// the database's settings alone (loadDatabaseConfig: SQLite under DATA_DIR, or PostgreSQL at
+// DATABASE_URL, with the pool and timeouts; decision 0143), validated as the server validates
+// them, so a migrate-first deploy needs no identity pool, payment or mail settings; and it logs
+// like the server, one JSON line per migration applied. Running it again changes nothing; the server still migrates
 // at start, so a deploy that skips this step works as before.
 //
 // Exit codes: 0 migrated (or nothing to do); 1 a bad configuration (one line on stderr); 2 the
@@ -11,12 +12,12 @@
 // `npm run migrate` runs the build of this file, dist/migrate.js (`npm run build`, decision
 // 0087); from the sources: `npx tsx scripts/migrate.ts`.
 import { pino } from "pino";
-import { ConfigError, loadConfig, type Config } from "~/config.server";
+import { ConfigError, loadDatabaseConfig, type DatabaseConfig } from "~/config.server";
 import { prepareSharedStores } from "~/services.server";
 
-let config: Config;
+let config: DatabaseConfig;
 try {
-  config = loadConfig(process.env);
+  config = loadDatabaseConfig(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`${error.message}\n`);

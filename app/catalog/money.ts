@@ -57,6 +57,16 @@ function pesos(cents: number, withCentavos: boolean): string {
   return `${cents < 0 ? "-" : ""}$${whole}${fraction}`;
 }
 
+/**
+ * "1234.50": an amount as machines read it (schema.org's `price` in a page's JSON-LD): a point
+ * before two decimals, no grouping, no sign of the currency (said beside it, "MXN").
+ */
+export function decimalAmount(amount: number): string {
+  const cents = centavos(amount);
+  const absolute = Math.abs(cents);
+  return `${cents < 0 ? "-" : ""}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
+}
+
 /** "$199" for whole pesos, "$1,234.50" otherwise. */
 export function formatPrice(amount: number): string {
   const cents = centavos(amount);

@@ -14,3 +14,8 @@ export function orderLinkPath(token: string): string {
 
 /** The cancelled order's button that puts its plans back in the cart. */
 export const ORDER_AGAIN_INTENT = "order-again";
+
+/** The order's receipt (or its voucher, while unpaid) as a PDF: for whoever may see the order. */
+export function orderReceiptPdfPath(ref: string): string {
+  return `${CONFIRMATION_PATHNAME}/comprobante?pedido=${encodeURIComponent(ref)}`;
+}

@@ -199,3 +199,23 @@ describe("payments and limits", () => {
     expect(await metrics.registry.metrics()).not.toContain("5512345678");
   });
 });
+
+describe("storefront_build_info (decision 0143)", () => {
+  it("is 1, labelled with the build's version, commit and Node", async () => {
+    const metrics = createMetrics();
+    metrics.buildInfo({ version: "a1b2c3d4", commit: "0123abcd", node: "v24.21.0" });
+    expect(
+      await sample(
+        metrics,
+        'storefront_build_info{version="a1b2c3d4",commit="0123abcd",node="v24.21.0"}',
+      ),
+    ).toBe(1);
+    // Told again (a rebuild under npm run dev), it names the new build only.
+    metrics.buildInfo({ version: "e5f6", commit: "unknown", node: "v24.21.0" });
+    const text = await metrics.registry.metrics();
+    expect(text).not.toContain('version="a1b2c3d4"');
+    expect(text).toContain(
+      'storefront_build_info{version="e5f6",commit="unknown",node="v24.21.0"} 1',
+    );
+  });
+});

@@ -294,8 +294,22 @@ export function createMetrics(options: MetricsOptions = {}) {
     },
   });
 
+  const build = new Gauge({
+    name: "storefront_build_info",
+    help: "1, labelled with the build this process serves: its version (as /build-version), the commit it was built from and Node's version",
+    labelNames: ["version", "commit", "node"] as const,
+    // Every worker of a cluster serves the same build: one series of 1, not their sum.
+    aggregator: "max",
+    registers,
+  });
+
   return {
     registry,
+    /** The build this process serves (server.ts, once the build is loaded; decision 0143). */
+    buildInfo(labels: { version: string; commit: string; node: string }) {
+      build.reset();
+      build.set(labels, 1);
+    },
     /** Where the values read at scrape time come from (services.server.ts, server.ts). */
     watch(more: MetricSources) {
       Object.assign(sources, more);

@@ -2,6 +2,8 @@ import { type LoaderFunctionArgs, Link, useLoaderData, useRouteLoaderData } from
 import { homeOffer } from "~/catalog/featured";
 import { formatPrice } from "~/catalog/money";
 import { HOME_FEATURED } from "~/catalog/plans.data";
+import { plansJsonLd } from "~/catalog/structured-data";
+import { JsonLd } from "~/components/seo/json-ld";
 import { SHIPPING_PRICE, SIM_PRICE } from "~/catalog/terms";
 import { CartActionForm } from "~/components/commerce/cart-action-form";
 import { PlanCard } from "~/components/commerce/plan-card";
@@ -33,9 +35,16 @@ const SHORTCUTS = [
 
 export function loader({ context: routerContext }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
+  const offer = homeOffer(context.catalogue.plans(), HOME_FEATURED);
   return {
     description: getFixedT()("pages.home.description"),
-    offer: homeOffer(context.catalogue.plans(), HOME_FEATURED),
+    offer,
+    // The plans the page shows, as search engines read them (decision 0141).
+    structuredData: plansJsonLd(
+      offer?.featured ?? [],
+      context.config.publicOrigin,
+      getFixedT()("app.title"),
+    ),
     // Said only while the terms hold it (decision 0066): the plan's price is the whole price.
     freeSim: SIM_PRICE === 0 && SHIPPING_PRICE === 0,
   };
@@ -44,7 +53,7 @@ export function loader({ context: routerContext }: LoaderFunctionArgs) {
 const linkClass = "font-semibold text-secondary underline underline-offset-4";
 
 export default function HomePage() {
-  const { offer, freeSim } = useLoaderData<typeof loader>();
+  const { offer, freeSim, structuredData } = useLoaderData<typeof loader>();
   const shell = useRouteLoaderData("root") as ShellData | undefined;
   const { t } = useTranslation("commerce");
   const popular = offer?.popular;
@@ -57,6 +66,7 @@ export default function HomePage() {
 
   return (
     <>
+      {offer ? <JsonLd data={structuredData} /> : null}
       <section
         aria-labelledby="home-heading"
         className="-mx-4 -mt-8 mb-10 bg-gradient-to-br from-primary-soft to-secondary-soft px-4 pb-8 pt-10 sm:rounded-b-3xl md:px-8"

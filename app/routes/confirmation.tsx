@@ -12,7 +12,7 @@ import { formatPrice, formatTotal } from "~/catalog/money";
 import { LINE_ACTIVATION, PHYSICAL_SIM_DELIVERY } from "~/catalog/terms";
 import { markCartCleared, saveOrderAccess } from "~/checkout/order-access.server";
 import { ORDER_PAYMENT_PURPOSE } from "~/checkout/order-payments.server";
-import { confirmationPath, ORDER_AGAIN_INTENT } from "~/checkout/paths";
+import { confirmationPath, ORDER_AGAIN_INTENT, orderReceiptPdfPath } from "~/checkout/paths";
 import { findOrder } from "~/checkout/orders.server";
 import { isSettling, useRefreshWhileActivating } from "~/components/activation/line-activation";
 import { ShippedSimLines } from "~/components/activation/shipped-sim-lines";
@@ -150,6 +150,16 @@ export default function ConfirmationPage() {
           </dd>
         </div>
       </dl>
+      <p className="-mt-4 mb-8 print:hidden">
+        <a
+          href={orderReceiptPdfPath(order.ref)}
+          download
+          className="font-medium text-secondary underline underline-offset-4"
+          data-testid="order-receipt-pdf"
+        >
+          {t("confirmation.receiptPdf")}
+        </a>
+      </p>
 
       {pending ? (
         <PendingPayment
@@ -164,6 +174,7 @@ export default function ConfirmationPage() {
           lastResult={lastResult}
           refreshTo={confirmationPath(order.ref)}
           declinedTestId="payment-declined"
+          pdfHref={orderReceiptPdfPath(order.ref)}
         />
       ) : null}
 

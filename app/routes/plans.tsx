@@ -2,6 +2,8 @@ import { type LoaderFunctionArgs, Form, Link, useLoaderData } from "react-router
 import { sortByPrice } from "~/catalog/featured";
 import { filterPlans, MIN_DATA_OPTIONS, parsePlanFilters, VALIDITY_OPTIONS } from "~/catalog/plan";
 import { HOME_FEATURED } from "~/catalog/plans.data";
+import { plansJsonLd } from "~/catalog/structured-data";
+import { JsonLd } from "~/components/seo/json-ld";
 import { PlanCard } from "~/components/commerce/plan-card";
 import { PlanComparison } from "~/components/commerce/plan-comparison";
 import { PageHeader } from "~/components/ui/page-header";
@@ -27,12 +29,14 @@ export const meta = shareMeta;
 export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
   const filters = parsePlanFilters(url.searchParams);
+  // Cheapest first (decision 0071): the cards and the comparison table read the same order.
+  const plans = sortByPrice(filterPlans(context.catalogue.plans(), filters));
   return {
     title: getFixedT()("pages.plans.title"),
     description: getFixedT()("pages.plans.description"),
     filters,
-    // Cheapest first (decision 0071): the cards and the comparison table read the same order.
-    plans: sortByPrice(filterPlans(context.catalogue.plans(), filters)),
+    plans,
+    structuredData: plansJsonLd(plans, context.config.publicOrigin, getFixedT()("app.title")),
     here: `${url.pathname}${url.search}`,
   };
 }
@@ -41,10 +45,11 @@ const selectClass =
   "mt-1 block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900";
 
 export default function PlansPage() {
-  const { filters, plans, here } = useLoaderData<typeof loader>();
+  const { filters, plans, here, structuredData } = useLoaderData<typeof loader>();
   const { t } = useTranslation("commerce");
   return (
     <>
+      {plans.length > 0 ? <JsonLd data={structuredData} /> : null}
       <PageHeader title={t("common:pages.plans.heading")}>{t("plans.intro")}</PageHeader>
       <Form
         method="get"

@@ -18,7 +18,7 @@ import { maskPhoneNumber } from "~/topup/phone";
 import { PendingPayment } from "~/components/payments/pending-payment";
 import { loadPaymentOptions } from "~/payments/payment-options.server";
 import { paymentState } from "~/payments/payment-state";
-import { receiptPath, TOPUP_PATH } from "~/topup/paths";
+import { receiptPath, receiptPdfPath, TOPUP_PATH } from "~/topup/paths";
 import { currentPayment } from "~/payments/pay-for.server";
 import { paymentView } from "~/payments/payment-view.server";
 import { TOPUP_PAYMENT_PURPOSE, type Topup } from "~/topup/topups.server";
@@ -131,6 +131,16 @@ export default function TopupReceiptPage() {
         {fact(t("receipt.date"), receipt.date, "topup-date")}
         {fact(t("receipt.status"), t(`receipt.statuses.${statusKey}`), "topup-status", statusTone)}
       </dl>
+      <p className="-mt-4 mb-8 print:hidden">
+        <a
+          href={receiptPdfPath(receipt.id)}
+          download
+          className="font-medium text-secondary underline underline-offset-4"
+          data-testid="topup-receipt-pdf"
+        >
+          {t("receipt.receiptPdf")}
+        </a>
+      </p>
 
       {receipt.offer ? (
         <p className="mb-6 text-slate-800">
@@ -180,6 +190,7 @@ export default function TopupReceiptPage() {
           lastResult={lastResult}
           refreshTo={receiptPath(receipt.id)}
           declinedTestId="topup-declined"
+          pdfHref={receiptPdfPath(receipt.id)}
         />
       ) : null}
 

@@ -8,3 +8,8 @@ export const TOPUP_NUMBER_PARAM = "numero";
 export function receiptPath(topupId: string): string {
   return `${TOPUP_PATH}/${encodeURIComponent(topupId)}`;
 }
+
+/** The top-up's receipt (or its voucher, while unpaid) as a PDF: its key in the address, as the page. */
+export function receiptPdfPath(topupId: string): string {
+  return `${receiptPath(topupId)}/comprobante`;
+}

@@ -393,6 +393,10 @@ test("the account's orders and top-ups are read whole on a phone: no word broken
   await choosePaymentMethod(page, "cash");
   await submitCheckout(page);
   await expect(page).toHaveURL(ORDER_CONFIRMATION_URL);
+  // The voucher with its PDF link and the receipt's (decision 0141).
+  await expect(page.getByTestId("payment-pdf")).toBeVisible();
+  await expect(page.getByTestId("order-receipt-pdf")).toBeVisible();
+  await expectFitsEveryWidth(page, "/confirmation with a cash voucher and its PDF links");
 
   await page.goto("/my-account/recarga");
   const line = `56${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
@@ -402,6 +406,8 @@ test("the account's orders and top-ups are read whole on a phone: no word broken
   await choosePaymentMethod(page, "spei");
   await page.getByRole("button", { name: "Continuar al pago" }).click();
   await expect(page).toHaveURL(TOPUP_RECEIPT_URL);
+  await expect(page.getByTestId("payment-pdf")).toBeVisible();
+  await expectFitsEveryWidth(page, "a top-up's SPEI details with their PDF links");
 
   await page.goto("/my-account");
   await expect(page.getByTestId("account-order")).toHaveCount(1);

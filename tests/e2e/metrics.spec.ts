@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { productionTestEnvironment } from "../../scripts/server-command.mjs";
+import { metricNamesOfRules } from "../support/alert-rules";
 import { rawRequest } from "../support/raw-http";
 import {
   freePort,
@@ -56,12 +57,44 @@ test("a page view moves its route's counter in /metrics, and no path or customer
   );
   for (const route of routes) {
     expect(route).toMatch(
-      /^(root|routes\/\S+|unrouted|static|healthz|readyz|metrics|remix-manifest)$/,
+      /^(root|routes\/\S+|unrouted|static|healthz|readyz|metrics|remix-manifest|build-version)$/,
     );
   }
   // Node's own metrics are there too.
   expect(text).toContain("process_cpu_user_seconds_total");
   expect(text).toContain("nodejs_heap_size_used_bytes");
+});
+
+test("/metrics names the build it serves: storefront_build_info 1 with its version, commit and Node", async ({
+  request,
+}) => {
+  const text = await scrape(request);
+  expect(text).toContain("# TYPE storefront_build_info gauge");
+  const series = [...text.matchAll(/^storefront_build_info\{([^}]*)\} (\S+)$/gm)];
+  expect(series).toHaveLength(1);
+  const [, labels, value] = series[0]!;
+  expect(value).toBe("1");
+  const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels!)?.[1];
+  // The version is the one /build-version tells open tabs.
+  const { version } = (await (await request.get("/build-version")).json()) as { version: string };
+  expect(label("version")).toBe(version);
+  // The commit the build was made from (npm run build records `git rev-parse HEAD`).
+  expect(label("commit")).toMatch(/^([0-9a-f]{40}|unknown)$/);
+  expect(label("commit")).not.toBe("unknown");
+  expect(label("node")).toMatch(/^v\d+\.\d+\.\d+$/);
+});
+
+test("every metric the alerting rules read (deploy/prometheus/alerts.yml) is one /metrics exposes", async ({
+  request,
+}) => {
+  const text = await scrape(request);
+  const names = metricNamesOfRules();
+  expect(names.length).toBeGreaterThan(5);
+  for (const name of names) {
+    expect(text, name).toMatch(
+      new RegExp(`^# TYPE ${name} (counter|gauge|histogram|summary)$`, "m"),
+    );
+  }
 });
 
 /** Two workers behind one port, as cluster.spec.ts starts them, with the metrics settings given. */
@@ -157,6 +190,8 @@ test.describe("two workers, one scrape", () => {
           sampleOf(answer.body, 'storefront_page_cache_lookups_total{cache="anyone",result="hit"}'),
         ).toBeGreaterThanOrEqual(4);
         expect(answer.body).toContain("process_resident_memory_bytes");
+        // One build served by both workers: one series of 1, not their sum (decision 0143).
+        expect(answer.body.match(/^storefront_build_info\{.*\} 1$/gm)).toHaveLength(1);
       }
     } finally {
       await stopServer(server);

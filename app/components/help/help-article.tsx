@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { helpQuestionPath } from "~/help/paths";
 import { useTranslation } from "~/i18n/react";
 import type { ArticleView, BlockView } from "~/help/view";
 import { RichText } from "./rich-text";
@@ -34,7 +35,7 @@ function AnswerBlock({ block, chatHref }: { block: BlockView; chatHref?: string 
 
 /** The link a customer copies to share this question; the server renders it open. */
 export function questionHref(slug: string): string {
-  return `/help-center?pregunta=${encodeURIComponent(slug)}#${slug}`;
+  return `${helpQuestionPath(slug)}#${slug}`;
 }
 
 /**

@@ -12,11 +12,14 @@ export function PaymentInstructions({
   instructions,
   amount,
   paying,
+  pdfHref,
 }: {
   instructions: InstructionsView;
   amount: number;
   /** What is cancelled when the time to pay runs out. */
   paying: "order" | "topup";
+  /** The same as a PDF: what keeps and prints it without JavaScript (decision 0141). */
+  pdfHref: string;
 }) {
   const { t } = useTranslation("commerce");
   const hydrated = useHydrated();
@@ -77,6 +80,14 @@ export function PaymentInstructions({
         {t(`payment.instructions.expiryNote.${instructions.method}.${paying}`)}
       </p>
       <div className="mt-4 flex flex-wrap items-center gap-4 print:hidden">
+        <a
+          href={pdfHref}
+          download
+          className="font-semibold text-secondary underline underline-offset-4"
+          data-testid="payment-pdf"
+        >
+          {t(`payment.instructions.download.${instructions.method}`)}
+        </a>
         {hydrated ? (
           <Button variant="quiet" onClick={() => window.print()}>
             {t(`payment.instructions.print.${instructions.method}`)}

@@ -22,6 +22,7 @@ export function PendingPayment({
   refreshTo,
   declinedTestId,
   options,
+  pdfHref,
 }: {
   messages: "commerce:confirmation" | "topup:receipt";
   folio: string;
@@ -35,6 +36,8 @@ export function PendingPayment({
   refreshTo: string;
   declinedTestId: string;
   options: PaymentOptions;
+  /** The voucher (with the rest of the receipt) as a PDF. */
+  pdfHref: string;
 }) {
   const { t } = useTranslation("commerce");
   return (
@@ -59,6 +62,7 @@ export function PendingPayment({
           instructions={instructions}
           amount={amount}
           paying={messages === "topup:receipt" ? "topup" : "order"}
+          pdfHref={pdfHref}
         />
       ) : null}
 
