@@ -177,6 +177,7 @@ const samples: Array<
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: { method: "card", cardBrand: "mastercard", cardLast4: "4444" },
       automatic: null,
+      application: { state: "applied", validUntil: "6 de enero de 2027" },
     },
   },
   {
@@ -190,6 +191,7 @@ const samples: Array<
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: null,
       automatic: { settingsPath: "/my-account/lineas" },
+      application: { state: "pending", validUntil: null },
     },
   },
   {
