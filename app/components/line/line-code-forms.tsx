@@ -71,6 +71,7 @@ export function LineCodeForm({
   number,
   sendNumber,
   lead,
+  codeHint,
   submitLabel,
   pendingLabel,
   children,
@@ -82,6 +83,8 @@ export function LineCodeForm({
   /** Whether the forms carry the number (adding a line); /saldo keeps it in its cookie. */
   sendNumber: boolean;
   lead: ReactNode;
+  /** Where the code arrived, in the page's own words (the line to add, to look up, to register). */
+  codeHint: string;
   submitLabel: string;
   pendingLabel: string;
   /** More under the forms. */
@@ -118,7 +121,7 @@ export function LineCodeForm({
           {...field.code}
           inputMode="numeric"
           autoComplete="one-time-code"
-          hint={t("add.code_hint")}
+          hint={codeHint}
         />
         <SubmitButton
           name="intent"
