@@ -110,6 +110,10 @@ test("an eSIM's code reaches only whoever proves the order is theirs now, and ne
     // A phone installs it (simulated by the sandbox): its code is never shown again.
     await page.getByRole("button", { name: "Simular instalación (entorno de pruebas)" }).click();
     await expect(page.getByTestId("esim-installed")).toContainText("Instalada el");
+    // One full stop after the time's "a.m." / "p.m." (issue 48), not two.
+    await expect(page.getByTestId("esim-installed")).toHaveText(
+      /^Instalada el \d{1,2} de [a-z]+ de \d{4} a las \d{1,2}:\d{2} [ap]\.m\.$/,
+    );
     await expect(page.getByTestId("esim-qr")).toHaveCount(0);
     await expect(page.getByTestId("esim-activation-code")).toHaveCount(0);
     expect(await page.content()).not.toContain("LPA:");
