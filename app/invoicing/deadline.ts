@@ -1,5 +1,8 @@
 import { addDaysToDate, mexicoCityDate, mexicoCityDayStart } from "~/lib/mexico-city-days";
 
+/** INVOICE_MONTHS_AFTER_PAYMENT's default: the month after the payment's (the help centre says it). */
+export const DEFAULT_INVOICE_MONTHS_AFTER_PAYMENT = 1;
+
 /**
  * How long a payment may be invoiced (issue 29): until the end of the month after the month it was
  * paid in, in Mexico City (INVOICE_MONTHS_AFTER_PAYMENT, 1 by default; 0: that month only). A

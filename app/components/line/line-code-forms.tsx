@@ -117,12 +117,7 @@ export function LineCodeForm({
         />
         <FormKeyInput meta={fields.idempotency_key} issued={idempotencyKey} />
         {sendNumber ? <input type="hidden" name="phone_number" value={number} /> : null}
-        <Field
-          {...field.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          hint={codeHint}
-        />
+        <Field {...field.code} inputMode="numeric" autoComplete="one-time-code" hint={codeHint} />
         <SubmitButton
           name="intent"
           value={LINE_FORM_INTENTS.checkCode}
