@@ -9,7 +9,7 @@ import type { EsimProvisioner } from "~/esim/provisioning";
 import { approvedPayment, paymentInstructions } from "~/payments/payments.server";
 import { findTopup } from "~/topup/topups.server";
 import { type TopupApplication, topupApplication } from "~/topup/topup-application.server";
-import type { LineJobOutcome } from "~/line/line-jobs.server";
+import { type LineJobOutcome, lineJobOutcome } from "~/line/line-jobs.server";
 import { type Bss, isBssUnavailable } from "~/line/bss";
 import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
@@ -124,6 +124,26 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
 
 export function isMailTemplate(value: string): value is MailTemplate {
   return Object.hasOwn(dataSchemas, value);
+}
+
+/** How long a receipt waits for a line job another worker is doing right now (a BSS call). */
+const LINE_JOB_WAIT = { rounds: 12, everyMs: 250 } as const;
+
+/**
+ * Works a top-up's pending line job now; if another worker holds it, waits a few seconds for its
+ * answer (bounded: the receipt then says the top-up is being applied).
+ */
+async function settleLineJob(
+  db: Db,
+  run: (id: string) => Promise<LineJobOutcome | null>,
+  id: string,
+): Promise<LineJobOutcome | null> {
+  let outcome = await run(id);
+  for (let round = 0; outcome?.state === "pending" && round < LINE_JOB_WAIT.rounds; round++) {
+    await new Promise((resolve) => setTimeout(resolve, LINE_JOB_WAIT.everyMs));
+    outcome = await lineJobOutcome(db, id);
+  }
+  return outcome;
 }
 
 /** The receipt page's account of a top-up's effect, as its e-mail tells it. */
@@ -305,7 +325,15 @@ const loaders: Loaders = {
       paidWith: await approvedPayment(db, "topup", topup.id),
       automatic: (await chargeOfTopup(db, topup.id)) ? { settingsPath: LINES_PATH } : null,
       application: mailApplication(
-        await topupApplication({ db, bss, logger, whilePending: runLineJob }, topup),
+        await topupApplication(
+          {
+            db,
+            bss,
+            logger,
+            whilePending: runLineJob ? (jobId) => settleLineJob(db, runLineJob, jobId) : undefined,
+          },
+          topup,
+        ),
       ),
     });
   },
