@@ -6,6 +6,7 @@ import * as z from "zod";
 import { missingEmulatorPackages } from "./auth/emulator/installed.server";
 import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies";
 import { isRegimenFiscal, regimenAllowsKind, type RegimenFiscal } from "./invoicing/sat-catalogs";
+import { DEFAULT_INVOICE_MONTHS_AFTER_PAYMENT } from "./invoicing/deadline";
 import { checkRfc } from "./registration/rfc";
 
 const booleanFlag = z
@@ -324,7 +325,12 @@ export const environmentSchema = z.object({
    * How many months after the month of the payment a customer may still invoice it (until the
    * end of that month, Mexico City time); 0: only the month of the payment.
    */
-  INVOICE_MONTHS_AFTER_PAYMENT: z.coerce.number().int().min(0).max(12).default(1),
+  INVOICE_MONTHS_AFTER_PAYMENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(12)
+    .default(DEFAULT_INVOICE_MONTHS_AFTER_PAYMENT),
   /** The React Router server build to serve; the benchmark points it at a minimal reference app. */
   SERVER_BUILD_PATH: z.string().min(1).optional(),
   /**

@@ -12,7 +12,7 @@ import { createEs2PlusProvisioner } from "./esim/es2plus-provisioner.server";
 import type { EsimProvisioner } from "./esim/provisioning";
 import { createSandboxProvisioner } from "./esim/sandbox-provisioner.server";
 import { whatsAppLink } from "./lib/external-links";
-import { createLineJobs } from "./line/line-jobs.server";
+import { createLineJobs, type LineJobs } from "./line/line-jobs.server";
 import { lineCodeBudgetUse } from "./line/line-proof.server";
 import {
   awaitRegistration,
@@ -247,9 +247,13 @@ export async function createServices(
     ["send"],
     smtpOutcome,
   );
+  // A top-up's receipt works its line job first (it tells the line's vigencia, issue 48); the
+  // line jobs are created below, after the mailer they nudge.
+  let lineJobsForMail: LineJobs | null = null;
   const mailer = createMailer({
     db,
     transport,
+    runLineJob: async (id) => (lineJobsForMail ? lineJobsForMail.runNow(id) : null),
     from: config.MAIL_FROM ?? `"Conecta Móvil" <${config.CONTACT_EMAIL}>`,
     replyTo: config.CONTACT_EMAIL,
     origin: config.publicOrigin,
@@ -285,6 +289,7 @@ export async function createServices(
       afterCommit: () => activationRegistrations.nudge(),
     },
   });
+  lineJobsForMail = lineJobs;
   lineJobs.start(LINE_JOBS_POLL_MS);
   // Lines nobody opens are told they run out too. One process sweeps (a cluster's first worker),
   // as for the overdue payments; another machine sweeping the same lines queues no second e-mail

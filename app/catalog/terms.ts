@@ -58,11 +58,8 @@ export const NUMBER_KEPT_MONTHS = 12;
 /** Days of SMS notice before a number left without top-ups for NUMBER_KEPT_MONTHS is released. */
 export const NUMBER_RELEASE_NOTICE_DAYS = 30;
 
-/** Shares of the plan's data used at which the network sends an SMS. */
-export const DATA_USAGE_ALERT_PERCENTS = [80, 100] as const;
-
-/** Days before a plan expires that the network sends an SMS reminder. */
-export const EXPIRY_REMINDER_DAYS = 3;
+// No SMS alerts of data used or of a plan about to expire: nothing sends them (issue 48). The
+// alert the store sends is the running-out e-mail, at ~/line/line.ts RUNNING_OUT.
 
 /**
  * The fair-use thresholds of content/legal/politica-de-uso-justo.md: over `periodDays`, use above

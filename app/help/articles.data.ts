@@ -1,7 +1,5 @@
 import { formatCount } from "~/catalog/money";
 import {
-  DATA_USAGE_ALERT_PERCENTS,
-  EXPIRY_REMINDER_DAYS,
   FAIR_USE,
   LINE_ACTIVATION,
   NIP_VALIDITY_DAYS,
@@ -21,7 +19,6 @@ import {
   ELSEWHERE_DELIVERY_TEXT,
   hotspotText,
   isFree,
-  listText,
   mexicoOnlyPlans,
   PHYSICAL_SIM_COST_TEXT,
   planNames,
@@ -31,8 +28,12 @@ import {
   TOPUP_LINES,
 } from "./facts";
 import { registrationArticles, registrationPhrases } from "./registration-articles";
-import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
+import { BALANCE_PATH, LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import { REGISTRATION_PATH } from "~/registration/paths";
+import { INVOICING_PATH } from "~/invoicing/paths";
+import { TOPUP_PATH } from "~/topup/paths";
+import { PORTABILITY_PATH } from "~/portability/paths";
+import { invoicingExampleText, invoicingWindowText, RUNNING_OUT_ALERT_TEXT } from "./product-facts";
 
 /*
  * The help centre's questions and answers: customer content, edited here rather than in code.
@@ -44,15 +45,16 @@ import { REGISTRATION_PATH } from "~/registration/paths";
  * amounts and the store's terms (~/catalog/terms), through the phrases of ./facts, so a change of
  * terms changes every answer. content.test.ts fails on a price or a data amount the data lacks.
  * The line registration's dates and limits come from its rule, through ./registration-articles
- * (registration-articles.test.ts fails on one typed in).
+ * (registration-articles.test.ts fails on one typed in). What the product does — the pages that
+ * do it, the alerts it sends, the invoicing deadline — comes from the code that does it, through
+ * the path constants and ./product-facts (decision 0142): claims.test.ts fails on a path typed
+ * in, a deadline of another rule, or an alert nothing sends.
  */
 
 const ACTIVATION_MAX = countText(LINE_ACTIVATION.maxHours, "hora", "horas");
 const PORTABILITY_MAX = countText(PORTABILITY_MAX_HOURS, "hora", "horas");
 const NIP_VALIDITY = countText(NIP_VALIDITY_DAYS, "día natural", "días naturales");
 const NUMBER_KEPT = countText(NUMBER_KEPT_MONTHS, "mes", "meses");
-const DATA_ALERTS = listText(DATA_USAGE_ALERT_PERCENTS.map((percent) => `el ${percent} %`));
-const EXPIRY_REMINDER = countText(EXPIRY_REMINDER_DAYS, "día", "días");
 const MEXICO_ONLY = mexicoOnlyPlans();
 const REGISTRATION = registrationPhrases();
 
@@ -116,7 +118,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "Apaga tu teléfono, abre la bandeja de la SIM con la herramienta o un clip y coloca la SIM de Conecta Móvil (si tu teléfono admite dos SIM, usa la ranura 1).",
           "Enciende el teléfono. En unos segundos debe aparecer el nombre Conecta Móvil o las barras de señal.",
-          "Activa tu línea en [Activa tu SIM](/activar) con el ICCID impreso en la tarjeta de tu SIM (19 o 20 dígitos que empiezan con 89): ahí te damos tu número. Tu plan se pagó al comprar la SIM y empieza con la activación; no necesitas hacer una recarga.",
+          `Activa tu línea en [Activa tu SIM](${SIM_ACTIVATION_PATH}) con el ICCID impreso en la tarjeta de tu SIM (19 o 20 dígitos que empiezan con 89): ahí te damos tu número. Tu plan se pagó al comprar la SIM y empieza con la activación; no necesitas hacer una recarga.`,
           `Vincula tu línea con tu CURP en [Registro de línea](${REGISTRATION_PATH}) si no la registraste al comprarla. Ten a la mano tu identificación oficial (INE, pasaporte o CURP biométrica).`,
           "Reinicia el teléfono. Si tienes señal pero no navegas, configura el APN `internet.conectamovil.mx` (abajo explicamos cómo en Android y en iPhone).",
         ],
@@ -167,6 +169,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
           // neither the SIM's card nor the order's e-mails (which carry its ICCID) can hold it.
           `En la página de tu pedido, en cuanto tu línea queda activa: al instalar tu eSIM, o al activar tu SIM física en [Activar SIM](${SIM_ACTIVATION_PATH}), donde también aparece.`,
           `Si compraste con tu cuenta, o agregaste tu línea con el código que te enviamos por SMS, en [Mis líneas](${LINES_PATH}).`,
+          `En [Consulta tu saldo](${BALANCE_PATH}), sin cuenta, con el código que te enviamos por SMS a tu línea: ahí aparece con tu saldo y la vigencia de tu plan.`,
           "Marca `*100#` desde tu línea: verás en pantalla tu número, tu saldo y la vigencia de tu plan. Es gratis y no usa datos.",
         ],
       },
@@ -248,7 +251,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Cuando tu SIM sale de nuestro almacén te enviamos por WhatsApp y por correo el nombre de la paquetería y el número de guía, con el que puedes seguir el paquete en su sitio. La paquetería hace dos intentos de entrega; si no hay nadie, deja un aviso con los datos para recogerlo.",
+        text: "Cuando tu SIM sale de nuestro almacén te enviamos por correo el nombre de la paquetería y el número de guía, con el que puedes seguir el paquete en su sitio. La paquetería hace dos intentos de entrega; si no hay nadie, deja un aviso con los datos para recogerlo.",
       },
       {
         kind: "paragraph",
@@ -350,7 +353,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "steps",
         items: [
           "Confirma que los datos móviles estén encendidos y que el modo avión esté apagado.",
-          "Marca `*100#` para revisar que tu plan siga vigente y que te queden datos.",
+          `Revisa que tu plan siga vigente y que te queden datos en [Consulta tu saldo](${BALANCE_PATH}) (con el Wi-Fi, sin cuenta) o marcando \`*100#\`.`,
           "Revisa que el APN sea `internet.conectamovil.mx` (consulta las preguntas sobre el APN en Android y en iPhone).",
           "Reinicia el teléfono.",
           "Si estás en Estados Unidos o Canadá, activa el roaming de datos.",
@@ -437,7 +440,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: `Te avisamos por SMS cuando has usado ${DATA_ALERTS} de tus GB. Al terminarse dejas de navegar, pero siguen funcionando hasta que venza tu plan:`,
+        text: `${RUNNING_OUT_ALERT_TEXT} Al terminarse tus datos dejas de navegar, pero siguen funcionando hasta que venza tu plan:`,
       },
       {
         kind: "list",
@@ -448,7 +451,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: `Para volver a navegar, haz una recarga en [Recarga](/recarga). Si recargas antes de que venza tu plan, los GB de la recarga se suman a los que te quedan y su vigencia empieza cuando termina la del plan actual. Y si tu plan vence con GB sin usar, se te abonan en tu siguiente recarga, siempre que la hagas dentro de los ${NUMBER_KEPT} siguientes.`,
+        text: `Para volver a navegar, haz una recarga en [Recarga](${TOPUP_PATH}). Si recargas antes de que venza tu plan, los GB de la recarga se suman a los que te quedan y su vigencia empieza cuando termina la del plan actual. Y si tu plan vence con GB sin usar, se te abonan en tu siguiente recarga, siempre que la hagas dentro de los ${NUMBER_KEPT} siguientes.`,
       },
     ],
   },
@@ -576,17 +579,15 @@ export const HELP_ARTICLES: HelpArticle[] = [
       {
         kind: "list",
         items: [
+          `En [Consulta tu saldo](${BALANCE_PATH}), sin cuenta: escribe tu número y el código que te enviamos por SMS, y ves tu saldo, tus GB disponibles y la fecha en que vence tu plan.`,
+          `En [Mis líneas](${LINES_PATH}), si iniciaste sesión y agregaste tu línea: la página de cada línea muestra su saldo, sus datos, su vigencia y su consumo de los últimos días.`,
           "Marca `*100#` desde tu línea: verás tus GB, minutos y SMS disponibles y la fecha en que vence tu plan. Es gratis y funciona aunque no tengas datos.",
           "[Pregúntanos por WhatsApp](chat) desde tu línea.",
         ],
       },
       {
         kind: "paragraph",
-        text: `Consultar tu saldo, tu consumo y tu vigencia nunca tiene costo. También te avisamos por SMS cuando usas ${DATA_ALERTS} de tus GB, y ${EXPIRY_REMINDER} antes de que venza tu plan.`,
-      },
-      {
-        kind: "paragraph",
-        text: "En [Mi cuenta](/my-account) ves las recargas que has hecho con tu cuenta, tus pedidos y tus líneas guardadas. Tu saldo y tus GB disponibles no aparecen ahí: consúltalos con `*100#`.",
+        text: `Consultar tu saldo, tu consumo y tu vigencia nunca tiene costo. ${RUNNING_OUT_ALERT_TEXT}`,
       },
     ],
   },
@@ -600,7 +601,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
         kind: "steps",
         title: "En línea, sin necesidad de cuenta:",
         items: [
-          "Entra a [Recarga](/recarga).",
+          `Entra a [Recarga](${TOPUP_PATH}).`,
           "Escribe dos veces el número de 10 dígitos que quieres recargar. Si iniciaste sesión, también puedes elegir una de tus líneas guardadas.",
           "Elige el monto.",
           "Elige cómo pagar: con tarjeta de crédito o débito en la página segura de pago, en efectivo en una tienda con la ficha que te damos, o por transferencia SPEI.",
@@ -672,20 +673,19 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: "Sí. Cada recarga genera un comprobante con el monto pagado (con IVA incluido), lo que incluye y su fecha de vencimiento. Para facturarla, escríbenos a hola@conectamovil.mx dentro del mismo mes en que hiciste la recarga.",
+        text: `Sí, en línea. Cada recarga genera un comprobante con el monto pagado (con IVA incluido) y lo que incluye; la factura (CFDI 4.0) la pides en [Facturación](${INVOICING_PATH}) ${invoicingWindowText()}: por ejemplo, ${invoicingExampleText()}.`,
       },
       {
-        kind: "list",
-        title: "Incluye en tu correo:",
+        kind: "steps",
         items: [
-          "Tu número de 10 dígitos y la fecha y el monto de la recarga.",
-          "Tu RFC, nombre o razón social, código postal fiscal y régimen fiscal, tal como aparecen en tu constancia de situación fiscal.",
-          "El uso del CFDI que necesitas.",
+          "Abre tu comprobante (el enlace viene en el correo de tu recarga) y elige «Solicitar factura». Si no lo tienes a la mano, en Facturación escribe el folio de tu recarga (REC-…) y el correo con que la pagaste, y te enviamos el enlace.",
+          "Escribe tu RFC, tu nombre o razón social, tu código postal fiscal y tu régimen fiscal, tal como aparecen en tu constancia de situación fiscal, y el uso del CFDI.",
+          "Descarga la factura (PDF y XML) al momento; también te la enviamos por correo.",
         ],
       },
       {
         kind: "paragraph",
-        text: "Te enviamos la factura (PDF y XML) al mismo correo. Si tienes dudas, [escríbenos por WhatsApp](chat).",
+        text: "Tus pedidos se facturan igual, con el folio del pedido (PED-…). Si tienes dudas, [escríbenos por WhatsApp](chat).",
       },
     ],
   },
@@ -728,7 +728,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: `Si pasan ${NUMBER_KEPT} sin ninguna recarga, podemos dar de baja el número, siempre con un aviso por SMS ${countText(NUMBER_RELEASE_NOTICE_DAYS, "día", "días")} antes. Para recargar, entra a [Recarga](/recarga): no necesitas cuenta.`,
+        text: `Si pasan ${NUMBER_KEPT} sin ninguna recarga, podemos dar de baja el número, siempre con un aviso por SMS ${countText(NUMBER_RELEASE_NOTICE_DAYS, "día", "días")} antes. Para recargar, entra a [Recarga](${TOPUP_PATH}): no necesitas cuenta.`,
       },
     ],
   },
@@ -749,8 +749,8 @@ export const HELP_ARTICLES: HelpArticle[] = [
         items: [
           "Compra tu SIM o eSIM de Conecta Móvil con un plan en [Planes](/plans).",
           "Desde la línea que quieres traer, llama al `051` o envía un SMS con la palabra `NIP` al `051`. Recibirás por SMS tu NIP de portabilidad de 4 dígitos.",
-          "Llena la solicitud en [Portabilidad](/portabilidad) con tu número, tu NIP, tu nombre, tu correo y tu CURP.",
-          "Guarda el folio que te damos: con él consultas el estado de tu solicitud en [Portabilidad](/portabilidad), y te avisamos por correo de cada avance.",
+          `Llena la solicitud en [Portabilidad](${PORTABILITY_PATH}) con tu número, tu NIP, tu nombre, tu correo y tu CURP.`,
+          `Guarda el folio que te damos: con él consultas el estado de tu solicitud en [Portabilidad](${PORTABILITY_PATH}), y te avisamos por correo de cada avance.`,
           "Deja tu SIM anterior en el teléfono: mientras tanto tu línea sigue funcionando con tu compañía actual. Cuando se quede sin señal o te avisemos que la portabilidad concluyó, coloca tu SIM de Conecta Móvil (o activa tu eSIM) y reinicia el teléfono.",
         ],
       },
@@ -783,7 +783,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Escribe tu NIP solo en el formulario de [Portabilidad](/portabilidad). Nadie de Conecta Móvil te lo pedirá por llamada, SMS ni WhatsApp. Si tu número fue portado sin tu consentimiento, tienes derecho a recuperarlo sin costo: [avísanos por WhatsApp](chat) de inmediato.",
+        text: `Escribe tu NIP solo en el formulario de [Portabilidad](${PORTABILITY_PATH}). Nadie de Conecta Móvil te lo pedirá por llamada, SMS ni WhatsApp. Si tu número fue portado sin tu consentimiento, tienes derecho a recuperarlo sin costo: [avísanos por WhatsApp](chat) de inmediato.`,
       },
     ],
   },
@@ -795,7 +795,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     answer: [
       {
         kind: "paragraph",
-        text: `Por regla de la autoridad, la portabilidad se completa en un máximo de ${PORTABILITY_MAX} después de que tu solicitud es aceptada. Durante el cambio puedes quedarte unos minutos sin servicio. Consulta el estado con tu folio en [Portabilidad](/portabilidad).`,
+        text: `Por regla de la autoridad, la portabilidad se completa en un máximo de ${PORTABILITY_MAX} después de que tu solicitud es aceptada. Durante el cambio puedes quedarte unos minutos sin servicio. Consulta el estado con tu folio en [Portabilidad](${PORTABILITY_PATH}).`,
       },
       {
         kind: "list",
@@ -826,7 +826,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
       },
       {
         kind: "paragraph",
-        text: "Si te rechazan, te avisamos por correo con el motivo. Pide un NIP nuevo al `051` y haz otra solicitud en [Portabilidad](/portabilidad). Tu número sigue funcionando con tu compañía anterior mientras tanto.",
+        text: `Si te rechazan, te avisamos por correo con el motivo. Pide un NIP nuevo al \`051\` y haz otra solicitud en [Portabilidad](${PORTABILITY_PATH}). Tu número sigue funcionando con tu compañía anterior mientras tanto.`,
       },
     ],
   },

@@ -134,7 +134,11 @@ describe("the help centre and the legal documents", () => {
       new RegExp(`${NUMBER_KEPT_MONTHS} meses`),
     ],
     ["cash top-ups at stores", "tarifas", /efectivo/],
-    ["invoice by email within the month", "tarifas", /hola@conectamovil\.mx/],
+    [
+      "invoicing at /facturacion until the end of the month after the payment's",
+      "tarifas",
+      /último día del mes siguiente al de tu pago/,
+    ],
     [
       "fair-use voice threshold",
       "politica-de-uso-justo",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NAMESPACES } from "./i18n";
 import { getFixedT, resources } from "./i18n.server";
 import { createTranslator, type Messages, spanishPluralCategory } from "./translate";
+import { formatDateTime } from "~/lib/dates";
 
 /** i18next itself, the reference implementation of the locale files' format. */
 const i18next = createInstance();
@@ -80,6 +81,32 @@ describe("the translator the server and the browser render with", () => {
     expect(t("items", { count: 3 })).toBe("3 artículos");
     expect(t("b:nested.deep")).toBe("Profundo");
     expect(t("missing.key")).toBe("missing.key");
+  });
+
+  it("ends a sentence once after a value that ends with its own period (a time's a.m.)", () => {
+    const t = createTranslator(
+      () => ({
+        installed: "Instalada el {{date}}.",
+        until: "Hasta el {{date}}. Después, {{then}}.",
+        ellipsis: "Cargando {{what}}...",
+      }),
+      "a",
+    );
+    const installedAt = formatDateTime("2026-12-07T11:20:00.000Z");
+    expect(installedAt).toMatch(/a\.m\.$/);
+    expect(t("installed", { date: installedAt })).toBe(`Instalada el ${installedAt}`);
+    expect(t("installed", { date: installedAt })).not.toContain("..");
+    expect(t("until", { date: "5:20 p.m.", then: "nada" })).toBe(
+      "Hasta el 5:20 p.m. Después, nada.",
+    );
+    expect(t("installed", { date: "7 de diciembre de 2026" })).toBe(
+      "Instalada el 7 de diciembre de 2026.",
+    );
+    expect(t("ellipsis", { what: "etc." })).toBe("Cargando etc....");
+    // Through the server's translator too: the eSIM's sentence of the order page.
+    expect(getFixedT("commerce")("confirmation.esim.installed", { date: installedAt })).not.toMatch(
+      /\.\.$/,
+    );
   });
 
   it("shows a finished message that holds a colon as it is", () => {

@@ -2,7 +2,8 @@
  * The translator the server and the browser both render with: the subset of i18next's format the
  * locale files use — `ns:key` prefixes, nested keys, `{{value}}` interpolation and `_one`/`_other`
  * plurals chosen by the Spanish plural rules. A unit test proves it gives i18next's text for every
- * message, so the files stay i18next files.
+ * message, so the files stay i18next files; one difference, on purpose: a value ending with a
+ * period before the message's own full stop gives one period (`fill`).
  */
 export type Messages = { [key: string]: unknown };
 export type TranslationValues = Record<string, unknown>;
@@ -96,15 +97,29 @@ export function createTranslator(
   };
 }
 
+/**
+ * A value that ends with its own period (a time, "5:20 a.m."; an abbreviation) followed by the
+ * message's full stop takes one period, not two ("Instalada el … a las 5:20 a.m."), as Spanish
+ * writes it (issue 48). The one place a message meets its values: every page and e-mail. An
+ * ellipsis after the value ("...") is left as it is.
+ */
+function joinsSentenceEnd(value: string, next: string): boolean {
+  return value.endsWith(".") && next.startsWith(".") && !next.startsWith("..");
+}
+
 function fill(template: CompiledTemplate, values: TranslationValues): string {
   if (template.length === 1) return template[0];
   let text = "";
+  let swallowPeriod = false;
   for (let index = 0; index < template.length; index++) {
     if (index % 2 === 0) {
-      text += template[index];
+      text += swallowPeriod ? template[index].slice(1) : template[index];
+      swallowPeriod = false;
     } else {
       const value = lookup(values, template[index]);
-      text += value === undefined || value === null ? "" : String(value);
+      const shown = value === undefined || value === null ? "" : String(value);
+      text += shown;
+      swallowPeriod = joinsSentenceEnd(shown, template[index + 1] ?? "");
     }
   }
   return text;

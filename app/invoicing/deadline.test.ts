@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { invoicingDeadline, isInvoicingOpen } from "./deadline";
+import { invoicingDeadline, invoicingLastDay, isInvoicingOpen } from "./deadline";
 
 describe("how long a payment may be invoiced", () => {
   it("runs to the end of the month after the payment, in Mexico City", () => {
@@ -27,5 +27,12 @@ describe("how long a payment may be invoiced", () => {
   it("uses the offset of the time, including the years with daylight saving time", () => {
     // In 2021 Mexico City kept summer time (UTC−5) until 31 October.
     expect(invoicingDeadline("2021-08-10T12:00:00Z", 1)).toBe("2021-10-01T05:00:00.000Z");
+  });
+
+  it("is told as its last day, the deadline being the next day's first instant (issue 48)", () => {
+    // Paid on 10 December: open until 31 January, not "1 de febrero a las 12:00 a.m.".
+    expect(invoicingLastDay(invoicingDeadline("2026-12-10T18:00:00Z", 1))).toBe("2027-01-31");
+    expect(invoicingLastDay(invoicingDeadline("2027-01-10T18:00:00Z", 1))).toBe("2027-02-28");
+    expect(invoicingLastDay(invoicingDeadline("2021-08-10T12:00:00Z", 1))).toBe("2021-09-30");
   });
 });

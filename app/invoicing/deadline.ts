@@ -1,4 +1,7 @@
-import { mexicoCityDate, mexicoCityDayStart } from "~/lib/mexico-city-days";
+import { addDaysToDate, mexicoCityDate, mexicoCityDayStart } from "~/lib/mexico-city-days";
+
+/** INVOICE_MONTHS_AFTER_PAYMENT's default: the month after the payment's (the help centre says it). */
+export const DEFAULT_INVOICE_MONTHS_AFTER_PAYMENT = 1;
 
 /**
  * How long a payment may be invoiced (issue 29): until the end of the month after the month it was
@@ -16,4 +19,13 @@ export function invoicingDeadline(paidAt: string, monthsAfter: number): string {
 /** Whether a payment made at `paidAt` may still be invoiced at `now`. */
 export function isInvoicingOpen(paidAt: string, monthsAfter: number, now: Date): boolean {
   return now.getTime() < Date.parse(invoicingDeadline(paidAt, monthsAfter));
+}
+
+/**
+ * The last Mexico City day a payment may be invoiced on (YYYY-MM-DD), as customers are told it:
+ * the deadline is the instant the next day begins, which read as "hasta el 1 de febrero … a las
+ * 12:00 a.m." means 31 January (issue 48).
+ */
+export function invoicingLastDay(deadline: string): string {
+  return addDaysToDate(mexicoCityDate(deadline), -1);
 }

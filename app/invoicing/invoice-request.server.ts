@@ -7,7 +7,8 @@ import { loadOwnOrder } from "~/checkout/order-page-request.server";
 import { findOrder, listCustomerOrders } from "~/checkout/orders.server";
 import { DATABASE_BUSY_KEY, databaseBusyOrRethrow } from "~/db/database-busy.server";
 import { formMessage } from "~/lib/form-messages";
-import { formatDateTime } from "~/lib/dates";
+import { formatDateTime, formatDay } from "~/lib/dates";
+import { invoicingLastDay } from "./deadline";
 import { loadTopup } from "~/topup/receipt-request.server";
 import { findTopup, listCustomerTopups } from "~/topup/topups.server";
 import { checkRfc, type RfcKind } from "~/registration/rfc";
@@ -109,13 +110,15 @@ export function purchaseView(purchase: Purchase, now: Date, monthsAfter: number)
   };
 }
 
+/** The deadline told as its last day ("31 de enero de 2027"), never as the next day's midnight. */
 function describe(open: Invoiceability) {
+  const lastDay = (deadline: string) => formatDay(invoicingLastDay(deadline));
   return open.open
-    ? { open: true as const, deadline: formatDateTime(open.deadline) }
+    ? { open: true as const, deadline: lastDay(open.deadline) }
     : {
         open: false as const,
         reason: open.reason,
-        deadline: open.deadline ? formatDateTime(open.deadline) : null,
+        deadline: open.deadline ? lastDay(open.deadline) : null,
       };
 }
 

@@ -3,6 +3,13 @@ import { cancelOrder, markOrderPaid } from "~/checkout/orders.server";
 import { nowIso, type Db } from "~/db/db.server";
 import { createSandboxProvisioner } from "~/esim/sandbox-provisioner.server";
 import { cancelTopup, createTopup, markTopupPaid } from "~/topup/topups.server";
+import { topupApplication } from "~/topup/topup-application.server";
+import { findTopupAmount } from "~/topup/amounts";
+import { createBssSimulator } from "~/line/simulator.server";
+import { createLineJobs, queueLineJob, topupJobId } from "~/line/line-jobs.server";
+import { topupOffer } from "~/line/line";
+import { addDays, formatDate } from "~/lib/dates";
+import { testIccid } from "../../tests/support/iccids";
 import { composeMail, type ComposeDeps, type ComposeResult } from "./compose.server";
 import type { MailData, MailTemplate } from "~/mail-queue/mail-queue.server";
 import {
@@ -163,6 +170,71 @@ describe("composing a queued e-mail from what the database holds now", () => {
     expect(mail.subject).toBe(`Comprobante de tu recarga ${paid.folio}`);
     expect(mail.text).toContain("Línea: 55 •••• 4321");
     expect(mail.text).not.toContain("5587654321");
+  });
+
+  it("a top-up receipt tells the line's vigencia as its page does, not the payment date plus the amount's days", async () => {
+    // Issue 48: a Conecta 150 line (30 days) topped up with $100 the same day: the e-mail said the
+    // payment date plus 100's days while the receipt page and the line said the BSS's date.
+    const bss = createBssSimulator({ db });
+    const { number } = await bss.activateLine({
+      externalId: "receipt-vigencia",
+      iccid: testIccid(4821),
+      offerId: "conecta-150",
+    });
+    const created = await createTopup(db, {
+      customerSub: null,
+      email: "ana@example.com",
+      idempotencyKey: crypto.randomUUID(),
+      phoneNumber: number,
+      amount: 100,
+    });
+    if (created.kind === "conflict") throw new Error("unexpected conflict");
+    const paidAt = nowIso();
+    await markTopupPaid(db, created.topup.id, paidAt);
+    await queueLineJob(db, {
+      id: topupJobId(created.topup.id),
+      kind: "apply-topup",
+      payload: {
+        topupId: created.topup.id,
+        number,
+        amount: 100,
+        offerId: topupOffer(100)!.offerId,
+      },
+      now: new Date(paidAt),
+    });
+    const lineJobs = createLineJobs({ db, bss, logger: collectingLogger().logger });
+    deps = { ...deps, bss, runLineJob: (id) => lineJobs.runNow(id) };
+
+    const mail = await ready("topup_receipt", { topupId: created.topup.id });
+    const line = await bss.findLine(number);
+    const vigencia = formatDate(line!.package!.endsAt);
+    const naive = formatDate(addDays(paidAt, findTopupAmount(100)!.validityDays));
+    expect(vigencia).not.toBe(naive);
+    expect(mail.text).toContain(`Tu línea queda vigente hasta el ${vigencia}.`);
+    expect(mail.text).not.toContain(naive);
+    // The receipt page's own computation says the same date.
+    const page = await topupApplication(
+      { db, bss, logger: deps.logger },
+      {
+        ...created.topup,
+        status: "paid",
+        paidAt,
+      },
+    );
+    expect(page).toMatchObject({ state: "applied", line: { validUntil: vigencia } });
+  });
+
+  it("a top-up receipt not yet applied says so, with no date", async () => {
+    const paid = await topup();
+    await queueLineJob(db, {
+      id: topupJobId(paid.id),
+      kind: "apply-topup",
+      payload: { topupId: paid.id, number: paid.phoneNumber, amount: 100, offerId: "x" },
+      now: new Date(),
+    });
+    const mail = await ready("topup_receipt", { topupId: paid.id });
+    expect(mail.text).toContain("Tu recarga se está aplicando a tu línea.");
+    expect(mail.text).not.toMatch(/[Vv]igente hasta/);
   });
 
   it("portability received and each later status", async () => {

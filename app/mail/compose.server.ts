@@ -8,6 +8,8 @@ import { ensureEsimActivations } from "~/esim/activations.server";
 import type { EsimProvisioner } from "~/esim/provisioning";
 import { approvedPayment, paymentInstructions } from "~/payments/payments.server";
 import { findTopup } from "~/topup/topups.server";
+import { type TopupApplication, topupApplication } from "~/topup/topup-application.server";
+import { type LineJobOutcome, lineJobOutcome } from "~/line/line-jobs.server";
 import { type Bss, isBssUnavailable } from "~/line/bss";
 import { daysLeft, isLineNumber, runningOut } from "~/line/line";
 import { isNoticeWorthy, noticePackageKey } from "~/line/line-view";
@@ -53,6 +55,12 @@ export interface ComposeDeps {
   bss?: Pick<Bss, "findLine">;
   /** The footer's contact line; none, no contact line. */
   support?: SupportContact | null;
+  /**
+   * Works a pending line job now (~/line/line-jobs.server.ts `runNow`): a top-up's receipt applies
+   * the top-up first, so that it tells the line's vigencia. Without it, the receipt says it is
+   * being applied.
+   */
+  runLineJob?: (id: string) => Promise<LineJobOutcome | null>;
   now?: () => Date;
 }
 
@@ -116,6 +124,36 @@ const dataSchemas: { [T in MailTemplate]: z.ZodType<MailData[T]> } = {
 
 export function isMailTemplate(value: string): value is MailTemplate {
   return Object.hasOwn(dataSchemas, value);
+}
+
+/** How long a receipt waits for a line job another worker is doing right now (a BSS call). */
+const LINE_JOB_WAIT = { rounds: 12, everyMs: 250 } as const;
+
+/**
+ * Works a top-up's pending line job now; if another worker holds it, waits a few seconds for its
+ * answer (bounded: the receipt then says the top-up is being applied).
+ */
+async function settleLineJob(
+  db: Db,
+  run: (id: string) => Promise<LineJobOutcome | null>,
+  id: string,
+): Promise<LineJobOutcome | null> {
+  let outcome = await run(id);
+  for (let round = 0; outcome?.state === "pending" && round < LINE_JOB_WAIT.rounds; round++) {
+    await new Promise((resolve) => setTimeout(resolve, LINE_JOB_WAIT.everyMs));
+    outcome = await lineJobOutcome(db, id);
+  }
+  return outcome;
+}
+
+/** The receipt page's account of a top-up's effect, as its e-mail tells it. */
+function mailApplication(
+  application: TopupApplication,
+): MailModels["topup_receipt"]["application"] {
+  return {
+    state: application.state,
+    validUntil: application.state === "applied" ? (application.line?.validUntil ?? null) : null,
+  };
 }
 
 function toOrderView(order: Order): OrderView {
@@ -273,7 +311,7 @@ const loaders: Loaders = {
     });
   },
 
-  async topup_receipt({ db }, { topupId }) {
+  async topup_receipt({ db, bss, logger, runLineJob }, { topupId }) {
     const topup = await findTopup(db, topupId);
     if (!topup) return permanent("top-up not found");
     if (topup.status === "cancelled") return obsolete("top-up cancelled");
@@ -286,6 +324,17 @@ const loaders: Loaders = {
       paidAt: topup.paidAt,
       paidWith: await approvedPayment(db, "topup", topup.id),
       automatic: (await chargeOfTopup(db, topup.id)) ? { settingsPath: LINES_PATH } : null,
+      application: mailApplication(
+        await topupApplication(
+          {
+            db,
+            bss,
+            logger,
+            whilePending: runLineJob ? (jobId) => settleLineJob(db, runLineJob, jobId) : undefined,
+          },
+          topup,
+        ),
+      ),
     });
   },
 

@@ -3,7 +3,7 @@ import type { Db } from "~/db/db.server";
 import type { EsimProvisioner } from "~/esim/provisioning";
 import type { Bss } from "~/line/bss";
 import { backoffDelay, createQueueRounds, forEachConcurrently } from "~/lib/queue-rounds.server";
-import { composeMail, type ComposeResult } from "./compose.server";
+import { composeMail, type ComposeDeps, type ComposeResult } from "./compose.server";
 import type { SupportContact } from "./layout";
 import type { MailTransport } from "./transport.server";
 
@@ -38,8 +38,10 @@ export interface MailerOptions {
   /** The store's public origin, for the links in the e-mails. */
   origin: string;
   esim: EsimProvisioner;
-  /** Reads a line as it is now, for the running-out e-mail. */
+  /** Reads a line as it is now, for the running-out e-mail and a top-up's receipt. */
   bss?: Pick<Bss, "findLine">;
+  /** Works a pending line job now: a top-up's receipt tells the vigencia once applied. */
+  runLineJob?: ComposeDeps["runLineJob"];
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** The footer's contact line. */
   support?: SupportContact | null;
@@ -237,6 +239,7 @@ export function createMailer(options: MailerOptions): Mailer {
           origin: options.origin,
           esim: options.esim,
           bss: options.bss,
+          runLineJob: options.runLineJob,
           logger,
           support: options.support,
           now: clock,

@@ -177,6 +177,7 @@ const samples: Array<
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: { method: "card", cardBrand: "mastercard", cardLast4: "4444" },
       automatic: null,
+      application: { state: "applied", validUntil: "6 de enero de 2027" },
     },
   },
   {
@@ -190,6 +191,7 @@ const samples: Array<
       paidAt: "2026-11-24T18:30:00.000Z",
       paidWith: null,
       automatic: { settingsPath: "/my-account/lineas" },
+      application: { state: "pending", validUntil: null },
     },
   },
   {
@@ -445,7 +447,12 @@ describe("what each e-mail says", () => {
       context,
     );
     expect(subject).toBe("Mañana recargamos tu línea 55 •••• 0001 automáticamente");
-    expect(text).toContain(`Tu paquete vence el ${formatDateTime("2026-11-26T18:00:00.000Z")}.`);
+    // One full stop after the time's "p.m." (issue 48).
+    expect(text).toContain(
+      `Tu paquete vence el ${formatDateTime("2026-11-26T18:00:00.000Z")} Como lo pediste`,
+    );
+    expect(formatDateTime("2026-11-26T18:00:00.000Z")).toMatch(/[ap]\.m\.$/);
+    expect(text).not.toMatch(/[ap]\.m\.\./);
     expect(text).toContain("cargaremos $150.00\u00a0MXN a tu Visa terminada en 4242");
     expect(text).toContain("Máximo al mes: 2 recargas (hasta $300.00\u00a0MXN)");
     expect(text).toContain("https://www.conectamovil.mx/my-account/lineas");

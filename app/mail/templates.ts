@@ -7,7 +7,7 @@ import {
   PORTABILITY_MAX_HOURS,
   type SimType,
 } from "~/catalog/terms";
-import { addDays, formatDate, formatDateTime, formatDay } from "~/lib/dates";
+import { formatDate, formatDateTime, formatDay } from "~/lib/dates";
 import { formatClabe } from "~/payments/clabe";
 import type { CardBrand, PaymentInstructions, PaymentMethod } from "~/payments/provider";
 import { carrierLabel } from "~/portability/display";
@@ -119,6 +119,12 @@ export interface MailModels {
     paidWith: PaidWith | null;
     /** Made by the line's automatic top-up (decision 0120): where to change it (the account's lines). */
     automatic: { settingsPath: string } | null;
+    /**
+     * What it did to the line, as the receipt page tells it (~/topup/topup-application.server.ts):
+     * `validUntil` is the line's vigencia from the BSS once applied (formatted), never the payment
+     * date plus the amount's days (issue 48).
+     */
+    application: { state: "none" | "pending" | "refused" | "applied"; validUntil: string | null };
   };
   portability_received: {
     folio: string;
@@ -706,6 +712,29 @@ async function orderShipped(
   );
 }
 
+/** The line's vigencia once the top-up reached it, or where it stands, in the receipt page's words. */
+function topupApplicationBlocks(
+  application: MailModels["topup_receipt"]["application"],
+  folio: string,
+): Block[] {
+  switch (application.state) {
+    case "applied":
+      return application.validUntil
+        ? [paragraph(mailT("topupReceipt.validUntil", { date: application.validUntil }))]
+        : [];
+    case "pending":
+      return [paragraph(mailT("topupReceipt.pending"))];
+    case "refused":
+      return [
+        paragraph(
+          `${mailT("topup:receipt.application.refused")}. ${mailT("topup:receipt.application.refusedLead", { folio })}`,
+        ),
+      ];
+    case "none":
+      return [];
+  }
+}
+
 async function topupReceipt(
   model: MailModels["topup_receipt"],
   context: MailContext,
@@ -736,15 +765,7 @@ async function topupReceipt(
       { kind: "heading", text: mailT("topup:receipt.heading") },
       paragraph(mailT("topup:receipt.paidLead")),
       { kind: "facts", rows: facts },
-      ...(offer
-        ? [
-            paragraph(
-              mailT("topupReceipt.validUntil", {
-                date: formatDate(addDays(model.paidAt, offer.validityDays)),
-              }),
-            ),
-          ]
-        : []),
+      ...topupApplicationBlocks(model.application, model.folio),
       ...(paidText ? [paragraph(paidText, "muted")] : []),
       ...(model.automatic
         ? [

@@ -64,6 +64,7 @@ export default function AccountLinesPage() {
         {codeFor ? (
           <LineCodeForm
             idempotencyKey={idempotencyKey}
+            codeHint={t("add.code_hint")}
             lastResult={answer?.form === "code" ? answer.result : undefined}
             number={codeFor}
             sendNumber

@@ -76,6 +76,7 @@ export default function LineRegistrationPage() {
         <>
           <LineCodeForm
             idempotencyKey={codeKey}
+            codeHint={t("page.code_hint")}
             lastResult={answer?.form === "code" ? answer.result : undefined}
             number={number}
             sendNumber={false}

@@ -69,6 +69,7 @@ export default function BalancePage() {
       {step === "code" && number ? (
         <LineCodeForm
           idempotencyKey={idempotencyKey}
+          codeHint={t("balance.code_hint")}
           lastResult={answer?.form === "code" ? answer.result : undefined}
           number={number}
           sendNumber={false}

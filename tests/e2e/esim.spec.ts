@@ -110,6 +110,10 @@ test("an eSIM's code reaches only whoever proves the order is theirs now, and ne
     // A phone installs it (simulated by the sandbox): its code is never shown again.
     await page.getByRole("button", { name: "Simular instalación (entorno de pruebas)" }).click();
     await expect(page.getByTestId("esim-installed")).toContainText("Instalada el");
+    // One full stop after the time's "a.m." / "p.m." (issue 48), not two.
+    await expect(page.getByTestId("esim-installed")).toHaveText(
+      /^Instalada el \d{1,2} de [a-z]+ de \d{4} a las \d{1,2}:\d{2} [ap]\.m\.$/,
+    );
     await expect(page.getByTestId("esim-qr")).toHaveCount(0);
     await expect(page.getByTestId("esim-activation-code")).toHaveCount(0);
     expect(await page.content()).not.toContain("LPA:");
@@ -124,6 +128,42 @@ test("an eSIM's code reaches only whoever proves the order is theirs now, and ne
   } finally {
     await strangers.close();
   }
+});
+
+test("with two eSIMs, only the one whose installation is being simulated says so (issue 48)", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(
+    !javaScriptEnabled,
+    "a pending state is drawn by JavaScript; without it the browser posts the form",
+  );
+  await page.goto("/plans");
+  await addPlan(page, "Conecta 200", 1);
+  await addPlan(page, "Conecta 200", 2);
+  await buyEsim(page, uniqueEmail("esim-dos"), null);
+  const esims = page.getByTestId("esim-activation");
+  await expect(esims).toHaveCount(2);
+  const simulate = "Simular instalación (entorno de pruebas)";
+
+  // The answer held back, so that the pending state can be seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname.endsWith(".data"),
+    async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      await held;
+      await route.continue();
+    },
+  );
+  await esims.nth(0).getByRole("button", { name: simulate }).click();
+  await expect(esims.nth(0).getByRole("button", { name: "Simulando…" })).toBeVisible();
+  await expect(esims.nth(1).getByRole("button", { name: simulate })).toBeVisible();
+  await expect(esims.nth(1).getByText("Simulando…")).toHaveCount(0);
+  release();
+  await expect(esims.nth(0).getByTestId("esim-installed")).toContainText("Instalada el");
+  await expect(esims.nth(1).getByRole("button", { name: simulate })).toBeVisible();
 });
 
 test("an eSIM-only plan is sold as eSIM only; plans that cannot share a SIM type are ordered apart", async ({

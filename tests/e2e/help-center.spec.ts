@@ -201,3 +201,44 @@ test("the help centre opens from the navigation with its texts in place", async 
   await expect(page.getByRole("searchbox", { name: "Buscar en el centro de ayuda" })).toBeVisible();
   await expect(page.getByText("4 preguntas").first()).toBeVisible();
 });
+
+test("the help centre says what the product does: every page it links answers, saldo at /saldo, invoices at /facturacion, no SMS alerts nobody sends (issue 48)", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.goto("/help-center");
+  const hrefs = await page
+    .getByTestId("help-answer")
+    .locator("a[href]")
+    .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+  const own = [...new Set(hrefs.filter((href) => href.startsWith(baseURL!)))];
+  expect(own.length).toBeGreaterThan(10);
+  for (const href of own) {
+    const response = await request.get(href);
+    expect(response.status(), href).toBeLessThan(400);
+  }
+
+  const answers = page.getByTestId("help-answer");
+  await expect(answers.filter({ hasText: /avisamos por SMS cuando/ })).toHaveCount(0);
+  await expect(answers.filter({ hasText: /80 %/ })).toHaveCount(0);
+
+  const invoices = question(page, "factura-de-recargas");
+  await invoices.locator("summary").click();
+  await expect(answerOf(invoices)).toContainText(
+    "hasta el último día del mes siguiente al de tu pago: por ejemplo, una compra pagada el 15 de noviembre la puedes facturar hasta el 31 de diciembre.",
+  );
+  await expect(answerOf(invoices)).not.toContainText("dentro del mismo mes");
+  await answerOf(invoices).getByRole("link", { name: "Facturación" }).click();
+  await expect(page).toHaveURL("/facturacion");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Factura tu compra");
+
+  await page.goto("/help-center?pregunta=consultar-saldo#consultar-saldo");
+  const balance = question(page, "consultar-saldo");
+  await expect(balance).toHaveAttribute("open", "");
+  await expect(answerOf(balance)).toContainText("te avisamos por correo cuando te queda el 10 %");
+  await expect(answerOf(balance)).not.toContainText("no aparecen ahí");
+  await answerOf(balance).getByRole("link", { name: "Consulta tu saldo" }).click();
+  await expect(page).toHaveURL("/saldo");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Consulta tu saldo");
+});

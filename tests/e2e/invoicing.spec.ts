@@ -126,6 +126,10 @@ test("a paid order invoiced as a persona física: the XML and PDF, the e-mail, a
   await expect(page).toHaveURL(/\/facturacion\?pedido=/);
   await expect(page.getByTestId("invoice-purchase-summary")).toContainText(folio);
   await expect(page.getByTestId("invoice-deadline")).toContainText("Puedes facturarla hasta el");
+  // The last day, not the next day's "12:00 a.m." (issue 48): the end of next month's last day.
+  await expect(page.getByTestId("invoice-deadline")).toHaveText(
+    /^Puedes facturarla hasta el (28|29|30|31) de [a-z]+ de \d{4}, inclusive \(hora de la Ciudad de México\)\.$/,
+  );
   await expectNoAxeViolations(page);
 
   const rfc = fisicaRfc();

@@ -58,6 +58,10 @@ async function proveNumber(page: Page, request: APIRequestContext, number: strin
   await page.getByLabel("Número de la línea (10 dígitos)").fill(spaced(number));
   await page.getByRole("button", { name: "Enviar código por SMS" }).click();
   await expect(page.getByTestId("code-sent")).toContainText(spaced(number));
+  // The page's own words, not the add-a-line form's (issue 48).
+  await expect(page.getByLabel("Código de 6 dígitos")).toHaveAccessibleDescription(
+    "Lo recibiste por SMS en la línea que quieres registrar.",
+  );
   await typeCode(page, await smsCode(request, number), "Comprobar el número");
   await expect(
     page.getByRole("heading", { name: `Titular de la línea ${spaced(number)}` }),

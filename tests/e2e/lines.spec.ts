@@ -46,6 +46,9 @@ test("a customer adds a line they already have with the code sent to it, and top
   await expect(page.getByTestId("code-sent")).toContainText(spaced(number));
   const [sms] = await smsTo(request, number);
   expect(sms?.template).toBe("line-code-add");
+  await expect(page.getByLabel("Código de 6 dígitos")).toHaveAccessibleDescription(
+    "Lo recibiste por SMS en la línea que quieres agregar.",
+  );
   await expectNoAxeViolations(page);
 
   await typeCode(page, await smsCode(request, number), "Agregar la línea");
@@ -140,6 +143,10 @@ test("/saldo from a browser with no cookies: the number, the code, the line's su
   await askForCode(page, number);
   await expect(page.getByTestId("code-sent")).toHaveText(
     `Si ${spaced(number)} es una línea de Conecta Móvil, le enviamos un código por SMS. Vence en 10 minutos.`,
+  );
+  // The page's own words, not the add-a-line form's (issue 48).
+  await expect(page.getByLabel("Código de 6 dígitos")).toHaveAccessibleDescription(
+    "Lo recibiste por SMS en la línea que quieres consultar.",
   );
   await typeCode(page, await smsCode(request, number), "Ver mi saldo");
   await expect(page).toHaveURL("/saldo");

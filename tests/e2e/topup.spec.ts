@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe";
 import { payWithCard, TEST_CARDS, TOPUP_RECEIPT_URL } from "./support/commerce";
 import { createCustomer, signInTo, submitSignIn } from "./support/customers";
+import { mailsTo } from "./support/lines";
 
 /** Receipts live at /recarga/<128-bit id> (the account's folio links lead there). */
 
@@ -63,6 +64,28 @@ test("a customer signs in on the way, tops up $100, sees the receipt and the his
   const folio = (await page.getByTestId("topup-folio").textContent())!;
   expect(folio).toMatch(/^REC-\d{4}-\d{6}$/);
   await expectNoAxeViolations(page);
+
+  // The receipt e-mail tells the vigencia the receipt page tells once applied: one computation,
+  // the line's from the BSS (issue 48).
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.getByTestId("topup-application-state").textContent();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe("Aplicada a tu línea");
+  const pageVigencia = /hasta el (.+)\.$/.exec(
+    (await page.getByTestId("topup-valid-until").last().textContent())!,
+  )![1];
+  const receiptMail = async () =>
+    (await mailsTo(request, customer.email)).find(
+      (mail) => mail.subject === `Comprobante de tu recarga ${folio}`,
+    );
+  await expect
+    .poll(async () => (await receiptMail())?.text ?? "", { timeout: 20_000 })
+    .toContain(`Tu línea queda vigente hasta el ${pageVigencia}.`);
 
   await page.getByRole("link", { name: "Ir a Mi cuenta" }).click();
   await expect(page).toHaveURL("/my-account");

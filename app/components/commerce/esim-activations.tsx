@@ -188,6 +188,7 @@ function EsimChangeForm({
         variant={intent === "replace-esim-code" ? "quiet" : "outline"}
         width="blockOnPhone"
         pendingLabel={pendingLabel}
+        match={{ position: String(position) }}
       >
         {label}
       </SubmitButton>

@@ -71,6 +71,7 @@ export function LineCodeForm({
   number,
   sendNumber,
   lead,
+  codeHint,
   submitLabel,
   pendingLabel,
   children,
@@ -82,6 +83,8 @@ export function LineCodeForm({
   /** Whether the forms carry the number (adding a line); /saldo keeps it in its cookie. */
   sendNumber: boolean;
   lead: ReactNode;
+  /** Where the code arrived, in the page's own words (the line to add, to look up, to register). */
+  codeHint: string;
   submitLabel: string;
   pendingLabel: string;
   /** More under the forms. */
@@ -114,12 +117,7 @@ export function LineCodeForm({
         />
         <FormKeyInput meta={fields.idempotency_key} issued={idempotencyKey} />
         {sendNumber ? <input type="hidden" name="phone_number" value={number} /> : null}
-        <Field
-          {...field.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          hint={t("add.code_hint")}
-        />
+        <Field {...field.code} inputMode="numeric" autoComplete="one-time-code" hint={codeHint} />
         <SubmitButton
           name="intent"
           value={LINE_FORM_INTENTS.checkCode}

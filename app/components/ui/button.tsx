@@ -1,4 +1,5 @@
 import { useNavigation } from "react-router";
+import { isPressedButton } from "./pressed";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { Tooltip } from "./tooltip";
 
@@ -71,7 +72,8 @@ export function useIsSubmitting(method: "POST" | "GET" = "POST"): boolean {
  * A submit button that shows its own pending state: while its form is being sent it says so
  * (`pendingLabel`) and takes no second press. Errors never disable it (decision 0064): pressing
  * it is how the customer learns what is missing. With several submit buttons of one name, only
- * the one pressed shows progress. `pending` overrides the page's navigation (a fetcher's form);
+ * the one pressed shows progress, and with several forms of one button (each eSIM's), the one
+ * whose `match` fields were sent. `pending` overrides the page's navigation (a fetcher's form);
  * `blocked` refuses presses while something else is under way.
  *
  * Pending, it is `aria-disabled`, not `disabled`: a disabled button drops the keyboard's focus to
@@ -91,6 +93,7 @@ export function SubmitButton({
   testId,
   label,
   blocked = false,
+  match,
 }: {
   children: ReactNode;
   pendingLabel?: ReactNode;
@@ -98,6 +101,8 @@ export function SubmitButton({
   /** Accessible name, when it differs from the visible text. */
   label?: string;
   blocked?: boolean;
+  /** Other fields of its form that tell it apart from the page's other forms of this button. */
+  match?: Readonly<Record<string, string>>;
   name?: string;
   value?: string;
   variant?: ButtonVariant;
@@ -110,7 +115,8 @@ export function SubmitButton({
   const navigation = useNavigation();
   const sending = pending ?? (navigation.state !== "idle" && navigation.formMethod === "POST");
   const mine =
-    sending && (pending !== undefined || !name || navigation.formData?.get(name) === value);
+    sending &&
+    (pending !== undefined || isPressedButton(navigation.formData, { name, value, match }));
   const button = (
     <button
       type="submit"

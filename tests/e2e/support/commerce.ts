@@ -191,8 +191,9 @@ export async function emailedOrderLinks(
  * Buys one `planName` (default Conecta 200) as eSIM for `email`, paid with the approved card;
  * answers the order's folio, with its page open.
  */
-export async function buyEsim(page: Page, email: string, planName = "Conecta 200") {
-  await cartWith(page, planName);
+/** `planName` null: the cart as it is (several plans already in it). */
+export async function buyEsim(page: Page, email: string, planName: string | null = "Conecta 200") {
+  if (planName !== null) await cartWith(page, planName);
   await page.goto("/checkout");
   await page
     .getByRole("group", { name: "Tipo de SIM" })
