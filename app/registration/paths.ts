@@ -8,3 +8,9 @@ export const REGISTRATION_PATH = "/registro-de-linea";
 export function disputePath(token: string): string {
   return `/no-fui-yo/${token}`;
 }
+
+/** The operator's points of service, found by postal code or state (decision 0140). */
+export const POINTS_OF_SERVICE_PATH = "/puntos-de-atencion";
+
+/** The request for an assisted validation, the online alternative to a store (decision 0140). */
+export const ASSISTED_VALIDATION_PATH = "/registro-de-linea/validacion-asistida";

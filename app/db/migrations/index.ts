@@ -20,6 +20,7 @@ import * as savedCardsAndAutomaticTopups from "./0020-saved-cards-and-automatic-
 import * as passkeyUses from "./0021-passkey-uses";
 import * as accountSignOuts from "./0022-account-sign-outs";
 import * as registrationPassportsAndNotices from "./0023-registration-passports-and-notices";
+import * as assistedValidations from "./0025-assisted-validations";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -47,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   "0021-passkey-uses": passkeyUses,
   "0022-account-sign-outs": accountSignOuts,
   "0023-registration-passports-and-notices": registrationPassportsAndNotices,
+  // 0024 is another branch's (issue 48): the numbers stay in the order they were given.
+  "0025-assisted-validations": assistedValidations,
 };
