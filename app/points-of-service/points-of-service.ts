@@ -19,6 +19,10 @@ export const POINT_SERVICES = [
 ] as const;
 export type PointService = (typeof POINT_SERVICES)[number];
 
+export function isPointService(value: unknown): value is PointService {
+  return (POINT_SERVICES as readonly unknown[]).includes(value);
+}
+
 /** A Mexican postal code: five digits. */
 export const POSTAL_CODE = /^\d{5}$/;
 

@@ -34,8 +34,8 @@ export const pointsSearchSchema = z
 
 export type PointsSearch = z.infer<typeof pointsSearchSchema>;
 
-/** The fields the search reads from the address: any of them makes it a search. */
-export const POINTS_SEARCH_FIELDS = ["cp", "estado", "servicio"] as const;
+/** The fields that make the address a search (the service alone only filters one). */
+export const POINTS_SEARCH_FIELDS = ["cp", "estado"] as const;
 
 /** The search as a query: the postal code when given (it is the nearer answer), else the state. */
 export function toPointsQuery(search: PointsSearch): PointsQuery {

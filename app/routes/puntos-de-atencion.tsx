@@ -18,7 +18,7 @@ export function loader({ context: routerContext, url }: LoaderFunctionArgs) {
 }
 
 export default function PointsOfServicePage() {
-  const { sample, search } = useLoaderData<typeof loader>();
+  const { sample, search, presetService } = useLoaderData<typeof loader>();
   const { t } = useTranslation("registration");
   const postalCode = search?.result.initialValue?.cp;
   const state = search?.result.initialValue?.estado;
@@ -28,6 +28,7 @@ export default function PointsOfServicePage() {
       <PointsPage
         sample={sample}
         search={search}
+        presetService={presetService}
         postalCode={typeof postalCode === "string" ? postalCode : null}
         state={typeof state === "string" ? state : null}
       />

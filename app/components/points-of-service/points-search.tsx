@@ -13,12 +13,20 @@ import { pointsSearchSchema } from "~/points-of-service/points-search";
 import { ASSISTED_VALIDATION_PATH, POINTS_OF_SERVICE_PATH } from "~/registration/paths";
 
 /** The search by postal code or state, a plain GET form that works without JavaScript. */
-export function PointsSearchForm({ search }: { search: PointsSearchAnswer | null }) {
+export function PointsSearchForm({
+  search,
+  presetService,
+}: {
+  search: PointsSearchAnswer | null;
+  /** The service chosen by the link that led here (the registration's: "registro-de-linea"). */
+  presetService: string | null;
+}) {
   const { t } = useTranslation("registration");
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "buscar-puntos",
     lastResult: search?.result,
+    defaultValue: presetService ? { servicio: presetService } : undefined,
     constraint: getZodConstraint(pointsSearchSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -154,10 +162,12 @@ export function PointsResults({
 export function PointsPage({
   sample,
   search,
+  presetService,
   postalCode,
   state,
 }: {
   sample: boolean;
+  presetService: string | null;
   search: PointsSearchAnswer | null;
   postalCode: string | null;
   state: string | null;
@@ -170,7 +180,7 @@ export function PointsPage({
           {t("places.sample")}
         </Alert>
       ) : null}
-      <PointsSearchForm search={search} />
+      <PointsSearchForm search={search} presetService={presetService} />
       {search ? <PointsResults search={search} postalCode={postalCode} state={state} /> : null}
       <section className="mt-10 max-w-3xl border-t border-slate-200 pt-6">
         <p className="text-slate-800">{t("places.bring")}</p>
