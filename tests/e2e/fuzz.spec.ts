@@ -78,6 +78,8 @@ const FORMS: Record<string, string[]> = {
   ],
   "/my-account/lineas": ["intent", "phone_number", "code", "idempotency_key"],
   "/activar": ["iccid"],
+  // Issue 48: the request for an assisted validation.
+  "/registro-de-linea/validacion-asistida": ["contacto", "numero", "franja", "idempotency_key"],
   "/pedido/abrir?clave=fuzz": ["clave"],
   "/sandbox/pago/chk_fuzz": ["intent", "card_number", "card_expiry", "card_cvc", "cardholder_name"],
   "/auth/sign-in": ["username", "password", "redirectTo"],
