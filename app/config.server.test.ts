@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -734,6 +734,43 @@ describe("loadDatabaseConfig (npm run migrate, decision 0143)", () => {
   it("refuses a bad database setting in one line, as the server does", () => {
     expect(() => loadDatabaseConfig({ DATABASE_URL: "mysql://db/store" })).toThrow(
       /^Invalid configuration: DATABASE_URL: /,
+    );
+  });
+});
+
+describe("POINTS_OF_SERVICE_FILE (decision 0140)", () => {
+  it("defaults to the sample the store ships, marked as a sample", () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.pointsOfService.sample).toBe(true);
+    expect(config.pointsOfService.points.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it("reads the operator's file, and a bad one stops the start with one line", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "puntos.json");
+    const point = {
+      id: "gdl",
+      nombre: "Conecta Móvil Guadalajara",
+      direccion: "Av. Juárez 1",
+      estado: "JAL",
+      codigoPostal: "44100",
+      horario: "Lunes a viernes de 9:00 a 18:00",
+      servicios: ["registro-de-linea"],
+    };
+    writeFileSync(file, JSON.stringify({ puntos: [point] }));
+    const config = loadConfig({ DATA_DIR: dir, POINTS_OF_SERVICE_FILE: file });
+    expect(config.pointsOfService).toMatchObject({ sample: false, points: [{ id: "gdl" }] });
+
+    writeFileSync(file, JSON.stringify({ puntos: [{ ...point, codigoPostal: "441" }] }));
+    expect(refusal({ POINTS_OF_SERVICE_FILE: file })).toBe(
+      `Invalid configuration: POINTS_OF_SERVICE_FILE: Puntos de atención en ${file}: punto 1 (gdl), codigoPostal: un código postal de 5 dígitos`,
+    );
+    writeFileSync(file, "{ puntos: ");
+    expect(refusal({ POINTS_OF_SERVICE_FILE: file })).toMatch(
+      /^Invalid configuration: POINTS_OF_SERVICE_FILE: Puntos de atención en .*: no es JSON válido/,
+    );
+    expect(refusal({ POINTS_OF_SERVICE_FILE: path.join(dir, "no-existe.json") })).toMatch(
+      /^Invalid configuration: POINTS_OF_SERVICE_FILE: Puntos de atención: no se pudo leer .*no-existe\.json \(ENOENT\)$/,
     );
   });
 });

@@ -8,6 +8,8 @@ import { PROXY_RANGE_NAMES, trustedProxiesProblem } from "./lib/trusted-proxies"
 import { isRegimenFiscal, regimenAllowsKind, type RegimenFiscal } from "./invoicing/sat-catalogs";
 import { DEFAULT_INVOICE_MONTHS_AFTER_PAYMENT } from "./invoicing/deadline";
 import { checkRfc } from "./registration/rfc";
+import { loadPointsDirectory } from "./points-of-service/points-file.server";
+import { PointsFileError, type PointsDirectory } from "./points-of-service/points-of-service";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -365,6 +367,11 @@ export const environmentSchema = z.object({
     .string()
     .regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
     .optional(),
+  /**
+   * The operator's points of service (a JSON file, decision 0140); absent, the sample the store
+   * ships (content/puntos-de-atencion.json), which the page marks as an example.
+   */
+  POINTS_OF_SERVICE_FILE: z.string().min(1).optional(),
   /** The release the reports are filed under (e.g. a commit or a version); optional. */
   SENTRY_RELEASE: z
     .string()
@@ -440,6 +447,8 @@ export interface Config extends Omit<
     | { serve: "port"; host: string; port: number; token: string | null }
     | { serve: "public"; token: string | null }
     | { serve: "off" };
+  /** The points of service read from POINTS_OF_SERVICE_FILE (or the sample), checked at start. */
+  pointsOfService: PointsDirectory;
 }
 
 export class ConfigError extends Error {}
@@ -574,6 +583,7 @@ export function loadConfig(
   }
   if (identity.identityMode === "embedded") requireEmulatorInstalled(installed);
   const metrics = resolveMetrics(values, isProduction);
+  const pointsOfService = resolvePointsOfService(values.POINTS_OF_SERVICE_FILE);
   const {
     SESSION_SECRET: _secret,
     DATA_DIR: _dir,
@@ -615,7 +625,20 @@ export function loadConfig(
     dataDir,
     sessionSecrets,
     metrics,
+    pointsOfService,
   };
+}
+
+/** The points of service file, checked: a bad one stops the start with its one line. */
+function resolvePointsOfService(file: string | undefined): PointsDirectory {
+  try {
+    return loadPointsDirectory(file);
+  } catch (error) {
+    if (error instanceof PointsFileError) {
+      throw new ConfigError(`Invalid configuration: POINTS_OF_SERVICE_FILE: ${error.message}`);
+    }
+    throw error;
+  }
 }
 
 /**

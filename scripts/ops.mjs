@@ -48,6 +48,11 @@ Listas (las más recientes primero; fechas AAAA-MM-DD, días de la Ciudad de Mé
                   /registro-de-linea. --estado disputada: registros de los que alguien dijo «No
                   fui yo» desde el aviso que recibió (correo o SMS a las otras líneas de esa
                   persona): revísalos con su folio. Al final, cuántas líneas hay en cada estado.
+  validaciones-asistidas [--desde …] [--hasta …] [--csv …]
+                  Las solicitudes de validación asistida de /registro-de-linea/validacion-asistida
+                  (clientes cuya validación de identidad en línea falló): folio VAL-, número a
+                  registrar, teléfono o correo para contactarles y horario elegido (hora de la
+                  Ciudad de México). Llámales o escríbeles en ese horario citando el folio.
   Con --csv archivo.csv se exportan todas las columnas (dirección de envío, planes…) a un CSV
   que Excel abre con acentos; con --csv - el CSV sale por la salida estándar.
 
@@ -151,6 +156,11 @@ const COMMANDS = {
   lineas: { options: { estado: string, csv: string }, subject: null, run: listLines },
   trabajos: { options: { estado: string, csv: string }, subject: null, run: listLineJobs },
   registros: { options: LIST_OPTIONS, subject: null, run: listLineRegistrations },
+  "validaciones-asistidas": {
+    options: { desde: string, hasta: string, csv: string },
+    subject: null,
+    run: listAssistedValidations,
+  },
   "recargas-automaticas": {
     options: { estado: string, csv: string },
     subject: null,
@@ -425,6 +435,14 @@ async function listLineRegistrations(ops, db, { values, services }) {
   if (values.csv === undefined) {
     out(ops.registrationCountsText(await ops.registrationStateCounts(db)));
   }
+}
+
+async function listAssistedValidations(ops, db, { values }) {
+  const rows = await ops.listAssistedValidationRows(db, rangeOptions(ops, values));
+  printList(ops, values, ops.ASSISTED_VALIDATION_COLUMNS, rows, [
+    "solicitud de validación asistida",
+    "solicitudes de validación asistida",
+  ]);
 }
 
 async function listAutoTopups(ops, db, { values }) {

@@ -48,6 +48,7 @@ import { claimInvoice, recordIssued } from "~/invoicing/invoices.server";
 import { topupPurchase } from "~/invoicing/purchases.server";
 import { createSandboxPac } from "~/invoicing/sandbox-pac.server";
 import { SAMPLE } from "../tests/support/cfdi-sample";
+import { recordAssistedValidation } from "~/registration/assisted-validations.server";
 import { buildPrograms } from "./programs-build.mjs";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -526,6 +527,46 @@ describe("npm run ops", { timeout: 60_000 }, () => {
       /^consumo solo funciona con el BSS simulado/,
     );
     expect(await simulator.findLine(line)).toEqual(before);
+  });
+
+  it("lists the requests for an assisted validation with their contact, and as CSV", async () => {
+    const empty = await ops(["validaciones-asistidas"]);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toBe("No hay solicitudes de validación asistida con esos filtros.\n");
+    const byPhone = await recordAssistedValidation(db, {
+      idempotencyKey: "ops-test-key-1",
+      number: "5511112222",
+      contact: { kind: "phone", value: "5533334444" },
+      timeWindow: "tarde",
+    });
+    const byMail = await recordAssistedValidation(db, {
+      idempotencyKey: "ops-test-key-2",
+      number: "5511113333",
+      contact: { kind: "email", value: "ana@ejemplo.mx" },
+      timeWindow: "manana",
+    });
+    const all = await ops(["validaciones-asistidas"]);
+    expect(all.code).toBe(0);
+    const lines = all.stdout.split("\n");
+    expect(lines[0]).toMatch(/^Folio +Solicitada el +Número a registrar +Contacto +Horario/);
+    expect(lines[2]).toContain(byMail.request.folio);
+    expect(lines[2]).toContain("Correo: ana@ejemplo.mx");
+    expect(lines[2]).toContain("Mañana (9:00 a 13:00)");
+    expect(lines[3]).toContain(byPhone.request.folio);
+    expect(lines[3]).toContain("5511112222");
+    expect(lines[3]).toContain("Teléfono: 5533334444");
+    expect(all.stdout).toContain("2 solicitudes de validación asistida.");
+    const csv = await ops(["validaciones-asistidas", "--csv", "-"]);
+    const records = csv.stdout.replace(/^\uFEFF/, "").split("\r\n");
+    expect(records[0]).toBe(
+      "Folio,Solicitada el,Número a registrar,Contacto,Teléfono o correo,Horario",
+    );
+    expect(records[2]).toMatch(
+      new RegExp(`^${byPhone.request.folio},[^,]+,5511112222,Teléfono,5533334444,Tarde`),
+    );
+    const future = await ops(["validaciones-asistidas", "--desde", "2099-01-01"]);
+    expect(future.stdout).toBe("No hay solicitudes de validación asistida con esos filtros.\n");
+    expectRefusal(await ops(["validaciones-asistidas", "--estado", "x"]), /Opción desconocida/);
   });
 
   it("lists the store's lines with the BSS's status and vigencia, filtered, and as CSV", async () => {

@@ -8,7 +8,7 @@ import {
   withDefaultHolderKind,
   withDefaultSimType,
 } from "./checkout-schema";
-import { MEXICAN_STATES } from "./mexican-states";
+import { MEXICAN_STATES } from "~/lib/mexican-states";
 
 const HOLDER_CURP = "GOMA850312MDFRRN0" + curpCheckDigit("GOMA850312MDFRRN0");
 

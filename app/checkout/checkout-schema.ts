@@ -13,7 +13,7 @@ import {
 import { numberToPortSchema, type NumberToPort } from "~/portability/portability-schema";
 import { checkoutHolderSchema, type CheckoutHolder } from "~/registration/holder";
 import { REGISTRATION_RULES } from "~/registration/registration-rules";
-import { MEXICAN_STATES } from "./mexican-states";
+import { MEXICAN_STATES } from "~/lib/mexican-states";
 
 /**
  * The checkout form. Messages are keys of the "commerce" namespace, translated where they are

@@ -36,6 +36,7 @@ export interface Database {
   registration_attempts: RegistrationAttemptsTable;
   registration_locks: RegistrationLocksTable;
   registration_notices: RegistrationNoticesTable;
+  assisted_validations: AssistedValidationsTable;
   order_holders: OrderHoldersTable;
   pending_registrations: PendingRegistrationsTable;
   order_port_ins: OrderPortInsTable;
@@ -558,6 +559,19 @@ export interface RegistrationNoticesTable {
   channel: "email" | "sms";
   created_at: string;
   disputed_at: string | null;
+}
+
+/** A request for an assisted validation of a line's holder (decision 0140). */
+export interface AssistedValidationsTable {
+  id: string;
+  /** "VAL-2026-000001". */
+  folio: string;
+  idempotency_key: string;
+  number: string;
+  contact_kind: "phone" | "email";
+  contact: string;
+  time_window: "manana" | "tarde" | "noche";
+  created_at: string;
 }
 
 /** The lock a registration takes on its holder's bucket before counting the holder's lines. */

@@ -1,6 +1,10 @@
 import { kept, identificationTypes } from "../../public/locales/es/registration.json";
 import { formatDay } from "~/lib/dates";
-import { REGISTRATION_PATH } from "~/registration/paths";
+import {
+  ASSISTED_VALIDATION_PATH,
+  POINTS_OF_SERVICE_PATH,
+  REGISTRATION_PATH,
+} from "~/registration/paths";
 import { KEPT_REGISTRATION_DATA, REGISTRATION_RULES } from "~/registration/registration-rules";
 import type { HelpArticle } from "./content";
 import { countText, listText } from "./facts";
@@ -128,7 +132,7 @@ export function registrationArticles(
         },
         {
           kind: "paragraph",
-          text: `Si la validación de identidad falla ${rule.attempts} en ${rule.attemptsWindow}, el registro en línea de ese número se detiene y tendrás que terminarlo en persona con tu identificación: [escríbenos por WhatsApp](chat) y te decimos dónde.`,
+          text: `Si la validación de identidad falla ${rule.attempts} en ${rule.attemptsWindow}, el registro en línea de ese número se detiene: termínalo con tu identificación en uno de nuestros [puntos de atención](${POINTS_OF_SERVICE_PATH}), o pide una [validación asistida](${ASSISTED_VALIDATION_PATH}) y una persona de Conecta Móvil te contacta para terminarlo a distancia.`,
         },
         {
           kind: "paragraph",
@@ -137,6 +141,30 @@ export function registrationArticles(
         {
           kind: "paragraph",
           text: "Para registrar tu línea nunca te pediremos tu NIP, contraseñas ni datos de tarjetas.",
+        },
+      ],
+    },
+    {
+      slug: "puntos-de-atencion",
+      category: "registro-y-seguridad",
+      question: "¿Dónde registro mi línea en persona o repongo mi SIM?",
+      keywords: [
+        "tienda",
+        "sucursal",
+        "punto de atención",
+        "en persona",
+        "código postal",
+        "reposición de sim",
+        "validación asistida",
+      ],
+      answer: [
+        {
+          kind: "paragraph",
+          text: `En nuestros [puntos de atención](${POINTS_OF_SERVICE_PATH}): búscalos por tu código postal o por estado y elige el servicio (registro de línea, reposición de SIM, portabilidad o venta de SIM). Lleva tu identificación oficial vigente y tu CURP.`,
+        },
+        {
+          kind: "paragraph",
+          text: `Si no puedes ir, pide una [validación asistida](${ASSISTED_VALIDATION_PATH}): déjanos un teléfono o correo, el número de la línea y cuándo te contactamos, y te damos un folio. Una persona de Conecta Móvil te contacta en ese horario para validar tu identidad y terminar el registro.`,
         },
       ],
     },

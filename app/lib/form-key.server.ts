@@ -34,7 +34,13 @@ export const formKeysCookieSpec: SealedCookieSpec<FormKeySecret> = {
 
 /** The forms whose keys are issued here; a key is good for its own form only. */
 export type FormKeyScope =
-  "checkout" | "portability" | "topup" | "line-code" | "registration" | "holder-proof";
+  | "checkout"
+  | "portability"
+  | "topup"
+  | "line-code"
+  | "registration"
+  | "holder-proof"
+  | "assisted-validation";
 
 /** What a key's random part looks like (16 characters of base64url). */
 export const FORM_KEY_NONCE_PATTERN = /^[\w-]{16}$/;

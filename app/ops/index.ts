@@ -7,6 +7,7 @@ export { ConfigError, environmentSchema, loadConfig, unsupportedRuntime } from "
 export { DATABASE_FILE_NAME, isDatabaseUnavailable, openDatabase } from "~/db/db.server";
 export { escapeControlCharacters } from "~/lib/control-characters";
 export * from "~/lib/mexico-city-days";
+export * from "./assisted-validations.server";
 export * from "./auto-topups.server";
 export * from "./backup.server";
 export * from "./changes.server";

@@ -18,3 +18,9 @@ export const HOLDER_PROOF_PATHNAME = "/pedido/titular";
 export function holderProofPath(orderRef: string): string {
   return `${HOLDER_PROOF_PATHNAME}?pedido=${encodeURIComponent(orderRef)}`;
 }
+
+/** The operator's points of service, found by postal code or state (decision 0140). */
+export const POINTS_OF_SERVICE_PATH = "/puntos-de-atencion";
+
+/** The request for an assisted validation, the online alternative to a store (decision 0140). */
+export const ASSISTED_VALIDATION_PATH = "/registro-de-linea/validacion-asistida";

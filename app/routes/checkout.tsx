@@ -16,7 +16,7 @@ import { questionHref } from "~/components/help/help-article";
 import { ChoiceGroup } from "~/components/ui/choice-group";
 import { checkoutConstraint, checkoutSchema } from "~/checkout/checkout-schema";
 import { loadCheckoutForm, submitCheckout } from "~/checkout/checkout-request.server";
-import { MEXICAN_STATES } from "~/checkout/mexican-states";
+import { MEXICAN_STATES } from "~/lib/mexican-states";
 import { KeepNumberFieldset, useKeepNumberFields } from "~/components/commerce/keep-number-fields";
 import { PaymentMethodChoice } from "~/components/payments/payment-method-choice";
 import { KeptData, PersonFields } from "~/components/registration/holder-form";

@@ -78,6 +78,8 @@ const FORMS: Record<string, string[]> = {
   ],
   "/my-account/lineas": ["intent", "phone_number", "code", "idempotency_key"],
   "/activar": ["iccid"],
+  // Issue 48: the request for an assisted validation.
+  "/registro-de-linea/validacion-asistida": ["contacto", "numero", "franja", "idempotency_key"],
   "/pedido/abrir?clave=fuzz": ["clave"],
   // An order's holder showing their identification (an unknown order: a 404 page).
   "/pedido/titular?pedido=ord_fuzz": [

@@ -50,6 +50,10 @@ test("every page without a form to fill fits a phone", async ({ page }) => {
     "/pedido",
     "/saldo",
     "/registro-de-linea",
+    "/puntos-de-atencion",
+    "/puntos-de-atencion?cp=06700",
+    "/puntos-de-atencion?estado=CMX&servicio=registro-de-linea",
+    "/registro-de-linea/validacion-asistida",
     "/recarga",
     "/portabilidad",
     "/auth/sign-in",
@@ -418,4 +422,24 @@ test("the account's orders and top-ups are read whole on a phone: no word broken
   }
   await expectFitsEveryWidth(page, "/my-account with an order and a top-up");
   await expectNoAxeViolations(page);
+});
+
+test("the assisted validation's form with its errors and its folio with a long e-mail fit a phone", async ({
+  page,
+}) => {
+  const path = "/registro-de-linea/validacion-asistida";
+  await page.goto(path);
+  const form = page.getByTestId("assisted-validation-form");
+  await form.getByLabel("Teléfono o correo para contactarte").fill(LONG_NAME);
+  await form.getByRole("button", { name: "Pedir validación asistida" }).click();
+  await expect(form.getByTestId("field-error").first()).toHaveText(
+    "Escribe un teléfono de 10 dígitos o un correo válido.",
+  );
+  await expectFitsEveryWidth(page, `${path} with its errors`);
+  await form.getByLabel("Teléfono o correo para contactarte").fill(LONG_EMAIL);
+  await form.getByLabel("Número de la línea que quieres registrar").fill(uniqueLineNumber());
+  await form.getByLabel("¿Cuándo te contactamos?").selectOption("noche");
+  await form.getByRole("button", { name: "Pedir validación asistida" }).click();
+  await expect(page.getByTestId("assisted-validation-folio")).toBeVisible();
+  await expectFitsEveryWidth(page, `${path} done`);
 });

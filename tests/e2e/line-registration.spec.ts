@@ -312,10 +312,20 @@ test("three failed identity validations end the online path with where to go in 
   const inPerson = page.getByTestId("registration-in-person");
   await expect(inPerson).toContainText("No encontramos esta CURP");
   await expect(inPerson).toContainText("Termina el registro en una tienda");
-  await expect(page.getByText(/Acude a una tienda Conecta Móvil/)).toBeVisible();
+  await expect(page.getByText(/Acude a un punto de atención Conecta Móvil/)).toBeVisible();
   await expect(page.getByTestId("holder-form")).toHaveCount(0);
   // Nor in the page's data: no form comes back, so the typed CURP does not either.
   expect(await page.content()).not.toContain(notFound.curp);
+  // Where it sends the customer exists (issue 48): the points of service, and the online
+  // alternative, an assisted validation.
+  await expect(page.getByRole("link", { name: "Pide una validación asistida" })).toHaveAttribute(
+    "href",
+    "/registro-de-linea/validacion-asistida",
+  );
+  await page.getByRole("link", { name: "Busca un punto de atención cerca de ti" }).click();
+  await expect(page).toHaveURL(/\/puntos-de-atencion\?servicio=registro-de-linea$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Puntos de atención");
+  await expect(page.getByLabel("Servicio")).toHaveValue("registro-de-linea");
 
   // The page says so again, even with a valid CURP: the number has no online attempts left.
   await page.goto(PATH);

@@ -187,6 +187,7 @@ test.describe("sharing", () => {
     { path: "/recarga", title: "Conecta Móvil | Recarga" },
     { path: "/portabilidad", title: "Conecta Móvil | Portabilidad" },
     { path: "/help-center", title: "Conecta Móvil | Centro de ayuda" },
+    { path: "/puntos-de-atencion", title: "Conecta Móvil | Puntos de atención" },
   ];
 
   for (const { path, title } of publicPages) {

@@ -42,6 +42,8 @@ import { fiscalDataSchema } from "~/invoicing/fiscal-data";
 import { invoiceLookupSchema } from "~/invoicing/invoice-lookup";
 import { simActivationSchema } from "~/line/sim-activation-schema";
 import { lineCodeWithNumberSchema, lineNumberSchema } from "~/line/line-forms";
+import { pointsSearchSchema } from "~/points-of-service/points-search";
+import { assistedValidationSchema } from "~/registration/assisted-validation-form";
 import { isLocaleText } from "../support/locale-texts";
 
 // Issue 8: every action's schema, fed what no browser sends (wrong types, repeated and unknown
@@ -55,6 +57,11 @@ const SCHEMAS: Record<string, { schema: z.ZodType; fields: string[] }> = {
   checkout: { schema: checkoutSchema(), fields: CHECKOUT_FIELDS },
   portability: { schema: portabilitySchema, fields: Object.keys(portabilitySchema.shape) },
   "portability status": { schema: statusLookupSchema, fields: ["folio", "numero"] },
+  "points of service search": { schema: pointsSearchSchema, fields: ["cp", "estado", "servicio"] },
+  "assisted validation": {
+    schema: assistedValidationSchema,
+    fields: ["contacto", "numero", "franja", "idempotency_key"],
+  },
   "top-up": {
     schema: topupSchema({ savedLines: ["5512345678"], askEmail: true }),
     fields: [
@@ -241,6 +248,13 @@ const VALID: Record<keyof typeof SCHEMAS, Record<string, string>> = {
     idempotency_key: "abcdefghijklmnop.abcdefghijklmnopqrstuv",
   },
   "portability status": { folio: "POR-2026-000001", numero: "5512345678" },
+  "points of service search": { cp: "06700", estado: "CMX", servicio: "registro-de-linea" },
+  "assisted validation": {
+    contacto: "ana@example.com",
+    numero: "55 1234 5678",
+    franja: "tarde",
+    idempotency_key: "AbCdEfGhIjKlMnOp.AbCdEfGhIjKlMnOpQrStUv",
+  },
   "top-up": {
     email: "carlos@example.com",
     saved_line: "otro",

@@ -45,6 +45,8 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   registration_locks: ["app/registration/"],
   /** A new registration's notices and their "no fui yo" (issue 47, decision 0136). */
   registration_notices: ["app/registration/"],
+  /** Requests for an assisted validation, the online alternative to a store (decision 0140). */
+  assisted_validations: ["app/registration/"],
   /** The checkout's holder and the lines waiting for their registration (decision 0101). */
   order_holders: ["app/registration/"],
   pending_registrations: ["app/registration/"],

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { BALANCE_PATH } from "~/line/paths";
+import { POINTS_OF_SERVICE_PATH } from "~/registration/paths";
 import { useTranslation } from "~/i18n/react";
 import { FOOTER_YEAR, LEGAL_DOCUMENTS, legalDocumentPath } from "~/lib/external-links";
 import type { ShellData } from "~/lib/shell";
@@ -59,6 +60,11 @@ export function Footer({ shell }: { shell: ShellData | undefined }) {
               <p className="mb-2">
                 <Link to={BALANCE_PATH} className={linkClass}>
                   {t("footer.balanceLookup")}
+                </Link>
+              </p>
+              <p className="mb-2">
+                <Link to={POINTS_OF_SERVICE_PATH} className={linkClass}>
+                  {t("footer.pointsOfService")}
                 </Link>
               </p>
               <p className="text-sm">

@@ -1,12 +1,13 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { Alert } from "~/components/ui/alert";
-import { SubmitButton } from "~/components/ui/button";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { type DetailsRow, DetailsList } from "~/components/ui/details-list";
 import { useTranslation } from "~/i18n/react";
 import { formatDateTime } from "~/lib/dates";
 import { translateFormMessage } from "~/lib/form-messages";
 import { formatLineNumber } from "~/line/line-view";
+import { ASSISTED_VALIDATION_PATH, POINTS_OF_SERVICE_PATH } from "~/registration/paths";
 import { REGISTRATION_INTENTS } from "~/registration/registration-form";
 import type { RegistrationReceipt } from "~/registration/registration-request.server";
 
@@ -86,7 +87,20 @@ export function InPersonView({ result }: { result?: SubmissionResult<string[]> }
         <p className="mt-1">{t("inPerson.lead")}</p>
       </Alert>
       <p className="mt-4 text-slate-800">{t("inPerson.where")}</p>
-      <p className="mt-2 text-slate-800">{t("inPerson.later")}</p>
+      <Link
+        to={`${POINTS_OF_SERVICE_PATH}?servicio=registro-de-linea`}
+        className={`${buttonClass({ variant: "secondary", width: "blockOnPhone" })} mt-4`}
+      >
+        {t("inPerson.findPoint")}
+      </Link>
+      <p className="mt-6 text-slate-800">{t("inPerson.assistedLead")}</p>
+      <Link
+        to={ASSISTED_VALIDATION_PATH}
+        className={`${buttonClass({ variant: "outline", width: "blockOnPhone" })} mt-4`}
+      >
+        {t("inPerson.assisted")}
+      </Link>
+      <p className="mt-6 text-slate-800">{t("inPerson.later")}</p>
       <OtherNumberButton label={t("page.other")} />
     </section>
   );

@@ -21,6 +21,7 @@ import * as passkeyUses from "./0021-passkey-uses";
 import * as accountSignOuts from "./0022-account-sign-outs";
 import * as registrationPassportsAndNotices from "./0023-registration-passports-and-notices";
 import * as orderHolderProofs from "./0024-order-holder-proofs";
+import * as assistedValidations from "./0025-assisted-validations";
 
 /**
  * Every migration, imported statically so that the server bundle carries them (no directory is
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0022-account-sign-outs": accountSignOuts,
   "0023-registration-passports-and-notices": registrationPassportsAndNotices,
   "0024-order-holder-proofs": orderHolderProofs,
+  "0025-assisted-validations": assistedValidations,
 };
