@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import { collectPdf } from "~/lib/pdf-output.server";
 import QRCode from "qrcode";
 import brand from "~/brand/brand.json";
 import { drawLogo } from "~/brand/pdf-logo.mjs";
@@ -64,12 +65,7 @@ export async function invoicePdf(document: InvoiceDocument): Promise<Buffer> {
     },
     lang: "es-MX",
   });
-  const chunks: Buffer[] = [];
-  pdf.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<Buffer>((resolve, reject) => {
-    pdf.on("end", () => resolve(Buffer.concat(chunks)));
-    pdf.on("error", reject);
-  });
+  const finished = collectPdf(pdf);
 
   const width = pdf.page.width - MARGIN * 2;
   drawLogo(pdf, brand, MARGIN, MARGIN);

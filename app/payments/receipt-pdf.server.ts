@@ -1,5 +1,6 @@
 import bwipjs from "bwip-js/node";
 import PDFDocument from "pdfkit";
+import { collectPdf } from "~/lib/pdf-output.server";
 import brand from "~/brand/brand.json";
 import { drawLogo } from "~/brand/pdf-logo.mjs";
 import { formatTotal } from "~/catalog/money";
@@ -58,12 +59,7 @@ export async function receiptPdf(receipt: ReceiptPdf): Promise<Buffer> {
     info: { Title: receipt.title },
     lang: "es-MX",
   });
-  const chunks: Buffer[] = [];
-  pdf.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<Buffer>((resolve, reject) => {
-    pdf.on("end", () => resolve(Buffer.concat(chunks)));
-    pdf.on("error", reject);
-  });
+  const finished = collectPdf(pdf);
   const width = pdf.page.width - MARGIN * 2;
 
   drawLogo(pdf, brand, MARGIN, MARGIN);

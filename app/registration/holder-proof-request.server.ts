@@ -16,7 +16,7 @@ import {
   type IdEvidence,
   type IdValidationOutcome,
 } from "./id-validation";
-import { idImageFrom, ONLINE_IDENTIFICATION_TYPES } from "./identification-evidence";
+import { idImagesFrom, ONLINE_IDENTIFICATION_TYPES } from "./identification-evidence";
 import {
   openOrderHolder,
   recordHolderProofRefused,
@@ -141,16 +141,11 @@ export async function submitHolderProof(
     return answer(replyWithFormKey(refused, issueFormKey(context, "holder-proof")), 409);
   }
 
-  const [idPhoto, selfie] = await Promise.all([
-    idImageFrom(form.id_photo),
-    idImageFrom(form.selfie),
-  ]);
-  if (!idPhoto || !selfie) {
-    const fieldErrors: Record<string, string[]> = {};
-    if (!idPhoto) fieldErrors.id_photo = ["registration:errors.imageType"];
-    if (!selfie) fieldErrors.selfie = ["registration:errors.imageType"];
-    return answer(submission.reply({ fieldErrors }), 400);
+  const images = await idImagesFrom(form);
+  if ("fieldErrors" in images) {
+    return answer(submission.reply({ fieldErrors: images.fieldErrors }), 400);
   }
+  const { idPhoto, selfie } = images;
   // A persona física's form also carries the identification chosen and its number.
   const chosen = form as { identification_type?: "ine" | "pasaporte"; document_number?: string };
   const evidence: IdEvidence =

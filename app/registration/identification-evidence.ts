@@ -66,10 +66,35 @@ export function sniffImageType(bytes: Uint8Array): IdImageType | null {
 }
 
 /** A photo a form uploaded, as the validation receives it; null when its bytes are no image. */
-export async function idImageFrom(
+async function idImageFrom(
   file: File,
 ): Promise<{ type: IdImageType; bytes: Uint8Array } | null> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffImageType(bytes);
   return type ? { type, bytes } : null;
+}
+
+/**
+ * The identification's photo and the selfie a form uploaded, or the message for each that is no
+ * image by its bytes (whatever type the browser declared).
+ */
+export async function idImagesFrom(form: {
+  id_photo: File;
+  selfie: File;
+}): Promise<
+  | {
+      idPhoto: { type: IdImageType; bytes: Uint8Array };
+      selfie: { type: IdImageType; bytes: Uint8Array };
+    }
+  | { fieldErrors: Record<string, string[]> }
+> {
+  const [idPhoto, selfie] = await Promise.all([
+    idImageFrom(form.id_photo),
+    idImageFrom(form.selfie),
+  ]);
+  if (idPhoto && selfie) return { idPhoto, selfie };
+  const fieldErrors: Record<string, string[]> = {};
+  if (!idPhoto) fieldErrors.id_photo = ["registration:errors.imageType"];
+  if (!selfie) fieldErrors.selfie = ["registration:errors.imageType"];
+  return { fieldErrors };
 }

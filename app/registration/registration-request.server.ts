@@ -16,7 +16,7 @@ import {
   type IdEvidence,
   type IdValidationOutcome,
 } from "./id-validation";
-import { idImageFrom } from "./identification-evidence";
+import { idImagesFrom } from "./identification-evidence";
 import { REGISTRATION_PATH } from "./paths";
 import { sendSmsNotices } from "./registration-notice-sms.server";
 import {
@@ -252,16 +252,9 @@ async function evidenceOf(
   holder: Holder,
   form: { document_number: string; id_photo: File; selfie: File },
 ): Promise<{ evidence: IdEvidence } | { fieldErrors: Record<string, string[]> }> {
-  const [idPhoto, selfie] = await Promise.all([
-    idImageFrom(form.id_photo),
-    idImageFrom(form.selfie),
-  ]);
-  if (!idPhoto || !selfie) {
-    const fieldErrors: Record<string, string[]> = {};
-    if (!idPhoto) fieldErrors.id_photo = ["registration:errors.imageType"];
-    if (!selfie) fieldErrors.selfie = ["registration:errors.imageType"];
-    return { fieldErrors };
-  }
+  const images = await idImagesFrom(form);
+  if ("fieldErrors" in images) return images;
+  const { idPhoto, selfie } = images;
   if (holder.holder_kind === "extranjera") {
     return {
       evidence: {
