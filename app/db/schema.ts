@@ -593,7 +593,7 @@ export interface OrderHoldersTable {
   proved_at: string | null;
   /** The identity validation's reference of that proof. */
   proof_reference: string | null;
-  /** Refused proofs in the last PROOF_WINDOW (three end the online path for the order). */
+  /** Refused proofs: three end the online path for the order (they are never reset). */
   proof_failures: ColumnType<number, number | undefined, number>;
   proof_failed_at: string | null;
 }

@@ -18,6 +18,7 @@ import { orderLinkPath } from "~/checkout/paths";
 import { LINES_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import type { AccountSecurityChange, MailTemplate } from "~/mail-queue/mail-queue.server";
 import { invoiceLookupPath, invoicePath } from "~/invoicing/paths";
+import { REGISTRATION_GIVE_UP_MS } from "~/registration/holder-proof";
 import { isWebUrl, renderDocument, type Block, type Fact, type SupportContact } from "./layout";
 import { hasMailText, mailT } from "./mail-text";
 
@@ -589,6 +590,11 @@ function keptNumbers(portIns: NonNullable<MailModels["order_paid"]["portIns"]>):
   ];
 }
 
+/** The holder shows their identification from the order's page (decision 0139), within the wait. */
+function holderProofStep(): string {
+  return mailT("orderPaid.holderProof", { hours: REGISTRATION_GIVE_UP_MS / 3_600_000 });
+}
+
 async function orderPaid(
   { order, paidWith, portIns = [] }: MailModels["order_paid"],
   context: MailContext,
@@ -613,7 +619,7 @@ async function orderPaid(
       ...(order.delivery ? [deliveryBlock(order)] : []),
       ...keptNumbers(portIns),
       { kind: "heading", level: 2, text: mailT("commerce:confirmation.nextStepsHeading") },
-      { kind: "list", items: [...steps, activationStep()] },
+      { kind: "list", items: [...steps, activationStep(), holderProofStep()] },
       findOrderButton(context, order.folio),
       invoicingButton(context, { kind: "order", ref: "", folio: order.folio }),
     ],

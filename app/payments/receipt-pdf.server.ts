@@ -50,7 +50,7 @@ async function code128Png(text: string): Promise<Buffer> {
   });
 }
 
-/** The whole PDF, in memory (a few KB). Nothing in it depends on the clock. */
+/** The whole PDF, in memory (a few KB). Only its metadata (PDFKit's creation date) depends on the clock. */
 export async function receiptPdf(receipt: ReceiptPdf): Promise<Buffer> {
   const barcode = receipt.voucher?.barcodeOf ? await code128Png(receipt.voucher.barcodeOf) : null;
   const pdf = new PDFDocument({

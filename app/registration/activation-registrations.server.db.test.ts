@@ -21,9 +21,9 @@ import {
   awaitRegistration,
   lineRegistrationView,
   listWaitingLines,
-  REGISTRATION_GIVE_UP_MS,
   type ActivationRegistrations,
 } from "./activation-registrations.server";
+import { REGISTRATION_GIVE_UP_MS } from "./holder-proof";
 import {
   forgetOrderHolder,
   orderHolderProof,

@@ -22,7 +22,7 @@ import {
   type RegistrationChannel,
   type RegistrationKeys,
 } from "./registrations.server";
-import type { OrderHolderProof } from "./holder-proof";
+import { REGISTRATION_GIVE_UP_MS, type OrderHolderProof } from "./holder-proof";
 import { openOrderHolder, orderHolderProof, orderOfPortIn } from "./order-holders.server";
 
 /**
@@ -46,8 +46,6 @@ export const REGISTRATION_RETRY_DELAYS_MS: readonly number[] = [
   60 * 60_000,
   3 * 60 * 60_000,
 ];
-/** How long a line waits for the validation service before it is left without registration. */
-export const REGISTRATION_GIVE_UP_MS = 72 * 60 * 60_000;
 const CLAIM_LEASE_MS = 2 * 60_000;
 const DEFAULT_BATCH = 20;
 const DEFAULT_CONCURRENCY = 2;

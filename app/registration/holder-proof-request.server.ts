@@ -7,7 +7,7 @@ import { setFlash } from "~/lib/flash.server";
 import { replyWithFormKey } from "~/lib/form-key";
 import { issueFormKey, isOwnFormKey } from "~/lib/form-key.server";
 import { formMessage } from "~/lib/form-messages";
-import { REGISTRATION_GIVE_UP_MS } from "./activation-registrations.server";
+
 import type { CheckoutHolder } from "./holder";
 import { holderProofFormSchema } from "./holder-proof-form";
 import {
@@ -22,7 +22,11 @@ import {
   recordHolderProofRefused,
   recordHolderProved,
 } from "./order-holders.server";
-import type { OrderHolderNotice, OrderHolderProof } from "./holder-proof";
+import {
+  REGISTRATION_GIVE_UP_MS,
+  type OrderHolderNotice,
+  type OrderHolderProof,
+} from "./holder-proof";
 import { holderProofPath } from "./paths";
 import type { RequestContext } from "~/context";
 

@@ -3,6 +3,12 @@
  * are here, where a component may read them; the rows are in order-holders.server.ts.
  */
 
+/**
+ * How long an activated line waits for its registration (the holder's proof, the validation
+ * service's answer) before it is left without one; the order's page and e-mail say it.
+ */
+export const REGISTRATION_GIVE_UP_MS = 72 * 60 * 60_000;
+
 /** Refused proofs that end the online path for an order: its lines are then registered in person. */
 export const ORDER_HOLDER_PROOF_ATTEMPTS = 3;
 

@@ -66,9 +66,7 @@ export function sniffImageType(bytes: Uint8Array): IdImageType | null {
 }
 
 /** A photo a form uploaded, as the validation receives it; null when its bytes are no image. */
-async function idImageFrom(
-  file: File,
-): Promise<{ type: IdImageType; bytes: Uint8Array } | null> {
+async function idImageFrom(file: File): Promise<{ type: IdImageType; bytes: Uint8Array } | null> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffImageType(bytes);
   return type ? { type, bytes } : null;
@@ -78,10 +76,7 @@ async function idImageFrom(
  * The identification's photo and the selfie a form uploaded, or the message for each that is no
  * image by its bytes (whatever type the browser declared).
  */
-export async function idImagesFrom(form: {
-  id_photo: File;
-  selfie: File;
-}): Promise<
+export async function idImagesFrom(form: { id_photo: File; selfie: File }): Promise<
   | {
       idPhoto: { type: IdImageType; bytes: Uint8Array };
       selfie: { type: IdImageType; bytes: Uint8Array };

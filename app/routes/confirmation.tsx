@@ -73,7 +73,8 @@ export async function loader({ request, context: routerContext }: LoaderFunction
     loadPaymentOptions(context),
     shippedSimLines(context.db, order),
     loadOrderPortIns(context, order),
-    order.status === "cancelled" ? null : loadOrderHolderNotice(context, order.ref),
+    // Asked once paid: an unpaid order costs nothing to place (decision 0139).
+    order.status === "paid" ? loadOrderHolderNotice(context, order.ref) : null,
   ]);
   return {
     title: getFixedT()("pages.confirmation.title"),

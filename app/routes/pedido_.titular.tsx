@@ -2,6 +2,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   Link,
+  redirect,
   useActionData,
   useLoaderData,
 } from "react-router";
@@ -14,6 +15,7 @@ import { useTranslation } from "~/i18n/react";
 import { formatDateTime } from "~/lib/dates";
 import { titleMeta } from "~/lib/meta";
 import { requestContext } from "~/lib/router-context.server";
+import type { RequestContext } from "~/context";
 import { loadHolderProofPage, submitHolderProof } from "~/registration/holder-proof-request.server";
 import { holderProofPath, REGISTRATION_PATH } from "~/registration/paths";
 
@@ -21,13 +23,25 @@ export const handle = { i18n: ["registration"], query: ["pedido"] };
 
 export const meta = titleMeta;
 
+export { headers } from "~/lib/route-headers";
+
+/**
+ * Only a paid order's holder is asked: an unpaid one costs nothing to place, and the proof would
+ * then be a free way to ask the identity validation about anyone. The order's own page for the rest.
+ */
+async function paidOrder(context: RequestContext, request: Request) {
+  const { order } = await loadOwnOrder(context, request);
+  if (order.status !== "paid") throw redirect(confirmationPath(order.ref), { status: 303 });
+  return order;
+}
+
 /**
  * The holder an order names shows their identification (issue 47, decision 0139), for whoever
  * may see the order: its lines are registered to that holder only then.
  */
 export async function loader({ request, context: routerContext }: LoaderFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const { order } = await loadOwnOrder(context, request);
+  const order = await paidOrder(context, request);
   const page = await loadHolderProofPage(context, order.ref);
   return {
     ...page,
@@ -39,7 +53,7 @@ export async function loader({ request, context: routerContext }: LoaderFunction
 
 export async function action({ request, context: routerContext }: ActionFunctionArgs) {
   const context = routerContext.get(requestContext);
-  const { order } = await loadOwnOrder(context, request);
+  const order = await paidOrder(context, request);
   return submitHolderProof(context, request, {
     ref: order.ref,
     path: confirmationPath(order.ref),

@@ -5,7 +5,12 @@ import { INVOICING_PATH } from "~/invoicing/paths";
 import { BALANCE_PATH, SIM_ACTIVATION_PATH } from "~/line/paths";
 import { LEGAL_DOCUMENTS, legalDocumentPath } from "~/lib/external-links";
 import { PORTABILITY_PATH } from "~/portability/paths";
-import { REGISTRATION_PATH } from "~/registration/paths";
+import {
+  ASSISTED_VALIDATION_PATH,
+  HOLDER_PROOF_PATHNAME,
+  POINTS_OF_SERVICE_PATH,
+  REGISTRATION_PATH,
+} from "~/registration/paths";
 import { TOPUP_PATH } from "~/topup/paths";
 
 /**
@@ -23,6 +28,8 @@ export function publicPaths(): string[] {
     PORTABILITY_PATH,
     BALANCE_PATH,
     REGISTRATION_PATH,
+    ASSISTED_VALIDATION_PATH,
+    POINTS_OF_SERVICE_PATH,
     SIM_ACTIVATION_PATH,
     "/pedido",
     HELP_CENTER_PATH,
@@ -41,6 +48,7 @@ export const PRIVATE_PATH_PREFIXES = [
   "/checkout",
   CONFIRMATION_PATHNAME,
   ORDER_LINK_PATH,
+  HOLDER_PROOF_PATHNAME,
   `${TOPUP_PATH}/`,
   INVOICING_PATH,
   "/auth/",

@@ -74,6 +74,8 @@ const SANDBOX_PAGE = /^\/sandbox\/pago\/chk_/;
 
 /** Of the paid eSIM orders, those whose customer has the sandbox install them (a line is born). */
 const INSTALL_PROBABILITY = 0.6;
+/** Of the paid orders, those whose holder shows their identification (decision 0139). */
+const HOLDER_PROOF_PROBABILITY = 0.7;
 /** Of the paid top-ups, those whose customer opens the receipt again until it shows them applied. */
 const WATCH_APPLICATION_PROBABILITY = 0.3;
 /** Of the paid orders and top-ups, those whose customer asks for their invoice (CFDI). */
@@ -451,6 +453,9 @@ export class SimulatedCustomer {
     if (told.shownPaid && orderIsEsim && !/data-testid="esim-activation"/.test(page.body)) {
       told.problems.push("a paid eSIM order's page shows no activation code");
     }
+    if (told.shownPaid && chance(HOLDER_PROOF_PROBABILITY)) {
+      await this.proveHolder(journey, told.refs.at(-1));
+    }
     if (told.shownPaid && orderIsEsim && chance(INSTALL_PROBABILITY)) {
       await this.installEsims(journey, page);
     }
@@ -702,6 +707,32 @@ export class SimulatedCustomer {
     }
     told.outcome = told.uuids.length > 0 ? "told" : "unknown";
     this.recorder.invoiceShown();
+  }
+
+  /**
+   * The holder named at checkout shows their INE, a photo of it and a selfie (decision 0139): back
+   * on the order's page, which then says the identity is confirmed.
+   */
+  async proveHolder(journey, orderRef) {
+    const path = `/pedido/titular?pedido=${encodeURIComponent(orderRef)}`;
+    const form = expectStatus(await this.get(path), 200);
+    if (!hasTestId(form.body, "holder-proof-form")) {
+      throw new HttpError(`${journey}: the holder's proof page shows no form`, form);
+    }
+    const [answer] = await this.submit(
+      path,
+      withPhotos({
+        identification_type: "ine",
+        document_number: INE_CIC,
+        idempotency_key: inputValue(form.body, "idempotency_key") ?? "",
+      }),
+      { mayDouble: false },
+    );
+    expectRedirect(answer, ORDER_PAGE);
+    const after = expectStatus(await this.browser.follow(answer), 200);
+    if (!/data-testid="holder-proof-notice" data-state="proved"/.test(after.body)) {
+      throw new HttpError(`${journey}: the order's page does not say the holder is proved`, after);
+    }
   }
 
   /**
