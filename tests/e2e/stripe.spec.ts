@@ -125,10 +125,9 @@ test("an OXXO voucher from Stripe: shown on the order with its barcode and Strip
   await expect(voucher.getByTestId("payment-amount")).toHaveText("$300.00 MXN");
   await expect(voucher.getByTestId("payment-reference")).toHaveText(/^\d{32}$/);
   await expect(voucher.getByTestId("payment-barcode")).toBeVisible();
-  await expect(voucher.getByRole("link", { name: /ficha/i })).toHaveAttribute(
-    "href",
-    new RegExp(`^${stub.url}/oxxo/voucher/pi_test_`),
-  );
+  await expect(
+    voucher.getByRole("link", { name: "Ver la ficha en la página del proveedor de pagos" }),
+  ).toHaveAttribute("href", new RegExp(`^${stub.url}/oxxo/voucher/pi_test_`));
   // The test environment's simulator belongs to the sandbox; Stripe has none on the store's page.
   await expect(page.getByTestId("payment-simulator")).toHaveCount(0);
 

@@ -13,9 +13,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-/** What `react-router build` reads: the app, its configuration, and the files of public/. */
+/**
+ * What `react-router build` reads: the app, its configuration, the files of public/, and the
+ * operator's sample data the app imports (content/).
+ */
 const SOURCES = [
   "app",
+  "content",
   "public",
   "react-router.config.ts",
   "vite.config.ts",
