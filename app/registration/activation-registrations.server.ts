@@ -418,7 +418,9 @@ export function createActivationRegistrations(
       .where("state", "=", "pending")
       .where("attempts", "=", attempt)
       .execute();
-    logger.warn({
+    // Waiting for the customer to show the holder's identification is the usual course, not a fault.
+    const log = reason === AWAITING_HOLDER ? logger.info : logger.warn;
+    log.call(logger, {
       msg: "activated line registration will retry",
       reason,
       channel: CHANNELS[row.source],
